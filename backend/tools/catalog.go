@@ -1,0 +1,195 @@
+// Package tools describes the tools a Tool node can call: their names,
+// argument JSON Schemas and output fields. Validation, the planner prompt and
+// the palette read this catalog; execution lives in the runner.
+package tools
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// Field documents one output of a tool.
+type Field struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`
+	Description string `json:"description"`
+}
+
+// Tool is one callable tool.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	Outputs     []Field         `json:"outputs"`
+	// Server is the MCP server that provides the tool; empty for built-ins.
+	Server string `json:"server,omitempty"`
+	// SideEffects marks tools that change the world (run commands, write
+	// files, send requests); replanned workflows need approval to run them.
+	SideEffects bool `json:"side_effects"`
+}
+
+// CommonOutputs are carried by every node's outputs.
+var CommonOutputs = []Field{
+	{Name: "success", Type: "boolean", Description: "true when the node finished without error"},
+	{Name: "error", Type: "string", Description: "the error message when success is false"},
+}
+
+// Catalog is an immutable set of tools indexed by name.
+type Catalog struct {
+	tools  []Tool
+	byName map[string]int
+}
+
+// NewCatalog builds a catalog; later tools with the same name replace earlier ones.
+func NewCatalog(ts ...Tool) *Catalog {
+	c := &Catalog{byName: map[string]int{}}
+	for _, t := range ts {
+		if i, ok := c.byName[t.Name]; ok {
+			c.tools[i] = t
+			continue
+		}
+		c.byName[t.Name] = len(c.tools)
+		c.tools = append(c.tools, t)
+	}
+	return c
+}
+
+// Builtin returns the catalog of Weft's built-in tools.
+func Builtin() *Catalog { return NewCatalog(builtins()...) }
+
+// With returns a new catalog with the tools of an MCP server added under
+// "server.tool" names.
+func (c *Catalog) With(server string, ts []Tool) *Catalog {
+	all := append([]Tool(nil), c.tools...)
+	for _, t := range ts {
+		t.Server = server
+		if !strings.HasPrefix(t.Name, server+".") {
+			t.Name = server + "." + t.Name
+		}
+		all = append(all, t)
+	}
+	return NewCatalog(all...)
+}
+
+// Has reports whether a tool of that name exists.
+func (c *Catalog) Has(name string) bool {
+	if c == nil {
+		return false
+	}
+	_, ok := c.byName[name]
+	return ok
+}
+
+// Lookup returns the tool with that name.
+func (c *Catalog) Lookup(name string) (Tool, bool) {
+	if c == nil {
+		return Tool{}, false
+	}
+	i, ok := c.byName[name]
+	if !ok {
+		return Tool{}, false
+	}
+	return c.tools[i], true
+}
+
+// List returns every tool, built-ins first, then MCP tools by name.
+func (c *Catalog) List() []Tool {
+	if c == nil {
+		return nil
+	}
+	out := append([]Tool(nil), c.tools...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if (out[i].Server == "") != (out[j].Server == "") {
+			return out[i].Server == ""
+		}
+		if out[i].Server != "" {
+			return out[i].Name < out[j].Name
+		}
+		return false
+	})
+	return out
+}
+
+// Names returns every tool name in List order.
+func (c *Catalog) Names() []string {
+	var names []string
+	for _, t := range c.List() {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+func schema(s string) json.RawMessage { return json.RawMessage(s) }
+
+func builtins() []Tool {
+	return []Tool{
+		{
+			Name:        "run_command",
+			Description: "Run a shell command and capture its exit code and output.",
+			InputSchema: schema(`{"type":"object","properties":{"command":{"type":"string","description":"Shell command line"},"cwd":{"type":"string","description":"Working directory; defaults to the workflow's folder"},"timeout_ms":{"type":"integer","minimum":1,"description":"Kill the command after this many milliseconds"}},"required":["command"],"additionalProperties":false}`),
+			Outputs: []Field{
+				{Name: "exit_code", Type: "integer", Description: "process exit status; 0 means success"},
+				{Name: "stdout", Type: "string", Description: "standard output (capped)"},
+				{Name: "stderr", Type: "string", Description: "standard error (capped)"},
+			},
+			SideEffects: true,
+		},
+		{
+			Name:        "http_request",
+			Description: "Send an HTTP request and capture the response.",
+			InputSchema: schema(`{"type":"object","properties":{"method":{"type":"string","enum":["GET","HEAD","POST","PUT","PATCH","DELETE","OPTIONS"]},"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string"}},"required":["method","url"],"additionalProperties":false}`),
+			Outputs: []Field{
+				{Name: "status", Type: "integer", Description: "HTTP status code"},
+				{Name: "body", Type: "string", Description: "response body (capped)"},
+				{Name: "headers", Type: "object", Description: "response headers"},
+			},
+			SideEffects: true,
+		},
+		{
+			Name:        "read_file",
+			Description: "Read a text file; relative paths start at the workflow's folder.",
+			InputSchema: schema(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"],"additionalProperties":false}`),
+			Outputs:     []Field{{Name: "content", Type: "string", Description: "file contents"}},
+		},
+		{
+			Name:        "write_file",
+			Description: "Write (or append to) a text file atomically.",
+			InputSchema: schema(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"append":{"type":"boolean","default":false}},"required":["path","content"],"additionalProperties":false}`),
+			Outputs: []Field{
+				{Name: "path", Type: "string", Description: "absolute path written"},
+				{Name: "bytes", Type: "integer", Description: "bytes written"},
+			},
+			SideEffects: true,
+		},
+		{
+			Name:        "list_files",
+			Description: "List the files in a folder, optionally filtered by a glob pattern.",
+			InputSchema: schema(`{"type":"object","properties":{"path":{"type":"string"},"pattern":{"type":"string","description":"glob such as *.txt"}},"required":["path"],"additionalProperties":false}`),
+			Outputs: []Field{
+				{Name: "files", Type: "array", Description: "file names"},
+				{Name: "count", Type: "integer", Description: "number of files"},
+			},
+		},
+		{
+			Name:        "wait",
+			Description: "Pause for a number of milliseconds.",
+			InputSchema: schema(`{"type":"object","properties":{"ms":{"type":"integer","minimum":0}},"required":["ms"],"additionalProperties":false}`),
+			Outputs:     []Field{},
+		},
+		{
+			Name:        "log",
+			Description: "Write a message to the run log.",
+			InputSchema: schema(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"],"additionalProperties":false}`),
+			Outputs:     []Field{},
+		},
+	}
+}
+
+// NodeOutputs documents the outputs of the non-Tool node types.
+var NodeOutputs = map[string][]Field{
+	"AiStep":                {{Name: "text", Type: "string", Description: "the model's final answer"}},
+	"AiTransform/summarize": {{Name: "text", Type: "string", Description: "the summary"}},
+	"AiTransform/extract":   {{Name: "data", Type: "object", Description: "the extracted data"}},
+	"AiTransform/classify":  {{Name: "label", Type: "string", Description: "the chosen label"}},
+}

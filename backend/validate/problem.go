@@ -1,0 +1,76 @@
+// Package validate checks a workflow's structure and returns every problem
+// it finds, each with a stable code, a severity and the nodes and edges it
+// concerns, so the UI can badge them and the planner can feed them back to
+// the model.
+package validate
+
+import "github.com/weft-dev/weft/backend/workflow"
+
+// Severity of a problem: errors make a workflow invalid, warnings do not.
+type Severity string
+
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Problem codes: a fixed contract shared with the CLI, the UI and the
+// planner's feedback to the model.
+const (
+	CodeNoNodes              = "no_nodes"
+	CodeDuplicateNodeID      = "duplicate_node_id"
+	CodeDanglingEdge         = "dangling_edge"
+	CodeDuplicateEdge        = "duplicate_edge"
+	CodeSelfLoop             = "self_loop"
+	CodeNoEntry              = "no_entry"
+	CodeMultipleEntries      = "multiple_entries"
+	CodeUnreachable          = "unreachable"
+	CodeMultipleOutgoing     = "multiple_outgoing"
+	CodeBadOutputLabel       = "bad_output_label"
+	CodeIfMissingBranch      = "if_missing_branch"
+	CodeIfExtraEdges         = "if_extra_edges"
+	CodeSwitchDuplicateCase  = "switch_duplicate_case"
+	CodeSwitchMissingCase    = "switch_missing_case"
+	CodeSwitchDuplicateEdge  = "switch_duplicate_edge"
+	CodeSwitchUnknownOutput  = "switch_unknown_output"
+	CodeLoopMissingBody      = "loop_missing_body"
+	CodeLoopExtraEdges       = "loop_extra_edges"
+	CodeLoopUnpaired         = "loop_unpaired"
+	CodeLoopMultipleEndloops = "loop_multiple_endloops"
+	CodeEndloopBadTarget     = "endloop_bad_target"
+	CodeEndloopEdgeMismatch  = "endloop_edge_mismatch"
+	CodeEdgeLeavesLoop       = "edge_leaves_loop"
+	CodeCycle                = "cycle"
+	CodeBadMaxIterations     = "bad_max_iterations"
+	CodeBadKey               = "bad_key"
+	CodeDuplicateKey         = "duplicate_key"
+	CodeBadCondition         = "bad_condition"
+	CodeUnknownVariable      = "unknown_variable"
+	CodeUnknownTool          = "unknown_tool"
+)
+
+// Problem is one thing wrong with a workflow.
+type Problem struct {
+	Code     string          `json:"code"`
+	Severity Severity        `json:"severity"`
+	Message  string          `json:"message"`
+	NodeIDs  []string        `json:"node_ids"`
+	Edges    []workflow.Edge `json:"edges"`
+}
+
+// Result is the outcome of Validate.
+type Result struct {
+	Valid    bool      `json:"valid"`
+	Problems []Problem `json:"problems"`
+}
+
+// Errors returns only the error-severity problems.
+func (r Result) Errors() []Problem {
+	var out []Problem
+	for _, p := range r.Problems {
+		if p.Severity == SeverityError {
+			out = append(out, p)
+		}
+	}
+	return out
+}

@@ -1,0 +1,52 @@
+package workflow
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/weft-dev/weft/backend/atomicfile"
+)
+
+// MaxFileSize bounds what Load reads, so a wrong file cannot exhaust memory.
+const MaxFileSize = 256 << 20
+
+// Load reads and parses a workflow file. Errors name the file and, for bad
+// content, the JSON path, line and column.
+func Load(path string) (*Workflow, []string, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open workflow: %w", err)
+	}
+	if st.IsDir() {
+		return nil, nil, fmt.Errorf("open workflow %s: is a directory", path)
+	}
+	if st.Size() > MaxFileSize {
+		return nil, nil, fmt.Errorf("open workflow %s: %d bytes is over the %d byte limit", path, st.Size(), MaxFileSize)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read workflow: %w", err)
+	}
+	w, warnings, err := Parse(data)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return nil, nil, fmt.Errorf("parse workflow %s: %w", path, err)
+	}
+	return w, warnings, nil
+}
+
+// Save writes the workflow atomically: the previous file survives any failure.
+func Save(path string, w *Workflow) error {
+	data, err := Marshal(w)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("save workflow: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,351 @@
+package workflow
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/google/uuid"
+)
+
+// Extra keeps JSON fields this version does not know, so a save never drops
+// what a newer Weft (or a hand edit) put there.
+type Extra map[string]json.RawMessage
+
+// NewID returns a fresh node or workflow id.
+func NewID() string { return uuid.NewString() }
+
+// knownFields lists the JSON names of a struct's tagged fields.
+func knownFields(t reflect.Type) map[string]bool {
+	m := map[string]bool{}
+	for i := 0; i < t.NumField(); i++ {
+		tag := t.Field(i).Tag.Get("json")
+		name := strings.Split(tag, ",")[0]
+		if name != "" && name != "-" {
+			m[name] = true
+		}
+	}
+	return m
+}
+
+var (
+	workflowFields = knownFields(reflect.TypeOf(Workflow{}))
+	nodeFields     = knownFields(reflect.TypeOf(Node{}))
+	paramsFields   = knownFields(reflect.TypeOf(Params{}))
+	edgeFields     = knownFields(reflect.TypeOf(Edge{}))
+)
+
+// splitExtra returns the fields of obj not in known; nil when there are none.
+func splitExtra(data []byte, known map[string]bool) (Extra, error) {
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, err
+	}
+	var extra Extra
+	for k, v := range all {
+		if !known[k] {
+			if extra == nil {
+				extra = Extra{}
+			}
+			extra[k] = v
+		}
+	}
+	return extra, nil
+}
+
+// joinExtra appends extra fields to an encoded object, in sorted order so
+// saves are deterministic.
+func joinExtra(obj []byte, extra Extra) ([]byte, error) {
+	if len(extra) == 0 {
+		return obj, nil
+	}
+	keys := make([]string, 0, len(extra))
+	for k := range extra {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.Write(obj[:len(obj)-1])
+	for _, k := range keys {
+		if len(obj) > 2 || b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		b.Write(kb)
+		b.WriteByte(':')
+		b.Write(extra[k])
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+type rawParams Params
+
+func (p *Params) UnmarshalJSON(data []byte) error {
+	var r rawParams
+	if err := json.Unmarshal(data, &r); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, paramsFields)
+	if err != nil {
+		return err
+	}
+	*p = Params(r)
+	p.Extra = extra
+	return nil
+}
+
+func (p Params) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(rawParams(p))
+	if err != nil {
+		return nil, err
+	}
+	return joinExtra(b, p.Extra)
+}
+
+type rawNode Node
+
+func (n *Node) UnmarshalJSON(data []byte) error {
+	var r rawNode
+	if err := json.Unmarshal(data, &r); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, nodeFields)
+	if err != nil {
+		return err
+	}
+	*n = Node(r)
+	n.Extra = extra
+	return nil
+}
+
+func (n Node) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(rawNode(n))
+	if err != nil {
+		return nil, err
+	}
+	return joinExtra(b, n.Extra)
+}
+
+type rawEdge Edge
+
+func (e *Edge) UnmarshalJSON(data []byte) error {
+	var r rawEdge
+	if err := json.Unmarshal(data, &r); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, edgeFields)
+	if err != nil {
+		return err
+	}
+	*e = Edge(r)
+	e.Extra = extra
+	return nil
+}
+
+func (e Edge) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(rawEdge(e))
+	if err != nil {
+		return nil, err
+	}
+	return joinExtra(b, e.Extra)
+}
+
+// UnmarshalJSON accepts a bare string ("IfTrue") as well as the object form,
+// since hand-written files use both.
+func (o *EdgeOutput) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err == nil {
+		o.Type = OutputType(s)
+		o.Name = ""
+		return nil
+	}
+	type raw EdgeOutput
+	var r raw
+	if err := json.Unmarshal(data, &r); err != nil {
+		return err
+	}
+	*o = EdgeOutput(r)
+	return nil
+}
+
+type rawWorkflow Workflow
+
+func (w *Workflow) UnmarshalJSON(data []byte) error {
+	var r rawWorkflow
+	if err := json.Unmarshal(data, &r); err != nil {
+		return err
+	}
+	extra, err := splitExtra(data, workflowFields)
+	if err != nil {
+		return err
+	}
+	*w = Workflow(r)
+	w.Extra = extra
+	return nil
+}
+
+func (w Workflow) MarshalJSON() ([]byte, error) {
+	if w.Nodes == nil {
+		w.Nodes = []Node{}
+	}
+	if w.Edges == nil {
+		w.Edges = []Edge{}
+	}
+	b, err := json.Marshal(rawWorkflow(w))
+	if err != nil {
+		return nil, err
+	}
+	return joinExtra(b, w.Extra)
+}
+
+// ParseError says what is wrong with a workflow document and where.
+type ParseError struct {
+	Path   string // JSON path of the offending value, e.g. nodes[2].params
+	Line   int    // 1-based; 0 when unknown
+	Column int
+	Msg    string
+}
+
+func (e *ParseError) Error() string {
+	var b strings.Builder
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	}
+	if e.Path != "" {
+		b.WriteString(e.Path + ": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// LineCol converts a byte offset into a 1-based line and column.
+func LineCol(data []byte, offset int64) (int, int) {
+	if offset > int64(len(data)) {
+		offset = int64(len(data))
+	}
+	if offset < 0 {
+		offset = 0
+	}
+	line, col := 1, 1
+	for _, c := range data[:offset] {
+		if c == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return line, col
+}
+
+// Parse decodes a weft/v1 document. It is strict about what would lose or
+// misread data (bad JSON, wrong types, wrong format tag, missing nodes or
+// edges) and tolerant about the rest (defaults, derived keys). Warnings
+// describe the defaults it filled in.
+func Parse(data []byte) (*Workflow, []string, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var top map[string]json.RawMessage
+	if err := dec.Decode(&top); err != nil {
+		return nil, nil, jsonError(data, err, "")
+	}
+	if dec.More() {
+		line, col := LineCol(data, dec.InputOffset())
+		return nil, nil, &ParseError{Line: line, Column: col, Msg: "unexpected data after the workflow object"}
+	}
+	if top == nil {
+		return nil, nil, &ParseError{Line: 1, Column: 1, Msg: "expected a JSON object, got null"}
+	}
+	rawFormat, ok := top["format"]
+	if !ok {
+		return nil, nil, &ParseError{Path: "format", Msg: fmt.Sprintf("missing; expected %q", Format)}
+	}
+	var format string
+	if err := json.Unmarshal(rawFormat, &format); err != nil || format != Format {
+		return nil, nil, &ParseError{Path: "format", Msg: fmt.Sprintf("got %s; expected %q", strings.TrimSpace(string(rawFormat)), Format)}
+	}
+	for _, f := range []string{"nodes", "edges"} {
+		v, ok := top[f]
+		if !ok {
+			return nil, nil, &ParseError{Path: f, Msg: "missing; a workflow needs a \"" + f + "\" array (it may be empty)"}
+		}
+		if t := bytes.TrimSpace(v); len(t) == 0 || t[0] != '[' {
+			return nil, nil, &ParseError{Path: f, Msg: "must be an array"}
+		}
+	}
+	var w Workflow
+	if err := json.Unmarshal(data, &w); err != nil {
+		return nil, nil, jsonError(data, err, "")
+	}
+	warnings := w.normalize()
+	return &w, warnings, nil
+}
+
+// normalize fills defaults a hand-written file may leave out.
+func (w *Workflow) normalize() []string {
+	var warnings []string
+	if w.ID == "" {
+		w.ID = NewID()
+	}
+	for i := range w.Nodes {
+		n := &w.Nodes[i]
+		if n.ID == "" {
+			n.ID = NewID()
+			warnings = append(warnings, fmt.Sprintf("nodes[%d]: no id; assigned %s", i, n.ID))
+		}
+		if n.Type == TypeLoop && n.Params.MaxIterations == nil {
+			m := DefaultMaxIterations
+			n.Params.MaxIterations = &m
+		}
+	}
+	for _, id := range w.FillKeys() {
+		n := w.NodeByID(id)
+		warnings = append(warnings, fmt.Sprintf("node '%s': no key; derived %q", n.Label(), n.Key))
+	}
+	return warnings
+}
+
+// jsonError turns an encoding/json error into a ParseError with position.
+func jsonError(data []byte, err error, path string) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := LineCol(data, syn.Offset)
+		return &ParseError{Path: path, Line: line, Column: col, Msg: "invalid JSON: " + syn.Error()}
+	case errors.As(err, &typ):
+		line, col := LineCol(data, typ.Offset)
+		p := typ.Field
+		if p == "" {
+			p = path
+		}
+		return &ParseError{Path: p, Line: line, Column: col,
+			Msg: fmt.Sprintf("expected %s, got JSON %s", typ.Type.String(), typ.Value)}
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		line, col := LineCol(data, int64(len(data)))
+		return &ParseError{Path: path, Line: line, Column: col, Msg: "invalid JSON: unexpected end of input"}
+	}
+	return &ParseError{Path: path, Msg: err.Error()}
+}
+
+// Marshal encodes a workflow as indented JSON with a trailing newline.
+func Marshal(w *Workflow) ([]byte, error) {
+	if w.Format == "" {
+		w.Format = Format
+	}
+	b, err := json.Marshal(w)
+	if err != nil {
+		return nil, fmt.Errorf("encode workflow: %w", err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, b, "", "  "); err != nil {
+		return nil, fmt.Errorf("indent workflow: %w", err)
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
