@@ -252,6 +252,11 @@ func Parse(data []byte) (*Workflow, []string, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var top map[string]json.RawMessage
 	if err := dec.Decode(&top); err != nil {
+		var typ *json.UnmarshalTypeError
+		if errors.As(err, &typ) {
+			line, col := LineCol(data, max(typ.Offset-1, 0))
+			return nil, nil, &ParseError{Line: line, Column: col, Msg: "expected a JSON object, got " + typ.Value}
+		}
 		return nil, nil, jsonError(data, err, "")
 	}
 	if dec.More() {
@@ -276,6 +281,13 @@ func Parse(data []byte) (*Workflow, []string, error) {
 		}
 		if t := bytes.TrimSpace(v); len(t) == 0 || t[0] != '[' {
 			return nil, nil, &ParseError{Path: f, Msg: "must be an array"}
+		}
+	}
+	// Decode nodes and edges one by one first, so a wrong value is reported
+	// with its index and its real position in the file.
+	for _, f := range []string{"nodes", "edges"} {
+		if err := checkItems(data, f); err != nil {
+			return nil, nil, err
 		}
 	}
 	var w Workflow
@@ -316,7 +328,8 @@ func jsonError(data []byte, err error, path string) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		line, col := LineCol(data, syn.Offset)
+		// Offset is just past the offending byte.
+		line, col := LineCol(data, max(syn.Offset-1, 0))
 		return &ParseError{Path: path, Line: line, Column: col, Msg: "invalid JSON: " + syn.Error()}
 	case errors.As(err, &typ):
 		line, col := LineCol(data, typ.Offset)
@@ -348,4 +361,104 @@ func Marshal(w *Workflow) ([]byte, error) {
 	}
 	out.WriteByte('\n')
 	return out.Bytes(), nil
+}
+
+// valueOffsets maps each key of a JSON object to the offset where its value
+// starts.
+func valueOffsets(obj []byte) map[string]int64 {
+	out := map[string]int64{}
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return out
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return out
+		}
+		key, _ := t.(string)
+		off := dec.InputOffset()
+		for off < int64(len(obj)) && (obj[off] == ':' || obj[off] == ' ' || obj[off] == '\t' || obj[off] == '\n' || obj[off] == '\r') {
+			off++
+		}
+		out[key] = off
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return out
+		}
+	}
+	return out
+}
+
+// checkItems decodes each element of the array field (nodes or edges) and
+// reports the first wrong value as field[i].path at its line and column.
+func checkItems(data []byte, field string) error {
+	base, ok := valueOffsets(data)[field]
+	if !ok {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data[base:]))
+	if _, err := dec.Token(); err != nil {
+		return jsonError(data, err, field)
+	}
+	for i := 0; dec.More(); i++ {
+		start := dec.InputOffset()
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return jsonError(data, err, field)
+		}
+		// Skip the comma and spaces between the previous element and this one.
+		for start < int64(len(data)-int(base)) && bytes.IndexByte([]byte(", \t\r\n"), data[base+start]) >= 0 {
+			start++
+		}
+		elemStart := base + start
+		var err error
+		if field == "nodes" {
+			var n Node
+			err = json.Unmarshal(raw, &n)
+		} else {
+			var e Edge
+			err = json.Unmarshal(raw, &e)
+		}
+		if err == nil {
+			continue
+		}
+		path := fmt.Sprintf("%s[%d]", field, i)
+		var typ *json.UnmarshalTypeError
+		if !errors.As(err, &typ) {
+			return &ParseError{Path: path, Msg: err.Error()}
+		}
+		off := elemStart + typ.Offset
+		// Params and edge outputs decode themselves, so their offsets are
+		// relative to their own value.
+		first := strings.SplitN(typ.Field, ".", 2)[0]
+		if first == "params" || first == "output" {
+			if vo, ok := valueOffsets(raw)[first]; ok {
+				off = elemStart + vo + typ.Offset
+			}
+		}
+		line, col := LineCol(data, max(off-1, 0))
+		if typ.Field != "" {
+			path += "." + typ.Field
+		}
+		return &ParseError{Path: path, Line: line, Column: col,
+			Msg: fmt.Sprintf("expected %s, got JSON %s", friendlyType(typ.Type.String()), typ.Value)}
+	}
+	return nil
+}
+
+func friendlyType(t string) string {
+	switch {
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "*int"):
+		return "a whole number"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case t == "string", strings.HasSuffix(t, "NodeType"), strings.HasSuffix(t, "OutputType"):
+		return "a string"
+	case t == "bool", t == "*bool":
+		return "true or false"
+	case strings.HasPrefix(t, "[]"):
+		return "an array"
+	}
+	return "an object"
 }

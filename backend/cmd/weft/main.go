@@ -1,0 +1,126 @@
+// Command weft is Weft's headless command line: validate workflows, manage
+// settings, and (as later features land) plan, chat and run workflows
+// without the desktop app. It builds without GTK or CGO.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// Version is set at build time with -ldflags "-X main.Version=…".
+var Version = "0.1.0-dev"
+
+// Exit codes shared by every subcommand.
+const (
+	exitOK       = 0
+	exitInvalid  = 1 // the input was understood but is invalid / the job failed
+	exitUnusable = 2 // unreadable input, bad usage, configuration or transport error
+)
+
+// cli carries the process's I/O so tests can run commands in-process.
+type cli struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+	log    *slog.Logger
+}
+
+type command struct {
+	summary string
+	run     func(c *cli, ctx context.Context, args []string) int
+}
+
+func (c *cli) commands() map[string]command {
+	return map[string]command{
+		"validate": {"check a workflow file: weft validate FILE [--json]", (*cli).validate},
+		"settings": {"show or change settings: weft settings path | get [KEY] | set KEY VALUE", (*cli).settings},
+		"version":  {"print the version", (*cli).version},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(os.Getenv("WEFT_LOG"))}))}
+	os.Exit(c.main(ctx, os.Args[1:]))
+}
+
+func logLevel(s string) slog.Level {
+	switch strings.ToLower(s) {
+	case "debug":
+		return slog.LevelDebug
+	case "info":
+		return slog.LevelInfo
+	}
+	return slog.LevelWarn
+}
+
+func (c *cli) main(ctx context.Context, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		c.usage(c.stdout)
+		if len(args) == 0 {
+			return exitUnusable
+		}
+		return exitOK
+	}
+	cmd, ok := c.commands()[args[0]]
+	if !ok {
+		fmt.Fprintf(c.stderr, "weft: unknown command %q\n\n", args[0])
+		c.usage(c.stderr)
+		return exitUnusable
+	}
+	return cmd.run(c, ctx, args[1:])
+}
+
+func (c *cli) usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: weft COMMAND [ARGS]\n\ncommands:")
+	cmds := c.commands()
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-9s %s\n", n, cmds[n].summary)
+	}
+}
+
+func (c *cli) version(_ context.Context, args []string) int {
+	fmt.Fprintf(c.stdout, "weft %s\n", Version)
+	return exitOK
+}
+
+// interspersed moves flags before positional arguments so that
+// "weft validate FILE --json" works with the standard flag package.
+// valueFlags names the flags that take a separate value.
+func interspersed(args []string, valueFlags map[string]bool) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			flags = append(flags, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && valueFlags[name] && i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	return append(append(flags, "--"), pos...)
+}

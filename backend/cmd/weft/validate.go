@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+func (c *cli) validate(_ context.Context, args []string) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	if err := fs.Parse(interspersed(args, nil)); err != nil {
+		return exitUnusable
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(c.stderr, "usage: weft validate FILE [--json]")
+		return exitUnusable
+	}
+	w, warnings, err := workflow.Load(fs.Arg(0))
+	if err != nil {
+		if *asJSON {
+			c.writeJSON(map[string]any{"valid": false, "error": err.Error(), "problems": []validate.Problem{}})
+		}
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	for _, wn := range warnings {
+		c.log.Info("load", "warning", wn)
+	}
+	res := validate.Validate(w, tools.Builtin())
+	if res.Problems == nil {
+		res.Problems = []validate.Problem{}
+	}
+	if *asJSON {
+		c.writeJSON(res)
+	} else {
+		for _, p := range res.Problems {
+			fmt.Fprintf(c.stdout, "%s: %s [%s]\n", p.Severity, p.Message, p.Code)
+		}
+		nErr := len(res.Errors())
+		switch {
+		case res.Valid && len(res.Problems) == 0:
+			fmt.Fprintf(c.stdout, "%s: valid (%d nodes, %d edges)\n", fs.Arg(0), len(w.Nodes), len(w.Edges))
+		case res.Valid:
+			fmt.Fprintf(c.stdout, "%s: valid with %d warning(s)\n", fs.Arg(0), len(res.Problems))
+		default:
+			fmt.Fprintf(c.stdout, "%s: invalid: %d error(s), %d warning(s)\n", fs.Arg(0), nErr, len(res.Problems)-nErr)
+		}
+	}
+	if !res.Valid {
+		return exitInvalid
+	}
+	return exitOK
+}
+
+func (c *cli) writeJSON(v any) {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(c.stderr, "weft: encode JSON: %v\n", err)
+	}
+}

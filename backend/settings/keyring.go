@@ -1,0 +1,77 @@
+package settings
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	gokeyring "github.com/zalando/go-keyring"
+)
+
+const (
+	keyringService = "weft"
+	keyringUser    = "llm-api-key"
+	// EnvKeyring set to "off" keeps the key in the file (CI, containers).
+	EnvKeyring = "WEFT_KEYRING"
+)
+
+// Keyring stores secrets outside the settings file.
+type Keyring interface {
+	Get(service, user string) (string, error)
+	Set(service, user, secret string) error
+	Delete(service, user string) error
+}
+
+// ErrNoKeyring means no OS keyring is in use.
+var ErrNoKeyring = errors.New("no OS keyring")
+
+// NoKeyring is used when the keyring is switched off.
+type NoKeyring struct{}
+
+func (NoKeyring) Get(string, string) (string, error) { return "", ErrNoKeyring }
+func (NoKeyring) Set(string, string, string) error   { return ErrNoKeyring }
+func (NoKeyring) Delete(string, string) error        { return ErrNoKeyring }
+
+// osKeyring wraps go-keyring with a time bound: on a desktop without a
+// Secret Service, D-Bus calls can stall, and settings must never hang.
+type osKeyring struct{ timeout time.Duration }
+
+// DefaultKeyring returns the OS keyring unless WEFT_KEYRING=off.
+func DefaultKeyring(getenv func(string) string) Keyring {
+	if getenv(EnvKeyring) == "off" {
+		return NoKeyring{}
+	}
+	return osKeyring{timeout: 3 * time.Second}
+}
+
+func (k osKeyring) run(f func() (string, error)) (string, error) {
+	type res struct {
+		v   string
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() { v, err := f(); ch <- res{v, err} }()
+	select {
+	case r := <-ch:
+		return r.v, r.err
+	case <-time.After(k.timeout):
+		return "", fmt.Errorf("OS keyring did not answer within %s", k.timeout)
+	}
+}
+
+func (k osKeyring) Get(service, user string) (string, error) {
+	return k.run(func() (string, error) { return gokeyring.Get(service, user) })
+}
+
+func (k osKeyring) Set(service, user, secret string) error {
+	_, err := k.run(func() (string, error) { return "", gokeyring.Set(service, user, secret) })
+	return err
+}
+
+func (k osKeyring) Delete(service, user string) error {
+	_, err := k.run(func() (string, error) { return "", gokeyring.Delete(service, user) })
+	if errors.Is(err, gokeyring.ErrNotFound) {
+		return nil
+	}
+	return err
+}

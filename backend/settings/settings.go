@@ -1,0 +1,168 @@
+// Package settings loads and saves Weft's preferences in
+// $XDG_CONFIG_HOME/weft/settings.json. Bad input never crashes and never
+// loses data: a corrupt file is moved aside, out-of-range values are
+// clamped, unknown keys survive a save and writes are atomic with mode 0600.
+package settings
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Ranges and defaults of the numeric settings.
+const (
+	DefaultMaxRepairAttempts = 3
+	MinRepairAttempts        = 0
+	MaxRepairAttempts        = 10
+	DefaultBaseURL           = "http://localhost:11434/v1"
+	DefaultTimeoutS          = 120
+	MinTimeoutS              = 1
+	MaxTimeoutS              = 3600
+	DefaultRetries           = 2
+	MaxDefaultRetries        = 10
+)
+
+// LLM is the model endpoint. APIKey lives in the OS keyring when one is
+// available; the file then carries api_key_store "keyring" instead.
+type LLM struct {
+	BaseURL     string `json:"base_url"`
+	Model       string `json:"model"`
+	APIKey      string `json:"api_key,omitempty"`
+	APIKeyStore string `json:"api_key_store,omitempty"` // "keyring" or empty (file)
+	TimeoutS    int    `json:"timeout_s"`
+}
+
+// Features gate node types the planner may produce.
+type Features struct {
+	AllowAITransforms bool `json:"allow_ai_transforms"`
+	AllowAgentSteps   bool `json:"allow_agent_steps"`
+}
+
+// MCPServer is one entry of the mcpServers map MCP clients share.
+type MCPServer struct {
+	Command string            `json:"command"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// Run holds run-time defaults.
+type Run struct {
+	DefaultRetries int `json:"default_retries"`
+}
+
+// Settings is the whole preferences document.
+type Settings struct {
+	MaxRepairAttempts int                  `json:"max_repair_attempts"`
+	LLM               LLM                  `json:"llm"`
+	Features          Features             `json:"features"`
+	MCPServers        map[string]MCPServer `json:"mcp_servers"`
+	Run               Run                  `json:"run"`
+
+	// Extra keeps top-level keys this version does not know.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Defaults returns the settings of a fresh install.
+func Defaults() Settings {
+	return Settings{
+		MaxRepairAttempts: DefaultMaxRepairAttempts,
+		LLM:               LLM{BaseURL: DefaultBaseURL, TimeoutS: DefaultTimeoutS},
+		Features:          Features{AllowAITransforms: true, AllowAgentSteps: false},
+		MCPServers:        map[string]MCPServer{},
+		Run:               Run{DefaultRetries: DefaultRetries},
+	}
+}
+
+// Clamp brings out-of-range values into range and says what it changed.
+func (s *Settings) Clamp() []string {
+	var w []string
+	clamp := func(name string, v *int, lo, hi int) {
+		if *v < lo || *v > hi {
+			nv := *v
+			if nv < lo {
+				nv = lo
+			} else {
+				nv = hi
+			}
+			w = append(w, fmt.Sprintf("%s %d is out of range %d–%d; using %d", name, *v, lo, hi, nv))
+			*v = nv
+		}
+	}
+	clamp("max_repair_attempts", &s.MaxRepairAttempts, MinRepairAttempts, MaxRepairAttempts)
+	clamp("llm.timeout_s", &s.LLM.TimeoutS, MinTimeoutS, MaxTimeoutS)
+	clamp("run.default_retries", &s.Run.DefaultRetries, 0, MaxDefaultRetries)
+	if strings.TrimSpace(s.LLM.BaseURL) == "" {
+		w = append(w, "llm.base_url is empty; using "+DefaultBaseURL)
+		s.LLM.BaseURL = DefaultBaseURL
+	}
+	if s.MCPServers == nil {
+		s.MCPServers = map[string]MCPServer{}
+	}
+	for name, srv := range s.MCPServers {
+		if strings.TrimSpace(srv.Command) == "" {
+			w = append(w, fmt.Sprintf("mcp_servers.%s has no command; ignored", name))
+			delete(s.MCPServers, name)
+		}
+	}
+	return w
+}
+
+type rawSettings Settings
+
+var knownKeys = func() map[string]bool {
+	m := map[string]bool{}
+	t := reflect.TypeOf(Settings{})
+	for i := 0; i < t.NumField(); i++ {
+		if n := strings.Split(t.Field(i).Tag.Get("json"), ",")[0]; n != "" && n != "-" {
+			m[n] = true
+		}
+	}
+	return m
+}()
+
+// UnmarshalJSON decodes over the current value (so absent keys keep their
+// defaults) and keeps unknown top-level keys.
+func (s *Settings) UnmarshalJSON(data []byte) error {
+	r := rawSettings(*s)
+	if err := json.Unmarshal(data, &r); err != nil {
+		return err
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(data, &all); err != nil {
+		return err
+	}
+	*s = Settings(r)
+	s.Extra = nil
+	for k, v := range all {
+		if !knownKeys[k] {
+			if s.Extra == nil {
+				s.Extra = map[string]json.RawMessage{}
+			}
+			s.Extra[k] = v
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes known fields then unknown keys.
+func (s Settings) MarshalJSON() ([]byte, error) {
+	b, err := json.Marshal(rawSettings(s))
+	if err != nil {
+		return nil, err
+	}
+	if len(s.Extra) == 0 {
+		return b, nil
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return nil, err
+	}
+	for k, v := range s.Extra {
+		if _, ok := all[k]; !ok {
+			all[k] = v
+		}
+	}
+	return json.Marshal(all)
+}
