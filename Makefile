@@ -1,0 +1,62 @@
+# Weft: `make run` builds and opens the desktop app on the sample workflow;
+# `make test` installs what the tests need and runs every suite.
+SHELL := /bin/bash
+export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
+export WEFT_KEYRING ?= off
+GO ?= go
+TAGS := webkit2_41
+
+.PHONY: all deps deps-build run build weft test test-go test-frontend test-e2e test-smoke vet fuzz bench bench-repair clean
+
+all: build
+
+deps:
+	scripts/deps.sh test
+
+deps-build:
+	scripts/deps.sh build
+
+weft:
+	CGO_ENABLED=0 $(GO) build -o weft ./backend/cmd/weft
+
+build: deps-build
+	wails build -tags $(TAGS)
+
+run: build
+	./build/bin/weft
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+
+test-go: vet
+	$(GO) test -count=1 ./...
+	CGO_ENABLED=0 $(GO) build -o /dev/null ./backend/cmd/weft
+
+test-frontend:
+	cd frontend && npm test
+
+test-e2e:
+	scripts/e2e.sh
+
+test-smoke:
+	scripts/smoke.sh
+
+test: deps
+	$(MAKE) test-go
+	$(MAKE) test-frontend
+	$(MAKE) test-e2e
+	$(MAKE) test-smoke
+	@echo "make test: all suites passed"
+
+fuzz:
+	$(GO) test ./backend/validate -run='^$$' -fuzz=FuzzLoadValidate -fuzztime=60s
+
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem ./backend/...
+
+bench-repair:
+	$(GO) run ./backend/planner/benchrepair
+
+clean:
+	rm -rf build/bin frontend/dist/assets frontend/dist/index.html artifacts weft
