@@ -14,12 +14,36 @@ const (
 	RoleSystem    Role = "system"
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
+	// RoleTool carries the result of a tool call back to the model; set
+	// Message.ToolCallID to the ToolCall.ID it answers.
+	RoleTool Role = "tool"
 )
 
 // Message is one chat turn.
 type Message struct {
 	Role    Role   `json:"role"`
 	Content string `json:"content"`
+	// ToolCalls are the function calls an assistant turn asked for (only
+	// when replaying a conversation that used Options.Tools).
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
+	// ToolCallID ties a RoleTool message to the call it answers.
+	ToolCallID string `json:"tool_call_id,omitempty"`
+}
+
+// Tool is a function the model may call (OpenAI function calling).
+type Tool struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Parameters is the JSON Schema of the arguments object; nil means
+	// "no arguments".
+	Parameters map[string]any `json:"parameters,omitempty"`
+}
+
+// ToolCall is one function call requested by the model.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"` // JSON text, as the model wrote it
 }
 
 // Usage counts the tokens of one call.
@@ -34,6 +58,9 @@ type Reply struct {
 	Text         string `json:"text"`
 	FinishReason string `json:"finish_reason"` // "stop", "length", ...
 	Usage        Usage  `json:"usage"`
+	// ToolCalls are set when the model called tools (FinishReason is then
+	// usually "tool_calls").
+	ToolCalls []ToolCall `json:"tool_calls,omitempty"`
 }
 
 // Options tune one call.
@@ -43,6 +70,16 @@ type Options struct {
 	// OnDelta, when set, asks for a streamed reply and receives text as it
 	// arrives (for progress in the UI). The full text is still in Reply.
 	OnDelta func(delta string)
+	// OnReset, when set, is called if a streamed reply broke off after
+	// some deltas were delivered and is about to be requested again (a
+	// transport retry): text received through OnDelta so far should be
+	// discarded.
+	OnReset func()
+	// Tools offers functions the model may call; see Reply.ToolCalls.
+	Tools []Tool
+	// ToolChoice is "", "auto", "none", "required" or the name of one
+	// tool the model must call.
+	ToolChoice string
 }
 
 // Client is a chat-completion endpoint.

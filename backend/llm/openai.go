@@ -1,0 +1,732 @@
+package llm
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/shared"
+)
+
+// DefaultTimeout bounds one HTTP request when Config.Timeout is zero.
+const DefaultTimeout = 120 * time.Second
+
+// OpenAI is a Client for any OpenAI-compatible chat-completions endpoint
+// (Ollama, LM Studio, llama.cpp server, vLLM, OpenAI, OpenRouter, ...),
+// built on github.com/openai/openai-go/v3. It is safe for concurrent use.
+//
+// Transport faults are retried here (RetryPolicy) and guarded by a
+// per-endpoint circuit breaker; callers never see them as content problems.
+type OpenAI struct {
+	endpoint string // base URL for messages and logs: no credentials
+	model    string
+	timeout  time.Duration
+
+	chat   openai.ChatCompletionService
+	models openai.ModelService
+
+	retry    RetryPolicy
+	breaker  *breaker
+	registry *BreakerRegistry
+	sleep    func(ctx context.Context, d time.Duration) error
+	now      func() time.Time
+	log      *slog.Logger
+	meter    *Meter
+	red      redactor
+
+	noStreamOptions atomic.Bool // the server refused stream_options once
+}
+
+var _ Client = (*OpenAI)(nil)
+
+// Option configures New.
+type Option func(*options)
+
+type options struct {
+	httpClient *http.Client
+	retry      RetryPolicy
+	breaker    BreakerSettings
+	registry   *BreakerRegistry
+	sleep      func(ctx context.Context, d time.Duration) error
+	now        func() time.Time
+	logger     *slog.Logger
+	meter      *Meter
+}
+
+// WithHTTPClient sets the HTTP client (its Timeout should be zero: the
+// per-request timeout is Config.Timeout).
+func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.httpClient = c } }
+
+// WithRetry sets the retry policy; zero fields take their defaults.
+func WithRetry(p RetryPolicy) Option { return func(o *options) { o.retry = p } }
+
+// WithBreaker sets the circuit-breaker settings; zero fields take their
+// defaults. They apply when this client is the first to use its endpoint
+// in the registry.
+func WithBreaker(s BreakerSettings) Option { return func(o *options) { o.breaker = s } }
+
+// WithBreakerRegistry sets where the per-endpoint breakers live (default
+// DefaultBreakers, shared by the whole process).
+func WithBreakerRegistry(r *BreakerRegistry) Option { return func(o *options) { o.registry = r } }
+
+// WithSleep replaces the backoff wait (tests record the delays). The
+// function must return ctx.Err() promptly once ctx ends.
+func WithSleep(f func(ctx context.Context, d time.Duration) error) Option {
+	return func(o *options) { o.sleep = f }
+}
+
+// WithClock replaces time.Now (used for Retry-After HTTP dates).
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
+// WithLogger sets the logger for debug logs of calls and retries (default
+// slog.Default()). The API key is never logged.
+func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
+
+// WithMeter records every Chat call of this client in m.
+func WithMeter(m *Meter) Option { return func(o *options) { o.meter = m } }
+
+// New checks cfg and builds a client. An empty base URL or model, or a
+// base URL that is not http(s), gives an error matching ErrConfig; nothing
+// is sent over the network.
+//
+// A base URL without a path gets "/v1" (so "http://localhost:11434" works
+// for Ollama); a pasted ".../chat/completions" suffix is dropped.
+func New(cfg Config, opts ...Option) (*OpenAI, error) {
+	o := options{retry: DefaultRetryPolicy(), breaker: DefaultBreakerSettings()}
+	for _, f := range opts {
+		f(&o)
+	}
+	red := newRedactor(cfg.APIKey)
+	base, err := normalizeBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, red.finish(&Error{Kind: ErrConfig, Endpoint: displayEndpoint(cfg.BaseURL), Reason: err.Error()})
+	}
+	endpoint := base.String()
+	model := strings.TrimSpace(cfg.Model)
+	if model == "" {
+		return nil, red.finish(&Error{Kind: ErrConfig, Endpoint: endpoint, Reason: "model name is empty"})
+	}
+	if cfg.Timeout < 0 {
+		return nil, red.finish(&Error{Kind: ErrConfig, Endpoint: endpoint, Reason: "timeout is negative"})
+	}
+	timeout := cfg.Timeout
+	if timeout == 0 {
+		timeout = DefaultTimeout
+	}
+	hc := o.httpClient
+	if hc == nil {
+		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	if o.registry == nil {
+		o.registry = DefaultBreakers
+	}
+	if o.sleep == nil {
+		o.sleep = sleepCtx
+	}
+	if o.now == nil {
+		o.now = time.Now
+	}
+	if o.logger == nil {
+		o.logger = slog.Default()
+	}
+
+	// The services are built without openai.NewClient so no OPENAI_*
+	// environment variable (another key, another base URL) leaks in.
+	ropts := []option.RequestOption{
+		option.WithBaseURL(endpoint + "/"),
+		option.WithHTTPClient(hc),
+		option.WithMaxRetries(0), // one retry policy: ours
+		option.WithMiddleware(statusMiddleware),
+	}
+	if k := strings.TrimSpace(cfg.APIKey); k != "" {
+		ropts = append(ropts, option.WithAPIKey(k))
+	}
+	c := &OpenAI{
+		endpoint: endpoint,
+		model:    model,
+		timeout:  timeout,
+		chat:     openai.NewChatCompletionService(ropts...),
+		models:   openai.NewModelService(ropts...),
+		retry:    o.retry.withDefaults(),
+		registry: o.registry,
+		sleep:    o.sleep,
+		now:      o.now,
+		log:      o.logger,
+		meter:    o.meter,
+		red:      red,
+	}
+	c.breaker = o.registry.get(endpoint, o.breaker.withDefaults(), o.logger)
+	return c, nil
+}
+
+// Endpoint is the normalised base URL this client calls.
+func (c *OpenAI) Endpoint() string { return c.endpoint }
+
+// Model is the configured model name.
+func (c *OpenAI) Model() string { return c.model }
+
+func normalizeBaseURL(raw string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return nil, errors.New("base URL is empty")
+	}
+	if !strings.Contains(raw, "://") {
+		raw = "http://" + raw
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("base URL %q is not a URL", displayEndpoint(raw))
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("base URL %q must start with http:// or https://", displayEndpoint(raw))
+	}
+	if u.Host == "" {
+		return nil, fmt.Errorf("base URL %q has no host", displayEndpoint(raw))
+	}
+	u.User = nil
+	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
+	p := strings.TrimRight(u.Path, "/")
+	p = strings.TrimSuffix(p, "/chat/completions")
+	if p == "" {
+		p = "/v1"
+	}
+	u.Path, u.RawPath = p, ""
+	return u, nil
+}
+
+// displayEndpoint renders a base URL for humans: no credentials, no query.
+func displayEndpoint(raw string) string {
+	raw = strings.TrimSpace(raw)
+	if u, err := normalizeBaseURL(raw); err == nil {
+		return u.String()
+	}
+	if i := strings.IndexAny(raw, "?#"); i >= 0 {
+		raw = raw[:i]
+	}
+	if i := strings.Index(raw, "@"); i >= 0 {
+		if j := strings.Index(raw, "://"); j >= 0 && j < i {
+			raw = raw[:j+3] + raw[i+1:]
+		}
+	}
+	return raw
+}
+
+// Chat sends messages and returns the model's reply. With opts.OnDelta set
+// the reply is streamed (SSE) and deltas are delivered as they arrive.
+func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Reply, error) {
+	params, err := c.buildParams(messages, opts)
+	if err != nil {
+		return Reply{}, err
+	}
+	stream := opts.OnDelta != nil
+	start := c.now()
+	attempts := 0
+	for n := 0; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return Reply{}, c.canceled(err, attempts)
+		}
+		done, reason, ok := c.breaker.allow()
+		if !ok {
+			c.meter.RecordFailure()
+			c.log.Debug("llm: circuit open, not calling", "endpoint", c.endpoint, "reason", reason)
+			return Reply{}, c.red.finish(&Error{Kind: ErrCircuitOpen, Endpoint: c.endpoint, Attempts: attempts, Reason: reason + " (paused after repeated failures)"})
+		}
+		attempts++
+		reply, delivered, aerr := c.attempt(ctx, params, opts, stream)
+		if aerr == nil {
+			done(nil)
+			c.meter.Record(reply.Usage)
+			c.log.Debug("llm: call done", "endpoint", c.endpoint, "model", c.model, "attempts", attempts,
+				"stream", stream, "finish_reason", reply.FinishReason, "prompt_tokens", reply.Usage.PromptTokens,
+				"completion_tokens", reply.Usage.CompletionTokens, "duration", c.now().Sub(start))
+			return reply, nil
+		}
+		f := c.classify(ctx, aerr)
+		if f.breakerFailure {
+			c.breaker.noteFailure(c.red.clean(f.reason))
+		}
+		done(f.breakerOutcome())
+		if f.canceled {
+			return Reply{}, c.canceled(ctx.Err(), attempts)
+		}
+		if f.streamOptionsRejected && !c.noStreamOptions.Load() {
+			// An older server that does not know stream_options: ask again
+			// without it (usage then may not be reported). Not a retry.
+			c.noStreamOptions.Store(true)
+			c.log.Debug("llm: server refused stream_options; retrying without", "endpoint", c.endpoint)
+			n--
+			continue
+		}
+		if !f.retryable || n >= c.retry.MaxRetries {
+			c.meter.RecordFailure()
+			e := f.toError(c.endpoint, attempts)
+			c.log.Debug("llm: call failed", "endpoint", c.endpoint, "model", c.model, "attempts", attempts,
+				"error", c.red.clean(e.Error()), "duration", c.now().Sub(start))
+			return Reply{}, c.red.finish(e)
+		}
+		delay := c.retry.backoff(n, f.retryAfter, f.hasRetryAfter)
+		c.log.Debug("llm: retrying after transport fault", "endpoint", c.endpoint, "model", c.model,
+			"attempt", attempts, "max_attempts", c.retry.MaxRetries+1, "delay", delay,
+			"retry_after", f.hasRetryAfter, "reason", c.red.clean(f.reason))
+		if err := c.sleep(ctx, delay); err != nil {
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			}
+			return Reply{}, c.canceled(err, attempts)
+		}
+		if delivered && opts.OnReset != nil {
+			opts.OnReset()
+		}
+	}
+}
+
+func (c *OpenAI) canceled(err error, attempts int) error {
+	return c.red.finish(&Error{Kind: ErrCanceled, Endpoint: c.endpoint, Attempts: attempts, Err: err})
+}
+
+// errAttemptTimeout is the cancel cause when Config.Timeout expires.
+var errAttemptTimeout = errors.New("llm: request timed out")
+
+// errStreamIncomplete: the stream ended without a finish_reason.
+var errStreamIncomplete = errors.New("reply stream ended before it was complete")
+
+// attempt makes one HTTP request. delivered tells whether streamed deltas
+// reached the caller before a failure.
+func (c *OpenAI) attempt(ctx context.Context, params openai.ChatCompletionNewParams, opts Options, stream bool) (reply Reply, delivered bool, err error) {
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	// For a plain request the timer bounds the whole exchange; for a
+	// stream it is an idle timeout, re-armed by every chunk, so long
+	// generations are not cut while a stalled stream still ends.
+	timer := time.AfterFunc(c.timeout, func() { cancel(errAttemptTimeout) })
+	defer timer.Stop()
+
+	if !stream {
+		resp, err := c.chat.New(actx, params)
+		if err != nil {
+			return Reply{}, false, c.withCause(actx, err)
+		}
+		r, err := replyFromCompletion(resp)
+		return r, false, err
+	}
+
+	if !c.noStreamOptions.Load() {
+		params.StreamOptions = openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}
+	}
+	s := c.chat.NewStreaming(actx, params)
+	defer s.Close()
+	var (
+		text  strings.Builder
+		acc   toolCallAccumulator
+		fin   string
+		usage Usage
+	)
+	for s.Next() {
+		timer.Reset(c.timeout)
+		chunk := s.Current()
+		if u := chunk.Usage; u.PromptTokens != 0 || u.CompletionTokens != 0 || u.TotalTokens != 0 {
+			usage = usageFrom(u)
+		}
+		for _, ch := range chunk.Choices {
+			if ch.Index != 0 {
+				continue
+			}
+			if d := ch.Delta.Content; d != "" {
+				text.WriteString(d)
+				delivered = true
+				opts.OnDelta(d)
+			}
+			for _, tc := range ch.Delta.ToolCalls {
+				acc.add(tc)
+			}
+			if ch.FinishReason != "" {
+				fin = ch.FinishReason
+			}
+		}
+	}
+	if err := s.Err(); err != nil {
+		return Reply{}, delivered, c.withCause(actx, err)
+	}
+	if fin == "" {
+		if err := context.Cause(actx); err != nil && actx.Err() != nil {
+			return Reply{}, delivered, err
+		}
+		return Reply{}, delivered, errStreamIncomplete
+	}
+	return Reply{Text: text.String(), FinishReason: fin, Usage: usage, ToolCalls: acc.calls()}, delivered, nil
+}
+
+// withCause attaches the timeout cause, which openai-go reports as a bare
+// context error.
+func (c *OpenAI) withCause(actx context.Context, err error) error {
+	if cause := context.Cause(actx); errors.Is(cause, errAttemptTimeout) {
+		return fmt.Errorf("%w: %w", errAttemptTimeout, err)
+	}
+	return err
+}
+
+func replyFromCompletion(resp *openai.ChatCompletion) (Reply, error) {
+	if resp == nil || len(resp.Choices) == 0 {
+		return Reply{}, badResponse("the reply has no choices")
+	}
+	ch := resp.Choices[0]
+	for _, x := range resp.Choices {
+		if x.Index == 0 {
+			ch = x
+			break
+		}
+	}
+	text := ch.Message.Content
+	if text == "" && ch.Message.Refusal != "" {
+		text = ch.Message.Refusal
+	}
+	var calls []ToolCall
+	for _, tc := range ch.Message.ToolCalls {
+		if tc.Type != "" && tc.Type != "function" {
+			continue
+		}
+		calls = append(calls, ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	return Reply{Text: text, FinishReason: ch.FinishReason, Usage: usageFrom(resp.Usage), ToolCalls: calls}, nil
+}
+
+func usageFrom(u openai.CompletionUsage) Usage {
+	r := Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens), TotalTokens: int(u.TotalTokens)}
+	if r.TotalTokens == 0 {
+		r.TotalTokens = r.PromptTokens + r.CompletionTokens
+	}
+	return r
+}
+
+// toolCallAccumulator joins streamed tool-call fragments by index.
+type toolCallAccumulator struct {
+	order []int64
+	m     map[int64]*ToolCall
+}
+
+func (a *toolCallAccumulator) add(d openai.ChatCompletionChunkChoiceDeltaToolCall) {
+	if a.m == nil {
+		a.m = map[int64]*ToolCall{}
+	}
+	tc, ok := a.m[d.Index]
+	if !ok {
+		tc = &ToolCall{}
+		a.m[d.Index] = tc
+		a.order = append(a.order, d.Index)
+	}
+	if d.ID != "" {
+		tc.ID = d.ID
+	}
+	if n := d.Function.Name; n != "" && n != tc.Name {
+		tc.Name += n
+	}
+	tc.Arguments += d.Function.Arguments
+}
+
+func (a *toolCallAccumulator) calls() []ToolCall {
+	var out []ToolCall
+	for _, i := range a.order {
+		out = append(out, *a.m[i])
+	}
+	return out
+}
+
+func (c *OpenAI) buildParams(messages []Message, opts Options) (openai.ChatCompletionNewParams, error) {
+	p := openai.ChatCompletionNewParams{Model: shared.ChatModel(c.model)}
+	if len(messages) == 0 {
+		return p, errors.New("llm: Chat needs at least one message")
+	}
+	for i, m := range messages {
+		switch m.Role {
+		case RoleSystem:
+			p.Messages = append(p.Messages, openai.SystemMessage(m.Content))
+		case RoleUser:
+			p.Messages = append(p.Messages, openai.UserMessage(m.Content))
+		case RoleAssistant:
+			if len(m.ToolCalls) == 0 {
+				p.Messages = append(p.Messages, openai.AssistantMessage(m.Content))
+				break
+			}
+			am := openai.ChatCompletionAssistantMessageParam{}
+			if m.Content != "" {
+				am.Content.OfString = openai.String(m.Content)
+			}
+			for _, tc := range m.ToolCalls {
+				am.ToolCalls = append(am.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
+						ID:       tc.ID,
+						Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{Name: tc.Name, Arguments: tc.Arguments},
+					},
+				})
+			}
+			p.Messages = append(p.Messages, openai.ChatCompletionMessageParamUnion{OfAssistant: &am})
+		case RoleTool:
+			p.Messages = append(p.Messages, openai.ToolMessage(m.Content, m.ToolCallID))
+		default:
+			return p, fmt.Errorf("llm: message %d has unsupported role %q", i, m.Role)
+		}
+	}
+	if opts.Temperature != nil {
+		p.Temperature = openai.Float(*opts.Temperature)
+	}
+	if opts.MaxTokens > 0 {
+		p.MaxTokens = openai.Int(int64(opts.MaxTokens))
+	}
+	for _, t := range opts.Tools {
+		params := t.Parameters
+		if params == nil {
+			params = map[string]any{"type": "object", "properties": map[string]any{}}
+		}
+		fd := shared.FunctionDefinitionParam{Name: t.Name, Parameters: shared.FunctionParameters(params)}
+		if t.Description != "" {
+			fd.Description = openai.String(t.Description)
+		}
+		p.Tools = append(p.Tools, openai.ChatCompletionFunctionTool(fd))
+	}
+	switch tc := strings.TrimSpace(opts.ToolChoice); tc {
+	case "":
+	case "auto", "none", "required":
+		p.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String(tc)}
+	default:
+		p.ToolChoice = openai.ChatCompletionToolChoiceOptionUnionParam{
+			OfFunctionToolChoice: &openai.ChatCompletionNamedToolChoiceParam{
+				Function: openai.ChatCompletionNamedToolChoiceFunctionParam{Name: tc},
+			},
+		}
+	}
+	return p, nil
+}
+
+// statusError is what statusMiddleware turns an HTTP error response into,
+// so the body and headers are ours to read whatever their shape.
+type statusError struct {
+	code   int
+	status string
+	header http.Header
+	body   []byte
+}
+
+func (e *statusError) Error() string { return "HTTP " + e.status }
+
+const maxErrorBody = 64 << 10
+
+func statusMiddleware(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	res, err := next(req)
+	if err != nil || res == nil || res.StatusCode < 400 {
+		return res, err
+	}
+	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
+	_ = res.Body.Close()
+	status := res.Status
+	if status == "" || !strings.HasPrefix(status, fmt.Sprint(res.StatusCode)) {
+		status = strings.TrimSpace(fmt.Sprintf("%d %s", res.StatusCode, http.StatusText(res.StatusCode)))
+	}
+	return nil, &statusError{code: res.StatusCode, status: status, header: res.Header, body: body}
+}
+
+// serverMessage digs the human message out of an error body: OpenAI's
+// {"error":{"message":...}}, Ollama's {"error":"..."}, FastAPI's
+// {"detail":...}, {"message":...} or plain text.
+func serverMessage(body []byte) string {
+	b := strings.TrimSpace(string(body))
+	if b == "" {
+		return ""
+	}
+	var v struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  json.RawMessage `json:"detail"`
+	}
+	msg := ""
+	if json.Unmarshal([]byte(b), &v) == nil {
+		var s string
+		var obj struct {
+			Message string `json:"message"`
+		}
+		switch {
+		case len(v.Error) > 0 && json.Unmarshal(v.Error, &obj) == nil && obj.Message != "":
+			msg = obj.Message
+		case len(v.Error) > 0 && json.Unmarshal(v.Error, &s) == nil && s != "":
+			msg = s
+		case v.Message != "":
+			msg = v.Message
+		case len(v.Detail) > 0 && json.Unmarshal(v.Detail, &s) == nil && s != "":
+			msg = s
+		case len(v.Detail) > 0:
+			msg = string(v.Detail)
+		}
+	} else if !strings.HasPrefix(b, "<") { // skip HTML error pages
+		msg = b
+	}
+	msg = strings.Join(strings.Fields(msg), " ")
+	if r := []rune(msg); len(r) > 300 {
+		msg = string(r[:300]) + "…"
+	}
+	return msg
+}
+
+// fault is one failed attempt, classified.
+type fault struct {
+	kind           error // ErrUnreachable, ErrRejected or ErrBadResponse
+	retryable      bool
+	breakerFailure bool
+	canceled       bool
+	reason         string
+	status         *statusError
+	serverMsg      string
+	retryAfter     time.Duration
+	hasRetryAfter  bool
+	cause          error
+
+	streamOptionsRejected bool
+}
+
+var errBreakerExcluded = errors.New("excluded")
+
+func (f fault) breakerOutcome() error {
+	switch {
+	case f.canceled:
+		return errBreakerExcluded
+	case f.breakerFailure:
+		return errBreakerFailure
+	}
+	return nil
+}
+
+func (f fault) toError(endpoint string, attempts int) *Error {
+	e := &Error{Kind: f.kind, Endpoint: endpoint, Attempts: attempts, Reason: f.reason, Err: f.cause, ServerMessage: f.serverMsg}
+	if f.status != nil {
+		e.StatusCode, e.Status = f.status.code, f.status.status
+	}
+	if f.hasRetryAfter {
+		e.RetryAfter = f.retryAfter
+	}
+	return e
+}
+
+type badResponseError struct{ msg string }
+
+func (e *badResponseError) Error() string { return e.msg }
+
+func badResponse(msg string) error { return &badResponseError{msg} }
+
+func (c *OpenAI) classify(ctx context.Context, err error) fault {
+	f := fault{kind: ErrUnreachable, cause: err}
+	if ctx.Err() != nil {
+		f.canceled = true
+		return f
+	}
+	if errors.Is(err, errAttemptTimeout) {
+		f.retryable, f.breakerFailure = true, true
+		f.reason = "no response within " + c.timeout.String()
+		return f
+	}
+	var se *statusError
+	if errors.As(err, &se) {
+		f.status = se
+		f.serverMsg = serverMessage(se.body)
+		f.retryAfter, f.hasRetryAfter = parseRetryAfter(se.header, c.now())
+		f.reason = se.status
+		if f.serverMsg != "" {
+			f.reason += ": " + f.serverMsg
+		}
+		switch {
+		case se.code == http.StatusRequestTimeout || se.code >= 500:
+			f.retryable, f.breakerFailure = true, true
+		case se.code == http.StatusConflict || se.code == http.StatusTooManyRequests:
+			f.retryable = true
+		default:
+			f.kind = ErrRejected
+			if (se.code == 400 || se.code == 422) && strings.Contains(string(se.body), "stream_options") {
+				f.streamOptionsRejected = true
+			}
+		}
+		switch strings.ToLower(se.header.Get("X-Should-Retry")) {
+		case "false":
+			f.retryable = false
+		case "true":
+			if f.kind == ErrUnreachable {
+				f.retryable = true
+			}
+		}
+		return f
+	}
+	var streamErr *ssestream.StreamError
+	if errors.As(err, &streamErr) {
+		f.retryable = true
+		f.reason = "the server reported an error while streaming: " + serverMessage(streamErr.Event.Data)
+		if m := serverMessage(streamErr.Event.Data); m == "" {
+			f.reason = streamErr.Message
+		}
+		return f
+	}
+	var bad *badResponseError
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if errors.As(err, &bad) || errors.As(err, &syn) || errors.As(err, &typ) ||
+		strings.Contains(err.Error(), "error parsing response json") ||
+		strings.Contains(err.Error(), "expected destination type") {
+		f.kind = ErrBadResponse
+		f.reason = err.Error()
+		if bad != nil {
+			f.reason = bad.msg
+		}
+		return f
+	}
+	f.retryable, f.breakerFailure = true, true
+	f.reason = netReason(err)
+	var certErr *tls.CertificateVerificationError
+	var uaErr x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	if errors.As(err, &certErr) || errors.As(err, &uaErr) || errors.As(err, &hostErr) {
+		f.retryable = false // retrying will not fix a certificate
+	}
+	return f
+}
+
+// netReason says in a few words why a request did not get through.
+func netReason(err error) string {
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var nerr net.Error
+	var opErr *net.OpError
+	var uerr *url.Error
+	s := err.Error()
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED) || strings.Contains(s, "connection refused") ||
+		strings.Contains(s, "actively refused"):
+		return "connection refused"
+	case errors.As(err, &dnsErr):
+		return "cannot resolve host " + dnsErr.Name
+	case errors.As(err, &certErr):
+		return "TLS certificate problem: " + certErr.Err.Error()
+	case errors.Is(err, syscall.ECONNRESET) || strings.Contains(s, "connection reset"):
+		return "connection reset"
+	case errors.Is(err, errStreamIncomplete):
+		return errStreamIncomplete.Error()
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) || strings.Contains(s, "server closed"):
+		return "connection closed unexpectedly"
+	case errors.As(err, &nerr) && nerr.Timeout():
+		return "network timeout"
+	case errors.As(err, &opErr):
+		return opErr.Err.Error()
+	case errors.As(err, &uerr):
+		return uerr.Err.Error()
+	}
+	return s
+}
