@@ -22,6 +22,9 @@ const (
 	MaxTimeoutS              = 3600
 	DefaultRetries           = 2
 	MaxDefaultRetries        = 10
+	DefaultRetentionRuns     = 50
+	MinRetentionRuns         = 1
+	MaxRetentionRuns         = 10000
 )
 
 // LLM is the model endpoint. APIKey lives in the OS keyring when one is
@@ -50,6 +53,8 @@ type MCPServer struct {
 // Run holds run-time defaults.
 type Run struct {
 	DefaultRetries int `json:"default_retries"`
+	// RetentionRuns is how many finished runs' log folders to keep.
+	RetentionRuns int `json:"retention_runs"`
 }
 
 // Settings is the whole preferences document.
@@ -71,7 +76,7 @@ func Defaults() Settings {
 		LLM:               LLM{BaseURL: DefaultBaseURL, TimeoutS: DefaultTimeoutS},
 		Features:          Features{AllowAITransforms: true, AllowAgentSteps: false},
 		MCPServers:        map[string]MCPServer{},
-		Run:               Run{DefaultRetries: DefaultRetries},
+		Run:               Run{DefaultRetries: DefaultRetries, RetentionRuns: DefaultRetentionRuns},
 	}
 }
 
@@ -93,6 +98,7 @@ func (s *Settings) Clamp() []string {
 	clamp("max_repair_attempts", &s.MaxRepairAttempts, MinRepairAttempts, MaxRepairAttempts)
 	clamp("llm.timeout_s", &s.LLM.TimeoutS, MinTimeoutS, MaxTimeoutS)
 	clamp("run.default_retries", &s.Run.DefaultRetries, 0, MaxDefaultRetries)
+	clamp("run.retention_runs", &s.Run.RetentionRuns, MinRetentionRuns, MaxRetentionRuns)
 	if strings.TrimSpace(s.LLM.BaseURL) == "" {
 		w = append(w, "llm.base_url is empty; using "+DefaultBaseURL)
 		s.LLM.BaseURL = DefaultBaseURL
