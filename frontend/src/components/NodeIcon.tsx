@@ -1,0 +1,16 @@
+import { CornerDownLeft, HelpCircle, Repeat, Signpost, Sparkles, Split, WandSparkles, Wrench, type LucideIcon } from 'lucide-react';
+
+const ICONS: Record<string, LucideIcon> = {
+  Tool: Wrench,
+  AiStep: Sparkles,
+  AiTransform: WandSparkles,
+  If: Split,
+  Switch: Signpost,
+  Loop: Repeat,
+  EndLoop: CornerDownLeft,
+};
+
+export function NodeIcon({ type, size = 15 }: { type: string; size?: number }) {
+  const I = ICONS[type] ?? HelpCircle;
+  return <I size={size} strokeWidth={2} aria-hidden="true" />;
+}

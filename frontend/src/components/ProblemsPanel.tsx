@@ -1,0 +1,83 @@
+// Lists the backend's validation problems; clicking one selects its nodes
+// and centres them on the canvas.
+import { CircleAlert, CircleCheck, LoaderCircle, TriangleAlert } from 'lucide-react';
+import { useMemo } from 'react';
+import { useStore } from '../store';
+import type { Problem } from '../types';
+
+function nodeNames(p: Problem, names: Map<string, string>): string {
+  return (p.node_ids ?? []).map((id) => names.get(id) ?? id).join(', ');
+}
+
+export function ProblemsPanel() {
+  const problems = useStore((s) => s.problems);
+  const valid = useStore((s) => s.valid);
+  const validating = useStore((s) => s.validating);
+  const doc = useStore((s) => s.doc);
+  const selectNodes = useStore((s) => s.selectNodes);
+  const selected = useStore((s) => s.selectedNodeIds);
+
+  const names = useMemo(() => new Map((doc?.nodes ?? []).map((n) => [n.id, n.name || n.key || n.id])), [doc]);
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.length - errors;
+  const selectedKey = selected.join(',');
+
+  return (
+    <section className="problems" aria-label="Problems" data-testid="problems-panel">
+      <header className="problems-head">
+        <span className="problems-title">Problems</span>
+        <span className={`count error${errors ? '' : ' zero'}`} data-testid="error-count">
+          <CircleAlert size={13} /> {errors}
+        </span>
+        <span className={`count warning${warnings ? '' : ' zero'}`} data-testid="warning-count">
+          <TriangleAlert size={13} /> {warnings}
+        </span>
+        {validating && (
+          <span className="problems-busy">
+            <LoaderCircle size={13} className="spin" /> validating…
+          </span>
+        )}
+      </header>
+      {problems.length === 0 ? (
+        <div className="problems-empty">
+          {valid === null ? (
+            doc ? 'Not validated yet.' : 'No workflow open.'
+          ) : (
+            <>
+              <CircleCheck size={15} className="ok" /> No problems: the workflow is valid.
+            </>
+          )}
+        </div>
+      ) : (
+        <ul className="problems-list" role="list">
+          {problems.map((p, i) => {
+            const ids = p.node_ids ?? [];
+            const isSel = ids.length > 0 && ids.join(',') === selectedKey;
+            return (
+              <li key={`${p.code}-${i}`}>
+                <button
+                  type="button"
+                  className={`problem-row ${p.severity}${isSel ? ' active' : ''}`}
+                  data-testid="problem-row"
+                  data-code={p.code}
+                  disabled={ids.length === 0}
+                  title={ids.length ? 'Show on canvas' : undefined}
+                  onClick={() => selectNodes(ids, { focus: true })}
+                >
+                  {p.severity === 'error' ? (
+                    <CircleAlert size={14} className="sev error" aria-label="error" />
+                  ) : (
+                    <TriangleAlert size={14} className="sev warning" aria-label="warning" />
+                  )}
+                  <code className="problem-code">{p.code}</code>
+                  <span className="problem-message">{p.message}</span>
+                  {ids.length > 0 && <span className="problem-nodes">{nodeNames(p, names)}</span>}
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+// Messages from the last operation and warnings from opening a file.
+import { X } from 'lucide-react';
+import { useStore } from '../store';
+
+export function StatusBar() {
+  const status = useStore((s) => s.status);
+  const setStatus = useStore((s) => s.setStatus);
+  const warnings = useStore((s) => s.openWarnings);
+  const dismiss = useStore((s) => s.dismissWarnings);
+  if (!status && !warnings.length) return null;
+  return (
+    <div className="banners">
+      {status && (
+        <div className={`banner ${status.kind}`} role={status.kind === 'error' ? 'alert' : 'status'} data-testid="status">
+          <span>{status.text}</span>
+          <button type="button" className="icon" aria-label="Dismiss" onClick={() => setStatus(null)}>
+            <X size={14} />
+          </button>
+        </div>
+      )}
+      {warnings.length > 0 && (
+        <div className="banner warning" role="status" data-testid="open-warnings">
+          <span>
+            Opened with {warnings.length} note{warnings.length === 1 ? '' : 's'}: {warnings.join('; ')}
+          </span>
+          <button type="button" className="icon" aria-label="Dismiss" onClick={dismiss}>
+            <X size={14} />
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

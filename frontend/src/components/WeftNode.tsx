@@ -1,0 +1,99 @@
+// The canvas node: one component for every node type, styled by type family.
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import { typeMeta } from '../graph/nodeMeta';
+import type { WeftFlowNode } from '../graph/toFlow';
+import { nodeHeight } from '../graph/toFlow';
+import { useStore } from '../store';
+import { isEnabled, type Problem } from '../types';
+import { NodeIcon } from './NodeIcon';
+
+const NO_PROBLEMS: Problem[] = [];
+
+export function ProblemBadge({ problems }: { problems: Problem[] }) {
+  if (!problems.length) return null;
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const severity = errors ? 'error' : 'warning';
+  const title = problems.map((p) => `${p.severity}: ${p.message}`).join('\n');
+  return (
+    <span className={`problem-badge ${severity}`} title={title} data-testid="problem-badge" data-severity={severity}>
+      {errors || problems.length}
+    </span>
+  );
+}
+
+function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
+  const { node, outputs, summary, backTarget } = data;
+  const problems = useStore((s) => s.problemsByNode[id]) ?? NO_PROBLEMS;
+  const meta = typeMeta(node.type);
+  const enabled = isEnabled(node);
+  const side = outputs.filter((o) => o.id !== 'back');
+  const multi = side.length > 1;
+  const classes = ['weft-node', `family-${meta.family}`, `type-${node.type}`];
+  if (!enabled) classes.push('disabled');
+  if (selected) classes.push('selected');
+  if (problems.length) classes.push(problems.some((p) => p.severity === 'error') ? 'has-error' : 'has-warning');
+
+  return (
+    <div
+      className={classes.join(' ')}
+      style={{ minHeight: nodeHeight(outputs.length) }}
+      data-testid={`node-${node.id}`}
+      data-node-type={node.type}
+    >
+      <Handle type="target" position={Position.Left} id="in" className="handle handle-in" />
+      {backTarget && <Handle type="target" position={Position.Bottom} id="back" className="handle handle-back" />}
+      <div className={`weft-node-body${multi ? ' with-outputs' : ''}`}>
+        <div className="weft-node-head">
+          <span className="weft-node-icon">
+            <NodeIcon type={node.type} />
+          </span>
+          <span className="weft-node-name" title={node.name}>
+            {node.name || node.key || node.id}
+          </span>
+          <ProblemBadge problems={problems} />
+        </div>
+        <div className="weft-node-meta">
+          <code className="weft-node-key">{node.key}</code>
+          <span className="weft-node-type">{meta.label}</span>
+          {!enabled && <span className="weft-node-off">disabled</span>}
+        </div>
+        <div className="weft-node-summary" title={summary}>
+          {summary}
+        </div>
+      </div>
+      {side.map((o, i) => {
+        const top = multi ? `${((i + 1) / (side.length + 1)) * 100}%` : '50%';
+        return (
+          <div key={o.id}>
+            <Handle
+              type="source"
+              position={Position.Right}
+              id={o.id}
+              className={`handle handle-out out-${o.kind}`}
+              style={{ top }}
+              data-testid={`handle-${node.id}-${o.id}`}
+            />
+            {multi && (
+              <span className={`handle-label out-${o.kind}`} style={{ top }}>
+                {o.label}
+              </span>
+            )}
+          </div>
+        );
+      })}
+      {outputs.some((o) => o.id === 'back') && (
+        <Handle
+          type="source"
+          position={Position.Bottom}
+          id="back"
+          className="handle handle-back"
+          data-testid={`handle-${node.id}-back`}
+        />
+      )}
+    </div>
+  );
+}
+
+export const WeftNode = memo(WeftNodeImpl);
+export const nodeTypes = { weft: WeftNode };

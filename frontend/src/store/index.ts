@@ -1,0 +1,20 @@
+// The app store: one zustand store composed of typed slices.
+import { create } from 'zustand';
+import { createProblemsSlice, type ProblemsSlice } from './problemsSlice';
+import { createSelectionSlice, type SelectionSlice } from './selectionSlice';
+import { createUiSlice, type UiSlice } from './uiSlice';
+import { createWorkflowSlice, type WorkflowSlice } from './workflowSlice';
+
+export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice;
+
+export function createAppStore() {
+  return create<StoreState>()((...a) => ({
+    ...createWorkflowSlice(...a),
+    ...createProblemsSlice(...a),
+    ...createSelectionSlice(...a),
+    ...createUiSlice(...a),
+  }));
+}
+
+export const useStore = createAppStore();
+export type AppStore = typeof useStore;

@@ -1,0 +1,39 @@
+// Which nodes are selected, and requests for the canvas to bring nodes into view.
+import type { StateCreator } from 'zustand';
+import type { StoreState } from './index';
+
+export interface FocusRequest {
+  nodeIds: string[];
+  seq: number;
+}
+
+export interface SelectionSlice {
+  selectedNodeIds: string[];
+  focusRequest: FocusRequest | null;
+  /** selectNodes selects exactly ids; with focus the canvas centres them. */
+  selectNodes(ids: string[], opts?: { focus?: boolean }): void;
+  /** requestFitAll asks the canvas to fit the whole workflow into view. */
+  requestFitAll(): void;
+}
+
+export const createSelectionSlice: StateCreator<StoreState, [], [], SelectionSlice> = (set, get) => ({
+  selectedNodeIds: [],
+  focusRequest: null,
+
+  selectNodes(ids, opts) {
+    const want = new Set(ids);
+    const nodes = get().nodes.map((n) => (!!n.selected === want.has(n.id) ? n : { ...n, selected: want.has(n.id) }));
+    const edges = get().edges.map((e) => (e.selected ? { ...e, selected: false } : e));
+    const present = ids.filter((id) => nodes.some((n) => n.id === id));
+    set((s) => ({
+      nodes,
+      edges,
+      selectedNodeIds: present,
+      focusRequest: opts?.focus && present.length ? { nodeIds: present, seq: (s.focusRequest?.seq ?? 0) + 1 } : s.focusRequest,
+    }));
+  },
+
+  requestFitAll() {
+    set((s) => ({ focusRequest: { nodeIds: [], seq: (s.focusRequest?.seq ?? 0) + 1 } }));
+  },
+});

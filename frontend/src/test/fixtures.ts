@@ -1,0 +1,32 @@
+import type { OpenResult, Workflow } from '../types';
+
+/** A small workflow touching every node type, with positions. */
+export function fixtureWorkflow(): Workflow {
+  return {
+    format: 'weft/v1',
+    id: 'wf-1',
+    name: 'Fixture',
+    custom_top: { kept: true },
+    nodes: [
+      { id: 'n1', key: 'list', name: 'List files', type: 'Tool', params: { tool: 'fs.list', arguments: { path: '.' } }, position: { x: 0, y: 0 } },
+      { id: 'n2', key: 'loop', name: 'Each file', type: 'Loop', params: { exit_condition: 'loop.index >= 3', max_iterations: 10 }, position: { x: 300, y: 0 } },
+      { id: 'n3', key: 'check', name: 'Is big', type: 'If', params: { condition: 'list.count > 2' }, position: { x: 600, y: 0 } },
+      { id: 'n4', key: 'sum', name: 'Summarise', type: 'AiStep', params: { prompt: 'Summarise the file' }, position: { x: 900, y: -100 }, enabled: false },
+      { id: 'n5', key: 'route', name: 'Route', type: 'Switch', params: { cases: [{ name: 'small', condition: 'x < 1' }, { name: 'big', condition: 'x > 9' }] }, position: { x: 900, y: 100 } },
+      { id: 'n6', key: 'end', name: 'End loop', type: 'EndLoop', params: { loop_id: 'n2' }, position: { x: 1200, y: 0 } },
+    ],
+    edges: [
+      { from: 'n1', to: 'n2' },
+      { from: 'n2', to: 'n3', output: { type: 'LoopBody' } },
+      { from: 'n3', to: 'n4', output: { type: 'IfTrue' } },
+      { from: 'n3', to: 'n5', output: { type: 'IfFalse' } },
+      { from: 'n4', to: 'n6' },
+      { from: 'n5', to: 'n6', output: { type: 'SwitchCase', name: 'small' } },
+      { from: 'n6', to: 'n2' },
+    ],
+  };
+}
+
+export function fixtureOpen(overrides: Partial<OpenResult> = {}): OpenResult {
+  return { path: '/tmp/fixture.json', name: 'fixture.json', workflow: fixtureWorkflow(), warnings: [], ...overrides };
+}

@@ -1,0 +1,49 @@
+// jsdom lacks the layout APIs React Flow uses; these stubs give it fixed
+// sizes so nodes, handles and edges render in unit tests.
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+afterEach(() => cleanup());
+
+class ResizeObserverStub {
+  private cb: ResizeObserverCallback;
+  constructor(cb: ResizeObserverCallback) {
+    this.cb = cb;
+  }
+  observe(target: Element) {
+    this.cb([{ target } as ResizeObserverEntry], this as unknown as ResizeObserver);
+  }
+  unobserve() {}
+  disconnect() {}
+}
+
+class DOMMatrixReadOnlyStub {
+  m22: number;
+  constructor(transform?: string) {
+    const scale = transform?.match(/scale\(([1-9.])\)/)?.[1];
+    this.m22 = scale !== undefined ? +scale : 1;
+  }
+}
+
+const g = globalThis as unknown as Record<string, unknown>;
+g.ResizeObserver ??= ResizeObserverStub;
+g.DOMMatrixReadOnly ??= DOMMatrixReadOnlyStub;
+
+Object.defineProperties(HTMLElement.prototype, {
+  offsetHeight: {
+    configurable: true,
+    get() {
+      return parseFloat((this as HTMLElement).style.height) || 800;
+    },
+  },
+  offsetWidth: {
+    configurable: true,
+    get() {
+      return parseFloat((this as HTMLElement).style.width) || 1200;
+    },
+  },
+});
+
+(SVGElement.prototype as unknown as { getBBox: () => DOMRect }).getBBox = () =>
+  ({ x: 0, y: 0, width: 40, height: 16 }) as DOMRect;

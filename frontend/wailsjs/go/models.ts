@@ -1,0 +1,596 @@
+export namespace main {
+	
+	export class OpenResult {
+	    path: string;
+	    name: string;
+	    workflow?: workflow.Workflow;
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new OpenResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SettingsView {
+	    settings: settings.Settings;
+	    api_key_set: boolean;
+	    api_key_masked: string;
+	    path: string;
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.settings = this.convertValues(source["settings"], settings.Settings);
+	        this.api_key_set = source["api_key_set"];
+	        this.api_key_masked = source["api_key_masked"];
+	        this.path = source["path"];
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace settings {
+	
+	export class Features {
+	    allow_ai_transforms: boolean;
+	    allow_agent_steps: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Features(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.allow_ai_transforms = source["allow_ai_transforms"];
+	        this.allow_agent_steps = source["allow_agent_steps"];
+	    }
+	}
+	export class LLM {
+	    base_url: string;
+	    model: string;
+	    api_key?: string;
+	    api_key_store?: string;
+	    timeout_s: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new LLM(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.base_url = source["base_url"];
+	        this.model = source["model"];
+	        this.api_key = source["api_key"];
+	        this.api_key_store = source["api_key_store"];
+	        this.timeout_s = source["timeout_s"];
+	    }
+	}
+	export class MCPServer {
+	    command: string;
+	    args?: string[];
+	    env?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.command = source["command"];
+	        this.args = source["args"];
+	        this.env = source["env"];
+	    }
+	}
+	export class Run {
+	    default_retries: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Run(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.default_retries = source["default_retries"];
+	    }
+	}
+	export class Settings {
+	    max_repair_attempts: number;
+	    llm: LLM;
+	    features: Features;
+	    mcp_servers: Record<string, MCPServer>;
+	    run: Run;
+	
+	    static createFrom(source: any = {}) {
+	        return new Settings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.max_repair_attempts = source["max_repair_attempts"];
+	        this.llm = this.convertValues(source["llm"], LLM);
+	        this.features = this.convertValues(source["features"], Features);
+	        this.mcp_servers = this.convertValues(source["mcp_servers"], MCPServer, true);
+	        this.run = this.convertValues(source["run"], Run);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace tools {
+	
+	export class Field {
+	    name: string;
+	    type: string;
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Field(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.description = source["description"];
+	    }
+	}
+	export class Tool {
+	    name: string;
+	    description: string;
+	    input_schema: number[];
+	    outputs: Field[];
+	    server?: string;
+	    side_effects: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Tool(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.input_schema = source["input_schema"];
+	        this.outputs = this.convertValues(source["outputs"], Field);
+	        this.server = source["server"];
+	        this.side_effects = source["side_effects"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace validate {
+	
+	export class Problem {
+	    code: string;
+	    severity: string;
+	    message: string;
+	    node_ids: string[];
+	    edges: workflow.Edge[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Problem(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.code = source["code"];
+	        this.severity = source["severity"];
+	        this.message = source["message"];
+	        this.node_ids = source["node_ids"];
+	        this.edges = this.convertValues(source["edges"], workflow.Edge);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Result {
+	    valid: boolean;
+	    problems: Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.valid = source["valid"];
+	        this.problems = this.convertValues(source["problems"], Problem);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace workflow {
+	
+	export class Backoff {
+	    initial_ms?: number;
+	    multiplier?: number;
+	    max_ms?: number;
+	    jitter?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Backoff(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.initial_ms = source["initial_ms"];
+	        this.multiplier = source["multiplier"];
+	        this.max_ms = source["max_ms"];
+	        this.jitter = source["jitter"];
+	    }
+	}
+	export class EdgeOutput {
+	    type: string;
+	    name?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new EdgeOutput(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.name = source["name"];
+	    }
+	}
+	export class Edge {
+	    from: string;
+	    to: string;
+	    output?: EdgeOutput;
+	
+	    static createFrom(source: any = {}) {
+	        return new Edge(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.output = this.convertValues(source["output"], EdgeOutput);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class Retry {
+	    max_attempts?: number;
+	    backoff?: Backoff;
+	
+	    static createFrom(source: any = {}) {
+	        return new Retry(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.max_attempts = source["max_attempts"];
+	        this.backoff = this.convertValues(source["backoff"], Backoff);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Position {
+	    x: number;
+	    y: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Position(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.x = source["x"];
+	        this.y = source["y"];
+	    }
+	}
+	export class SwitchCase {
+	    name: string;
+	    condition: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SwitchCase(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.condition = source["condition"];
+	    }
+	}
+	export class Params {
+	    tool?: string;
+	    arguments?: Record<string, any>;
+	    prompt?: string;
+	    allowed_tools?: string[];
+	    max_tool_calls?: number;
+	    kind?: string;
+	    input?: string;
+	    labels?: string[];
+	    condition?: string;
+	    cases?: SwitchCase[];
+	    exit_condition?: string;
+	    max_iterations?: number;
+	    loop_id?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Params(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tool = source["tool"];
+	        this.arguments = source["arguments"];
+	        this.prompt = source["prompt"];
+	        this.allowed_tools = source["allowed_tools"];
+	        this.max_tool_calls = source["max_tool_calls"];
+	        this.kind = source["kind"];
+	        this.input = source["input"];
+	        this.labels = source["labels"];
+	        this.condition = source["condition"];
+	        this.cases = this.convertValues(source["cases"], SwitchCase);
+	        this.exit_condition = source["exit_condition"];
+	        this.max_iterations = source["max_iterations"];
+	        this.loop_id = source["loop_id"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Node {
+	    id: string;
+	    key: string;
+	    name: string;
+	    type: string;
+	    params: Params;
+	    position?: Position;
+	    enabled?: boolean;
+	    timeout_ms?: number;
+	    retry?: Retry;
+	    verify?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Node(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.key = source["key"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.params = this.convertValues(source["params"], Params);
+	        this.position = this.convertValues(source["position"], Position);
+	        this.enabled = source["enabled"];
+	        this.timeout_ms = source["timeout_ms"];
+	        this.retry = this.convertValues(source["retry"], Retry);
+	        this.verify = source["verify"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	
+	
+	export class Workflow {
+	    format: string;
+	    id: string;
+	    name: string;
+	    nodes: Node[];
+	    edges: Edge[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Workflow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.format = source["format"];
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.nodes = this.convertValues(source["nodes"], Node);
+	        this.edges = this.convertValues(source["edges"], Edge);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
