@@ -47,6 +47,11 @@ const (
 	CodeBadCondition         = "bad_condition"
 	CodeUnknownVariable      = "unknown_variable"
 	CodeUnknownTool          = "unknown_tool"
+
+	// Added with the validator: a node type Weft does not know, and an edge
+	// that jumps into a loop body from outside without passing its Loop.
+	CodeUnknownNodeType = "unknown_node_type"
+	CodeEdgeEntersLoop  = "edge_enters_loop"
 )
 
 // Problem is one thing wrong with a workflow.

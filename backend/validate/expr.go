@@ -1,0 +1,227 @@
+package validate
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/checker"
+	"github.com/expr-lang/expr/conf"
+	"github.com/expr-lang/expr/file"
+)
+
+// MaxConditionLength caps a condition's length in characters, so a pasted
+// blob cannot stall validation.
+const MaxConditionLength = 2000
+
+// ConditionError says why a condition does not compile.
+type ConditionError struct {
+	Message string `json:"message"`
+	Line    int    `json:"line"`   // 1-based; 0 when the error has no position
+	Column  int    `json:"column"` // 1-based, in characters; 0 when unknown
+}
+
+func (e *ConditionError) Error() string {
+	switch {
+	case e.Line > 1:
+		return fmt.Sprintf("%s (line %d, column %d)", e.Message, e.Line, e.Column)
+	case e.Column > 0:
+		return fmt.Sprintf("%s (column %d)", e.Message, e.Column)
+	}
+	return e.Message
+}
+
+// CheckCondition reports whether expr compiles as a condition: an
+// expr-lang expression that can yield a boolean. It runs the same check as
+// Validate, without a typed environment (node outputs are not known before a
+// run), so it catches syntax errors and type errors among literals and
+// builtins, not misspelled output fields. The error is a *ConditionError.
+func CheckCondition(expr string) error {
+	_, err := compileCondition(newExprConfig(), expr)
+	return err
+}
+
+// reservedWords cannot name a node: expr reads them as operators or
+// literals, so `not.stdout` would never parse.
+var reservedWords = map[string]bool{
+	"true": true, "false": true, "nil": true, "not": true, "in": true, "and": true,
+	"or": true, "matches": true, "contains": true, "let": true, "if": true, "else": true,
+}
+
+var builtinNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range builtin.Builtins {
+		m[f.Name] = true
+	}
+	return m
+}()
+
+// newExprConfig returns the checking configuration: no environment (any
+// identifier is allowed, typed unknown), boolean-compatible result. A config
+// is not safe for concurrent use, so each worker makes its own.
+func newExprConfig() *conf.Config {
+	c := conf.CreateNew()
+	c.Expect = reflect.Bool
+	c.ExpectAny = true
+	return c
+}
+
+// compiled is what Validate keeps of a condition that compiles: the names
+// the expression reads from its environment.
+type compiled struct {
+	idents []string
+}
+
+// compileCondition parses and type-checks expr. This is the front end of
+// expr.Compile; the remaining steps (optimising, emitting bytecode) cannot
+// reject a checked tree, and skipping them makes the check about four times
+// faster, which matters for workflows with tens of thousands of conditions.
+func compileCondition(cfg *conf.Config, expr string) (res compiled, err error) {
+	if strings.TrimSpace(expr) == "" {
+		return res, &ConditionError{Message: "the condition is empty"}
+	}
+	if n := utf8.RuneCountInString(expr); n > MaxConditionLength {
+		return res, &ConditionError{Message: fmt.Sprintf("the condition is %d characters long; the limit is %d", n, MaxConditionLength)}
+	}
+	defer func() {
+		// A checker bug must not take the app down with it.
+		if r := recover(); r != nil {
+			res, err = compiled{}, &ConditionError{Message: fmt.Sprintf("the condition could not be checked: %v", r)}
+		}
+	}()
+	tree, err := checker.ParseCheck(expr, cfg)
+	if err != nil && tree != nil {
+		// A node key may share a builtin's name (a node keyed "count"): at
+		// run time the node's outputs shadow the builtin, so check again
+		// with those builtins turned off.
+		if shadow := shadowedBuiltins(tree.Node); len(shadow) > 0 {
+			c2 := newExprConfig()
+			for _, name := range shadow {
+				delete(c2.Builtins, name)
+			}
+			tree, err = checker.ParseCheck(expr, c2)
+		}
+	}
+	if err != nil {
+		return res, conditionError(err)
+	}
+	return compiled{idents: rootIdents(tree.Node)}, nil
+}
+
+func conditionError(err error) *ConditionError {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		line, col := fe.Line, fe.Column+1
+		if line == 0 {
+			col = 0
+		}
+		return &ConditionError{Message: fe.Message, Line: line, Column: col}
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return &ConditionError{Message: msg}
+}
+
+// identVisitor collects identifiers and let-bound names.
+type identVisitor struct {
+	idents   []string
+	declared map[string]bool
+}
+
+func (v *identVisitor) Visit(n *ast.Node) {
+	switch t := (*n).(type) {
+	case *ast.IdentifierNode:
+		v.idents = append(v.idents, t.Value)
+	case *ast.VariableDeclaratorNode:
+		if v.declared == nil {
+			v.declared = map[string]bool{}
+		}
+		v.declared[t.Name] = true
+	}
+}
+
+// shadowedBuiltins lists identifiers that name builtins; the parser only
+// makes a builtin call out of `name(...)`, so these are used as variables.
+func shadowedBuiltins(root ast.Node) []string {
+	var v identVisitor
+	ast.Walk(&root, &v)
+	var out []string
+	for _, id := range v.idents {
+		if builtinNames[id] && !v.declared[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// rootIdents returns the distinct names an expression reads from its
+// environment: identifiers not bound by `let`, excluding $env. Member
+// properties (`check.exit_code`) are string nodes, and predicate pointers
+// (#, .field) are pointer nodes, so neither shows up here. Identifiers that
+// still resolved to builtins were turned into builtin nodes by the checker.
+func rootIdents(root ast.Node) []string {
+	var v identVisitor
+	ast.Walk(&root, &v)
+	var out []string
+	for _, id := range v.idents {
+		if id == "$env" || v.declared[id] {
+			continue
+		}
+		dup := false
+		for _, o := range out {
+			if o == id {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// templateRoots returns the keys named by {{key…}} placeholders in s, in
+// order of first appearance. A placeholder that does not start with an
+// identifier ({{.Names}} in a docker --format string, say) is not ours and
+// is ignored.
+func templateRoots(s string, out []string) []string {
+	for {
+		i := strings.Index(s, "{{")
+		if i < 0 {
+			return out
+		}
+		s = s[i+2:]
+		j := 0
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		k := j
+		for k < len(s) && isIdentByte(s[k], k == j) {
+			k++
+		}
+		if k > j {
+			id := s[j:k]
+			seen := false
+			for _, o := range out {
+				if o == id {
+					seen = true
+					break
+				}
+			}
+			if !seen {
+				out = append(out, id)
+			}
+		}
+	}
+}
+
+func isIdentByte(c byte, first bool) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
+}

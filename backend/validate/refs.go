@@ -1,0 +1,264 @@
+package validate
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+type condKind uint8
+
+const (
+	condIf condKind = iota
+	condCase
+	condExit
+	condVerify
+)
+
+// condJob is one condition to compile.
+type condJob struct {
+	node     int32
+	kind     condKind
+	caseIdx  int
+	text     string
+	required bool
+	res      compiled
+	err      error
+}
+
+// refSet is the keys one expression or text field reads, and where from.
+type refSet struct {
+	node  int32  // node the text belongs to
+	query int32  // node whose ancestors may be read
+	self  int32  // a node that may also be read (-1 for none)
+	self2 int32  // another (-1 for none)
+	place string // "the condition of If 'X'"
+	keys  []string
+}
+
+func (v *validator) addJob(j condJob) { v.jobs = append(v.jobs, j) }
+
+func (v *validator) addRefs(node, query int32, place string, keys []string) {
+	if len(keys) > 0 {
+		v.refs = append(v.refs, refSet{node: node, query: query, self: -1, self2: -1, place: place, keys: keys})
+	}
+}
+
+func (v *validator) condPlace(j *condJob) string {
+	switch j.kind {
+	case condIf:
+		return "the condition of If " + v.label(j.node)
+	case condCase:
+		return fmt.Sprintf("the condition of case %s of Switch %s", q(v.nodes[j.node].Params.Cases[j.caseIdx].Name), v.label(j.node))
+	case condExit:
+		return "the exit condition of Loop " + v.label(j.node)
+	}
+	return "the verify condition of " + v.typed(j.node)
+}
+
+// compileAll compiles the jobs, spread over the available cores when there
+// are enough of them to be worth it (each worker has its own expr config,
+// which is not safe for concurrent use).
+func compileAll(jobs []condJob) {
+	const perWorker = 256
+	workers := min(runtime.GOMAXPROCS(0), len(jobs)/perWorker)
+	run := func(js []condJob) {
+		cfg := newExprConfig()
+		for i := range js {
+			if js[i].required && strings.TrimSpace(js[i].text) == "" {
+				continue // reported by checkConditions
+			}
+			js[i].res, js[i].err = compileCondition(cfg, js[i].text)
+		}
+	}
+	if workers <= 1 {
+		run(jobs)
+		return
+	}
+	chunk := (len(jobs) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(jobs); lo += chunk {
+		js := jobs[lo:min(lo+chunk, len(jobs))]
+		wg.Go(func() { run(js) })
+	}
+	wg.Wait()
+}
+
+func (v *validator) checkConditions() {
+	compileAll(v.jobs)
+	for k := range v.jobs {
+		j := &v.jobs[k]
+		if j.required && strings.TrimSpace(j.text) == "" {
+			var msg string
+			if j.kind == condCase {
+				msg = fmt.Sprintf("Case %s of Switch %s has no condition", q(v.nodes[j.node].Params.Cases[j.caseIdx].Name), v.label(j.node))
+			} else {
+				msg = fmt.Sprintf("If %s has no condition", v.label(j.node))
+			}
+			v.add(CodeBadCondition, SeverityError, msg, []int32{j.node})
+			continue
+		}
+		place := v.condPlace(j)
+		if j.err != nil {
+			v.add(CodeBadCondition, SeverityError, fmt.Sprintf("%s does not compile: %v", capitalize(place), j.err), []int32{j.node})
+			continue
+		}
+		if len(j.res.idents) == 0 {
+			continue
+		}
+		rs := refSet{node: j.node, query: j.node, self: -1, self2: -1, place: place, keys: j.res.idents}
+		switch j.kind {
+		case condVerify:
+			rs.self = j.node
+		case condExit:
+			// The loop is do-while: the exit condition is evaluated at the
+			// EndLoop, after the body, so the body is upstream of it.
+			rs.self = j.node
+			if ends := v.endsOf[j.node]; len(ends) == 1 {
+				rs.query, rs.self2 = ends[0], ends[0]
+			}
+		}
+		v.refs = append(v.refs, rs)
+	}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// checkRefs reports keys read by conditions and templates that no upstream
+// node has (unknown_variable, a warning).
+func (v *validator) checkRefs() {
+	if len(v.refs) == 0 {
+		return
+	}
+	ag := v.ancestryGraph()
+	a := ancestry{g: &ag, seen: make([]int32, v.n), budget: 8*(v.n+len(v.edges)) + 100_000}
+	for k := range v.refs {
+		rs := &v.refs[k]
+		if v.dup[rs.node] || v.dup[rs.query] {
+			continue // not placed in the graph; the duplicate id is reported
+		}
+		for _, key := range rs.keys {
+			cands := v.keyAll[key]
+			if cands == nil {
+				if i, ok := v.keyFirst[key]; ok {
+					cands = []int32{i}
+				}
+			}
+			if len(cands) == 0 {
+				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("%s reads %s, but no node has that key", capitalize(rs.place), q(key)), []int32{rs.node})
+				continue
+			}
+			ok, placed := false, false
+			for _, c := range cands {
+				if v.dup[c] {
+					continue
+				}
+				placed = true
+				if c == rs.self || c == rs.self2 || c != rs.query && a.upstream(c, rs.query) {
+					ok = true
+					break
+				}
+			}
+			if !ok && placed {
+				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("%s reads %s, but %s does not run before it", capitalize(rs.place), q(key), v.typed(cands[0])), []int32{rs.node})
+			}
+		}
+	}
+}
+
+// ancestryGraph is the DAG plus, for each paired Loop, a virtual edge from
+// its EndLoop to each LoopDone target: the body runs at least once (the
+// loop is do-while), so its nodes are upstream of what follows the loop.
+// Back edges stay out, so a body step cannot read a later step of the same
+// body, which has not run on the first iteration.
+func (v *validator) ancestryGraph() flowGraph {
+	g := &v.g
+	m := len(g.succ)
+	from := make([]int32, 0, m)
+	to := make([]int32, 0, m)
+	for u := int32(0); u < int32(v.n); u++ {
+		for _, w := range g.succs(u) {
+			from = append(from, u)
+			to = append(to, w)
+		}
+		if v.nodes[u].Type != workflow.TypeLoop || v.dup[u] || len(v.endsOf[u]) != 1 {
+			continue
+		}
+		end := v.endsOf[u][0]
+		for _, r := range v.out(u) {
+			if er := &v.edges[r]; er.out == workflow.OutLoopDone && v.real(r) && er.to != end {
+				from = append(from, end)
+				to = append(to, er.to)
+			}
+		}
+	}
+	ref := make([]int32, len(from))
+	ag := makeGraph(v.n, from, to, ref)
+	ag.spanningForest(g.entries)
+	return ag
+}
+
+// ancestry answers "can node a run before node b?" (is a an ancestor of b in
+// the DAG edges). Exact reachability for arbitrary pairs is not linear in
+// general, so this combines O(1) tests with a pruned search:
+//
+//   - a component number below b's means a cannot reach b;
+//   - the same component (a cycle, already an error) means it can;
+//   - a tree ancestor in the depth-first forest reaches b;
+//   - otherwise search backwards from b, skipping nodes a cannot reach
+//     (higher component number), stopping at any node a is a tree
+//     ancestor of.
+//
+// On workflow-shaped graphs (chains, branches that merge, nested loops) the
+// search ends within a few steps of b. Its total work is capped at a budget
+// linear in the graph; a query that runs out of budget answers yes, so the
+// worst case is a missed warning, never a false one or a slow validation.
+type ancestry struct {
+	g      *flowGraph
+	seen   []int32 // stamp of the last query that visited the node
+	stamp  int32
+	stack  []int32
+	budget int
+}
+
+func (a *ancestry) upstream(x, b int32) bool {
+	g := a.g
+	cx := g.comp[x]
+	switch {
+	case cx < g.comp[b]:
+		return false
+	case cx == g.comp[b]:
+		return g.compSize[cx] > 1
+	case g.isTreeAncestor(x, b):
+		return true
+	}
+	a.stamp++
+	a.seen[b] = a.stamp
+	a.stack = append(a.stack[:0], b)
+	for len(a.stack) > 0 {
+		u := a.stack[len(a.stack)-1]
+		a.stack = a.stack[:len(a.stack)-1]
+		for _, p := range g.preds(u) {
+			if a.budget--; a.budget < 0 {
+				return true
+			}
+			if a.seen[p] == a.stamp || g.comp[p] > cx {
+				continue
+			}
+			if p == x || g.isTreeAncestor(x, p) || g.comp[p] == cx && g.compSize[cx] > 1 {
+				return true
+			}
+			a.seen[p] = a.stamp
+			a.stack = append(a.stack, p)
+		}
+	}
+	return false
+}

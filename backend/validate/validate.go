@@ -1,0 +1,665 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// MaxIterationsLimit is the largest max_iterations a Loop may declare.
+const MaxIterationsLimit = 1_000_000
+
+// Validate checks a workflow and returns every problem it finds, not just
+// the first. cat may be nil, which skips the unknown_tool check for named
+// tools. The result is deterministic: problems are sorted by severity
+// (errors first), then by the position of their first node in w.Nodes, then
+// by code and message.
+//
+// Choices the contract leaves open, so that the UI and the planner can rely
+// on them:
+//
+//   - An If needs a non-empty condition and each Switch case one
+//     (bad_condition). A Loop's exit_condition may be empty: the loop then
+//     runs max_iterations times. verify is optional on every node.
+//   - A Switch's SwitchDefault edge is optional; at most one is allowed.
+//   - Loop membership: the body of a Loop is every node on a path from its
+//     LoopBody target to its EndLoop. A branch inside the body that cannot
+//     reach the EndLoop (a jump past the loop, or a dead end) is reported as
+//     edge_leaves_loop; an edge from outside into a body other than the
+//     LoopBody edge is edge_enters_loop. An EndLoop that cannot be reached
+//     from its Loop's body leaves the Loop unpaired (loop_unpaired).
+//   - Edges leaving an EndLoop never count as incoming edges of a Loop for
+//     no_entry/multiple_entries, and are left out of cycle detection: an
+//     EndLoop always jumps back to its Loop, and a wrongly drawn EndLoop
+//     edge is reported as endloop_edge_mismatch rather than also as a cycle.
+//   - Cascades are suppressed where the cause is already reported: a node
+//     whose only incoming edges dangle is neither an entry nor unreachable;
+//     with no single entry nothing is reported unreachable except nodes
+//     that no entry reaches at all; loops that are malformed are not
+//     checked for edges leaving or entering them; a condition that does not
+//     compile is not checked for unknown variables.
+//   - unknown_tool is a warning for a tool missing from the catalog (an MCP
+//     server may be offline), but an error for a Tool with no tool at all.
+//   - Node keys must satisfy workflow.ValidKey and must not be a word that
+//     expr reads as an operator or literal (not, in, true, nil…): such a key
+//     could never be referenced (bad_key).
+func Validate(w *workflow.Workflow, cat *tools.Catalog) Result {
+	v := &validator{cat: cat}
+	if w != nil {
+		v.w = w
+		v.nodes = w.Nodes
+	}
+	v.run()
+	sortProblems(v.probs, v.idx)
+	res := Result{Valid: true, Problems: v.probs}
+	if res.Problems == nil {
+		res.Problems = []Problem{}
+	}
+	for _, p := range res.Problems {
+		if p.Severity == SeverityError {
+			res.Valid = false
+			break
+		}
+	}
+	return res
+}
+
+// edgeRef is a deduplicated edge whose source node exists.
+type edgeRef struct {
+	e    *workflow.Edge
+	from int32
+	to   int32 // -1 when the target node does not exist
+	out  workflow.OutputType
+	name string // case name, for SwitchCase only
+}
+
+type validator struct {
+	w     *workflow.Workflow
+	cat   *tools.Catalog
+	nodes []workflow.Node
+	n     int
+	probs []Problem
+
+	idx map[string]int32 // node id → its first node
+	dup []bool           // node reuses an id taken earlier: left out of the graph
+
+	keyFirst map[string]int32   // key → first node with it
+	keyAll   map[string][]int32 // keys used by more than one node
+
+	edges    []edgeRef
+	outStart []int32 // per node, range into outList of its edges (label checks)
+	outList  []int32
+	softIn   []bool // node has an incoming edge from a missing node
+
+	endTarget []int32   // EndLoop node → its Loop node, or -1
+	endsOf    [][]int32 // Loop node → EndLoop nodes naming it (nil for others)
+
+	g flowGraph
+
+	jobs []condJob
+	refs []refSet
+}
+
+func (v *validator) run() {
+	v.n = len(v.nodes)
+	if v.n == 0 {
+		msg := "The workflow has no steps; add at least one node"
+		v.add(CodeNoNodes, SeverityError, msg, nil)
+		return
+	}
+	v.indexNodes()
+	v.checkNodes()
+	v.indexEdges()
+	for i := range v.nodes {
+		if !v.dup[i] {
+			v.checkOutputs(int32(i))
+		}
+	}
+	v.buildGraph()
+	v.checkEntries()
+	v.checkCycles()
+	v.checkLoops()
+	v.checkConditions()
+	v.checkRefs()
+}
+
+// ---- problems ----
+
+func q(s string) string { return "'" + s + "'" }
+
+func (v *validator) label(i int32) string { return q(v.nodes[i].Label()) }
+
+// typed renders a node for messages: "If 'Check'", or just "'Fetch'" for
+// the plain step types.
+func (v *validator) typed(i int32) string {
+	switch t := v.nodes[i].Type; t {
+	case workflow.TypeIf, workflow.TypeSwitch, workflow.TypeLoop, workflow.TypeEndLoop:
+		return string(t) + " " + v.label(i)
+	}
+	return v.label(i)
+}
+
+// names lists up to five node labels: "'A', 'B' and 'C'".
+func (v *validator) names(ids []int32) string {
+	const max = 5
+	var parts []string
+	for k, i := range ids {
+		if k == max {
+			parts = append(parts, fmt.Sprintf("%d more", len(ids)-max))
+			break
+		}
+		parts = append(parts, v.label(i))
+	}
+	return joinAnd(parts)
+}
+
+func joinAnd(parts []string) string {
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+}
+
+func (v *validator) add(code string, sev Severity, msg string, nodes []int32, edges ...*workflow.Edge) {
+	p := Problem{Code: code, Severity: sev, Message: msg, NodeIDs: make([]string, 0, len(nodes)), Edges: make([]workflow.Edge, 0, len(edges))}
+	var seen map[string]bool
+	if len(nodes) > 8 {
+		seen = make(map[string]bool, len(nodes))
+	}
+	for _, i := range nodes {
+		id := v.nodes[i].ID
+		if seen != nil {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+		} else if slices.Contains(p.NodeIDs, id) {
+			continue
+		}
+		p.NodeIDs = append(p.NodeIDs, id)
+	}
+	for _, e := range edges {
+		p.Edges = append(p.Edges, *e)
+	}
+	v.probs = append(v.probs, p)
+}
+
+func (v *validator) addEdges(code string, msg string, nodes []int32, refs []int32) {
+	es := make([]*workflow.Edge, len(refs))
+	for k, r := range refs {
+		es[k] = v.edges[r].e
+	}
+	v.add(code, SeverityError, msg, nodes, es...)
+}
+
+func sortProblems(ps []Problem, idx map[string]int32) {
+	first := func(p *Problem) int32 {
+		if len(p.NodeIDs) == 0 {
+			return -1
+		}
+		if i, ok := idx[p.NodeIDs[0]]; ok {
+			return i
+		}
+		return -1
+	}
+	sort.SliceStable(ps, func(a, b int) bool {
+		pa, pb := &ps[a], &ps[b]
+		if pa.Severity != pb.Severity {
+			return pa.Severity == SeverityError
+		}
+		if fa, fb := first(pa), first(pb); fa != fb {
+			return fa < fb
+		}
+		if pa.Code != pb.Code {
+			return pa.Code < pb.Code
+		}
+		if pa.Message != pb.Message {
+			return pa.Message < pb.Message
+		}
+		return strings.Join(pa.NodeIDs, "\x00") < strings.Join(pb.NodeIDs, "\x00")
+	})
+}
+
+// ---- nodes ----
+
+func (v *validator) indexNodes() {
+	v.idx = make(map[string]int32, v.n)
+	v.dup = make([]bool, v.n)
+	var dupIDs []string
+	groups := map[string][]int32{}
+	for i := range v.nodes {
+		id := v.nodes[i].ID
+		if first, ok := v.idx[id]; ok {
+			v.dup[i] = true
+			if groups[id] == nil {
+				dupIDs = append(dupIDs, id)
+				groups[id] = []int32{first}
+			}
+			groups[id] = append(groups[id], int32(i))
+			continue
+		}
+		v.idx[id] = int32(i)
+	}
+	for _, id := range dupIDs {
+		g := groups[id]
+		msg := fmt.Sprintf("%d nodes share the id %s: %s; each node needs its own id", len(g), q(id), v.names(g))
+		v.add(CodeDuplicateNodeID, SeverityError, msg, g)
+	}
+}
+
+func (v *validator) checkNodes() {
+	v.keyFirst = make(map[string]int32, v.n)
+	v.endTarget = make([]int32, v.n)
+	v.endsOf = make([][]int32, v.n)
+	var dupKeys []string
+	for i := range v.nodes {
+		nd := &v.nodes[i]
+		ii := int32(i)
+		v.endTarget[i] = -1
+
+		if !nd.Type.Valid() {
+			msg := fmt.Sprintf("%s has no type; choose one of %s", v.label(ii), typeList())
+			if nd.Type != "" {
+				msg = fmt.Sprintf("%s has the unknown type %s; choose one of %s", v.label(ii), q(string(nd.Type)), typeList())
+			}
+			v.add(CodeUnknownNodeType, SeverityError, msg, []int32{ii})
+		}
+
+		switch {
+		case nd.Key == "":
+			v.add(CodeBadKey, SeverityError, fmt.Sprintf("%s has no key; give it one such as %s", v.label(ii), q(workflow.KeyFromName(nd.Label()))), []int32{ii})
+		case !workflow.ValidKey(nd.Key):
+			v.add(CodeBadKey, SeverityError, fmt.Sprintf("%s has the key %s, which is not an identifier: use lowercase letters, digits and underscores, starting with a letter or underscore, at most 64 characters", v.label(ii), q(nd.Key)), []int32{ii})
+		case reservedWords[nd.Key]:
+			v.add(CodeBadKey, SeverityError, fmt.Sprintf("%s has the key %s, which is a reserved word in conditions; rename it", v.label(ii), q(nd.Key)), []int32{ii})
+		}
+		if nd.Key != "" {
+			if first, ok := v.keyFirst[nd.Key]; ok {
+				if v.keyAll == nil {
+					v.keyAll = map[string][]int32{}
+				}
+				if v.keyAll[nd.Key] == nil {
+					dupKeys = append(dupKeys, nd.Key)
+					v.keyAll[nd.Key] = []int32{first}
+				}
+				v.keyAll[nd.Key] = append(v.keyAll[nd.Key], ii)
+			} else {
+				v.keyFirst[nd.Key] = ii
+			}
+		}
+
+		switch nd.Type {
+		case workflow.TypeTool:
+			switch {
+			case strings.TrimSpace(nd.Params.Tool) == "":
+				v.add(CodeUnknownTool, SeverityError, fmt.Sprintf("%s has no tool selected", v.label(ii)), []int32{ii})
+			case v.cat != nil && !v.cat.Has(nd.Params.Tool):
+				v.add(CodeUnknownTool, SeverityWarning, fmt.Sprintf("%s uses the tool %s, which is not in the tool catalog", v.label(ii), q(nd.Params.Tool)), []int32{ii})
+			}
+			var roots []string
+			for _, k := range sortedKeys(nd.Params.Arguments) {
+				roots = collectTemplates(nd.Params.Arguments[k], roots)
+			}
+			v.addRefs(ii, ii, "the arguments of "+v.label(ii), roots)
+		case workflow.TypeAiStep:
+			v.addRefs(ii, ii, "the prompt of "+v.label(ii), templateRoots(nd.Params.Prompt, nil))
+		case workflow.TypeAiTransform:
+			v.addRefs(ii, ii, "the input of "+v.label(ii), templateRoots(nd.Params.Input, nil))
+		case workflow.TypeIf:
+			v.addJob(condJob{node: ii, kind: condIf, text: nd.Params.Condition, required: true})
+		case workflow.TypeSwitch:
+			seen := make(map[string]bool, len(nd.Params.Cases))
+			reported := map[string]bool{}
+			for c, sc := range nd.Params.Cases {
+				if seen[sc.Name] {
+					if !reported[sc.Name] {
+						reported[sc.Name] = true
+						v.add(CodeSwitchDuplicateCase, SeverityError, fmt.Sprintf("Switch %s declares the case %s more than once; case names must be unique", v.label(ii), q(sc.Name)), []int32{ii})
+					}
+				}
+				seen[sc.Name] = true
+				v.addJob(condJob{node: ii, kind: condCase, caseIdx: c, text: sc.Condition, required: true})
+			}
+		case workflow.TypeLoop:
+			if m := nd.Params.MaxIterations; m != nil && (*m < 1 || *m > MaxIterationsLimit) {
+				v.add(CodeBadMaxIterations, SeverityError, fmt.Sprintf("Loop %s has max_iterations %d; it must be between 1 and %s", v.label(ii), *m, "1,000,000"), []int32{ii})
+			}
+			if strings.TrimSpace(nd.Params.ExitCondition) != "" {
+				v.addJob(condJob{node: ii, kind: condExit, text: nd.Params.ExitCondition})
+			}
+		}
+		if strings.TrimSpace(nd.Verify) != "" {
+			v.addJob(condJob{node: ii, kind: condVerify, text: nd.Verify})
+		}
+	}
+	for _, k := range dupKeys {
+		g := v.keyAll[k]
+		v.add(CodeDuplicateKey, SeverityError, fmt.Sprintf("%d nodes share the key %s: %s; conditions and templates could not tell them apart", len(g), q(k), v.names(g)), g)
+	}
+	// EndLoop targets, once every id is indexed.
+	for i := range v.nodes {
+		nd := &v.nodes[i]
+		if nd.Type != workflow.TypeEndLoop {
+			continue
+		}
+		ii := int32(i)
+		t, ok := v.idx[nd.Params.LoopID]
+		switch {
+		case nd.Params.LoopID == "":
+			v.add(CodeEndloopBadTarget, SeverityError, fmt.Sprintf("EndLoop %s does not name its Loop (params.loop_id is empty)", v.label(ii)), []int32{ii})
+		case !ok:
+			v.add(CodeEndloopBadTarget, SeverityError, fmt.Sprintf("EndLoop %s names the Loop %s, but there is no node with that id", v.label(ii), q(nd.Params.LoopID)), []int32{ii})
+		case v.nodes[t].Type != workflow.TypeLoop:
+			v.add(CodeEndloopBadTarget, SeverityError, fmt.Sprintf("EndLoop %s names %s, which is not a Loop", v.label(ii), v.typed(t)), []int32{ii, t})
+		default:
+			v.endTarget[i] = t
+			if !v.dup[i] {
+				v.endsOf[t] = append(v.endsOf[t], ii)
+			}
+		}
+	}
+	for i := range v.nodes {
+		ii := int32(i)
+		if v.nodes[i].Type != workflow.TypeLoop || v.dup[i] {
+			continue
+		}
+		switch ends := v.endsOf[i]; {
+		case len(ends) == 0:
+			v.add(CodeLoopUnpaired, SeverityError, fmt.Sprintf("Loop %s has no EndLoop; add an EndLoop whose loop_id is %s at the end of its body", v.label(ii), q(v.nodes[i].ID)), []int32{ii})
+		case len(ends) > 1:
+			v.add(CodeLoopMultipleEndloops, SeverityError, fmt.Sprintf("Loop %s has %d EndLoops (%s); a loop needs exactly one", v.label(ii), len(ends), v.names(ends)), append([]int32{ii}, ends...))
+		}
+	}
+}
+
+func typeList() string {
+	parts := make([]string, len(workflow.NodeTypes))
+	for k, t := range workflow.NodeTypes {
+		parts[k] = string(t)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// collectTemplates gathers template roots from every string in a JSON-like
+// value.
+func collectTemplates(x any, out []string) []string {
+	switch t := x.(type) {
+	case string:
+		return templateRoots(t, out)
+	case map[string]any:
+		for _, k := range sortedKeys(t) {
+			out = collectTemplates(t[k], out)
+		}
+	case []any:
+		for _, e := range t {
+			out = collectTemplates(e, out)
+		}
+	}
+	return out
+}
+
+// ---- edges ----
+
+type edgeKey struct {
+	from, to string
+	out      workflow.OutputType
+	name     string
+}
+
+func (v *validator) indexEdges() {
+	if v.w == nil {
+		return
+	}
+	es := v.w.Edges
+	seen := make(map[edgeKey]struct{}, len(es))
+	v.edges = make([]edgeRef, 0, len(es))
+	v.softIn = make([]bool, v.n)
+	counts := make([]int32, v.n+1)
+	for k := range es {
+		e := &es[k]
+		var out workflow.OutputType
+		var name string
+		if e.Output != nil {
+			out = e.Output.Type
+			if out == workflow.OutSwitchCase {
+				name = e.Output.Name
+			}
+		}
+		key := edgeKey{e.From, e.To, out, name}
+		if _, ok := seen[key]; ok {
+			v.add(CodeDuplicateEdge, SeverityError, "There are two identical "+v.edgeDesc(e, out)+"; remove one", v.endpoints(e), e)
+			continue
+		}
+		seen[key] = struct{}{}
+		from, okF := v.idx[e.From]
+		to, okT := v.idx[e.To]
+		if !okF || !okT {
+			var msg string
+			switch {
+			case !okF && !okT:
+				msg = fmt.Sprintf("An edge connects %s to %s, but neither node exists", q(e.From), q(e.To))
+			case !okF:
+				msg = fmt.Sprintf("An edge into %s comes from %s, which does not exist", v.label(to), q(e.From))
+				v.softIn[to] = true
+			default:
+				msg = fmt.Sprintf("An edge from %s goes to %s, which does not exist", v.label(from), q(e.To))
+			}
+			v.add(CodeDanglingEdge, SeverityError, msg, v.endpoints(e), e)
+			if !okF {
+				continue
+			}
+			to = -1
+		}
+		if to == from {
+			v.add(CodeSelfLoop, SeverityError, fmt.Sprintf("%s has an edge to itself; use a Loop with an EndLoop to repeat steps", v.typed(from)), []int32{from}, e)
+		}
+		v.edges = append(v.edges, edgeRef{e: e, from: from, to: to, out: out, name: name})
+		counts[from+1]++
+	}
+	// Out-edge lists per node, in edge order.
+	v.outStart = counts
+	for i := 1; i <= v.n; i++ {
+		v.outStart[i] += v.outStart[i-1]
+	}
+	v.outList = make([]int32, len(v.edges))
+	fill := make([]int32, v.n)
+	for r := range v.edges {
+		f := v.edges[r].from
+		v.outList[v.outStart[f]+fill[f]] = int32(r)
+		fill[f]++
+	}
+}
+
+func (v *validator) endpoints(e *workflow.Edge) []int32 {
+	var out []int32
+	if i, ok := v.idx[e.From]; ok {
+		out = append(out, i)
+	}
+	if i, ok := v.idx[e.To]; ok {
+		out = append(out, i)
+	}
+	return out
+}
+
+func (v *validator) nodeRef(id string) string {
+	if i, ok := v.idx[id]; ok {
+		return v.label(i)
+	}
+	return q(id)
+}
+
+// edgeDesc renders "IfTrue edge from 'A' to 'B'" (or "edge from …").
+func (v *validator) edgeDesc(e *workflow.Edge, out workflow.OutputType) string {
+	kind := "edge"
+	if out != "" {
+		kind = e.Output.String() + " edge"
+	}
+	return fmt.Sprintf("%s from %s to %s", kind, v.nodeRef(e.From), v.nodeRef(e.To))
+}
+
+func (v *validator) refDesc(r int32) string {
+	er := &v.edges[r]
+	return v.edgeDesc(er.e, er.out)
+}
+
+func (v *validator) out(i int32) []int32 { return v.outList[v.outStart[i]:v.outStart[i+1]] }
+
+// checkOutputs checks the labels and number of a node's outgoing edges.
+func (v *validator) checkOutputs(i int32) {
+	nd := &v.nodes[i]
+	outs := v.out(i)
+	badLabel := func(r int32, allowed string) {
+		er := &v.edges[r]
+		var msg string
+		if !er.out.Valid() {
+			msg = fmt.Sprintf("The %s has the unknown output label %s; %s", v.refDesc(r), q(string(er.out)), allowed)
+		} else {
+			msg = fmt.Sprintf("The %s has a label that %s cannot have; %s", v.refDesc(r), v.typed(i), allowed)
+		}
+		v.add(CodeBadOutputLabel, SeverityError, msg, []int32{i}, er.e)
+	}
+	switch nd.Type {
+	case workflow.TypeIf:
+		var trues, falses, extra []int32
+		for _, r := range outs {
+			switch v.edges[r].out {
+			case workflow.OutIfTrue:
+				trues = append(trues, r)
+			case workflow.OutIfFalse:
+				falses = append(falses, r)
+			case "":
+				extra = append(extra, r)
+			default:
+				badLabel(r, "an If's edges are IfTrue and IfFalse")
+			}
+		}
+		switch {
+		case len(trues) == 0 && len(falses) == 0:
+			v.add(CodeIfMissingBranch, SeverityError, fmt.Sprintf("If %s has neither an IfTrue nor an IfFalse edge; it needs one of each", v.label(i)), []int32{i})
+		case len(trues) == 0:
+			v.add(CodeIfMissingBranch, SeverityError, fmt.Sprintf("If %s has no IfTrue edge; it needs one IfTrue and one IfFalse edge", v.label(i)), []int32{i})
+		case len(falses) == 0:
+			v.add(CodeIfMissingBranch, SeverityError, fmt.Sprintf("If %s has no IfFalse edge; it needs one IfTrue and one IfFalse edge", v.label(i)), []int32{i})
+		}
+		if len(trues) > 1 {
+			extra = append(extra, trues[1:]...)
+		}
+		if len(falses) > 1 {
+			extra = append(extra, falses[1:]...)
+		}
+		if len(extra) > 0 {
+			v.addEdges(CodeIfExtraEdges, fmt.Sprintf("If %s has %d outgoing edges; it takes exactly one IfTrue and one IfFalse edge", v.label(i), len(outs)), []int32{i}, extra)
+		}
+	case workflow.TypeSwitch:
+		declared := make(map[string]int, len(nd.Params.Cases))
+		var order []string
+		for _, c := range nd.Params.Cases {
+			if _, ok := declared[c.Name]; !ok {
+				declared[c.Name] = 0
+				order = append(order, c.Name)
+			}
+		}
+		byCase := map[string][]int32{}
+		var defaults []int32
+		for _, r := range outs {
+			er := &v.edges[r]
+			switch er.out {
+			case workflow.OutSwitchCase:
+				if _, ok := declared[er.name]; !ok {
+					v.add(CodeSwitchUnknownOutput, SeverityError, fmt.Sprintf("The %s names a case that Switch %s does not declare", v.refDesc(r), v.label(i)), []int32{i}, er.e)
+					continue
+				}
+				byCase[er.name] = append(byCase[er.name], r)
+			case workflow.OutSwitchDefault:
+				defaults = append(defaults, r)
+			case "":
+				v.add(CodeSwitchUnknownOutput, SeverityError, fmt.Sprintf("The %s has no label; each edge of a Switch is a SwitchCase for a declared case or the SwitchDefault", v.refDesc(r)), []int32{i}, er.e)
+			default:
+				badLabel(r, "a Switch's edges are SwitchCase and SwitchDefault")
+			}
+		}
+		for _, name := range order {
+			switch rs := byCase[name]; {
+			case len(rs) == 0:
+				v.add(CodeSwitchMissingCase, SeverityError, fmt.Sprintf("Switch %s has no edge for the case %s", v.label(i), q(name)), []int32{i})
+			case len(rs) > 1:
+				v.addEdges(CodeSwitchDuplicateEdge, fmt.Sprintf("Switch %s has %d edges for the case %s; each case takes exactly one", v.label(i), len(rs), q(name)), []int32{i}, rs)
+			}
+		}
+		if len(defaults) > 1 {
+			v.addEdges(CodeSwitchDuplicateEdge, fmt.Sprintf("Switch %s has %d SwitchDefault edges; it takes at most one", v.label(i), len(defaults)), []int32{i}, defaults)
+		}
+	case workflow.TypeLoop:
+		var bodies, dones, extra []int32
+		for _, r := range outs {
+			switch v.edges[r].out {
+			case workflow.OutLoopBody:
+				bodies = append(bodies, r)
+			case workflow.OutLoopDone:
+				dones = append(dones, r)
+			case "":
+				extra = append(extra, r)
+			default:
+				badLabel(r, "a Loop's edges are LoopBody and LoopDone")
+			}
+		}
+		if len(bodies) == 0 {
+			v.add(CodeLoopMissingBody, SeverityError, fmt.Sprintf("Loop %s has no LoopBody edge to the first step of its body", v.label(i)), []int32{i})
+		}
+		if len(bodies) > 1 {
+			extra = append(extra, bodies[1:]...)
+		}
+		if len(dones) > 1 {
+			extra = append(extra, dones[1:]...)
+		}
+		if len(extra) > 0 {
+			v.addEdges(CodeLoopExtraEdges, fmt.Sprintf("Loop %s has %d outgoing edges; it takes one LoopBody edge and at most one LoopDone edge", v.label(i), len(outs)), []int32{i}, extra)
+		}
+	case workflow.TypeEndLoop:
+		for _, r := range outs {
+			if v.edges[r].out != "" {
+				badLabel(r, "the edge of an EndLoop has no label")
+			}
+		}
+		t := v.endTarget[i]
+		if t < 0 {
+			if len(outs) > 1 {
+				v.addEdges(CodeEndloopEdgeMismatch, fmt.Sprintf("EndLoop %s has %d outgoing edges; it needs exactly one, back to its Loop", v.label(i), len(outs)), []int32{i}, outs)
+			}
+			return
+		}
+		switch {
+		case len(outs) == 0:
+			v.add(CodeEndloopEdgeMismatch, SeverityError, fmt.Sprintf("EndLoop %s has no edge; it needs one edge back to Loop %s", v.label(i), v.label(t)), []int32{i, t})
+		case len(outs) > 1:
+			v.addEdges(CodeEndloopEdgeMismatch, fmt.Sprintf("EndLoop %s has %d outgoing edges; it needs exactly one, back to Loop %s", v.label(i), len(outs), v.label(t)), []int32{i, t}, outs)
+		case v.edges[outs[0]].to != t:
+			v.addEdges(CodeEndloopEdgeMismatch, fmt.Sprintf("The edge of EndLoop %s goes to %s; it must go back to its Loop %s", v.label(i), v.nodeRef(v.edges[outs[0]].e.To), v.label(t)), []int32{i, t}, outs)
+		}
+	default: // the plain step types, and unknown types
+		for _, r := range outs {
+			if v.edges[r].out != "" {
+				badLabel(r, "only If, Switch and Loop nodes have labelled outputs")
+			}
+		}
+		if len(outs) > 1 {
+			v.addEdges(CodeMultipleOutgoing, fmt.Sprintf("%s has %d outgoing edges; a step continues to one next step (use an If or a Switch to branch)", v.label(i), len(outs)), []int32{i}, outs)
+		}
+	}
+}
