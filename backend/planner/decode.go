@@ -1,0 +1,1258 @@
+package planner
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// Plan is a decoded model plan, before it becomes a workflow: either a flat
+// list of steps (Graph false; edges follow the list and the steps' nested
+// branches) or nodes with explicit edges (Graph true).
+type Plan struct {
+	Name  string
+	Graph bool
+	Steps []Step     // flat steps, or graph nodes
+	Edges []PlanEdge // graph form only
+
+	// Skipped maps the ids of items dropped while decoding (e.g. Start and
+	// End pseudo-steps) to the reason, so edges to them are explained.
+	Skipped map[string]string
+
+	warnPaths []string          // per decode warning: the step path it is about
+	nodeIDs   map[string]string // step path → node id, filled by MapPlan
+	idMap     map[string]int    // step id → node index, filled by MapPlan
+}
+
+// Step is one decoded step (or graph node).
+type Step struct {
+	Path   string // where it was in the reply, e.g. "steps[3]" or "steps[2].then[0]"
+	ID     string // the model's id; may be empty
+	Type   workflow.NodeType
+	Name   string
+	Params workflow.Params
+	// TimeoutMs and Verify are passed through when the model sets them.
+	TimeoutMs int
+	Verify    string
+	// Branches are nested step lists of a flat plan: "then"/"else" of an
+	// If (IfTrue/IfFalse), "body" of a Loop (LoopBody), "steps" of a Switch
+	// case (SwitchCase) and its "default" list (SwitchDefault).
+	Branches []Branch
+
+	node int // index in the workflow's nodes once mapped; -1 before
+}
+
+// Branch is a nested list of steps reached through one output.
+type Branch struct {
+	Output workflow.EdgeOutput
+	Steps  []Step
+}
+
+// PlanEdge is one decoded edge, between model ids.
+type PlanEdge struct {
+	Path     string
+	From, To string
+	// Output is the label once read; nil for an unlabelled edge.
+	Output *workflow.EdgeOutput
+	// Label keeps a label that is not one of the canonical outputs (e.g.
+	// "true", "body", a bare case name) until ResolveOutput reads it
+	// against the type of the source node; LabelName is the name that came
+	// with it, if any.
+	Label, LabelName string
+}
+
+// stepTypeAliases maps a normalized step_type (lower case, letters and
+// digits only) to its node type.
+var stepTypeAliases = map[string]workflow.NodeType{
+	"tool": workflow.TypeTool, "toolcall": workflow.TypeTool, "toolstep": workflow.TypeTool, "toolnode": workflow.TypeTool,
+	"aistep": workflow.TypeAiStep, "agent": workflow.TypeAiStep, "agentstep": workflow.TypeAiStep, "aiagent": workflow.TypeAiStep,
+	"aitransform": workflow.TypeAiTransform, "transform": workflow.TypeAiTransform, "aitransformation": workflow.TypeAiTransform,
+	"if": workflow.TypeIf, "ifelse": workflow.TypeIf, "condition": workflow.TypeIf, "conditional": workflow.TypeIf, "branch": workflow.TypeIf,
+	"switch": workflow.TypeSwitch, "match": workflow.TypeSwitch,
+	"loop": workflow.TypeLoop, "repeat": workflow.TypeLoop, "loopstart": workflow.TypeLoop, "startloop": workflow.TypeLoop, "beginloop": workflow.TypeLoop,
+	"endloop": workflow.TypeEndLoop, "loopend": workflow.TypeEndLoop, "endrepeat": workflow.TypeEndLoop,
+}
+
+// pseudoSteps are step types models invent for the ends of a flow; they
+// carry no work and are skipped.
+var pseudoSteps = map[string]bool{
+	"start": true, "end": true, "begin": true, "finish": true, "stop": true, "done": true,
+	"exit": true, "terminate": true, "noop": true, "entry": true, "startnode": true, "endnode": true,
+}
+
+// transformKinds are the kinds an AiTransform can have.
+var transformKinds = map[string]bool{"summarize": true, "extract": true, "classify": true}
+
+// norm lower-cases s and keeps only letters and digits: "End_Loop" → "endloop".
+func norm(s string) string {
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			b = append(b, c)
+		case c >= 'A' && c <= 'Z':
+			b = append(b, c+'a'-'A')
+		case c >= 0x80:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// NormalizeStepType reads a step_type the way a model may write it ("tool",
+// "end_loop", "IF"); ok is false for anything that is not a step type.
+func NormalizeStepType(s string) (workflow.NodeType, bool) {
+	t, ok := stepTypeAliases[norm(s)]
+	return t, ok
+}
+
+// field is one key of a JSON object.
+type field struct {
+	key  string
+	val  gjson.Result
+	used bool
+}
+
+// fields indexes an object's keys by normalized name; a repeated key keeps
+// its last value, like encoding/json.
+type fields struct {
+	m     map[string]*field
+	order []string
+}
+
+func fieldsOf(obj gjson.Result) *fields {
+	fs := &fields{m: map[string]*field{}}
+	obj.ForEach(func(k, v gjson.Result) bool {
+		n := norm(k.String())
+		if f, ok := fs.m[n]; ok {
+			f.key, f.val = k.String(), v
+			return true
+		}
+		fs.m[n] = &field{key: k.String(), val: v}
+		fs.order = append(fs.order, n)
+		return true
+	})
+	return fs
+}
+
+// lookup returns the first present key among canonical and aliases, marks
+// it used and says which key it was.
+func (fs *fields) lookup(canonical string, aliases ...string) (gjson.Result, string, bool) {
+	for i, name := range append([]string{canonical}, aliases...) {
+		f, ok := fs.m[norm(name)]
+		if !ok || f.val.Type == gjson.Null && i > 0 {
+			continue
+		}
+		f.used = true
+		return f.val, f.key, true
+	}
+	return gjson.Result{}, "", false
+}
+
+// find is lookup without the key.
+func (fs *fields) find(canonical string, aliases ...string) (gjson.Result, bool) {
+	v, _, ok := fs.lookup(canonical, aliases...)
+	return v, ok
+}
+
+// has reports whether a key is present (and not null) without using it.
+func (fs *fields) has(names ...string) bool {
+	for _, n := range names {
+		if f, ok := fs.m[norm(n)]; ok && f.val.Type != gjson.Null {
+			return true
+		}
+	}
+	return false
+}
+
+// ignoredFields are keys models add that carry nothing for the workflow.
+var ignoredFields = map[string]bool{
+	"description": true, "comment": true, "comments": true, "notes": true, "note": true,
+	"reason": true, "reasoning": true, "explanation": true, "purpose": true, "rationale": true,
+	"output": true, "outputs": true, "expectedoutput": true, "position": true, "enabled": true,
+}
+
+// stepDecoder collects the warnings of one item.
+type stepDecoder struct {
+	path  string
+	label string // path plus id/name, for messages
+	ws    []Warning
+}
+
+func (d *stepDecoder) warn(format string, a ...any) {
+	d.ws = append(d.ws, Warning{Stage: StageDecode, Message: d.label + ": " + fmt.Sprintf(format, a...)})
+}
+
+func (d *stepDecoder) fail(format string, a ...any) *StageError {
+	return &StageError{Stage: StageDecode, Path: d.label, Msg: fmt.Sprintf(format, a...)}
+}
+
+// get looks a field up and warns when it was found under another name.
+func (d *stepDecoder) get(fs *fields, canonical string, aliases ...string) (gjson.Result, bool) {
+	v, key, ok := fs.lookup(canonical, aliases...)
+	if ok && key != canonical {
+		d.warn("read %q as %q", key, canonical)
+	}
+	return v, ok
+}
+
+// itemLabel names an item in messages: steps[3] ("check").
+func itemLabel(path string, item gjson.Result) string {
+	if !item.IsObject() {
+		return path
+	}
+	id := ""
+	item.ForEach(func(k, v gjson.Result) bool {
+		switch norm(k.String()) {
+		case "id":
+			id = v.String()
+			return false
+		case "name":
+			if id == "" {
+				id = v.String()
+			}
+		}
+		return true
+	})
+	if id == "" {
+		return path
+	}
+	if len(id) > 40 {
+		id = id[:40] + "…"
+	}
+	return fmt.Sprintf("%s (%q)", path, id)
+}
+
+// DecodeStep decodes one step (or graph node) object leniently: common
+// mistakes are coerced with a warning; a step that cannot be read is a
+// *StageError (Stage "decode", Path naming the item) for the caller to skip.
+func DecodeStep(item gjson.Result, path string) (Step, []Warning, error) {
+	d := &stepDecoder{path: path, label: itemLabel(path, item)}
+	st, err := d.step(item)
+	return st, d.ws, err
+}
+
+func (d *stepDecoder) step(item gjson.Result) (Step, error) {
+	st := Step{Path: d.path, node: -1}
+	if !item.IsObject() {
+		return st, d.fail("a step must be a JSON object, got %s", jsonKind(item))
+	}
+	fs := fieldsOf(item)
+
+	// Weft's own node shape nests the type-specific fields in "params";
+	// read them as if they were at the top (the top wins).
+	if p, ok := fs.m["params"]; ok && p.val.IsObject() {
+		inner := fieldsOf(p.val)
+		_, hasTool := inner.m["tool"]
+		_, hasArgs := inner.m["arguments"]
+		if hasTool || hasArgs || !looksLikeToolStep(fs) {
+			p.used = true
+			for _, n := range inner.order {
+				if _, dup := fs.m[n]; !dup {
+					fs.m[n] = inner.m[n]
+					fs.order = append(fs.order, n)
+				}
+			}
+		}
+	}
+
+	if v, ok := d.get(fs, "id", "step_id", "node_id", "key"); ok {
+		st.ID = scalarString(v)
+	}
+	if v, ok := fs.find("name", "title", "label"); ok {
+		st.Name = strings.TrimSpace(scalarString(v))
+	} else if v, ok := fs.find("description"); ok && v.Type == gjson.String && len(v.Str) <= 60 {
+		st.Name = strings.TrimSpace(v.Str)
+	}
+
+	typ, err := d.stepType(fs)
+	if err != nil {
+		return st, err
+	}
+	st.Type = typ
+
+	switch typ {
+	case workflow.TypeTool:
+		d.tool(fs, &st)
+	case workflow.TypeAiStep:
+		if err := d.aiStep(fs, &st); err != nil {
+			return st, err
+		}
+	case workflow.TypeAiTransform:
+		if err := d.aiTransform(fs, &st); err != nil {
+			return st, err
+		}
+	case workflow.TypeIf:
+		v, ok := d.get(fs, "condition", "if", "expression", "expr", "when")
+		st.Params.Condition = d.str(v, "condition")
+		if !ok || st.Params.Condition == "" {
+			d.warn("If has no condition")
+		}
+		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutIfTrue}, "then", "then_steps", "if_true", "true_steps", "true"); err != nil {
+			return st, err
+		}
+		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutIfFalse}, "else", "else_steps", "if_false", "false_steps", "false", "otherwise"); err != nil {
+			return st, err
+		}
+	case workflow.TypeSwitch:
+		if err := d.switchCases(fs, &st); err != nil {
+			return st, err
+		}
+	case workflow.TypeLoop:
+		aliases := []string{"until", "exit_when", "stop_condition", "break_condition"}
+		if !fs.has("exit_condition") && fs.has("condition") {
+			aliases = append(aliases, "condition")
+		}
+		v, ok := d.get(fs, "exit_condition", aliases...)
+		st.Params.ExitCondition = d.str(v, "exit_condition")
+		if !ok || st.Params.ExitCondition == "" {
+			d.warn("Loop has no exit_condition")
+		}
+		if v, ok := d.get(fs, "max_iterations", "max_iter", "iterations", "max_loops", "max_iters", "limit"); ok {
+			if n, ok := d.intValue(v, "max_iterations"); ok {
+				st.Params.MaxIterations = &n
+			}
+		}
+		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutLoopBody}, "body", "body_steps", "do", "loop_body", "steps"); err != nil {
+			return st, err
+		}
+	case workflow.TypeEndLoop:
+		if v, ok := d.get(fs, "loop_id", "loop", "for_loop", "start_id", "loop_start"); ok {
+			st.Params.LoopID = scalarString(v)
+		}
+	}
+
+	if v, ok := d.get(fs, "timeout_ms", "timeout"); ok {
+		if n, ok := d.intValue(v, "timeout_ms"); ok {
+			st.TimeoutMs = n
+		}
+	}
+	if v, ok := fs.find("verify"); ok {
+		st.Verify = d.str(v, "verify")
+	}
+
+	var unknown []string
+	for _, n := range fs.order {
+		f := fs.m[n]
+		if !f.used && !ignoredFields[n] {
+			unknown = append(unknown, f.key)
+		}
+	}
+	if len(unknown) > 0 {
+		d.warn("ignored unknown field(s) %s", quoteList(unknown))
+	}
+	return st, nil
+}
+
+func looksLikeToolStep(fs *fields) bool {
+	if fs.has("tool_name", "tool") {
+		return true
+	}
+	if v, _, ok := fs.lookup("step_type", "type"); ok {
+		if t, ok := NormalizeStepType(v.String()); ok && t == workflow.TypeTool {
+			return true
+		}
+	}
+	return false
+}
+
+// stepType finds the step_type, coercing what models write instead.
+func (d *stepDecoder) stepType(fs *fields) (workflow.NodeType, error) {
+	raw, key, ok := fs.lookup("step_type", "type", "node_type")
+	if !ok {
+		// "kind" is AiTransform's own field; it is the step type only when
+		// it names one.
+		if k, kk, found := fs.lookup("kind"); found {
+			if _, isType := NormalizeStepType(k.String()); isType || pseudoSteps[norm(k.String())] {
+				raw, key, ok = k, kk, true
+			} else {
+				fs.m["kind"].used = false
+			}
+		}
+	}
+	if ok {
+		s := strings.TrimSpace(raw.String())
+		if raw.Type != gjson.String {
+			return "", d.fail("step_type must be a string, got %s", jsonKind(raw))
+		}
+		t, known := NormalizeStepType(s)
+		if !known {
+			if pseudoSteps[norm(s)] {
+				return "", d.fail("%q is not a step type (the flow starts at the first step and ends after the last); skipped", s)
+			}
+			return "", d.fail("unknown step_type %q (expected one of %s)", s, typeList())
+		}
+		if key != "step_type" {
+			d.warn("read %q as %q", key, "step_type")
+		}
+		if s != string(t) {
+			d.warn("step_type %q read as %q", s, t)
+		}
+		return t, nil
+	}
+	// No type at all: infer it from the fields only one type has.
+	infer := []struct {
+		keys []string
+		t    workflow.NodeType
+	}{
+		{[]string{"tool_name", "tool", "function", "tool_call"}, workflow.TypeTool},
+		{[]string{"exit_condition", "max_iterations"}, workflow.TypeLoop},
+		{[]string{"loop_id"}, workflow.TypeEndLoop},
+		{[]string{"cases"}, workflow.TypeSwitch},
+		{[]string{"condition"}, workflow.TypeIf},
+		{[]string{"prompt"}, workflow.TypeAiStep},
+	}
+	for _, c := range infer {
+		if fs.has(c.keys...) {
+			d.warn("no step_type; read as %s because it has %q", c.t, c.keys[0])
+			return c.t, nil
+		}
+	}
+	if k, found := fs.find("kind"); found && transformKinds[strings.ToLower(k.String())] {
+		fs.m["kind"].used = false
+		d.warn("no step_type; read as AiTransform because its kind is %q", k.String())
+		return workflow.TypeAiTransform, nil
+	}
+	return "", d.fail("no step_type (expected one of %s)", typeList())
+}
+
+func typeList() string {
+	var s []string
+	for _, t := range workflow.NodeTypes {
+		s = append(s, string(t))
+	}
+	return strings.Join(s, ", ")
+}
+
+func (d *stepDecoder) tool(fs *fields, st *Step) {
+	if v, ok := d.get(fs, "tool_name", "tool", "function", "function_name", "tool_call", "name_of_tool"); ok {
+		if v.IsObject() {
+			// OpenAI function-call shape: {"name": …, "arguments": …}.
+			inner := fieldsOf(v)
+			if n, ok := inner.find("name"); ok {
+				st.Params.Tool = strings.TrimSpace(n.String())
+			}
+			if a, ok := inner.find("arguments", "args", "parameters"); ok && !fs.has("arguments") {
+				fs.m["arguments"] = &field{key: "arguments", val: a}
+			}
+			d.warn("tool_name is an object; read its name %q", st.Params.Tool)
+		} else {
+			st.Params.Tool = strings.TrimSpace(d.str(v, "tool_name"))
+		}
+	}
+	args, ok := d.get(fs, "arguments", "args", "params", "parameters", "input", "inputs", "tool_input", "tool_args", "argument")
+	if !ok {
+		// Arguments written at the top level of the step.
+		hoisted := map[string]any{}
+		var names []string
+		for _, n := range fs.order {
+			f := fs.m[n]
+			if f.used || ignoredFields[n] || knownStepField[n] {
+				continue
+			}
+			f.used = true
+			hoisted[f.key] = f.val.Value()
+			names = append(names, f.key)
+		}
+		if len(hoisted) > 0 {
+			st.Params.Arguments = hoisted
+			d.warn("no arguments object; moved the field(s) %s into arguments", quoteList(names))
+		}
+		return
+	}
+	switch {
+	case args.IsObject():
+		if m, ok := args.Value().(map[string]any); ok && len(m) > 0 {
+			st.Params.Arguments = m
+		}
+	case args.Type == gjson.Null:
+	case args.Type == gjson.String && gjson.Valid(args.Str) && gjson.Parse(args.Str).IsObject():
+		// Function-calling style: arguments as a JSON string.
+		if m, ok := gjson.Parse(args.Str).Value().(map[string]any); ok && len(m) > 0 {
+			st.Params.Arguments = m
+		}
+		d.warn("arguments was a JSON string; decoded it")
+	default:
+		d.warn("arguments must be an object, got %s; ignored it", jsonKind(args))
+	}
+}
+
+// knownStepField lists the normalized keys a step may have, so that the
+// rest can be taken for misplaced tool arguments.
+var knownStepField = map[string]bool{}
+
+func init() {
+	for _, k := range []string{"id", "stepid", "nodeid", "key", "name", "title", "label", "steptype", "type", "nodetype",
+		"kind", "toolname", "tool", "function", "functionname", "toolcall", "timeoutms", "timeout", "verify", "retry",
+		"then", "else", "next", "params", "description"} {
+		knownStepField[k] = true
+	}
+}
+
+func (d *stepDecoder) aiStep(fs *fields, st *Step) error {
+	v, ok := d.get(fs, "prompt", "instructions", "instruction", "task", "goal")
+	st.Params.Prompt = d.str(v, "prompt")
+	if !ok || strings.TrimSpace(st.Params.Prompt) == "" {
+		return d.fail("AiStep needs a prompt")
+	}
+	if v, ok := d.get(fs, "allowed_tools", "tools", "tool_names"); ok {
+		st.Params.AllowedTools = d.strList(v, "allowed_tools")
+	}
+	if v, ok := d.get(fs, "max_tool_calls", "max_calls", "max_steps"); ok {
+		if n, ok := d.intValue(v, "max_tool_calls"); ok {
+			st.Params.MaxToolCalls = n
+		}
+	}
+	return nil
+}
+
+func (d *stepDecoder) aiTransform(fs *fields, st *Step) error {
+	v, ok := d.get(fs, "kind", "transform", "operation", "mode", "transform_kind")
+	k := strings.ToLower(strings.TrimSpace(d.str(v, "kind")))
+	switch {
+	case !ok || k == "":
+		return d.fail("AiTransform needs a kind (summarize, extract or classify)")
+	case transformKinds[k]:
+	case strings.HasPrefix(k, "summar"):
+		k = "summarize"
+	case strings.HasPrefix(k, "extract"):
+		k = "extract"
+	case strings.HasPrefix(k, "classif") || k == "categorize":
+		k = "classify"
+	default:
+		return d.fail("AiTransform kind %q is not summarize, extract or classify", d.str(v, "kind"))
+	}
+	if orig := d.str(v, "kind"); orig != k {
+		d.warn("kind %q read as %q", orig, k)
+	}
+	st.Params.Kind = k
+	if v, ok := d.get(fs, "input", "text", "source", "from", "data"); ok {
+		if v.Type == gjson.String {
+			st.Params.Input = v.Str
+		} else {
+			st.Params.Input = v.Raw
+			d.warn("input should be a string (an expression or template); kept its JSON text")
+		}
+	} else {
+		d.warn("AiTransform has no input")
+	}
+	if v, ok := d.get(fs, "labels", "categories", "classes", "options"); ok {
+		st.Params.Labels = d.strList(v, "labels")
+	}
+	if k == "classify" && len(st.Params.Labels) == 0 {
+		d.warn("classify has no labels")
+	}
+	return nil
+}
+
+func (d *stepDecoder) switchCases(fs *fields, st *Step) error {
+	v, ok := d.get(fs, "cases", "branches", "options")
+	if !ok {
+		d.warn("Switch has no cases")
+		return nil
+	}
+	type rawCase struct {
+		name, cond string
+		steps      gjson.Result
+		path       string
+	}
+	var cs []rawCase
+	switch {
+	case v.IsArray():
+		for i, c := range v.Array() {
+			p := fmt.Sprintf("%s.cases[%d]", d.path, i)
+			switch {
+			case c.IsObject():
+				cf := fieldsOf(c)
+				rc := rawCase{path: p}
+				if n, ok := cf.find("name", "case", "label", "value", "id"); ok {
+					rc.name = strings.TrimSpace(scalarString(n))
+				}
+				if n, ok := cf.find("condition", "when", "if", "expression", "match"); ok {
+					rc.cond = scalarString(n)
+				}
+				if s, ok := cf.find("steps", "then", "body", "do"); ok {
+					rc.steps = s
+				}
+				cs = append(cs, rc)
+			case c.Type == gjson.String:
+				cs = append(cs, rawCase{name: c.Str, path: p})
+				d.warn("case %d is a bare string; read it as the case name %q (it has no condition)", i, c.Str)
+			default:
+				d.warn("case %d is %s, not an object; skipped it", i, jsonKind(c))
+			}
+		}
+	case v.IsObject():
+		// {"name": "condition", …}
+		v.ForEach(func(k, c gjson.Result) bool {
+			rc := rawCase{name: k.String(), path: d.path + ".cases." + k.String()}
+			if c.IsObject() {
+				cf := fieldsOf(c)
+				if n, ok := cf.find("condition", "when", "if"); ok {
+					rc.cond = scalarString(n)
+				}
+				if s, ok := cf.find("steps", "then", "body"); ok {
+					rc.steps = s
+				}
+			} else {
+				rc.cond = scalarString(c)
+			}
+			cs = append(cs, rc)
+			return true
+		})
+		d.warn("cases is an object; read its keys as case names")
+	default:
+		d.warn("cases must be an array, got %s; ignored it", jsonKind(v))
+	}
+	seen := map[string]bool{}
+	for i, c := range cs {
+		if c.name == "" {
+			c.name = fmt.Sprintf("case_%d", i+1)
+			d.warn("case %d has no name; named it %q", i, c.name)
+		}
+		if c.cond == "" {
+			d.warn("case %q has no condition", c.name)
+		}
+		if seen[c.name] {
+			d.warn("case name %q is repeated", c.name)
+		}
+		seen[c.name] = true
+		st.Params.Cases = append(st.Params.Cases, workflow.SwitchCase{Name: c.name, Condition: c.cond})
+		if c.steps.Exists() && c.steps.Type != gjson.Null {
+			steps, err := d.stepList(c.steps, c.path+".steps")
+			if err != nil {
+				return err
+			}
+			st.Branches = append(st.Branches, Branch{Output: workflow.EdgeOutput{Type: workflow.OutSwitchCase, Name: c.name}, Steps: steps})
+		}
+	}
+	return d.branch(fs, st, workflow.EdgeOutput{Type: workflow.OutSwitchDefault}, "default", "default_steps", "otherwise", "else")
+}
+
+// branch decodes a nested step list under one of the keys, if present.
+func (d *stepDecoder) branch(fs *fields, st *Step, out workflow.EdgeOutput, key string, aliases ...string) error {
+	// Only arrays (or a single step object) are branches; "true": "x" on
+	// an If is not.
+	for _, k := range append([]string{key}, aliases...) {
+		f, ok := fs.m[norm(k)]
+		if !ok || !(f.val.IsArray() || f.val.IsObject()) {
+			continue
+		}
+		f.used = true
+		if f.key != key {
+			d.warn("read %q as %q", f.key, key)
+		}
+		steps, err := d.stepList(f.val, d.path+"."+key)
+		if err != nil {
+			return err
+		}
+		st.Branches = append(st.Branches, Branch{Output: out, Steps: steps})
+		return nil
+	}
+	return nil
+}
+
+// stepList decodes a nested list of steps, skipping bad ones with a warning.
+func (d *stepDecoder) stepList(v gjson.Result, path string) ([]Step, error) {
+	if v.IsObject() {
+		v = gjson.Parse("[" + v.Raw + "]")
+	}
+	var out []Step
+	for i, item := range v.Array() {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		st, ws, err := DecodeStep(item, p)
+		d.ws = append(d.ws, ws...)
+		if err != nil {
+			d.ws = append(d.ws, Warning{Stage: StageDecode, Message: "skipped " + err.(*StageError).Path + ": " + err.(*StageError).Msg})
+			continue
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// str reads a string field, coercing numbers and booleans.
+func (d *stepDecoder) str(v gjson.Result, name string) string {
+	switch v.Type {
+	case gjson.String:
+		return v.Str
+	case gjson.Null:
+		return ""
+	case gjson.Number, gjson.True, gjson.False:
+		d.warn("%s should be a string; read %s as %q", name, v.Raw, v.Raw)
+		return v.Raw
+	}
+	if !v.Exists() {
+		return ""
+	}
+	d.warn("%s should be a string, got %s; kept its JSON text", name, jsonKind(v))
+	return v.Raw
+}
+
+// strList reads a list of strings; a single string becomes a list of one.
+func (d *stepDecoder) strList(v gjson.Result, name string) []string {
+	switch {
+	case v.IsArray():
+		var out []string
+		for _, e := range v.Array() {
+			if e.Type == gjson.String {
+				out = append(out, e.Str)
+			} else {
+				d.warn("%s: %s is not a string; skipped it", name, e.Raw)
+			}
+		}
+		return out
+	case v.Type == gjson.String:
+		parts := strings.Split(v.Str, ",")
+		var out []string
+		for _, p := range parts {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		d.warn("%s should be a list; read the string %q as %d item(s)", name, v.Str, len(out))
+		return out
+	case v.Type == gjson.Null:
+		return nil
+	}
+	d.warn("%s should be a list of strings, got %s; ignored it", name, jsonKind(v))
+	return nil
+}
+
+// intValue reads an integer, coercing "5" and 5.0.
+func (d *stepDecoder) intValue(v gjson.Result, name string) (int, bool) {
+	switch v.Type {
+	case gjson.Number:
+		f := v.Float()
+		if f != math.Trunc(f) || math.Abs(f) > 1e9 {
+			d.warn("%s must be a whole number, got %s; ignored it", name, v.Raw)
+			return 0, false
+		}
+		return int(f), true
+	case gjson.String:
+		s := strings.TrimSpace(v.Str)
+		if n, err := strconv.Atoi(s); err == nil {
+			d.warn("%s sent as the string %q; read as %d", name, v.Str, n)
+			return n, true
+		}
+		if f, err := strconv.ParseFloat(s, 64); err == nil && f == math.Trunc(f) && math.Abs(f) <= 1e9 {
+			d.warn("%s sent as the string %q; read as %d", name, v.Str, int(f))
+			return int(f), true
+		}
+	case gjson.Null:
+		return 0, false
+	}
+	d.warn("%s must be a whole number, got %s; ignored it", name, trimRaw(v.Raw))
+	return 0, false
+}
+
+func trimRaw(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// scalarString renders a string or number id/name; other kinds give their
+// JSON text.
+func scalarString(v gjson.Result) string {
+	switch v.Type {
+	case gjson.String:
+		return v.Str
+	case gjson.Null:
+		return ""
+	}
+	return v.Raw
+}
+
+func jsonKind(v gjson.Result) string {
+	switch {
+	case !v.Exists():
+		return "nothing"
+	case v.IsObject():
+		return "an object"
+	case v.IsArray():
+		return "an array"
+	}
+	switch v.Type {
+	case gjson.String:
+		return "a string"
+	case gjson.Number:
+		return "a number"
+	case gjson.True, gjson.False:
+		return "a boolean"
+	case gjson.Null:
+		return "null"
+	}
+	return "a value"
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = strconv.Quote(s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// DecodeEdge decodes one edge object: "from"/"to" (or source/target, or a
+// [from, to, label] array) and an output label in any of the shapes models
+// use. The label is read against the source node's type by ResolveOutput.
+func DecodeEdge(item gjson.Result, path string) (PlanEdge, []Warning, error) {
+	d := &stepDecoder{path: path, label: path}
+	e := PlanEdge{Path: path}
+	var label gjson.Result
+	switch {
+	case item.IsArray():
+		a := item.Array()
+		if len(a) < 2 || len(a) > 3 {
+			return e, d.ws, d.fail("an edge array must be [from, to] or [from, to, output], got %d items", len(a))
+		}
+		e.From, e.To = scalarString(a[0]), scalarString(a[1])
+		if len(a) == 3 {
+			label = a[2]
+		}
+		d.warn("edge written as an array; read it as from %q to %q", e.From, e.To)
+	case item.IsObject():
+		fs := fieldsOf(item)
+		f, ok := d.get(fs, "from", "source", "src", "from_id", "from_node", "source_id", "start")
+		if !ok {
+			return e, d.ws, d.fail(`no "from"`)
+		}
+		t, ok := d.get(fs, "to", "target", "dst", "to_id", "to_node", "target_id", "end", "dest", "destination", "next")
+		if !ok {
+			return e, d.ws, d.fail(`no "to"`)
+		}
+		e.From, e.To = strings.TrimSpace(scalarString(f)), strings.TrimSpace(scalarString(t))
+		label, _ = d.get(fs, "output", "label", "type", "branch", "when", "case", "condition", "port", "source_handle", "sourcehandle", "kind", "on")
+	default:
+		return e, d.ws, d.fail("an edge must be an object, got %s", jsonKind(item))
+	}
+	if e.From == "" || e.To == "" {
+		return e, d.ws, d.fail("edge has an empty endpoint (from %q, to %q)", e.From, e.To)
+	}
+	d.label = fmt.Sprintf("%s (%s → %s)", path, e.From, e.To)
+	d.output(&e, label)
+	return e, d.ws, nil
+}
+
+// output reads an edge's label.
+func (d *stepDecoder) output(e *PlanEdge, v gjson.Result) {
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+	case v.Type == gjson.String:
+		s := strings.TrimSpace(v.Str)
+		if s == "" {
+			return
+		}
+		if t := workflow.OutputType(s); t.Valid() && t != workflow.OutSwitchCase {
+			e.Output = &workflow.EdgeOutput{Type: t}
+			return
+		}
+		e.Label = s
+	case v.Type == gjson.True || v.Type == gjson.False || v.Type == gjson.Number:
+		e.Label = v.Raw
+	case v.IsObject():
+		fs := fieldsOf(v)
+		typ, _, _ := fs.lookup("type", "kind", "output")
+		name, _, hasName := fs.lookup("name", "case", "value", "label")
+		t := strings.TrimSpace(scalarString(typ))
+		n := strings.TrimSpace(scalarString(name))
+		switch {
+		case t == "" && hasName:
+			e.Output = &workflow.EdgeOutput{Type: workflow.OutSwitchCase, Name: n}
+		case t == string(workflow.OutSwitchCase) && n != "":
+			e.Output = &workflow.EdgeOutput{Type: workflow.OutSwitchCase, Name: n}
+		case workflow.OutputType(t).Valid() && t != string(workflow.OutSwitchCase):
+			e.Output = &workflow.EdgeOutput{Type: workflow.OutputType(t)}
+			if n != "" {
+				d.warn("%s takes no name; dropped name %q", t, n)
+			}
+		default:
+			e.Label, e.LabelName = t, n
+			if e.Label == "" {
+				d.warn("output %s has no type; left the edge unlabelled", trimRaw(v.Raw))
+			}
+		}
+	default:
+		d.warn("output must be a string or an object, got %s; left the edge unlabelled", jsonKind(v))
+	}
+}
+
+// Label vocabularies, normalized.
+var (
+	trueLabels  = setOf("iftrue", "true", "yes", "y", "then", "truebranch", "ontrue", "success", "succeeded", "pass", "passed", "ok", "1", "match", "matched", "exists")
+	falseLabels = setOf("iffalse", "false", "no", "n", "else", "falsebranch", "onfalse", "failure", "fail", "failed", "0", "otherwise", "nomatch", "missing", "notexists")
+	bodyLabels  = setOf("loopbody", "body", "loop", "iterate", "iteration", "each", "foreach", "repeat", "continue", "inside", "do", "next")
+	doneLabels  = setOf("loopdone", "done", "exit", "exitloop", "loopexit", "after", "afterloop", "end", "endloop", "finished", "finish", "complete", "completed", "break", "out")
+	defLabels   = setOf("switchdefault", "default", "else", "otherwise", "fallback", "none")
+	caseTypes   = setOf("switchcase", "case")
+)
+
+func setOf(ss ...string) map[string]bool {
+	m := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		m[s] = true
+	}
+	return m
+}
+
+// controlFlow reports whether edges leaving a node of type t carry labels.
+func controlFlow(t workflow.NodeType) bool {
+	return t == workflow.TypeIf || t == workflow.TypeSwitch || t == workflow.TypeLoop
+}
+
+// ResolveOutput reads the edge's label against the type (and, for a
+// Switch, the cases) of its source node: "true"/"yes" on an If, "body" or
+// "done" on a Loop, "default" or a bare case name on a Switch, and case
+// variants of the canonical labels. A label on a node that takes none is
+// dropped; one that cannot be read is dropped too (inference may label the
+// edge later). Every change is a warning.
+func (e *PlanEdge) ResolveOutput(from workflow.NodeType, cases []workflow.SwitchCase) []Warning {
+	var ws []Warning
+	warn := func(format string, a ...any) {
+		ws = append(ws, Warning{Stage: StageDecode, Message: fmt.Sprintf("%s (%s → %s): ", e.Path, e.From, e.To) + fmt.Sprintf(format, a...)})
+	}
+	if !controlFlow(from) {
+		if e.Output != nil || e.Label != "" {
+			warn("a %s step has a single plain output; dropped the label %q", from, e.labelText())
+			e.Output, e.Label, e.LabelName = nil, "", ""
+		}
+		return ws
+	}
+	if e.Output != nil {
+		if e.Output.Type == workflow.OutSwitchCase && from == workflow.TypeSwitch {
+			if name, ok := matchCase(e.Output.Name, cases); ok && name != e.Output.Name {
+				warn("case %q read as %q", e.Output.Name, name)
+				e.Output.Name = name
+			} else if !ok && defLabels[norm(e.Output.Name)] {
+				warn("case %q read as SwitchDefault", e.Output.Name)
+				e.Output = &workflow.EdgeOutput{Type: workflow.OutSwitchDefault}
+			}
+		}
+		return ws
+	}
+	if e.Label == "" {
+		return ws
+	}
+	raw, n := e.labelText(), norm(e.Label)
+	var out *workflow.EdgeOutput
+	switch from {
+	case workflow.TypeIf:
+		switch {
+		case trueLabels[n]:
+			out = &workflow.EdgeOutput{Type: workflow.OutIfTrue}
+		case falseLabels[n]:
+			out = &workflow.EdgeOutput{Type: workflow.OutIfFalse}
+		}
+	case workflow.TypeLoop:
+		switch {
+		case bodyLabels[n]:
+			out = &workflow.EdgeOutput{Type: workflow.OutLoopBody}
+		case doneLabels[n]:
+			out = &workflow.EdgeOutput{Type: workflow.OutLoopDone}
+		}
+	case workflow.TypeSwitch:
+		if caseTypes[n] && e.LabelName != "" {
+			if name, ok := matchCase(e.LabelName, cases); ok {
+				out = &workflow.EdgeOutput{Type: workflow.OutSwitchCase, Name: name}
+			} else {
+				out = &workflow.EdgeOutput{Type: workflow.OutSwitchCase, Name: e.LabelName}
+			}
+		} else if name, ok := matchCase(e.Label, cases); ok {
+			out = &workflow.EdgeOutput{Type: workflow.OutSwitchCase, Name: name}
+		} else if defLabels[n] {
+			out = &workflow.EdgeOutput{Type: workflow.OutSwitchDefault}
+		} else if strings.HasPrefix(n, "case") {
+			if name, ok := matchCase(strings.TrimSpace(strings.TrimLeft(e.Label[4:], ":= _-")), cases); ok {
+				out = &workflow.EdgeOutput{Type: workflow.OutSwitchCase, Name: name}
+			}
+		}
+	}
+	if out == nil {
+		warn("cannot read output %q on a %s; left the edge unlabelled", raw, from)
+		e.Label, e.LabelName = "", ""
+		return ws
+	}
+	warn("output %q read as %s", raw, out.String())
+	e.Output, e.Label, e.LabelName = out, "", ""
+	return ws
+}
+
+func (e *PlanEdge) labelText() string {
+	if e.Output != nil {
+		return e.Output.String()
+	}
+	if e.LabelName != "" {
+		return e.Label + " " + e.LabelName
+	}
+	return e.Label
+}
+
+// matchCase finds the case a name refers to: exactly, then ignoring case
+// and punctuation.
+func matchCase(name string, cases []workflow.SwitchCase) (string, bool) {
+	for _, c := range cases {
+		if c.Name == name {
+			return c.Name, true
+		}
+	}
+	n := norm(name)
+	if n == "" {
+		return "", false
+	}
+	for _, c := range cases {
+		if norm(c.Name) == n {
+			return c.Name, true
+		}
+	}
+	return "", false
+}
+
+// DecodePlan reads repaired JSON into a Plan, leniently: a malformed step,
+// node or edge is skipped with a warning naming it; common mistakes are
+// coerced with a warning. No steps/nodes array, or no usable step, is a
+// StageError.
+func DecodePlan(js string) (*Plan, []Warning, error) {
+	p := &Plan{Skipped: map[string]string{}}
+	var ws []Warning
+	var paths []string
+	warn := func(path, format string, a ...any) {
+		ws = append(ws, Warning{Stage: StageDecode, Message: fmt.Sprintf(format, a...)})
+		paths = append(paths, path)
+	}
+	addWs := func(path string, more []Warning) {
+		for _, w := range more {
+			ws = append(ws, w)
+			paths = append(paths, path)
+		}
+	}
+
+	if !gjson.Valid(js) {
+		return nil, nil, &StageError{Stage: StageDecode, Msg: "not valid JSON"}
+	}
+	root := gjson.Parse(js)
+	var stepsV, nodesV, edgesV gjson.Result
+	switch {
+	case root.IsArray():
+		stepsV = root
+		warn("", `the reply is a bare list; read it as {"steps": [...]}`)
+	case root.IsObject():
+		top := fieldsOf(root)
+		if !top.has("steps", "nodes") {
+			// {"plan": {"steps": …}} and similar wrappers.
+			for _, n := range top.order {
+				f := top.m[n]
+				if f.val.IsObject() {
+					inner := fieldsOf(f.val)
+					if inner.has("steps", "nodes") {
+						warn("", "read the plan inside %q", f.key)
+						root, top = f.val, inner
+						break
+					}
+				}
+			}
+		}
+		if !top.has("steps", "nodes") && (top.has("step_type", "tool_name") || top.has("tool")) {
+			stepsV = gjson.Parse("[" + root.Raw + "]")
+			warn("", `the reply is a single step; read it as {"steps": [it]}`)
+		}
+		if v, ok := top.find("name", "title", "workflow_name", "workflow"); ok && v.Type == gjson.String {
+			p.Name = strings.TrimSpace(v.Str)
+		}
+		if v, ok := top.find("steps", "plan", "workflow_steps"); ok && !stepsV.Exists() {
+			stepsV = v
+		}
+		nodesV, _, _ = top.lookup("nodes")
+		edgesV, _, _ = top.lookup("edges", "connections", "links", "transitions")
+	default:
+		return nil, ws, &StageError{Stage: StageDecode,
+			Msg: fmt.Sprintf(`expected a JSON object with "steps" or "nodes", got %s`, jsonKind(root))}
+	}
+
+	itemsV, itemsKey := stepsV, "steps"
+	hasEdges := edgesV.IsArray() && len(edgesV.Array()) > 0
+	switch {
+	case nodesV.Exists() && nodesV.Type != gjson.Null && !(isEmptyArray(nodesV) && stepsV.Exists()):
+		itemsV, itemsKey = nodesV, "nodes"
+		p.Graph = hasEdges
+		if !hasEdges && len(nodesV.Array()) > 1 {
+			warn("", "nodes without edges; connected them in list order")
+		}
+	case stepsV.Exists() && hasEdges:
+		p.Graph = true
+		warn("", `"steps" came with "edges"; read them as graph nodes`)
+	}
+	if !itemsV.Exists() || itemsV.Type == gjson.Null {
+		return nil, ws, &StageError{Stage: StageDecode, Path: "steps",
+			Msg: `no "steps" array (or "nodes" and "edges"); the reply must be {"steps": [...]} or {"nodes": [...], "edges": [...]}`}
+	}
+	if itemsV.IsObject() {
+		// {"steps": {"check": {…}, …}}: keys are ids.
+		var b strings.Builder
+		b.WriteByte('[')
+		i := 0
+		itemsV.ForEach(func(k, v gjson.Result) bool {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			i++
+			if v.IsObject() && !v.Get("id").Exists() {
+				kb, _ := json.Marshal(k.String())
+				b.WriteString(`{"id":` + string(kb))
+				if inner := strings.TrimSpace(v.Raw[1:]); inner != "}" {
+					b.WriteByte(',')
+					b.WriteString(inner)
+				} else {
+					b.WriteByte('}')
+				}
+			} else {
+				b.WriteString(v.Raw)
+			}
+			return true
+		})
+		b.WriteByte(']')
+		itemsV = gjson.Parse(b.String())
+		warn("", "%q is an object; read its keys as step ids", itemsKey)
+	}
+	if !itemsV.IsArray() {
+		return nil, ws, &StageError{Stage: StageDecode, Path: itemsKey,
+			Msg: fmt.Sprintf("must be an array of step objects, got %s", jsonKind(itemsV))}
+	}
+
+	var reasons []string
+	for i, item := range itemsV.Array() {
+		path := fmt.Sprintf("%s[%d]", itemsKey, i)
+		st, sws, err := DecodeStep(item, path)
+		addWs(path, sws)
+		if err != nil {
+			se := err.(*StageError)
+			warn("", "skipped %s: %s", se.Path, se.Msg)
+			reasons = append(reasons, se.Path+": "+se.Msg)
+			if id := item.Get("id"); id.Exists() {
+				p.Skipped[scalarString(id)] = se.Msg
+			}
+			continue
+		}
+		if p.Graph && len(st.Branches) > 0 {
+			warn(path, "%s: nested step lists (then/else/body) are for flat plans; ignored them in the graph form", itemLabel(path, item))
+			st.Branches = nil
+		}
+		p.Steps = append(p.Steps, st)
+	}
+	if len(p.Steps) == 0 {
+		msg := "no usable steps"
+		if len(reasons) > 0 {
+			if len(reasons) > 5 {
+				reasons = append(reasons[:5], fmt.Sprintf("and %d more", len(reasons)-5))
+			}
+			msg += ": " + strings.Join(reasons, "; ")
+		} else {
+			msg += fmt.Sprintf(": %q is empty", itemsKey)
+		}
+		return nil, ws, &StageError{Stage: StageDecode, Path: itemsKey, Msg: msg}
+	}
+
+	if p.Graph {
+		byID := map[string]*Step{}
+		for i := range p.Steps {
+			if id := p.Steps[i].ID; id != "" {
+				if _, dup := byID[id]; !dup {
+					byID[id] = &p.Steps[i]
+				}
+			}
+		}
+		for i, item := range edgesV.Array() {
+			path := fmt.Sprintf("edges[%d]", i)
+			e, ews, err := DecodeEdge(item, path)
+			addWs("", ews)
+			if err != nil {
+				se := err.(*StageError)
+				warn("", "skipped %s: %s", se.Path, se.Msg)
+				continue
+			}
+			if from, ok := byID[e.From]; ok {
+				addWs("", e.ResolveOutput(from.Type, from.Params.Cases))
+			}
+			p.Edges = append(p.Edges, e)
+		}
+	} else if edgesV.Exists() && !edgesV.IsArray() && edgesV.Type != gjson.Null {
+		warn("", "edges must be an array, got %s; ignored it", jsonKind(edgesV))
+	}
+	p.warnPaths = paths
+	return p, ws, nil
+}
+
+func isEmptyArray(v gjson.Result) bool { return v.IsArray() && len(v.Array()) == 0 }
+
+// allSteps lists every step, nested branches included, in document order.
+func (p *Plan) allSteps() []*Step {
+	var out []*Step
+	var walk func(ss []Step)
+	walk = func(ss []Step) {
+		for i := range ss {
+			out = append(out, &ss[i])
+			for b := range ss[i].Branches {
+				walk(ss[i].Branches[b].Steps)
+			}
+		}
+	}
+	walk(p.Steps)
+	return out
+}
+
+// dropTruncated removes the item a cut-off reply ended inside.
+func (p *Plan) dropTruncated(js string, cut truncation) []Warning {
+	path := cut.path()
+	if cut.container == "edges" {
+		for i, e := range p.Edges {
+			if e.Path == path && i == len(p.Edges)-1 {
+				p.Edges = p.Edges[:i]
+				return []Warning{{Stage: StageRepair, Message: fmt.Sprintf(
+					"the reply was cut off inside %s (%s → %s); dropped that edge rather than guess the rest", path, e.From, e.To)}}
+			}
+		}
+		return nil
+	}
+	for i := len(p.Steps) - 1; i >= 0; i-- {
+		if p.Steps[i].Path == path && i == len(p.Steps)-1 {
+			label := path
+			if p.Steps[i].ID != "" {
+				label += fmt.Sprintf(" (%q)", p.Steps[i].ID)
+			}
+			p.Steps = p.Steps[:i]
+			return []Warning{{Stage: StageRepair, Message: fmt.Sprintf(
+				"the reply was cut off inside %s; dropped that step rather than guess its missing fields", label)}}
+		}
+	}
+	return nil
+}
+
+// attachNodeIDs gives decode warnings about a step that step's node id.
+func (p *Plan) attachNodeIDs(ws []Warning) {
+	for i := range ws {
+		if i >= len(p.warnPaths) {
+			return
+		}
+		if id, ok := p.nodeIDs[p.warnPaths[i]]; ok && ws[i].NodeID == "" {
+			ws[i].NodeID = id
+		}
+	}
+}
+
+// sortedKeys returns a map's keys in order, for deterministic messages.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

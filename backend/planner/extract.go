@@ -1,0 +1,373 @@
+package planner
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// thinkTags are the reasoning blocks local reasoning models wrap their
+// chain of thought in (deepseek-r1, qwq, qwen3: <think>).
+var thinkTags = []string{"think", "thinking", "reasoning"}
+
+// maxNestedRescans bounds how many unclosed brackets the extractor looks
+// inside of, so adversarial input ("{{{{…") stays linear.
+const maxNestedRescans = 16
+
+// ExtractJSON finds the plan's JSON in a model reply: it drops <think>
+// blocks, code fences and prose, and when there are several JSON blocks it
+// takes the one holding "steps" or "nodes" (preferring complete ones, then
+// the last). An unclosed block runs to the end of the reply, for RepairJSON
+// to close. No JSON at all is a StageError.
+func ExtractJSON(text string) (string, []Warning, error) {
+	var warnings []Warning
+	warn := func(format string, a ...any) {
+		warnings = append(warnings, Warning{Stage: StageExtract, Message: fmt.Sprintf(format, a...)})
+	}
+
+	text = strings.TrimPrefix(text, "\uFEFF")
+	visible, thoughts, notes := stripThink(text)
+	for _, n := range notes {
+		warn("%s", n)
+	}
+
+	cands := scanCandidates(visible)
+	best := pickCandidate(visible, cands)
+	src := visible
+	if (best < 0 || cands[best].class < classPlan) && len(thoughts) > 0 {
+		// The answer may sit inside the reasoning (a model that never
+		// closed <think>, or put its JSON there).
+		inner := strings.Join(thoughts, "\n")
+		ic := scanCandidates(inner)
+		if ib := pickCandidate(inner, ic); ib >= 0 && (best < 0 || ic[ib].class > cands[best].class) {
+			cands, best, src = ic, ib, inner
+			warn("no plan JSON outside the reasoning block; took the JSON found inside it")
+		}
+	}
+	if best < 0 {
+		return "", warnings, &StageError{Stage: StageExtract,
+			Msg: `no JSON found in the reply; answer with one JSON object holding "steps" (or "nodes" and "edges")`}
+	}
+	c := cands[best]
+	if c.class == classOther {
+		warn("no JSON block holds \"steps\" or \"nodes\"; took the largest JSON block (characters %d-%d)", c.start+1, c.end)
+	}
+	if n, k := topLevel(cands, best); n > 1 {
+		if k > 0 {
+			warn("the reply holds %d JSON blocks; took block %d of %d (%s%s)", n, k, n, c.describe(), completeNote(c))
+		} else {
+			warn("the reply holds %d JSON blocks; took one nested in an unclosed block (%s)", n, c.describe())
+		}
+	}
+	if !c.closed {
+		warn("the JSON is not closed (%d bracket(s) still open at the end); the reply looks cut off", c.open)
+	}
+	before := strings.TrimSpace(src[:c.start])
+	after := strings.TrimSpace(src[c.end:])
+	if before != "" || after != "" {
+		fence := ""
+		if strings.Contains(before, "```") {
+			fence = "took the JSON out of a code fence; "
+		}
+		warn("%signored %d characters of text before and %d after the JSON", fence, len(before), len(after))
+	}
+	return strings.TrimSpace(src[c.start:c.end]), warnings, nil
+}
+
+// topLevel counts the candidates not nested in an unclosed one, and gives
+// the 1-based rank of candidate best among them (0 when it is nested).
+func topLevel(cs []candidate, best int) (n, k int) {
+	for i, c := range cs {
+		if c.nested {
+			continue
+		}
+		n++
+		if i == best {
+			k = n
+		}
+	}
+	return n, k
+}
+
+func completeNote(c candidate) string {
+	if c.valid {
+		return ""
+	}
+	if c.closed {
+		return ", not valid JSON as is"
+	}
+	return ", unclosed"
+}
+
+// stripThink removes reasoning blocks and returns the remaining text, the
+// blocks' contents (a fallback search space) and notes for warnings.
+func stripThink(text string) (string, []string, []string) {
+	var thoughts, notes []string
+	for _, tag := range thinkTags {
+		open, closeTag := "<"+tag+">", "</"+tag+">"
+		if indexFold(text, open, 0) < 0 && indexFold(text, closeTag, 0) < 0 {
+			continue
+		}
+		var b strings.Builder
+		i, removed := 0, 0
+		for {
+			o := indexFold(text, open, i)
+			c := indexFold(text, closeTag, i)
+			if c >= 0 && (o < 0 || c < o) {
+				// A close tag with no open tag: the chat template
+				// opened the block, so everything before it is reasoning.
+				thoughts = append(thoughts, text[i:c])
+				notes = append(notes, fmt.Sprintf("removed %d characters of reasoning ending in %s (its opening tag was not in the reply)", c-i, closeTag))
+				b.Reset()
+				i = c + len(closeTag)
+				continue
+			}
+			if o < 0 {
+				b.WriteString(text[i:])
+				break
+			}
+			b.WriteString(text[i:o])
+			if c < 0 {
+				// Unterminated: the model never closed its reasoning.
+				// Keep the text, so an answer inside it can still be found.
+				rest := text[o+len(open):]
+				thoughts = append(thoughts, rest)
+				notes = append(notes, fmt.Sprintf("%s is never closed; searched the text after it", open))
+				b.WriteString(rest)
+				break
+			}
+			thoughts = append(thoughts, text[o+len(open):c])
+			removed++
+			i = c + len(closeTag)
+		}
+		if removed > 0 {
+			notes = append(notes, fmt.Sprintf("removed %d %s reasoning block(s)", removed, open))
+		}
+		text = b.String()
+	}
+	return text, thoughts, notes
+}
+
+// indexFold is strings.Index from position from, ASCII case-insensitive.
+func indexFold(s, sub string, from int) int {
+	n := len(sub)
+	for i := from; i+n <= len(s); i++ {
+		if strings.EqualFold(s[i:i+n], sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Candidate classes, best last.
+const (
+	classOther = iota // some JSON block
+	classStep         // looks like a step or a list of steps
+	classPlan         // holds "steps" or "nodes"
+)
+
+type candidate struct {
+	start, end int  // byte offsets; end exclusive
+	closed     bool // brackets balanced
+	open       int  // brackets still open at the end when !closed
+	valid      bool // strict JSON as is
+	nested     bool // inside an unclosed candidate
+	class      int
+}
+
+func (c candidate) describe() string {
+	switch c.class {
+	case classPlan:
+		return `the one holding "steps" or "nodes"`
+	case classStep:
+		return "the one that looks like steps"
+	}
+	return "the largest"
+}
+
+// scanCandidates lists the bracketed blocks of s: balanced ones, plus an
+// unclosed one running to the end (and, bounded, the blocks inside it).
+func scanCandidates(s string) []candidate {
+	var out []candidate
+	rescans, unclosedEnd := 0, -1
+	for i := 0; i < len(s); i++ {
+		if s[i] != '{' && s[i] != '[' {
+			continue
+		}
+		end, open := matchBracket(s, i)
+		c := candidate{start: i, end: end, closed: open == 0, open: open, nested: i < unclosedEnd}
+		if !c.closed {
+			// Prose after a cut-off fence is not JSON.
+			if f := strings.Index(s[i:], "\n```"); f >= 0 {
+				c.end = i + f
+			}
+		}
+		if c.end-c.start < 2 {
+			continue
+		}
+		if c.closed || rescans >= maxNestedRescans {
+			// A lone "[1]" or "{x}" in prose is a candidate too; the
+			// classes sort it out.
+			out = append(out, c)
+			i = end - 1
+			continue
+		}
+		out = append(out, c)
+		rescans++
+		if c.end > unclosedEnd {
+			unclosedEnd = c.end
+		}
+	}
+	for k := range out {
+		body := s[out[k].start:out[k].end]
+		out[k].valid = out[k].closed && json.Valid([]byte(body))
+		out[k].class = classify(body)
+	}
+	return out
+}
+
+// matchBracket returns the end (exclusive) of the block opening at s[i] and
+// how many brackets are still open at the end of s (0 when balanced). It
+// skips strings (double-quoted, and single-quoted where a value can start)
+// and // and /* */ comments.
+func matchBracket(s string, i int) (int, int) {
+	depth := 0
+	prev := byte(0) // last non-space byte outside strings
+	for j := i; j < len(s); j++ {
+		c := s[j]
+		switch c {
+		case '"':
+			j = skipString(s, j, '"')
+			prev = '"'
+			continue
+		case '\'':
+			if prev == '{' || prev == '[' || prev == ',' || prev == ':' {
+				j = skipString(s, j, '\'')
+				prev = '"'
+				continue
+			}
+		case '/':
+			if j+1 < len(s) && s[j+1] == '/' {
+				for j < len(s) && s[j] != '\n' {
+					j++
+				}
+				continue
+			}
+			if j+1 < len(s) && s[j+1] == '*' {
+				k := strings.Index(s[j+2:], "*/")
+				if k < 0 {
+					return len(s), depth
+				}
+				j += k + 3
+				continue
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1, 0
+			}
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			prev = c
+		}
+	}
+	return len(s), depth
+}
+
+// skipString returns the index of the closing quote of the string opening at
+// s[i], or len(s)-1 when it never closes.
+func skipString(s string, i int, q byte) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return j
+		}
+	}
+	return len(s) - 1
+}
+
+// classify tells a plan from a step list from any other block, by the keys
+// it mentions (it need not be valid JSON yet).
+func classify(body string) int {
+	if hasKey(body, "steps") || hasKey(body, "nodes") {
+		return classPlan
+	}
+	if hasKey(body, "step_type") || hasKey(body, "tool_name") {
+		return classStep
+	}
+	return classOther
+}
+
+// hasKey reports whether key appears as an object key: quoted or bare,
+// followed by a colon.
+func hasKey(body, key string) bool {
+	for from := 0; ; {
+		k := strings.Index(body[from:], key)
+		if k < 0 {
+			return false
+		}
+		k += from
+		from = k + len(key)
+		if k > 0 && isIdentByte(body[k-1]) {
+			continue
+		}
+		j := from
+		if j < len(body) && (body[j] == '"' || body[j] == '\'') {
+			j++
+		} else if j < len(body) && isIdentByte(body[j]) {
+			continue
+		}
+		for j < len(body) && (body[j] == ' ' || body[j] == '\t' || body[j] == '\n' || body[j] == '\r') {
+			j++
+		}
+		if j < len(body) && body[j] == ':' {
+			return true
+		}
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// pickCandidate returns the index of the best candidate, or -1: the highest
+// class; then valid JSON over merely closed over unclosed; then, for plans,
+// the last (a model's final answer follows its drafts), for other blocks
+// the largest.
+func pickCandidate(s string, cs []candidate) int {
+	best := -1
+	rank := func(c candidate) int {
+		r := c.class * 4
+		if c.valid {
+			r += 2
+		} else if c.closed {
+			r++
+		}
+		return r
+	}
+	for k, c := range cs {
+		if best < 0 {
+			best = k
+			continue
+		}
+		b := cs[best]
+		rc, rb := rank(c), rank(b)
+		switch {
+		case rc > rb:
+			best = k
+		case rc == rb:
+			if c.class == classOther {
+				if c.end-c.start > b.end-b.start {
+					best = k
+				}
+			} else {
+				best = k
+			}
+		}
+	}
+	return best
+}

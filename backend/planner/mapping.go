@@ -1,0 +1,298 @@
+package planner
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// genericID matches ids that say nothing about the step ("n1", "step_3", "7").
+var genericID = regexp.MustCompile(`^(?i)(n|node|s|step|task|action)?[_-]?[0-9]+$`)
+
+// MapPlan turns the plan's steps (nested branches included) into the nodes
+// of a new workflow: fresh node ids, keys from the step ids when they are
+// valid identifiers (so conditions the model wrote keep working), else from
+// the names; names default from the id or the tool. A tool that is not in
+// the catalog keeps its node, disabled, with a warning. Edges come later
+// (BuildEdges).
+func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
+	var ws []Warning
+	w := workflow.New(p.Name)
+	steps := p.allSteps()
+	w.Nodes = make([]workflow.Node, 0, len(steps)+4)
+	p.idMap = make(map[string]int, len(steps))
+	p.nodeIDs = make(map[string]string, len(steps))
+
+	// Valid ids become keys first, so a derived key never takes an id a
+	// later step relies on.
+	taken := make(map[string]bool, len(steps))
+	keys := make([]string, len(steps))
+	for i, s := range steps {
+		if workflow.ValidKey(s.ID) && !taken[s.ID] {
+			keys[i] = s.ID
+			taken[s.ID] = true
+		}
+	}
+	type rename struct{ from, to string }
+	var renames []rename
+	for i, s := range steps {
+		s.node = len(w.Nodes)
+		n := workflow.Node{ID: workflow.NewID(), Type: s.Type, Params: s.Params, TimeoutMs: s.TimeoutMs, Verify: s.Verify}
+		n.Name = s.Name
+		if n.Name == "" {
+			n.Name = defaultName(s)
+		}
+		if s.ID != "" {
+			if _, dup := p.idMap[s.ID]; dup {
+				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
+					"%s: id %q is used twice; edges and references to it mean the first step", s.Path, s.ID)})
+			} else {
+				p.idMap[s.ID] = s.node
+			}
+		}
+		n.Key = keys[i]
+		if n.Key == "" {
+			n.Key = workflow.UniqueKey(workflow.KeyFromName(n.Name), taken)
+			taken[n.Key] = true
+			if s.ID != "" && !workflow.ValidKey(s.ID) {
+				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
+					"%s: id %q is not an identifier (lower case letters, digits, _); the node's key is %q", s.Path, s.ID, n.Key)})
+				renames = append(renames, rename{s.ID, n.Key})
+			}
+		}
+		if n.Type == workflow.TypeLoop && n.Params.MaxIterations == nil {
+			m := workflow.DefaultMaxIterations
+			n.Params.MaxIterations = &m
+		}
+		if n.Type == workflow.TypeTool && cat != nil {
+			ws = append(ws, resolveTool(&n, s, cat)...)
+		}
+		if n.Type == workflow.TypeAiStep && cat != nil {
+			var unknown []string
+			for _, t := range n.Params.AllowedTools {
+				if !cat.Has(t) {
+					unknown = append(unknown, t)
+				}
+			}
+			if len(unknown) > 0 {
+				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
+					"%s: allowed_tools names unknown tool(s) %s", s.Path, quoteList(unknown))})
+			}
+		}
+		p.nodeIDs[s.Path] = n.ID
+		w.Nodes = append(w.Nodes, n)
+	}
+
+	// EndLoop.loop_id names a step id; point it at the node.
+	for _, s := range steps {
+		n := &w.Nodes[s.node]
+		if n.Type != workflow.TypeEndLoop || n.Params.LoopID == "" {
+			continue
+		}
+		if k, ok := p.idMap[n.Params.LoopID]; ok && w.Nodes[k].Type == workflow.TypeLoop {
+			n.Params.LoopID = w.Nodes[k].ID
+			continue
+		}
+		ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
+			"%s: loop_id %q is not the id of a Loop step; it will be paired by structure", s.Path, n.Params.LoopID)})
+		n.Params.LoopID = ""
+	}
+
+	// References written with an id that could not be a key follow it.
+	for _, r := range renames {
+		count := 0
+		for i := range w.Nodes {
+			count += renameRefs(&w.Nodes[i].Params, r.from, r.to)
+		}
+		if count > 0 {
+			ws = append(ws, Warning{Stage: StageMap, Message: fmt.Sprintf(
+				"rewrote %d reference(s) to %q as %q", count, r.from, r.to)})
+		}
+	}
+	return w, ws
+}
+
+// defaultName names a step that has no name: from its id when the id says
+// something, else from its tool or type.
+func defaultName(s *Step) string {
+	if s.ID != "" && !genericID.MatchString(s.ID) {
+		return humanize(s.ID)
+	}
+	switch s.Type {
+	case workflow.TypeTool:
+		if s.Params.Tool != "" {
+			t := s.Params.Tool
+			if i := strings.LastIndexByte(t, '.'); i >= 0 {
+				t = t[i+1:]
+			}
+			return humanize(t)
+		}
+	case workflow.TypeAiTransform:
+		if s.Params.Kind != "" {
+			return humanize(s.Params.Kind)
+		}
+	}
+	return string(s.Type)
+}
+
+// humanize turns an identifier into a label: "check_file" → "Check file",
+// "checkFile" → "Check file".
+func humanize(id string) string {
+	var b strings.Builder
+	prevLower := false
+	for i, r := range id {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ':
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), " ") {
+				b.WriteByte(' ')
+			}
+			prevLower = false
+			continue
+		case r >= 'A' && r <= 'Z':
+			if prevLower {
+				b.WriteByte(' ')
+			}
+			if i > 0 {
+				r += 'a' - 'A'
+			}
+			prevLower = false
+		default:
+			prevLower = r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+		}
+		b.WriteRune(r)
+	}
+	s := strings.TrimSpace(b.String())
+	if s == "" {
+		return id
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// resolveTool checks a Tool node's tool against the catalog, reading
+// near-misses (case, "server/tool", "server__tool", a bare MCP tool name)
+// as the catalog's name; an unknown tool disables the node.
+func resolveTool(n *workflow.Node, s *Step, cat *tools.Catalog) []Warning {
+	warn := func(format string, a ...any) []Warning {
+		return []Warning{{Stage: StageMap, NodeID: n.ID, Message: s.Path + ": " + fmt.Sprintf(format, a...)}}
+	}
+	t := n.Params.Tool
+	if t == "" {
+		if cat.Has(s.Name) {
+			n.Params.Tool = s.Name
+			n.Name = humanize(s.Name)
+			return warn("no tool_name; read the name %q as the tool", s.Name)
+		}
+		n.SetEnabled(false)
+		return warn("Tool step has no tool_name; kept it disabled")
+	}
+	if cat.Has(t) {
+		return nil
+	}
+	if fixed, ok := nearTool(t, cat); ok {
+		n.Params.Tool = fixed
+		return warn("tool %q read as %q", t, fixed)
+	}
+	n.SetEnabled(false)
+	return warn("unknown tool %q (not in the catalog); kept the node, disabled, so you can see what was meant", t)
+}
+
+func nearTool(t string, cat *tools.Catalog) (string, bool) {
+	cands := []string{
+		strings.ReplaceAll(t, "__", "."),
+		strings.ReplaceAll(t, "/", "."),
+		strings.ReplaceAll(t, ":", "."),
+		strings.ReplaceAll(t, "-", "_"),
+		strings.ReplaceAll(strings.ReplaceAll(t, "functions.", ""), "tools.", ""),
+	}
+	for _, c := range cands {
+		if cat.Has(c) {
+			return c, true
+		}
+	}
+	names := cat.Names()
+	n := norm(t)
+	found := ""
+	for _, name := range names {
+		if norm(name) == n {
+			if found != "" {
+				return "", false
+			}
+			found = name
+		}
+	}
+	if found != "" {
+		return found, true
+	}
+	// A bare MCP tool name: the one "server.tool" it can mean.
+	for _, name := range names {
+		if i := strings.LastIndexByte(name, '.'); i >= 0 && norm(name[i+1:]) == n {
+			if found != "" {
+				return "", false
+			}
+			found = name
+		}
+	}
+	return found, found != ""
+}
+
+// renameRefs rewrites "from." references (outside identifiers) to "to." in
+// every expression and string argument of p; it returns how many.
+func renameRefs(p *workflow.Params, from, to string) int {
+	count := 0
+	fix := func(s *string) {
+		var c int
+		*s, c = replaceRef(*s, from, to)
+		count += c
+	}
+	fix(&p.Condition)
+	fix(&p.ExitCondition)
+	fix(&p.Input)
+	fix(&p.Prompt)
+	for i := range p.Cases {
+		fix(&p.Cases[i].Condition)
+	}
+	var walk func(v any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case string:
+			fix(&x)
+			return x
+		case map[string]any:
+			for k, e := range x {
+				x[k] = walk(e)
+			}
+		case []any:
+			for i, e := range x {
+				x[i] = walk(e)
+			}
+		}
+		return v
+	}
+	if p.Arguments != nil {
+		walk(p.Arguments)
+	}
+	return count
+}
+
+func replaceRef(s, from, to string) (string, int) {
+	pat := from + "."
+	if !strings.Contains(s, pat) {
+		return s, 0
+	}
+	var b strings.Builder
+	count := 0
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], pat) && (i == 0 || !isIdentByte(s[i-1])) {
+			b.WriteString(to + ".")
+			i += len(pat)
+			count++
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String(), count
+}

@@ -1,0 +1,142 @@
+// Package planner turns a model's reply into a workflow. This file holds the
+// local stages, which call no model: extract the JSON from the reply, repair
+// it, decode it leniently, apply feature flags, map steps to nodes, build and
+// infer control-flow edges, and lay the graph out. Each stage reports what it
+// changed as warnings tagged with the stage (and node, where there is one);
+// a stage that cannot go on returns a *StageError, which the re-ask loop
+// quotes back to the model.
+package planner
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// Stage names, as they appear in Warning.Stage and StageError.Stage.
+const (
+	StageTruncation = "truncation"
+	StageExtract    = "extract"
+	StageRepair     = "repair"
+	StageDecode     = "decode"
+	StageFeatures   = "features"
+	StageMap        = "map"
+	StageEdges      = "edges"
+	StageInfer      = "infer"
+	StageLayout     = "layout"
+	StageValidate   = "validate"
+	StageReask      = "reask"
+)
+
+// Warning is something a stage fixed, guessed or dropped.
+type Warning struct {
+	Stage   string `json:"stage"` // "truncation","extract","repair","decode","features","map","edges","infer","layout","validate","reask"
+	Message string `json:"message"`
+	NodeID  string `json:"node_id,omitempty"`
+}
+
+// String renders the warning as "stage: message".
+func (w Warning) String() string { return w.Stage + ": " + w.Message }
+
+// StageError is a fatal failure of one stage; it is what the re-ask feedback quotes.
+type StageError struct {
+	Stage        string
+	Msg          string
+	Line, Column int    // for JSON errors, 1-based, in the extracted JSON text
+	Path         string // item path for item errors, e.g. "steps[3]" or "edges[2].output"
+}
+
+func (e *StageError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Stage)
+	b.WriteString(": ")
+	if e.Line > 0 {
+		fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	}
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Features says which optional step types the planner may use.
+type Features struct{ AllowAITransforms, AllowAgentSteps bool }
+
+// ParseOptions configures ParseOutput.
+type ParseOptions struct {
+	Features Features
+	// Catalog lists the tools Tool steps may call; nil skips the tool check.
+	Catalog *tools.Catalog
+}
+
+// ParseOutput runs every local stage on a model reply. On a fatal stage
+// failure it returns a *StageError (and the warnings so far); otherwise a
+// workflow (format weft/v1, fresh id, nodes with ids/keys/names/positions)
+// plus all warnings.
+func ParseOutput(text string, opts ParseOptions) (*workflow.Workflow, []Warning, error) {
+	var warnings []Warning
+
+	js, ws, err := ExtractJSON(text)
+	warnings = append(warnings, ws...)
+	if err != nil {
+		return nil, warnings, err
+	}
+
+	fixed, ws, err := RepairJSON(js)
+	warnings = append(warnings, ws...)
+	if err != nil {
+		return nil, warnings, err
+	}
+	// A reply cut off mid-item: the repair closed the brackets, but the
+	// last item may hold half a value. Remember which, to drop it.
+	var cut truncation
+	if fixed != js {
+		cut = findTruncation(js)
+	}
+
+	decodeStart := len(warnings)
+	plan, ws, err := DecodePlan(fixed)
+	warnings = append(warnings, ws...)
+	decodeCount := len(ws)
+	if err != nil {
+		return nil, warnings, err
+	}
+	if cut.container != "" {
+		warnings = append(warnings, plan.dropTruncated(fixed, cut)...)
+		if len(plan.Steps) == 0 {
+			return nil, warnings, &StageError{Stage: StageDecode, Path: cut.container,
+				Msg: "the reply was cut off inside the only step; no complete step is left"}
+		}
+	}
+
+	warnings = append(warnings, ApplyFeatures(plan, opts.Features)...)
+	if len(plan.Steps) == 0 {
+		return nil, warnings, &StageError{Stage: StageFeatures,
+			Msg: "no steps are left after removing the step types that are disabled (AiStep/AiTransform)"}
+	}
+
+	w, ws := MapPlan(plan, opts.Catalog)
+	warnings = append(warnings, ws...)
+	// Decode warnings about a step now know its node.
+	plan.attachNodeIDs(warnings[decodeStart : decodeStart+decodeCount])
+
+	warnings = append(warnings, BuildEdges(plan, w)...)
+	warnings = append(warnings, InferControlFlowEdges(w)...)
+	Layout(w)
+	return w, warnings, nil
+}
+
+// WarningsOf returns the messages of the warnings of one stage.
+func WarningsOf(ws []Warning, stage string) []string {
+	var out []string
+	for _, w := range ws {
+		if w.Stage == stage {
+			out = append(out, w.Message)
+		}
+	}
+	return out
+}

@@ -1,0 +1,334 @@
+package planner
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kaptinlin/jsonrepair"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// RepairJSON returns s unchanged when it is valid JSON. Otherwise it repairs
+// it locally (trailing and missing commas, comments, single quotes, unquoted
+// keys, Python literals, unclosed brackets of a cut-off reply, …) and warns
+// with the strict parse error and the kinds of fixes made. When the repair
+// fails the StageError carries the line and column of the strict error.
+func RepairJSON(s string) (string, []Warning, error) {
+	if json.Valid([]byte(s)) {
+		return s, nil, nil
+	}
+	line, col, msg := strictError(s)
+	lx := lexJSONish(s)
+	repaired, rerr := safeRepair(s)
+	if rerr == nil && !json.Valid([]byte(repaired)) {
+		rerr = errors.New("the repaired text is still not valid JSON")
+	}
+	if rerr != nil {
+		return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col,
+			Msg: fmt.Sprintf("invalid JSON: %s (local repair failed: %v)", msg, rerr)}
+	}
+	kinds := lx.describe(s)
+	if kinds == "" {
+		kinds = "other syntax errors"
+	}
+	w := Warning{Stage: StageRepair, Message: fmt.Sprintf(
+		"the JSON did not parse (line %d, column %d: %s); repaired locally: %s", line, col, msg, kinds)}
+	return repaired, []Warning{w}, nil
+}
+
+// safeRepair runs the repair library, turning a panic into an error.
+func safeRepair(s string) (out string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("repair panicked: %v", r)
+		}
+	}()
+	return jsonrepair.Repair(s)
+}
+
+// strictError parses s with encoding/json and returns where and why it
+// fails: 1-based line and column of the offending character.
+func strictError(s string) (int, int, string) {
+	var v any
+	err := json.Unmarshal([]byte(s), &v)
+	if err == nil {
+		return 0, 0, ""
+	}
+	var syn *json.SyntaxError
+	if errors.As(err, &syn) {
+		off := syn.Offset
+		msg := syn.Error()
+		if strings.Contains(msg, "unexpected end") {
+			off = int64(len(s))
+		} else if off > 0 {
+			off-- // Offset is just past the offending byte
+		}
+		line, col := workflow.LineCol([]byte(s), off)
+		return line, col, msg
+	}
+	line, col := workflow.LineCol([]byte(s), int64(len(s)))
+	return line, col, err.Error()
+}
+
+// Repair kinds, in the order warnings list them.
+const (
+	fixComment = iota
+	fixSingleQuote
+	fixPython
+	fixLiteral
+	fixUnquotedKey
+	fixUnquotedValue
+	fixTrailingComma
+	fixMissingComma
+	fixControlChar
+	fixEllipsis
+	fixExtraClose
+	fixUnclosedString
+	fixUnclosed
+	numFixes
+)
+
+var fixNames = [numFixes]string{
+	fixComment:        "comments removed",
+	fixSingleQuote:    "single quotes turned into double quotes",
+	fixPython:         "Python literals (None/True/False) turned into null/true/false",
+	fixLiteral:        "non-JSON literals (NaN/undefined/Infinity) replaced",
+	fixUnquotedKey:    "unquoted keys quoted",
+	fixUnquotedValue:  "unquoted string values quoted",
+	fixTrailingComma:  "trailing commas removed",
+	fixMissingComma:   "missing commas inserted",
+	fixControlChar:    "raw line breaks or control characters in strings escaped",
+	fixEllipsis:       "\"...\" placeholders removed",
+	fixExtraClose:     "extra closing brackets removed",
+	fixUnclosedString: "an unterminated string closed (the reply looks cut off)",
+	fixUnclosed:       "missing closing brackets added (the reply looks cut off)",
+}
+
+// lexFrame is one open bracket.
+type lexFrame struct {
+	kind  byte   // '{' or '['
+	key   string // the key it is the value of, "" in arrays and at the top
+	items int    // values started directly inside
+}
+
+// lexResult is what lexJSONish saw: the first offset and count of each
+// kind of defect, and the brackets open at the end.
+type lexResult struct {
+	first    [numFixes]int
+	count    [numFixes]int
+	stack    []lexFrame
+	inString bool // the text ends inside a string
+}
+
+func (r *lexResult) note(kind, off int) {
+	if r.count[kind] == 0 {
+		r.first[kind] = off
+	}
+	r.count[kind]++
+}
+
+// describe lists the kinds found, with the position of the first of each.
+func (r *lexResult) describe(s string) string {
+	var parts []string
+	for k := 0; k < numFixes; k++ {
+		if r.count[k] == 0 {
+			continue
+		}
+		line, col := workflow.LineCol([]byte(s), int64(r.first[k]))
+		p := fmt.Sprintf("%s (line %d, column %d", fixNames[k], line, col)
+		if r.count[k] > 1 {
+			p += fmt.Sprintf("; %d places", r.count[k])
+		}
+		parts = append(parts, p+")")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Token classes for lexJSONish.
+const (
+	tokNone  = iota
+	tokOpen  // { or [
+	tokValue // a complete value (string, literal, number, closed bracket)
+	tokComma
+	tokColon
+)
+
+// lexJSONish scans JSON-like text the way a lenient reader would and notes
+// the defects a repair will fix. It is a heuristic for messages; the repair
+// itself is the library's.
+func lexJSONish(s string) *lexResult {
+	r := &lexResult{}
+	prev := tokNone
+	lastKey := ""
+	valueStart := func(off int) {
+		if n := len(r.stack); n > 0 {
+			if prev == tokValue {
+				r.note(fixMissingComma, off)
+			}
+			top := &r.stack[n-1]
+			if top.kind == '[' || prev == tokColon {
+				top.items++
+			}
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '/' && i+1 < len(s) && (s[i+1] == '/' || s[i+1] == '*'):
+			r.note(fixComment, i)
+			if s[i+1] == '/' {
+				for i < len(s) && s[i] != '\n' {
+					i++
+				}
+			} else if k := strings.Index(s[i+2:], "*/"); k >= 0 {
+				i += k + 3
+			} else {
+				i = len(s)
+			}
+		case c == '"' || c == '\'':
+			if c == '\'' {
+				r.note(fixSingleQuote, i)
+			}
+			isKey := len(r.stack) > 0 && r.stack[len(r.stack)-1].kind == '{' && prev != tokColon
+			if !isKey {
+				valueStart(i)
+			} else if prev == tokValue {
+				r.note(fixMissingComma, i)
+			}
+			j := i + 1
+			closed := false
+			for ; j < len(s); j++ {
+				d := s[j]
+				if d == '\\' {
+					j++
+					continue
+				}
+				if d == c {
+					closed = true
+					break
+				}
+				if d < 0x20 {
+					r.note(fixControlChar, j)
+				}
+			}
+			if !closed {
+				r.note(fixUnclosedString, i)
+				r.inString = true
+				i = len(s)
+				break
+			}
+			if isKey {
+				lastKey = s[i+1 : j]
+			}
+			i = j
+			prev = tokValue
+		case c == '{' || c == '[':
+			valueStart(i)
+			key := ""
+			if prev == tokColon {
+				key = lastKey
+			}
+			r.stack = append(r.stack, lexFrame{kind: c, key: key})
+			prev = tokOpen
+		case c == '}' || c == ']':
+			if prev == tokComma {
+				r.note(fixTrailingComma, i)
+			}
+			if len(r.stack) == 0 {
+				r.note(fixExtraClose, i)
+			} else {
+				r.stack = r.stack[:len(r.stack)-1]
+			}
+			prev = tokValue
+		case c == ',':
+			prev = tokComma
+		case c == ':':
+			prev = tokColon
+		case c == '.' && strings.HasPrefix(s[i:], "..."):
+			r.note(fixEllipsis, i)
+			i += 2
+		default:
+			j := i
+			for j < len(s) && isWordByte(s[j]) {
+				j++
+			}
+			if j == i {
+				j = i + 1 // a stray byte; the repair decides
+			}
+			word := s[i:j]
+			k := j
+			for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\r' || s[k] == '\n') {
+				k++
+			}
+			inObjKey := len(r.stack) > 0 && r.stack[len(r.stack)-1].kind == '{' && prev != tokColon
+			if inObjKey || (k < len(s) && s[k] == ':' && prev != tokColon) {
+				r.note(fixUnquotedKey, i)
+				if prev == tokValue {
+					r.note(fixMissingComma, i)
+				}
+				lastKey = word
+			} else {
+				valueStart(i)
+				switch word {
+				case "true", "false", "null":
+				case "None", "True", "False":
+					r.note(fixPython, i)
+				case "NaN", "undefined", "Infinity", "-Infinity":
+					r.note(fixLiteral, i)
+				default:
+					if !isNumberStart(word[0]) {
+						r.note(fixUnquotedValue, i)
+					}
+				}
+			}
+			i = j - 1
+			prev = tokValue
+		}
+	}
+	if len(r.stack) > 0 {
+		r.note(fixUnclosed, len(s))
+	}
+	return r
+}
+
+func isWordByte(c byte) bool {
+	return isIdentByte(c) || c == '$' || c == '-' || c == '+' || c == '.'
+}
+
+func isNumberStart(c byte) bool { return c == '-' || c >= '0' && c <= '9' }
+
+// truncation says which list item a cut-off reply ended inside.
+type truncation struct {
+	container string // "steps", "nodes" or "edges"; "" when no item was cut
+	index     int    // 0-based index of the cut item
+}
+
+// path is the item's path as DecodePlan names it.
+func (t truncation) path() string { return fmt.Sprintf("%s[%d]", t.container, t.index) }
+
+// findTruncation looks at the brackets still open at the end of the JSON:
+// when an item of the outermost steps/nodes/edges list (or of a bare
+// top-level list) is still open, that item was cut off.
+func findTruncation(js string) truncation {
+	lx := lexJSONish(js)
+	for d, f := range lx.stack {
+		if f.kind != '[' {
+			continue
+		}
+		name := f.key
+		if d == 0 {
+			name = "steps"
+		}
+		if name != "steps" && name != "nodes" && name != "edges" {
+			continue
+		}
+		if d+1 < len(lx.stack) && f.items > 0 {
+			return truncation{container: name, index: f.items - 1}
+		}
+		return truncation{}
+	}
+	return truncation{}
+}
