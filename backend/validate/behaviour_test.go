@@ -172,7 +172,9 @@ func TestUpstream(t *testing.T) {
 		{"earlier body step", arg("body2", "echo {{body1.stdout}}"), false},
 		{"later body step", arg("body1", "echo {{body2.stdout}}"), true},
 		{"body after the loop", arg("after", "echo {{body2.stdout}}"), false},
-		{"exit condition reads body", func(m map[string]*workflow.Node) { m["again"].Params.ExitCondition = "body2.exit_code == 0 || again.iteration > 2" }, false},
+		{"exit condition reads body", func(m map[string]*workflow.Node) {
+			m["again"].Params.ExitCondition = "body2.exit_code == 0 || again.iteration > 2"
+		}, false},
 		{"exit condition reads after", func(m map[string]*workflow.Node) { m["again"].Params.ExitCondition = "after.exit_code == 0" }, true},
 		{"verify reads own key", func(m map[string]*workflow.Node) { m["left"].Verify = "left.exit_code == 0 && start.success" }, false},
 		{"verify reads sibling", func(m map[string]*workflow.Node) { m["left"].Verify = "right.exit_code == 0" }, true},
