@@ -44,6 +44,8 @@ func (c *cli) commands() map[string]command {
 		"validate": {"check a workflow file: weft validate FILE [--json]", (*cli).validate},
 		"settings": {"show or change settings: weft settings path | get [KEY] | set KEY VALUE", (*cli).settings},
 		"version":  {"print the version", (*cli).version},
+		"plan":     {"ask the model for a workflow: weft plan --goal TEXT [--out FILE] [--json]", (*cli).plan},
+		"stats":    {"repair and retry rates by model: weft stats [--model MODEL] [--json]", (*cli).stats},
 	}
 }
 
