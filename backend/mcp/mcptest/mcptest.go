@@ -1,0 +1,157 @@
+// Package mcptest is a Go MCP server for tests of edge cases the real npm
+// servers cannot produce on demand: a tool error, a slow tool that must be
+// cancelled, a server that crashes mid-call, a tool that spawns a
+// grandchild process. It runs over stdio in a re-executed test binary, so
+// the client side is exercised exactly as with a real server:
+//
+//	func TestMain(m *testing.M) { mcptest.MaybeServe(); os.Exit(m.Run()) }
+//	cfg := mcptest.Config(t.TempDir()) // a settings.MCPServer
+package mcptest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/weft-dev/weft/backend/settings"
+)
+
+const (
+	envServe = "WEFT_MCPTEST_SERVE"
+	envMarks = "WEFT_MCPTEST_MARKS"
+)
+
+// Config returns the settings entry that starts this test binary as the
+// test server. marks is a folder where the server records what happened
+// (see Mark); it may be empty.
+func Config(marks string) settings.MCPServer {
+	exe, err := os.Executable()
+	if err != nil {
+		exe = os.Args[0]
+	}
+	return settings.MCPServer{Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{envServe: "1", envMarks: marks}}
+}
+
+// Mark reads what the server recorded under name in the marks folder ("" if
+// nothing).
+func Mark(marks, name string) string {
+	b, _ := os.ReadFile(filepath.Join(marks, name))
+	return string(b)
+}
+
+func mark(name, value string) {
+	if dir := os.Getenv(envMarks); dir != "" {
+		os.WriteFile(filepath.Join(dir, name), []byte(value), 0o644)
+	}
+}
+
+// MaybeServe serves MCP on stdin/stdout and exits when this process was
+// started by Config; otherwise it returns at once. Call it first in
+// TestMain.
+func MaybeServe() {
+	if os.Getenv(envServe) != "1" {
+		return
+	}
+	err := NewServer().Run(context.Background(), &sdk.StdioTransport{})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mcptest:", err)
+	}
+	os.Exit(0)
+}
+
+type textIn struct {
+	Text string `json:"text" jsonschema:"text to echo"`
+}
+type msgIn struct {
+	Message string `json:"message" jsonschema:"the error message"`
+}
+type msIn struct {
+	Ms int `json:"ms" jsonschema:"how long to work, in milliseconds"`
+}
+type none struct{}
+type countIn struct {
+	Name string `json:"name" jsonschema:"counter name"`
+	Fail int    `json:"fail" jsonschema:"fail this many calls first"`
+}
+type sum struct {
+	Sum int `json:"sum"`
+}
+type addIn struct {
+	A int `json:"a"`
+	B int `json:"b"`
+}
+
+func text(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}
+
+// NewServer returns the test server with its tools:
+//
+//	echo {text}        returns the text
+//	add {a, b}         structured result {"sum": a+b}
+//	fail {message}     a tool error (isError) with the message
+//	slow {ms}          works for ms, recording "slow" = done|canceled
+//	crash {}           writes to stderr and exits with status 3
+//	spawn {}           starts a grandchild "sleep 300", returns its pid
+//	flaky {name, fail} fails the first `fail` calls per name, then succeeds
+func NewServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "weft-mcptest", Version: "1"}, nil)
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	sdk.AddTool(s, &sdk.Tool{Name: "echo", Description: "Echo the text back.", Annotations: ro},
+		func(_ context.Context, _ *sdk.CallToolRequest, in textIn) (*sdk.CallToolResult, any, error) {
+			return text(in.Text), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "add", Description: "Add two integers.", Annotations: ro},
+		func(_ context.Context, _ *sdk.CallToolRequest, in addIn) (*sdk.CallToolResult, sum, error) {
+			return nil, sum{Sum: in.A + in.B}, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "fail", Description: "Always fails with the message."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in msgIn) (*sdk.CallToolResult, any, error) {
+			return nil, nil, errors.New(in.Message)
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "slow", Description: "Work for a while."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, in msIn) (*sdk.CallToolResult, any, error) {
+			mark("slow", "started")
+			select {
+			case <-time.After(time.Duration(in.Ms) * time.Millisecond):
+				mark("slow", "done")
+				return text("done"), nil, nil
+			case <-ctx.Done():
+				mark("slow", "canceled")
+				return nil, nil, ctx.Err()
+			}
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "crash", Description: "Exit abruptly."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "mcptest: crashing on purpose")
+			os.Exit(3)
+			return nil, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "spawn", Description: "Start a long-lived grandchild process."},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			cmd := exec.Command("sleep", "300")
+			if err := cmd.Start(); err != nil {
+				return nil, nil, err
+			}
+			go cmd.Wait()
+			return text(strconv.Itoa(cmd.Process.Pid)), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "flaky", Description: "Fail the first calls, then succeed."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in countIn) (*sdk.CallToolResult, any, error) {
+			n, _ := strconv.Atoi(Mark(os.Getenv(envMarks), "flaky-"+in.Name))
+			n++
+			mark("flaky-"+in.Name, strconv.Itoa(n))
+			if n <= in.Fail {
+				return nil, nil, fmt.Errorf("connection reset by peer (call %d)", n)
+			}
+			return text(fmt.Sprintf("ok after %d calls", n)), nil, nil
+		})
+	return s
+}
