@@ -220,6 +220,9 @@ func (l *loop) finish(stop string) {
 		l.res.Workflow = chosen.wf
 		l.res.Warnings = chosen.warnings
 		l.res.Problems = chosen.problems
+		if strings.TrimSpace(chosen.wf.Name) == "" {
+			chosen.wf.Name = nameFromGoal(l.goal)
+		}
 	}
 	l.res.Summary = l.summary(chosen, stop)
 }
@@ -264,6 +267,20 @@ func (l *loop) summary(chosen *outcome, stop string) string {
 		fmt.Fprintf(&b, ", first: %s", chosen.errors[0].Message)
 	}
 	return b.String()
+}
+
+// maxNameRunes bounds a workflow name taken from the goal.
+const maxNameRunes = 60
+
+// nameFromGoal names a plan the model left unnamed: the goal's first line,
+// shortened.
+func nameFromGoal(goal string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(goal), "\n")
+	r := []rune(strings.Join(strings.Fields(line), " "))
+	if len(r) > maxNameRunes {
+		return strings.TrimSpace(string(r[:maxNameRunes-1])) + "…"
+	}
+	return string(r)
 }
 
 func plural(n int, one, many string) string {

@@ -129,6 +129,12 @@ func TestPlanValidFirstTime(t *testing.T) {
 		!strings.Contains(msgs[1].Content, "read notes.txt if it exists") {
 		t.Fatalf("first call should be system prompt + goal, got %+v", msgs)
 	}
+	if res.Workflow.Name != "read notes.txt if it exists" {
+		t.Errorf("an unnamed plan is named after the goal, got %q", res.Workflow.Name)
+	}
+	if got := nameFromGoal("  " + strings.Repeat("long goal ", 20) + "\nsecond line"); len([]rune(got)) != maxNameRunes || !strings.HasSuffix(got, "…") {
+		t.Errorf("nameFromGoal = %q", got)
+	}
 	if !strings.Contains(res.Summary, "first call") {
 		t.Errorf("summary %q", res.Summary)
 	}
