@@ -1,13 +1,9 @@
 package assistant
 
-// Warning is something the assistant fixed, guessed or dropped. Its stages
-// are the planner's (extract, repair, decode, …) plus the assistant's own.
-// TEMPORARY own type until backend/planner builds; becomes an alias of
-// planner.Warning.
-type Warning struct {
-	Stage   string `json:"stage"`
-	Message string `json:"message"`
-	NodeID  string `json:"node_id,omitempty"`
-}
+import "github.com/weft-dev/weft/backend/planner"
 
-func (w Warning) String() string { return w.Stage + ": " + w.Message }
+// Warning is something the assistant fixed, guessed or dropped: the
+// planner's type, so one list carries the planner's stages (extract,
+// repair, decode, features, map, infer, …) and the assistant's own
+// (patch, merge, classify, history).
+type Warning = planner.Warning
