@@ -34,6 +34,7 @@ type Plan struct {
 type Step struct {
 	Path   string // where it was in the reply, e.g. "steps[3]" or "steps[2].then[0]"
 	ID     string // the model's id; may be empty
+	Key    string // a key given besides the id (weft's own node shape); may be empty
 	Type   workflow.NodeType
 	Name   string
 	Params workflow.Params
@@ -183,11 +184,32 @@ var ignoredFields = map[string]bool{
 type stepDecoder struct {
 	path  string
 	label string // path plus id/name, for messages
-	ws    []Warning
+	iw    []itemWarning
+}
+
+// itemWarning is a decode warning about one item, kept apart from the item
+// so that DecodePlan can merge the same fix made to many items.
+type itemWarning struct {
+	label, path, text string
+}
+
+func (iw itemWarning) warning() Warning {
+	if iw.label == "" {
+		return Warning{Stage: StageDecode, Message: iw.text}
+	}
+	return Warning{Stage: StageDecode, Message: iw.label + ": " + iw.text}
+}
+
+func warningsOf(iws []itemWarning) []Warning {
+	var ws []Warning
+	for _, iw := range iws {
+		ws = append(ws, iw.warning())
+	}
+	return ws
 }
 
 func (d *stepDecoder) warn(format string, a ...any) {
-	d.ws = append(d.ws, Warning{Stage: StageDecode, Message: d.label + ": " + fmt.Sprintf(format, a...)})
+	d.iw = append(d.iw, itemWarning{label: d.label, path: d.path, text: fmt.Sprintf(format, a...)})
 }
 
 func (d *stepDecoder) fail(format string, a ...any) *StageError {
@@ -234,9 +256,14 @@ func itemLabel(path string, item gjson.Result) string {
 // mistakes are coerced with a warning; a step that cannot be read is a
 // *StageError (Stage "decode", Path naming the item) for the caller to skip.
 func DecodeStep(item gjson.Result, path string) (Step, []Warning, error) {
+	st, iws, err := decodeStep(item, path)
+	return st, warningsOf(iws), err
+}
+
+func decodeStep(item gjson.Result, path string) (Step, []itemWarning, error) {
 	d := &stepDecoder{path: path, label: itemLabel(path, item)}
 	st, err := d.step(item)
-	return st, d.ws, err
+	return st, d.iw, err
 }
 
 func (d *stepDecoder) step(item gjson.Result) (Step, error) {
@@ -264,7 +291,12 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 	}
 
 	if v, ok := d.get(fs, "id", "step_id", "node_id", "key"); ok {
-		st.ID = scalarString(v)
+		st.ID = strings.TrimSpace(scalarString(v))
+	}
+	if f, ok := fs.m["key"]; ok && !f.used && f.val.Type == gjson.String {
+		// Weft's own shape: "id" for edges, "key" for expressions.
+		f.used = true
+		st.Key = strings.TrimSpace(f.val.Str)
 	}
 	if v, ok := fs.find("name", "title", "label"); ok {
 		st.Name = strings.TrimSpace(scalarString(v))
@@ -667,10 +699,10 @@ func (d *stepDecoder) stepList(v gjson.Result, path string) ([]Step, error) {
 	var out []Step
 	for i, item := range v.Array() {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		st, ws, err := DecodeStep(item, p)
-		d.ws = append(d.ws, ws...)
+		st, iws, err := decodeStep(item, p)
+		d.iw = append(d.iw, iws...)
 		if err != nil {
-			d.ws = append(d.ws, Warning{Stage: StageDecode, Message: "skipped " + err.(*StageError).Path + ": " + err.(*StageError).Msg})
+			d.iw = append(d.iw, itemWarning{text: "skipped " + err.(*StageError).Path + ": " + err.(*StageError).Msg})
 			continue
 		}
 		out = append(out, st)
@@ -806,6 +838,11 @@ func quoteList(ss []string) string {
 // [from, to, label] array) and an output label in any of the shapes models
 // use. The label is read against the source node's type by ResolveOutput.
 func DecodeEdge(item gjson.Result, path string) (PlanEdge, []Warning, error) {
+	e, iws, err := decodeEdge(item, path)
+	return e, warningsOf(iws), err
+}
+
+func decodeEdge(item gjson.Result, path string) (PlanEdge, []itemWarning, error) {
 	d := &stepDecoder{path: path, label: path}
 	e := PlanEdge{Path: path}
 	var label gjson.Result
@@ -813,7 +850,7 @@ func DecodeEdge(item gjson.Result, path string) (PlanEdge, []Warning, error) {
 	case item.IsArray():
 		a := item.Array()
 		if len(a) < 2 || len(a) > 3 {
-			return e, d.ws, d.fail("an edge array must be [from, to] or [from, to, output], got %d items", len(a))
+			return e, d.iw, d.fail("an edge array must be [from, to] or [from, to, output], got %d items", len(a))
 		}
 		e.From, e.To = scalarString(a[0]), scalarString(a[1])
 		if len(a) == 3 {
@@ -824,23 +861,23 @@ func DecodeEdge(item gjson.Result, path string) (PlanEdge, []Warning, error) {
 		fs := fieldsOf(item)
 		f, ok := d.get(fs, "from", "source", "src", "from_id", "from_node", "source_id", "start")
 		if !ok {
-			return e, d.ws, d.fail(`no "from"`)
+			return e, d.iw, d.fail(`no "from"`)
 		}
 		t, ok := d.get(fs, "to", "target", "dst", "to_id", "to_node", "target_id", "end", "dest", "destination", "next")
 		if !ok {
-			return e, d.ws, d.fail(`no "to"`)
+			return e, d.iw, d.fail(`no "to"`)
 		}
 		e.From, e.To = strings.TrimSpace(scalarString(f)), strings.TrimSpace(scalarString(t))
 		label, _ = d.get(fs, "output", "label", "type", "branch", "when", "case", "condition", "port", "source_handle", "sourcehandle", "kind", "on")
 	default:
-		return e, d.ws, d.fail("an edge must be an object, got %s", jsonKind(item))
+		return e, d.iw, d.fail("an edge must be an object, got %s", jsonKind(item))
 	}
 	if e.From == "" || e.To == "" {
-		return e, d.ws, d.fail("edge has an empty endpoint (from %q, to %q)", e.From, e.To)
+		return e, d.iw, d.fail("edge has an empty endpoint (from %q, to %q)", e.From, e.To)
 	}
 	d.label = fmt.Sprintf("%s (%s → %s)", path, e.From, e.To)
 	d.output(&e, label)
-	return e, d.ws, nil
+	return e, d.iw, nil
 }
 
 // output reads an edge's label.
@@ -1022,16 +1059,14 @@ func matchCase(name string, cases []workflow.SwitchCase) (string, bool) {
 // StageError.
 func DecodePlan(js string) (*Plan, []Warning, error) {
 	p := &Plan{Skipped: map[string]string{}}
-	var ws []Warning
-	var paths []string
+	var all []itemWarning
 	warn := func(path, format string, a ...any) {
-		ws = append(ws, Warning{Stage: StageDecode, Message: fmt.Sprintf(format, a...)})
-		paths = append(paths, path)
+		all = append(all, itemWarning{path: path, text: fmt.Sprintf(format, a...)})
 	}
-	addWs := func(path string, more []Warning) {
+	addIws := func(more []itemWarning) { all = append(all, more...) }
+	addWs := func(more []Warning) {
 		for _, w := range more {
-			ws = append(ws, w)
-			paths = append(paths, path)
+			all = append(all, itemWarning{text: w.Message})
 		}
 	}
 
@@ -1073,7 +1108,7 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 		nodesV, _, _ = top.lookup("nodes")
 		edgesV, _, _ = top.lookup("edges", "connections", "links", "transitions")
 	default:
-		return nil, ws, &StageError{Stage: StageDecode,
+		return nil, mergeItemWarnings(all, nil), &StageError{Stage: StageDecode,
 			Msg: fmt.Sprintf(`expected a JSON object with "steps" or "nodes", got %s`, jsonKind(root))}
 	}
 
@@ -1091,7 +1126,7 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 		warn("", `"steps" came with "edges"; read them as graph nodes`)
 	}
 	if !itemsV.Exists() || itemsV.Type == gjson.Null {
-		return nil, ws, &StageError{Stage: StageDecode, Path: "steps",
+		return nil, mergeItemWarnings(all, nil), &StageError{Stage: StageDecode, Path: "steps",
 			Msg: `no "steps" array (or "nodes" and "edges"); the reply must be {"steps": [...]} or {"nodes": [...], "edges": [...]}`}
 	}
 	if itemsV.IsObject() {
@@ -1123,21 +1158,25 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 		warn("", "%q is an object; read its keys as step ids", itemsKey)
 	}
 	if !itemsV.IsArray() {
-		return nil, ws, &StageError{Stage: StageDecode, Path: itemsKey,
+		return nil, mergeItemWarnings(all, nil), &StageError{Stage: StageDecode, Path: itemsKey,
 			Msg: fmt.Sprintf("must be an array of step objects, got %s", jsonKind(itemsV))}
 	}
 
 	var reasons []string
 	for i, item := range itemsV.Array() {
 		path := fmt.Sprintf("%s[%d]", itemsKey, i)
-		st, sws, err := DecodeStep(item, path)
-		addWs(path, sws)
+		st, sws, err := decodeStep(item, path)
+		addIws(sws)
 		if err != nil {
 			se := err.(*StageError)
 			warn("", "skipped %s: %s", se.Path, se.Msg)
 			reasons = append(reasons, se.Path+": "+se.Msg)
 			if id := item.Get("id"); id.Exists() {
-				p.Skipped[scalarString(id)] = se.Msg
+				reason := se.Msg
+				if k := strings.Index(reason, " ("); k > 0 {
+					reason = reason[:k]
+				}
+				p.Skipped[scalarString(id)] = reason
 			}
 			continue
 		}
@@ -1157,7 +1196,7 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 		} else {
 			msg += fmt.Sprintf(": %q is empty", itemsKey)
 		}
-		return nil, ws, &StageError{Stage: StageDecode, Path: itemsKey, Msg: msg}
+		return nil, mergeItemWarnings(all, nil), &StageError{Stage: StageDecode, Path: itemsKey, Msg: msg}
 	}
 
 	if p.Graph {
@@ -1171,23 +1210,63 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 		}
 		for i, item := range edgesV.Array() {
 			path := fmt.Sprintf("edges[%d]", i)
-			e, ews, err := DecodeEdge(item, path)
-			addWs("", ews)
+			e, ews, err := decodeEdge(item, path)
+			addIws(ews)
 			if err != nil {
 				se := err.(*StageError)
 				warn("", "skipped %s: %s", se.Path, se.Msg)
 				continue
 			}
 			if from, ok := byID[e.From]; ok {
-				addWs("", e.ResolveOutput(from.Type, from.Params.Cases))
+				addWs(e.ResolveOutput(from.Type, from.Params.Cases))
 			}
 			p.Edges = append(p.Edges, e)
 		}
 	} else if edgesV.Exists() && !edgesV.IsArray() && edgesV.Type != gjson.Null {
 		warn("", "edges must be an array, got %s; ignored it", jsonKind(edgesV))
 	}
-	p.warnPaths = paths
-	return p, ws, nil
+	return p, mergeItemWarnings(all, &p.warnPaths), nil
+}
+
+// mergeItemWarnings turns item warnings into warnings, merging the same fix
+// made to several items into one ("read "type" as "step_type" (steps[0],
+// steps[1] …)"). When paths is set it receives, per warning, the path of
+// the one item it is about ("" for merged and plan-level warnings).
+func mergeItemWarnings(all []itemWarning, paths *[]string) []Warning {
+	groups := map[string]int{}
+	for _, iw := range all {
+		if iw.label != "" {
+			groups[iw.text]++
+		}
+	}
+	var ws []Warning
+	done := map[string]bool{}
+	for _, iw := range all {
+		path := iw.path
+		w := iw.warning()
+		if iw.label != "" && groups[iw.text] > 1 {
+			if done[iw.text] {
+				continue
+			}
+			done[iw.text] = true
+			var labels []string
+			for _, o := range all {
+				if o.label != "" && o.text == iw.text {
+					labels = append(labels, o.label)
+				}
+			}
+			if len(labels) > 4 {
+				labels = append(labels[:4], fmt.Sprintf("and %d more", len(labels)-4))
+			}
+			w.Message = fmt.Sprintf("%s (%s)", iw.text, strings.Join(labels, ", "))
+			path = ""
+		}
+		ws = append(ws, w)
+		if paths != nil {
+			*paths = append(*paths, path)
+		}
+	}
+	return ws
 }
 
 func isEmptyArray(v gjson.Result) bool { return v.IsArray() && len(v.Array()) == 0 }

@@ -187,6 +187,9 @@ func (b *edgeBuilder) seq(steps []Step) (int, []exit) {
 				b.warn(n, "%s: EndLoop names another loop but closes %q by nesting order; paired it with %q", s.Path, loopNode.Label(), loopNode.Label())
 			}
 			node.Params.LoopID = loopNode.ID
+			if s.Name == "" && (s.ID == "" || genericID.MatchString(s.ID)) {
+				node.Name = "End " + loopNode.Label()
+			}
 			b.add(n, top.node, nil)
 			exits = []exit{{node: top.node, out: outOf(workflow.OutLoopDone, "")}}
 

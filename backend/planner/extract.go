@@ -62,16 +62,34 @@ func ExtractJSON(text string) (string, []Warning, error) {
 	if !c.closed {
 		warn("the JSON is not closed (%d bracket(s) still open at the end); the reply looks cut off", c.open)
 	}
-	before := strings.TrimSpace(src[:c.start])
-	after := strings.TrimSpace(src[c.end:])
-	if before != "" || after != "" {
+	before, fenced := withoutFences(src[:c.start])
+	after, _ := withoutFences(src[c.end:])
+	switch {
+	case before != "" || after != "":
 		fence := ""
-		if strings.Contains(before, "```") {
+		if fenced {
 			fence = "took the JSON out of a code fence; "
 		}
-		warn("%signored %d characters of text before and %d after the JSON", fence, len(before), len(after))
+		warn("%signored %d characters of prose before and %d after the JSON", fence, len(before), len(after))
+	case fenced:
+		warn("took the JSON out of a code fence")
 	}
 	return strings.TrimSpace(src[c.start:c.end]), warnings, nil
+}
+
+// withoutFences trims s and drops the code-fence markers at its ends
+// ("```json" before the JSON, "```" after); it reports whether there was one.
+func withoutFences(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	fenced := false
+	if i := strings.LastIndex(s, "```"); i >= 0 && !strings.ContainsAny(s[i+3:], " \n\t") && len(s)-i-3 <= 16 {
+		// "```json" (or "```") right before the JSON
+		s, fenced = strings.TrimSpace(s[:i]), true
+	} else if strings.HasPrefix(s, "```") {
+		// "```" right after the JSON
+		s, fenced = strings.TrimSpace(s[3:]), true
+	}
+	return s, fenced
 }
 
 // topLevel counts the candidates not nested in an unclosed one, and gives

@@ -31,9 +31,13 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 	taken := make(map[string]bool, len(steps))
 	keys := make([]string, len(steps))
 	for i, s := range steps {
-		if workflow.ValidKey(s.ID) && !taken[s.ID] {
-			keys[i] = s.ID
-			taken[s.ID] = true
+		want := s.ID
+		if s.Key != "" {
+			want = s.Key
+		}
+		if usableKey(want) && !taken[want] {
+			keys[i] = want
+			taken[want] = true
 		}
 	}
 	type rename struct{ from, to string }
@@ -55,12 +59,23 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 		}
 		n.Key = keys[i]
 		if n.Key == "" {
-			n.Key = workflow.UniqueKey(workflow.KeyFromName(n.Name), taken)
+			base := workflow.KeyFromName(n.Name)
+			if reservedKeys[base] {
+				base += "_step"
+			}
+			n.Key = workflow.UniqueKey(base, taken)
 			taken[n.Key] = true
-			if s.ID != "" && !workflow.ValidKey(s.ID) {
+			switch ref := s.ID; {
+			case s.Key != "":
 				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
-					"%s: id %q is not an identifier (lower case letters, digits, _); the node's key is %q", s.Path, s.ID, n.Key)})
-				renames = append(renames, rename{s.ID, n.Key})
+					"%s: key %q %s; the node's key is %q", s.Path, s.Key, whyNotKey(s.Key, taken), n.Key)})
+				renames = append(renames, rename{s.Key, n.Key})
+			case ref != "":
+				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
+					"%s: id %q %s; the node's key is %q", s.Path, ref, whyNotKey(ref, taken), n.Key)})
+				if !usableKey(ref) {
+					renames = append(renames, rename{ref, n.Key})
+				}
 			}
 		}
 		if n.Type == workflow.TypeLoop && n.Params.MaxIterations == nil {
@@ -113,6 +128,24 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 		}
 	}
 	return w, ws
+}
+
+// reservedKeys are words conditions read as operators or literals, so a
+// node cannot be called that (validate reports them as bad_key).
+var reservedKeys = setOf("true", "false", "nil", "not", "in", "and", "or", "matches", "contains", "let", "if", "else")
+
+// usableKey reports whether a step id can be kept as the node's key.
+func usableKey(id string) bool { return workflow.ValidKey(id) && !reservedKeys[id] }
+
+// whyNotKey says why an id or key could not become the node's key.
+func whyNotKey(k string, taken map[string]bool) string {
+	switch {
+	case reservedKeys[k]:
+		return "is a reserved word in conditions"
+	case !workflow.ValidKey(k):
+		return "is not an identifier (lower case letters, digits, _)"
+	}
+	return "is already the key of another step"
 }
 
 // defaultName names a step that has no name: from its id when the id says
