@@ -190,13 +190,13 @@ func normalizeBaseURL(raw string) (*url.URL, error) {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("base URL %q is not a URL", displayEndpoint(raw))
+		return nil, fmt.Errorf("base URL %q is not a URL", stripURL(raw))
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
-		return nil, fmt.Errorf("base URL %q must start with http:// or https://", displayEndpoint(raw))
+		return nil, fmt.Errorf("base URL %q must start with http:// or https://", stripURL(raw))
 	}
 	if u.Host == "" {
-		return nil, fmt.Errorf("base URL %q has no host", displayEndpoint(raw))
+		return nil, fmt.Errorf("base URL %q has no host", stripURL(raw))
 	}
 	u.User = nil
 	u.RawQuery, u.ForceQuery, u.Fragment, u.RawFragment = "", false, "", ""
@@ -211,16 +211,24 @@ func normalizeBaseURL(raw string) (*url.URL, error) {
 
 // displayEndpoint renders a base URL for humans: no credentials, no query.
 func displayEndpoint(raw string) string {
-	raw = strings.TrimSpace(raw)
 	if u, err := normalizeBaseURL(raw); err == nil {
 		return u.String()
 	}
+	return stripURL(raw)
+}
+
+// stripURL removes userinfo, query and fragment from a URL-ish string
+// without otherwise judging it.
+func stripURL(raw string) string {
+	raw = strings.TrimSpace(raw)
 	if i := strings.IndexAny(raw, "?#"); i >= 0 {
 		raw = raw[:i]
 	}
-	if i := strings.Index(raw, "@"); i >= 0 {
+	if i := strings.LastIndex(raw, "@"); i >= 0 {
 		if j := strings.Index(raw, "://"); j >= 0 && j < i {
 			raw = raw[:j+3] + raw[i+1:]
+		} else if j < 0 {
+			raw = raw[i+1:]
 		}
 	}
 	return raw

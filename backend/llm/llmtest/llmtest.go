@@ -831,7 +831,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, req Request, st 
 		if st.DropAfter > 0 && sent >= st.DropAfter {
 			panic(http.ErrAbortHandler) // break the stream off
 		}
-		if st.ChunkDelay > 0 && !s.wait(r, st.ChunkDelay) {
+		if sent > 0 && st.ChunkDelay > 0 && !s.wait(r, st.ChunkDelay) {
 			panic(http.ErrAbortHandler)
 		}
 		sent++
