@@ -427,6 +427,14 @@ func classify(text string) classified {
 	}
 	ws = append(ws, rws...)
 	root := gjson.Parse(fixed)
+	if !isPatchObject(root) && !isPlan(root) {
+		// The extractor looks for plans: a patch object left unclosed
+		// loses to a complete block nested in it. Try the object that
+		// holds the first patch key instead.
+		if alt, aws, ok := patchFromText(visible); ok {
+			return classified{kind: KindPatch, prose: proseAround(visible, alt), json: alt, warnings: aws}
+		}
+	}
 	switch {
 	case isPatchObject(root):
 		return classified{kind: KindPatch, prose: prose, json: fixed, warnings: ws}
@@ -493,6 +501,41 @@ func changeKind(js string) Kind {
 		}
 	}
 	return ""
+}
+
+// patchFromText finds the object around the first patch key of text,
+// running to its closing bracket or, unclosed, to the end of the text, and
+// repairs it.
+func patchFromText(text string) (string, []Warning, bool) {
+	first := -1
+	for _, k := range patchKeyOrder {
+		for _, name := range append([]string{k}, patchKeys[k]...) {
+			for _, pat := range []string{`"` + name + `"`, `'` + name + `'`, name + ":"} {
+				if i := strings.Index(text, pat); i >= 0 && (first < 0 || i < first) {
+					first = i
+				}
+			}
+		}
+	}
+	if first < 0 {
+		return "", nil, false
+	}
+	start := strings.LastIndexByte(text[:first], '{')
+	if start < 0 {
+		return "", nil, false
+	}
+	body := text[start:]
+	if end := strings.Index(body, "\n```"); end >= 0 {
+		body = body[:end]
+	}
+	if end := strings.LastIndexAny(body, "}]"); end >= 0 && strings.TrimSpace(body[end+1:]) != "" {
+		body = body[:end+1]
+	}
+	fixed, ws, err := planner.RepairJSON(strings.TrimSpace(body))
+	if err != nil || !isPatchObject(gjson.Parse(fixed)) {
+		return "", nil, false
+	}
+	return fixed, ws, true
 }
 
 // proseAround is the text of a reply outside its JSON and code fences.

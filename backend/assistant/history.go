@@ -12,6 +12,10 @@ import (
 // verbatim; older ones are summarised.
 const DefaultRecentMessages = 6
 
+// summaryBatch is how many older messages gather before they are folded
+// into the summary, so that not every turn costs a summary call.
+const summaryBatch = 4
+
 // maxTranscriptMessage bounds one message in the text to summarise.
 const maxTranscriptMessage = 2000
 
@@ -19,7 +23,9 @@ const summarizePrompt = `You summarise a conversation between a user and the ass
 
 // historyMessages returns the turns to send before the new message: the
 // last `recent` messages verbatim, with everything older folded into
-// conv.Summary (by a model call, cached in the conversation). A failed
+// conv.Summary by a model call, cached in the conversation (older turns
+// are folded in batches of summaryBatch; until a batch is full they are
+// sent verbatim too). A failed
 // summary is not fatal: the older turns are dropped with a warning. Only
 // cancellation is an error.
 func (r *run) historyMessages(ctx context.Context, conv *Conversation) ([]llm.Message, error) {
@@ -29,21 +35,25 @@ func (r *run) historyMessages(ctx context.Context, conv *Conversation) ([]llm.Me
 	}
 	msgs := conv.Messages
 	older := len(msgs) - recent
-	if older > 0 && conv.SummaryCovers < older {
-		from := conv.SummaryCovers
-		if err := r.summarize(ctx, conv, msgs[from:older]); err != nil {
+	start := max(older, 0)
+	switch {
+	case older <= conv.SummaryCovers:
+	case older-conv.SummaryCovers < summaryBatch:
+		// Too few new older turns to be worth a call: send them verbatim
+		// until a batch has gathered.
+		start = conv.SummaryCovers
+	default:
+		if err := r.summarize(ctx, conv, msgs[conv.SummaryCovers:older]); err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			dropped := older - conv.SummaryCovers
 			what := "dropped"
 			if conv.Summary != "" {
 				what = "dropped (the earlier summary is kept)"
 			}
-			r.warn(StageHistory, "", "could not summarise the older conversation (%v); %d older message(s) %s and only the last %d sent verbatim", err, dropped, what, recent)
+			r.warn(StageHistory, "", "could not summarise the older conversation (%v); %d older message(s) %s and only the last %d sent verbatim", err, older-conv.SummaryCovers, what, recent)
 		}
 	}
-	start := max(len(msgs)-recent, 0)
 	out := make([]llm.Message, 0, len(msgs)-start)
 	for _, m := range msgs[start:] {
 		role := llm.RoleUser
