@@ -107,7 +107,7 @@ func TestCheckCondition(t *testing.T) {
 }
 
 func TestReservedKeys(t *testing.T) {
-	for w := range reservedWords {
+	for _, w := range []string{"true", "false", "nil", "not", "in", "and", "or", "matches", "contains", "let", "if", "else"} {
 		if err := CheckCondition(w + ".x == 1"); err == nil {
 			t.Errorf("%s: expected the key to be unusable in a condition", w)
 		}
@@ -351,5 +351,17 @@ func TestNestedLoopsCrossing(t *testing.T) {
 	}
 	if !strings.Contains(r.Problems[0].Message, "Loop 'Inner'") {
 		t.Errorf("message: %s", r.Problems[0].Message)
+	}
+}
+
+func TestValidKeyFastPath(t *testing.T) {
+	keys := []string{"", "a", "_", "a1", "1a", "A", "a-b", "a b", "é", "check_file", "_x9", strings.Repeat("a", 64), strings.Repeat("a", 65), "a\n", "ab_"}
+	for c := 0; c < 256; c++ {
+		keys = append(keys, "k"+string(rune(c)), string(rune(c)))
+	}
+	for _, k := range keys {
+		if validKey(k) != workflow.ValidKey(k) {
+			t.Errorf("%q: fast path %v, ValidKey %v", k, validKey(k), workflow.ValidKey(k))
+		}
 	}
 }

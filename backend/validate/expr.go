@@ -45,11 +45,14 @@ func CheckCondition(expr string) error {
 	return err
 }
 
-// reservedWords cannot name a node: expr reads them as operators or
-// literals, so `not.stdout` would never parse.
-var reservedWords = map[string]bool{
-	"true": true, "false": true, "nil": true, "not": true, "in": true, "and": true,
-	"or": true, "matches": true, "contains": true, "let": true, "if": true, "else": true,
+// reservedWord reports whether k cannot name a node because expr reads it
+// as an operator or literal, so `not.stdout` would never parse.
+func reservedWord(k string) bool {
+	switch k {
+	case "true", "false", "nil", "not", "in", "and", "or", "matches", "contains", "let", "if", "else":
+		return true
+	}
+	return false
 }
 
 var builtinNames = func() map[string]bool {

@@ -40,7 +40,9 @@ func (v *validator) real(r int32) bool {
 }
 
 func (v *validator) buildGraph() {
-	var from, to, ref []int32
+	from := make([]int32, 0, len(v.edges))
+	to := make([]int32, 0, len(v.edges))
+	ref := make([]int32, 0, len(v.edges))
 	for r := range v.edges {
 		er := &v.edges[r]
 		if !v.real(int32(r)) || v.nodes[er.from].Type == workflow.TypeEndLoop {
@@ -97,9 +99,11 @@ func tarjan(n int, start, adj []int32) (comp, size []int32) {
 	low := make([]int32, n)
 	comp = make([]int32, n)
 	onStack := make([]bool, n)
-	var stack []int32
+	// Sized for the worst case (a single chain) so they never regrow.
+	stack := make([]int32, 0, n)
 	type frame struct{ v, pos int32 }
-	var frames []frame
+	frames := make([]frame, 0, n)
+	size = make([]int32, 0, n)
 	counter := int32(0)
 	nc := int32(0)
 	visit := func(w int32) {
@@ -308,7 +312,7 @@ func (g *flowGraph) spanningForest(entries []int32) {
 	g.post = make([]int32, n)
 	visited := make([]bool, n)
 	type frame struct{ v, pos int32 }
-	var frames []frame
+	frames := make([]frame, 0, n)
 	var preN, postN int32
 	walk := func(s int32) {
 		if visited[s] {

@@ -9,62 +9,74 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-type condKind uint8
+// place says which text of a node an expression or template comes from.
+type place uint8
 
 const (
-	condIf condKind = iota
+	condIf place = iota
 	condCase
 	condExit
 	condVerify
+	textArgs
+	textPrompt
+	textInput
 )
 
 // condJob is one condition to compile.
 type condJob struct {
 	node     int32
-	kind     condKind
-	caseIdx  int
-	text     string
+	kind     place
+	caseIdx  int32
 	required bool
+	text     string
 	res      compiled
 	err      error
 }
 
 // refSet is the keys one expression or text field reads, and where from.
 type refSet struct {
-	node  int32  // node the text belongs to
-	query int32  // node whose ancestors may be read
-	self  int32  // a node that may also be read (-1 for none)
-	self2 int32  // another (-1 for none)
-	place string // "the condition of If 'X'"
-	keys  []string
+	node    int32 // node the text belongs to
+	query   int32 // node whose ancestors may be read
+	self    int32 // a node that may also be read (-1 for none)
+	self2   int32 // another (-1 for none)
+	kind    place
+	caseIdx int32
+	keys    []string
 }
 
 func (v *validator) addJob(j condJob) { v.jobs = append(v.jobs, j) }
 
-func (v *validator) addRefs(node, query int32, place string, keys []string) {
+func (v *validator) addRefs(node int32, kind place, keys []string) {
 	if len(keys) > 0 {
-		v.refs = append(v.refs, refSet{node: node, query: query, self: -1, self2: -1, place: place, keys: keys})
+		v.refs = append(v.refs, refSet{node: node, query: node, self: -1, self2: -1, kind: kind, keys: keys})
 	}
 }
 
-func (v *validator) condPlace(j *condJob) string {
-	switch j.kind {
+// placeName renders where a text is, for messages: "the condition of If 'X'".
+func (v *validator) placeName(kind place, node, caseIdx int32) string {
+	switch kind {
 	case condIf:
-		return "the condition of If " + v.label(j.node)
+		return "the condition of If " + v.label(node)
 	case condCase:
-		return fmt.Sprintf("the condition of case %s of Switch %s", q(v.nodes[j.node].Params.Cases[j.caseIdx].Name), v.label(j.node))
+		return fmt.Sprintf("the condition of case %s of Switch %s", q(v.nodes[node].Params.Cases[caseIdx].Name), v.label(node))
 	case condExit:
-		return "the exit condition of Loop " + v.label(j.node)
+		return "the exit condition of Loop " + v.label(node)
+	case condVerify:
+		return "the verify condition of " + v.typed(node)
+	case textArgs:
+		return "the arguments of " + v.label(node)
+	case textPrompt:
+		return "the prompt of " + v.label(node)
 	}
-	return "the verify condition of " + v.typed(j.node)
+	return "the input of " + v.label(node)
 }
 
-// compileAll compiles the jobs, spread over the available cores when there
-// are enough of them to be worth it (each worker has its own expr config,
-// which is not safe for concurrent use).
-func compileAll(jobs []condJob) {
-	const perWorker = 256
-	workers := min(runtime.GOMAXPROCS(0), len(jobs)/perWorker)
+// startCompile compiles the jobs in the background, spread over the
+// available cores when there are enough of them to be worth it, while the
+// caller runs the graph checks; wait blocks until every job is done. Each
+// worker has its own expr config, which is not safe for concurrent use.
+// Workers only write their own jobs' res and err fields.
+func startCompile(jobs []condJob) (wait func()) {
 	run := func(js []condJob) {
 		cfg := newExprConfig()
 		for i := range js {
@@ -74,21 +86,22 @@ func compileAll(jobs []condJob) {
 			js[i].res, js[i].err = compileCondition(cfg, js[i].text)
 		}
 	}
-	if workers <= 1 {
-		run(jobs)
-		return
+	const perWorker = 128
+	if len(jobs) < perWorker {
+		return func() { run(jobs) }
 	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(jobs)/perWorker))
 	chunk := (len(jobs) + workers - 1) / workers
 	var wg sync.WaitGroup
 	for lo := 0; lo < len(jobs); lo += chunk {
 		js := jobs[lo:min(lo+chunk, len(jobs))]
 		wg.Go(func() { run(js) })
 	}
-	wg.Wait()
+	return wg.Wait
 }
 
+// checkConditions reports the compiled conditions (see startCompile).
 func (v *validator) checkConditions() {
-	compileAll(v.jobs)
 	for k := range v.jobs {
 		j := &v.jobs[k]
 		if j.required && strings.TrimSpace(j.text) == "" {
@@ -101,15 +114,14 @@ func (v *validator) checkConditions() {
 			v.add(CodeBadCondition, SeverityError, msg, []int32{j.node})
 			continue
 		}
-		place := v.condPlace(j)
 		if j.err != nil {
-			v.add(CodeBadCondition, SeverityError, fmt.Sprintf("%s does not compile: %v", capitalize(place), j.err), []int32{j.node})
+			v.add(CodeBadCondition, SeverityError, fmt.Sprintf("%s does not compile: %v", capitalize(v.placeName(j.kind, j.node, j.caseIdx)), j.err), []int32{j.node})
 			continue
 		}
 		if len(j.res.idents) == 0 {
 			continue
 		}
-		rs := refSet{node: j.node, query: j.node, self: -1, self2: -1, place: place, keys: j.res.idents}
+		rs := refSet{node: j.node, query: j.node, self: -1, self2: -1, kind: j.kind, caseIdx: j.caseIdx, keys: j.res.idents}
 		switch j.kind {
 		case condVerify:
 			rs.self = j.node
@@ -145,7 +157,18 @@ func (v *validator) checkRefs() {
 		if v.dup[rs.node] || v.dup[rs.query] {
 			continue // not placed in the graph; the duplicate id is reported
 		}
+	next:
 		for _, key := range rs.keys {
+			// Most references read a direct predecessor: check those
+			// first, which spares a map lookup and an ancestry query.
+			if key == v.nodes[rs.query].Key && (rs.query == rs.self || rs.query == rs.self2) {
+				continue
+			}
+			for _, p := range ag.preds(rs.query) {
+				if v.nodes[p].Key == key && !v.dup[p] {
+					continue next
+				}
+			}
 			cands := v.keyAll[key]
 			if cands == nil {
 				if i, ok := v.keyFirst[key]; ok {
@@ -153,7 +176,7 @@ func (v *validator) checkRefs() {
 				}
 			}
 			if len(cands) == 0 {
-				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("%s reads %s, but no node has that key", capitalize(rs.place), q(key)), []int32{rs.node})
+				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("%s reads %s, but no node has that key", capitalize(v.placeName(rs.kind, rs.node, rs.caseIdx)), q(key)), []int32{rs.node})
 				continue
 			}
 			ok, placed := false, false
@@ -168,7 +191,7 @@ func (v *validator) checkRefs() {
 				}
 			}
 			if !ok && placed {
-				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("%s reads %s, but %s does not run before it", capitalize(rs.place), q(key), v.typed(cands[0])), []int32{rs.node})
+				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("%s reads %s, but %s does not run before it", capitalize(v.placeName(rs.kind, rs.node, rs.caseIdx)), q(key), v.typed(cands[0])), []int32{rs.node})
 			}
 		}
 	}

@@ -1,0 +1,143 @@
+package validate
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// genWorkflow builds a valid workflow of at least n nodes from repeated
+// blocks: a chain of tool steps, an If diamond, a Switch with three cases
+// and a default, and a loop with an If inside a nested loop. Every step
+// reads the previous one through a template, and every condition reads an
+// earlier step, so the reference checks do real work.
+func genWorkflow(n int) *workflow.Workflow {
+	g := &gen{w: &workflow.Workflow{Format: workflow.Format, ID: "bench", Name: fmt.Sprintf("Generated %d", n)}}
+	g.prev = g.tool("start", "echo start")
+	for b := 0; len(g.w.Nodes) < n; b++ {
+		switch b % 4 {
+		case 0:
+			for k := 0; k < 3; k++ {
+				g.link(g.tool(fmt.Sprintf("step_%d_%d", b, k), ""))
+			}
+		case 1:
+			c := g.add(fmt.Sprintf("check_%d", b), workflow.TypeIf, workflow.Params{Condition: g.prevKey() + ".exit_code == 0"})
+			g.link(c)
+			t, f := g.tool(fmt.Sprintf("yes_%d", b), ""), g.tool(fmt.Sprintf("no_%d", b), "")
+			g.edge(c, t, workflow.OutIfTrue, "")
+			g.edge(c, f, workflow.OutIfFalse, "")
+			m := g.tool(fmt.Sprintf("merge_%d", b), "echo {{"+g.key(t)+".stdout}}")
+			g.edge(t, m, "", "")
+			g.edge(f, m, "", "")
+			g.prev = m
+		case 2:
+			k := g.prevKey()
+			s := g.add(fmt.Sprintf("route_%d", b), workflow.TypeSwitch, workflow.Params{Cases: []workflow.SwitchCase{
+				{Name: "ok", Condition: k + ".exit_code == 0"},
+				{Name: "retry", Condition: k + ".exit_code == 75"},
+				{Name: "usage", Condition: k + ".exit_code == 64 && len(" + k + ".stderr) > 0"},
+			}})
+			g.link(s)
+			m := g.tool(fmt.Sprintf("after_%d", b), "echo {{"+k+".stdout}}")
+			for _, c := range []string{"ok", "retry", "usage", ""} {
+				x := g.tool(fmt.Sprintf("case_%s_%d", c, b), "")
+				if c == "" {
+					g.edge(s, x, workflow.OutSwitchDefault, "")
+				} else {
+					g.edge(s, x, workflow.OutSwitchCase, c)
+				}
+				g.edge(x, m, "", "")
+			}
+			g.prev = m
+		case 3:
+			outer := g.add(fmt.Sprintf("outer_%d", b), workflow.TypeLoop, workflow.Params{MaxIterations: ptr(10)})
+			g.link(outer)
+			a := g.tool(fmt.Sprintf("fetch_%d", b), "")
+			g.edge(outer, a, workflow.OutLoopBody, "")
+			g.prev = a
+			inner := g.add(fmt.Sprintf("inner_%d", b), workflow.TypeLoop, workflow.Params{MaxIterations: ptr(3)})
+			g.link(inner)
+			body := g.tool(fmt.Sprintf("try_%d", b), "")
+			g.edge(inner, body, workflow.OutLoopBody, "")
+			c := g.add(fmt.Sprintf("ok_%d", b), workflow.TypeIf, workflow.Params{Condition: g.key(body) + ".exit_code == 0"})
+			g.edge(body, c, "", "")
+			t, f := g.tool(fmt.Sprintf("record_%d", b), ""), g.tool(fmt.Sprintf("backoff_%d", b), "")
+			g.edge(c, t, workflow.OutIfTrue, "")
+			g.edge(c, f, workflow.OutIfFalse, "")
+			ie := g.add(fmt.Sprintf("inner_end_%d", b), workflow.TypeEndLoop, workflow.Params{LoopID: g.w.Nodes[inner].ID})
+			g.edge(t, ie, "", "")
+			g.edge(f, ie, "", "")
+			g.edge(ie, inner, "", "")
+			g.w.Nodes[inner].Params.ExitCondition = g.key(body) + ".exit_code == 0 || " + g.key(inner) + ".iteration >= 3"
+			done := g.tool(fmt.Sprintf("tidy_%d", b), "echo {{"+g.key(body)+".stdout}}")
+			g.edge(inner, done, workflow.OutLoopDone, "")
+			oe := g.add(fmt.Sprintf("outer_end_%d", b), workflow.TypeEndLoop, workflow.Params{LoopID: g.w.Nodes[outer].ID})
+			g.edge(done, oe, "", "")
+			g.edge(oe, outer, "", "")
+			g.w.Nodes[outer].Params.ExitCondition = g.key(a) + ".exit_code != 0"
+			g.prev = g.tool(fmt.Sprintf("next_%d", b), "echo {{"+g.key(done)+".stdout}}")
+			g.edge(outer, g.prev, workflow.OutLoopDone, "")
+		}
+	}
+	return g.w
+}
+
+func ptr(i int) *int { return &i }
+
+type gen struct {
+	w    *workflow.Workflow
+	prev int
+}
+
+func (g *gen) add(key string, t workflow.NodeType, p workflow.Params) int {
+	g.w.Nodes = append(g.w.Nodes, workflow.Node{ID: "id-" + key, Key: key, Name: key, Type: t, Params: p})
+	return len(g.w.Nodes) - 1
+}
+
+func (g *gen) key(i int) string { return g.w.Nodes[i].Key }
+func (g *gen) prevKey() string  { return g.key(g.prev) }
+func (g *gen) link(i int)       { g.edge(g.prev, i, "", ""); g.prev = i }
+func (g *gen) tool(key, command string) int {
+	if command == "" && len(g.w.Nodes) > 0 {
+		command = "echo {{" + g.prevKey() + ".stdout}}"
+	}
+	return g.add(key, workflow.TypeTool, workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": command}})
+}
+
+func (g *gen) edge(from, to int, out workflow.OutputType, name string) {
+	e := workflow.Edge{From: g.w.Nodes[from].ID, To: g.w.Nodes[to].ID}
+	if out != "" {
+		e.Output = &workflow.EdgeOutput{Type: out, Name: name}
+	}
+	g.w.Edges = append(g.w.Edges, e)
+}
+
+func TestGeneratedValid(t *testing.T) {
+	for _, n := range []int{50, 1000, 10000} {
+		r := Validate(genWorkflow(n), catalog)
+		if len(r.Problems) != 0 {
+			t.Errorf("%d nodes: %v", n, codes(r)[:min(5, len(r.Problems))])
+			r.Problems = r.Problems[:min(5, len(r.Problems))]
+			dump(t, r)
+		}
+	}
+}
+
+// BenchmarkValidate measures Validate on generated valid workflows; see
+// docs/benchmarks.md, section validate_workflow.
+func BenchmarkValidate(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		w := genWorkflow(n)
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if r := Validate(w, catalog); !r.Valid {
+					b.Fatal("generated workflow is not valid")
+				}
+			}
+			b.ReportMetric(float64(len(w.Nodes)), "nodes")
+			b.ReportMetric(float64(len(w.Edges)), "edges")
+		})
+	}
+}
