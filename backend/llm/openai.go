@@ -49,7 +49,11 @@ type OpenAI struct {
 	meter    *Meter
 	red      redactor
 
-	noStreamOptions atomic.Bool // the server refused stream_options once
+	// Compatibility switches, each set once when the server refuses a
+	// parameter (older local servers, newer OpenAI reasoning models).
+	noStreamOptions        atomic.Bool // refused stream_options
+	useMaxCompletionTokens atomic.Bool // wants max_completion_tokens, not max_tokens
+	noTemperature          atomic.Bool // accepts only its default temperature
 }
 
 var _ Client = (*OpenAI)(nil)
@@ -272,11 +276,12 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 		if f.canceled {
 			return Reply{}, c.canceled(ctx.Err(), attempts)
 		}
-		if f.streamOptionsRejected && !c.noStreamOptions.Load() {
-			// An older server that does not know stream_options: ask again
-			// without it (usage then may not be reported). Not a retry.
-			c.noStreamOptions.Store(true)
-			c.log.Debug("llm: server refused stream_options; retrying without", "endpoint", c.endpoint)
+		if f.kind == ErrRejected && c.adapt(f, stream, opts) {
+			// The server refused a parameter it does not support; the
+			// request was adjusted and goes again. Not a retry.
+			if params, err = c.buildParams(messages, opts); err != nil {
+				return Reply{}, err
+			}
 			n--
 			continue
 		}
@@ -301,6 +306,32 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 			opts.OnReset()
 		}
 	}
+}
+
+// adapt switches a compatibility flag when a 400/422 says a parameter we
+// sent is not supported. It reports whether anything changed, so each
+// switch happens at most once per client.
+func (c *OpenAI) adapt(f fault, stream bool, opts Options) bool {
+	if f.status == nil || (f.status.code != 400 && f.status.code != 422) {
+		return false
+	}
+	body := strings.ToLower(string(f.status.body))
+	try := func(flag *atomic.Bool, what string) bool {
+		if flag.CompareAndSwap(false, true) {
+			c.log.Debug("llm: server refused a parameter; asking again without it", "endpoint", c.endpoint, "parameter", what)
+			return true
+		}
+		return false
+	}
+	switch {
+	case stream && strings.Contains(body, "stream_options"):
+		return try(&c.noStreamOptions, "stream_options")
+	case opts.MaxTokens > 0 && strings.Contains(body, "max_completion_tokens"):
+		return try(&c.useMaxCompletionTokens, "max_tokens")
+	case opts.Temperature != nil && strings.Contains(body, "temperature"):
+		return try(&c.noTemperature, "temperature")
+	}
+	return false
 }
 
 func (c *OpenAI) canceled(err error, attempts int) error {
@@ -489,11 +520,15 @@ func (c *OpenAI) buildParams(messages []Message, opts Options) (openai.ChatCompl
 			return p, fmt.Errorf("llm: message %d has unsupported role %q", i, m.Role)
 		}
 	}
-	if opts.Temperature != nil {
+	if opts.Temperature != nil && !c.noTemperature.Load() {
 		p.Temperature = openai.Float(*opts.Temperature)
 	}
 	if opts.MaxTokens > 0 {
-		p.MaxTokens = openai.Int(int64(opts.MaxTokens))
+		if c.useMaxCompletionTokens.Load() {
+			p.MaxCompletionTokens = openai.Int(int64(opts.MaxTokens))
+		} else {
+			p.MaxTokens = openai.Int(int64(opts.MaxTokens))
+		}
 	}
 	for _, t := range opts.Tools {
 		params := t.Parameters
@@ -600,8 +635,6 @@ type fault struct {
 	retryAfter     time.Duration
 	hasRetryAfter  bool
 	cause          error
-
-	streamOptionsRejected bool
 }
 
 var errBreakerExcluded = errors.New("excluded")
@@ -660,9 +693,6 @@ func (c *OpenAI) classify(ctx context.Context, err error) fault {
 			f.retryable = true
 		default:
 			f.kind = ErrRejected
-			if (se.code == 400 || se.code == 422) && strings.Contains(string(se.body), "stream_options") {
-				f.streamOptionsRejected = true
-			}
 		}
 		switch strings.ToLower(se.header.Get("X-Should-Retry")) {
 		case "false":

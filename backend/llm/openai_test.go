@@ -819,3 +819,36 @@ func TestEnvironmentDoesNotLeak(t *testing.T) {
 		t.Fatalf("authorization %q sent without a configured key", req.Authorization)
 	}
 }
+
+func TestRefusedParametersAdapt(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithHandler(func(r llmtest.Request) llmtest.Step {
+		body := r.Body
+		switch {
+		case strings.Contains(body, `"max_tokens"`):
+			return llmtest.Step{Status: 400, Body: `{"error":{"message":"Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.","param":"max_tokens"}}`}
+		case strings.Contains(body, `"temperature"`):
+			return llmtest.Step{Status: 400, Body: `{"error":{"message":"Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported."}}`}
+		}
+		return llmtest.Reply("adapted")
+	}))
+	c := newClient(t, srv.URL)
+	temp := 0.2
+	r, err := c.Chat(context.Background(), user, llm.Options{MaxTokens: 20, Temperature: &temp})
+	if err != nil || r.Text != "adapted" || srv.Calls() != 3 {
+		t.Fatalf("%+v %v calls %d", r, err, srv.Calls())
+	}
+	req, _ := srv.LastRequest()
+	if req.MaxTokens != 20 || req.Temperature != nil || !strings.Contains(req.Body, `"max_completion_tokens":20`) {
+		t.Fatalf("%+v", req)
+	}
+	// The client remembers: the next call goes through at once.
+	if _, err := c.Chat(context.Background(), user, llm.Options{MaxTokens: 20, Temperature: &temp}); err != nil || srv.Calls() != 4 {
+		t.Fatalf("%v calls %d", err, srv.Calls())
+	}
+	// A 400 about something else is an ordinary rejection, sent once.
+	srv2 := llmtest.Start(t, llmtest.WithDefault(llmtest.Fault(400, "messages: too long")))
+	_, err = newClient(t, srv2.URL).Chat(context.Background(), user, llm.Options{MaxTokens: 5, Temperature: &temp})
+	if !errors.Is(err, llm.ErrRejected) || srv2.Calls() != 1 {
+		t.Fatalf("%v calls %d", err, srv2.Calls())
+	}
+}
