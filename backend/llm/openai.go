@@ -248,6 +248,7 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 	stream := opts.OnDelta != nil
 	start := c.now()
 	attempts := 0
+	var adapted compatSet
 	for n := 0; ; n++ {
 		if err := ctx.Err(); err != nil {
 			return Reply{}, c.canceled(err, attempts)
@@ -276,7 +277,7 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 		if f.canceled {
 			return Reply{}, c.canceled(ctx.Err(), attempts)
 		}
-		if f.kind == ErrRejected && c.adapt(f, stream, opts) {
+		if f.kind == ErrRejected && c.adapt(f, stream, opts, &adapted) {
 			// The server refused a parameter it does not support; the
 			// request was adjusted and goes again. Not a retry.
 			if params, err = c.buildParams(messages, opts); err != nil {
@@ -308,28 +309,39 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 	}
 }
 
-// adapt switches a compatibility flag when a 400/422 says a parameter we
-// sent is not supported. It reports whether anything changed, so each
-// switch happens at most once per client.
-func (c *OpenAI) adapt(f fault, stream bool, opts Options) bool {
+// compatSet records which compatibility switches one call has used.
+type compatSet uint8
+
+const (
+	compatStreamOptions compatSet = 1 << iota
+	compatMaxTokens
+	compatTemperature
+)
+
+// adapt switches a compatibility flag of the client when a 400/422 says a
+// parameter we sent is not supported, and reports whether to ask again.
+// Each switch is tried at most once per call, so this cannot loop.
+func (c *OpenAI) adapt(f fault, stream bool, opts Options, done *compatSet) bool {
 	if f.status == nil || (f.status.code != 400 && f.status.code != 422) {
 		return false
 	}
 	body := strings.ToLower(string(f.status.body))
-	try := func(flag *atomic.Bool, what string) bool {
-		if flag.CompareAndSwap(false, true) {
-			c.log.Debug("llm: server refused a parameter; asking again without it", "endpoint", c.endpoint, "parameter", what)
-			return true
+	try := func(which compatSet, flag *atomic.Bool, what string) bool {
+		if *done&which != 0 {
+			return false
 		}
-		return false
+		*done |= which
+		flag.Store(true)
+		c.log.Debug("llm: server refused a parameter; asking again without it", "endpoint", c.endpoint, "parameter", what)
+		return true
 	}
 	switch {
-	case stream && strings.Contains(body, "stream_options"):
-		return try(&c.noStreamOptions, "stream_options")
-	case opts.MaxTokens > 0 && strings.Contains(body, "max_completion_tokens"):
-		return try(&c.useMaxCompletionTokens, "max_tokens")
-	case opts.Temperature != nil && strings.Contains(body, "temperature"):
-		return try(&c.noTemperature, "temperature")
+	case stream && strings.Contains(body, "stream_options") && *done&compatStreamOptions == 0:
+		return try(compatStreamOptions, &c.noStreamOptions, "stream_options")
+	case opts.MaxTokens > 0 && strings.Contains(body, "max_completion_tokens") && *done&compatMaxTokens == 0:
+		return try(compatMaxTokens, &c.useMaxCompletionTokens, "max_tokens")
+	case opts.Temperature != nil && strings.Contains(body, "temperature") && *done&compatTemperature == 0:
+		return try(compatTemperature, &c.noTemperature, "temperature")
 	}
 	return false
 }

@@ -13,7 +13,8 @@ import (
 // policy: openai-go's own retries are switched off.
 type RetryPolicy struct {
 	// MaxRetries is the number of retries after the first attempt
-	// (so at most MaxRetries+1 requests). Default 3; negative means 0.
+	// (so at most MaxRetries+1 requests). 0 means the default, 3;
+	// negative means no retries.
 	MaxRetries int
 	// BaseDelay is the first backoff; each retry doubles it. Default 500ms.
 	BaseDelay time.Duration
@@ -30,8 +31,11 @@ func DefaultRetryPolicy() RetryPolicy {
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
 	d := DefaultRetryPolicy()
-	if p.MaxRetries < 0 {
+	switch {
+	case p.MaxRetries < 0:
 		p.MaxRetries = 0
+	case p.MaxRetries == 0:
+		p.MaxRetries = d.MaxRetries
 	}
 	if p.BaseDelay <= 0 {
 		p.BaseDelay = d.BaseDelay
