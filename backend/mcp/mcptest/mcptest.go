@@ -99,6 +99,7 @@ func text(s string) *sdk.CallToolResult {
 //	fail {message}     a tool error (isError) with the message
 //	slow {ms}          works for ms, recording "slow" = done|canceled
 //	crash {}           writes to stderr and exits with status 3
+//	crash_once {name}  like crash the first time (per name), then succeeds
 //	spawn {}           starts a grandchild "sleep 300", returns its pid
 //	flaky {name, fail} fails the first `fail` calls per name, then succeeds
 func NewServer() *sdk.Server {
@@ -133,6 +134,15 @@ func NewServer() *sdk.Server {
 			fmt.Fprintln(os.Stderr, "mcptest: crashing on purpose")
 			os.Exit(3)
 			return nil, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "crash_once", Description: "Exit abruptly the first time (per name), then echo."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in countIn) (*sdk.CallToolResult, any, error) {
+			if Mark(os.Getenv(envMarks), "crashed-"+in.Name) == "" {
+				mark("crashed-"+in.Name, "yes")
+				fmt.Fprintln(os.Stderr, "mcptest: crashing once on purpose")
+				os.Exit(3)
+			}
+			return text("survived " + in.Name), nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "spawn", Description: "Start a long-lived grandchild process."},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {

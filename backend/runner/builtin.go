@@ -1,0 +1,499 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/runner/proc"
+)
+
+// Limits of the built-in tools.
+const (
+	MaxCommandOutput = 1 << 20 // per stream
+	MaxHTTPBody      = 1 << 20
+	MaxReadFile      = 16 << 20
+	DefaultHTTPWait  = 2 * time.Minute
+)
+
+// Tool is something a Tool node (or an AI step) can call. Outputs are the
+// tool's own fields; the runner adds success and error.
+type Tool interface {
+	Call(ctx context.Context, c ToolCall) (map[string]any, error)
+}
+
+// ToolCall is one invocation.
+type ToolCall struct {
+	Name string
+	Args map[string]any
+	// Dir is the workflow's folder: relative paths start there.
+	Dir string
+	// Log writes a message to the run log (a "log" event).
+	Log func(msg string)
+}
+
+// ToolFunc adapts a function to Tool.
+type ToolFunc func(ctx context.Context, c ToolCall) (map[string]any, error)
+
+// Call calls f.
+func (f ToolFunc) Call(ctx context.Context, c ToolCall) (map[string]any, error) { return f(ctx, c) }
+
+func builtinTools() map[string]Tool {
+	return map[string]Tool{
+		"run_command":  ToolFunc(runCommand),
+		"http_request": ToolFunc(httpRequest),
+		"read_file":    ToolFunc(readFile),
+		"write_file":   ToolFunc(writeFile),
+		"list_files":   ToolFunc(listFiles),
+		"wait":         ToolFunc(waitTool),
+		"log":          ToolFunc(logTool),
+	}
+}
+
+// ---- arguments ----
+
+type args struct {
+	tool string
+	m    map[string]any
+}
+
+func (a args) only(names ...string) error {
+	var extra []string
+	for k := range a.m {
+		found := false
+		for _, n := range names {
+			if k == n {
+				found = true
+				break
+			}
+		}
+		if !found {
+			extra = append(extra, k)
+		}
+	}
+	if len(extra) > 0 {
+		sort.Strings(extra)
+		return argErrorf("%s: unknown argument %s (it takes %s)", a.tool, strings.Join(extra, ", "), strings.Join(names, ", "))
+	}
+	return nil
+}
+
+func (a args) str(name string, required bool) (string, error) {
+	v, ok := a.m[name]
+	if !ok || v == nil {
+		if required {
+			return "", argErrorf("%s: the argument %q is required", a.tool, name)
+		}
+		return "", nil
+	}
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case float64, int, int64, bool:
+		return toText(t), nil
+	}
+	return "", argErrorf("%s: the argument %q must be a string, not %T", a.tool, name, v)
+}
+
+func (a args) integer(name string, required bool, min int64) (int64, bool, error) {
+	v, ok := a.m[name]
+	if !ok || v == nil {
+		if required {
+			return 0, false, argErrorf("%s: the argument %q is required", a.tool, name)
+		}
+		return 0, false, nil
+	}
+	var n int64
+	switch t := v.(type) {
+	case float64:
+		if t != float64(int64(t)) {
+			return 0, false, argErrorf("%s: the argument %q must be a whole number, not %v", a.tool, name, t)
+		}
+		n = int64(t)
+	case int:
+		n = int64(t)
+	case int64:
+		n = t
+	case string:
+		p, err := strconv.ParseInt(strings.TrimSpace(t), 10, 64)
+		if err != nil {
+			return 0, false, argErrorf("%s: the argument %q must be a whole number, not %q", a.tool, name, t)
+		}
+		n = p
+	default:
+		return 0, false, argErrorf("%s: the argument %q must be a whole number, not %T", a.tool, name, v)
+	}
+	if n < min {
+		return 0, false, argErrorf("%s: the argument %q must be at least %d, not %d", a.tool, name, min, n)
+	}
+	return n, true, nil
+}
+
+func (a args) boolean(name string) (bool, error) {
+	switch t := a.m[name].(type) {
+	case nil:
+		return false, nil
+	case bool:
+		return t, nil
+	case string:
+		b, err := strconv.ParseBool(t)
+		if err == nil {
+			return b, nil
+		}
+	}
+	return false, argErrorf("%s: the argument %q must be true or false", a.tool, name)
+}
+
+// resolve makes a path absolute: relative paths start at the workflow's
+// folder, ~/ at the home folder.
+func resolve(dir, p string) string {
+	if strings.HasPrefix(p, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			p = filepath.Join(home, p[2:])
+		}
+	}
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// ---- run_command ----
+
+// cappedBuffer keeps the first max bytes and counts the rest.
+type cappedBuffer struct {
+	buf     bytes.Buffer
+	max     int
+	dropped int64
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	room := c.max - c.buf.Len()
+	if room >= len(p) {
+		return c.buf.Write(p)
+	}
+	if room > 0 {
+		c.buf.Write(p[:room])
+	}
+	c.dropped += int64(len(p) - max(room, 0))
+	return len(p), nil
+}
+
+func (c *cappedBuffer) String() string {
+	if c.dropped > 0 {
+		return c.buf.String() + fmt.Sprintf("\n…[%d more bytes not captured]", c.dropped)
+	}
+	return c.buf.String()
+}
+
+func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
+	a := args{"run_command", c.Args}
+	if err := a.only("command", "cwd", "timeout_ms"); err != nil {
+		return nil, err
+	}
+	command, err := a.str("command", true)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(command) == "" {
+		return nil, argErrorf("run_command: the command is empty")
+	}
+	cwd, err := a.str("cwd", false)
+	if err != nil {
+		return nil, err
+	}
+	dir := c.Dir
+	if cwd != "" {
+		dir = resolve(c.Dir, cwd)
+	}
+	timeoutMs, hasTimeout, err := a.integer("timeout_ms", false, 1)
+	if err != nil {
+		return nil, err
+	}
+	cctx := ctx
+	if hasTimeout {
+		var cancel context.CancelFunc
+		cctx, cancel = context.WithTimeout(ctx, time.Duration(timeoutMs)*time.Millisecond)
+		defer cancel()
+	}
+	var cmd *exec.Cmd
+	if runtime.GOOS == "windows" {
+		cmd = exec.CommandContext(cctx, "cmd", "/C", command)
+	} else {
+		cmd = exec.CommandContext(cctx, "sh", "-c", command)
+	}
+	proc.Prepare(cmd)
+	cmd.Dir = dir
+	stdout := &cappedBuffer{max: MaxCommandOutput}
+	stderr := &cappedBuffer{max: MaxCommandOutput}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	start := time.Now()
+	runErr := cmd.Run()
+	out := map[string]any{"exit_code": 0, "stdout": stdout.String(), "stderr": stderr.String()}
+	if cmd.ProcessState != nil {
+		out["exit_code"] = exitCode(cmd.ProcessState)
+	}
+	switch {
+	case ctx.Err() != nil:
+		return out, ctx.Err()
+	case cctx.Err() != nil:
+		out["exit_code"] = -1
+		return out, fmt.Errorf("run_command: killed after its timeout_ms of %v: %w", time.Since(start).Round(time.Millisecond), context.DeadlineExceeded)
+	case runErr != nil:
+		var ee *exec.ExitError
+		if errors.As(runErr, &ee) {
+			return out, nil // a non-zero exit is an output, not an error: branch or verify on exit_code
+		}
+		if errors.Is(runErr, exec.ErrWaitDelay) {
+			return out, nil // a background child kept the output open; the command itself finished
+		}
+		return out, fmt.Errorf("run_command: %w", runErr)
+	}
+	return out, nil
+}
+
+func exitCode(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// ---- http_request ----
+
+var httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+
+func httpRequest(ctx context.Context, c ToolCall) (map[string]any, error) {
+	a := args{"http_request", c.Args}
+	if err := a.only("method", "url", "headers", "body"); err != nil {
+		return nil, err
+	}
+	method, err := a.str("method", true)
+	if err != nil {
+		return nil, err
+	}
+	method = strings.ToUpper(strings.TrimSpace(method))
+	switch method {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
+	default:
+		return nil, argErrorf("http_request: the method %q is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", method)
+	}
+	raw, err := a.str("url", true)
+	if err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, argErrorf("http_request: %q is not an http or https URL", raw)
+	}
+	body, err := a.str("body", false)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultHTTPWait)
+		defer cancel()
+	}
+	var rd io.Reader
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return nil, argErrorf("http_request: %v", err)
+	}
+	switch h := c.Args["headers"].(type) {
+	case nil:
+	case map[string]any:
+		for k, v := range h {
+			req.Header.Set(k, toText(v))
+		}
+	default:
+		return nil, argErrorf("http_request: headers must be an object of strings")
+	}
+	resp, err := httpClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("http_request: %w", err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxHTTPBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("http_request: reading the response: %w", err)
+	}
+	text := string(b)
+	if len(b) > MaxHTTPBody {
+		text = string(b[:MaxHTTPBody]) + "\n…[response cut at 1 MiB]"
+	}
+	headers := make(map[string]any, len(resp.Header))
+	for k, vs := range resp.Header {
+		headers[k] = strings.Join(vs, ", ")
+	}
+	return map[string]any{"status": resp.StatusCode, "body": text, "headers": headers}, nil
+}
+
+// ---- files ----
+
+func readFile(ctx context.Context, c ToolCall) (map[string]any, error) {
+	a := args{"read_file", c.Args}
+	if err := a.only("path"); err != nil {
+		return nil, err
+	}
+	p, err := a.str("path", true)
+	if err != nil {
+		return nil, err
+	}
+	p = resolve(c.Dir, p)
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, fmt.Errorf("read_file: %w", err)
+	}
+	if st.IsDir() {
+		return nil, argErrorf("read_file: %s is a folder; use list_files", p)
+	}
+	if st.Size() > MaxReadFile {
+		return nil, fmt.Errorf("read_file: %s is %d bytes, over the %d MiB limit", p, st.Size(), MaxReadFile>>20)
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("read_file: %w", err)
+	}
+	return map[string]any{"content": string(b)}, nil
+}
+
+func writeFile(ctx context.Context, c ToolCall) (map[string]any, error) {
+	a := args{"write_file", c.Args}
+	if err := a.only("path", "content", "append"); err != nil {
+		return nil, err
+	}
+	p, err := a.str("path", true)
+	if err != nil {
+		return nil, err
+	}
+	var content string
+	switch v := c.Args["content"].(type) {
+	case nil:
+		return nil, argErrorf("write_file: the argument %q is required", "content")
+	case string:
+		content = v
+	default:
+		content = toText(v)
+	}
+	appendMode, err := a.boolean("append")
+	if err != nil {
+		return nil, err
+	}
+	p = resolve(c.Dir, p)
+	perm := os.FileMode(0o644)
+	data := []byte(content)
+	if st, err := os.Stat(p); err == nil {
+		if st.IsDir() {
+			return nil, argErrorf("write_file: %s is a folder", p)
+		}
+		perm = st.Mode().Perm()
+		if appendMode {
+			old, err := os.ReadFile(p)
+			if err != nil {
+				return nil, fmt.Errorf("write_file: %w", err)
+			}
+			data = append(old, data...)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err // do not start a write the user has already cancelled
+	}
+	// Always a whole new file renamed into place, appends included: a
+	// cancel or a crash leaves the old content or the new, never half.
+	if err := atomicfile.WriteFile(p, data, perm); err != nil {
+		return nil, fmt.Errorf("write_file: %w", err)
+	}
+	return map[string]any{"path": p, "bytes": len(content)}, nil
+}
+
+func listFiles(ctx context.Context, c ToolCall) (map[string]any, error) {
+	a := args{"list_files", c.Args}
+	if err := a.only("path", "pattern"); err != nil {
+		return nil, err
+	}
+	p, err := a.str("path", true)
+	if err != nil {
+		return nil, err
+	}
+	pattern, err := a.str("pattern", false)
+	if err != nil {
+		return nil, err
+	}
+	if pattern != "" {
+		if _, err := filepath.Match(pattern, ""); err != nil {
+			return nil, argErrorf("list_files: bad pattern %q: %v", pattern, err)
+		}
+	}
+	p = resolve(c.Dir, p)
+	ents, err := os.ReadDir(p)
+	if err != nil {
+		return nil, fmt.Errorf("list_files: %w", err)
+	}
+	files := []any{}
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		if pattern != "" {
+			if ok, _ := filepath.Match(pattern, e.Name()); !ok {
+				continue
+			}
+		}
+		files = append(files, e.Name())
+	}
+	return map[string]any{"files": files, "count": len(files)}, nil
+}
+
+// ---- wait, log ----
+
+func waitTool(ctx context.Context, c ToolCall) (map[string]any, error) {
+	a := args{"wait", c.Args}
+	if err := a.only("ms"); err != nil {
+		return nil, err
+	}
+	ms, _, err := a.integer("ms", true, 0)
+	if err != nil {
+		return nil, err
+	}
+	t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return map[string]any{}, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func logTool(ctx context.Context, c ToolCall) (map[string]any, error) {
+	a := args{"log", c.Args}
+	if err := a.only("message"); err != nil {
+		return nil, err
+	}
+	msg, ok := c.Args["message"]
+	if !ok {
+		return nil, argErrorf("log: the argument %q is required", "message")
+	}
+	if c.Log != nil {
+		c.Log(toText(msg))
+	}
+	return map[string]any{}, nil
+}

@@ -1,0 +1,204 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/builtin"
+	"github.com/expr-lang/expr/vm"
+)
+
+// DefaultExprTimeout bounds one evaluation of a condition or template
+// expression.
+const DefaultExprTimeout = 500 * time.Millisecond
+
+// evaluator compiles conditions once per run and evaluates them against
+// node outputs. Expressions are sandboxed by construction: expr-lang has no
+// access to the OS, we register no functions beyond its builtins, memory
+// is bounded by expr's budget and time by a per-evaluation timeout.
+type evaluator struct {
+	timeout time.Duration
+	// shadow lists node keys that are also builtin names ("count", "len"):
+	// used as variables, they must read the node's outputs.
+	shadow []string
+	cache  map[string]*compiledExpr
+}
+
+type compiledExpr struct {
+	prog  *vm.Program
+	roots []string // identifiers read from the environment
+	all   bool     // reads $env: needs every variable
+	err   error
+}
+
+var builtinNames = func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range builtin.Builtins {
+		m[f.Name] = true
+	}
+	return m
+}()
+
+func newEvaluator(keys []string, timeout time.Duration) *evaluator {
+	if timeout <= 0 {
+		timeout = DefaultExprTimeout
+	}
+	e := &evaluator{timeout: timeout, cache: map[string]*compiledExpr{}}
+	for _, k := range keys {
+		if builtinNames[k] {
+			e.shadow = append(e.shadow, k)
+		}
+	}
+	return e
+}
+
+func (e *evaluator) compile(src string) *compiledExpr {
+	if c, ok := e.cache[src]; ok {
+		return c
+	}
+	c := &compiledExpr{}
+	prog, err := expr.Compile(src)
+	if err != nil && len(e.shadow) > 0 {
+		opts := make([]expr.Option, 0, len(e.shadow))
+		for _, name := range e.shadow {
+			opts = append(opts, expr.DisableBuiltin(name))
+		}
+		if p2, err2 := expr.Compile(src, opts...); err2 == nil {
+			prog, err = p2, nil
+		}
+	}
+	if err != nil {
+		c.err = fmt.Errorf("does not compile: %s", firstLine(err.Error()))
+	} else {
+		c.prog = prog
+		c.roots, c.all = rootIdents(prog.Node())
+	}
+	e.cache[src] = c
+	return c
+}
+
+// eval runs src against vars, with selfKey (when not empty) reading self
+// instead: a verify condition sees the attempt's outputs before they are
+// kept. Only the variables the expression names are handed to the
+// evaluating goroutine, so one that overruns its time bound (and is
+// abandoned) never reads state the run goes on to change.
+func (e *evaluator) eval(src string, vars map[string]any, selfKey string, self map[string]any) (any, error) {
+	c := e.compile(src)
+	if c.err != nil {
+		return nil, c.err
+	}
+	env := make(map[string]any, len(c.roots))
+	if c.all {
+		for k, v := range vars {
+			env[k] = v
+		}
+	} else {
+		for _, k := range c.roots {
+			if v, ok := vars[k]; ok {
+				env[k] = v
+			}
+		}
+	}
+	if selfKey != "" {
+		env[selfKey] = self
+	}
+	type result struct {
+		v   any
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{nil, fmt.Errorf("evaluation failed: %v", p)}
+			}
+		}()
+		v, err := expr.Run(c.prog, env)
+		done <- result{v, err}
+	}()
+	t := time.NewTimer(e.timeout)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, errors.New(firstLine(r.err.Error()))
+		}
+		return r.v, nil
+	case <-t.C:
+		return nil, fmt.Errorf("evaluation took longer than %v", e.timeout)
+	}
+}
+
+// evalBool evaluates a condition; nil counts as false, anything else that
+// is not a boolean is an error.
+func (e *evaluator) evalBool(src string, vars map[string]any, selfKey string, self map[string]any) (bool, error) {
+	v, err := e.eval(src, vars, selfKey, self)
+	if err != nil {
+		return false, err
+	}
+	switch b := v.(type) {
+	case bool:
+		return b, nil
+	case nil:
+		return false, nil
+	}
+	return false, fmt.Errorf("the condition gave %s, not true or false", describe(v))
+}
+
+func describe(v any) string {
+	s := fmt.Sprintf("%T %v", v, v)
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+type identCollector struct {
+	names    []string
+	all      bool
+	declared map[string]bool
+}
+
+func (v *identCollector) Visit(n *ast.Node) {
+	switch t := (*n).(type) {
+	case *ast.IdentifierNode:
+		if t.Value == "$env" {
+			v.all = true
+			return
+		}
+		for _, x := range v.names {
+			if x == t.Value {
+				return
+			}
+		}
+		v.names = append(v.names, t.Value)
+	case *ast.VariableDeclaratorNode:
+		if v.declared == nil {
+			v.declared = map[string]bool{}
+		}
+		v.declared[t.Name] = true
+	}
+}
+
+func rootIdents(root ast.Node) ([]string, bool) {
+	var v identCollector
+	ast.Walk(&root, &v)
+	out := v.names[:0]
+	for _, n := range v.names {
+		if !v.declared[n] {
+			out = append(out, n)
+		}
+	}
+	return out, v.all
+}

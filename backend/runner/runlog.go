@@ -1,0 +1,219 @@
+package runner
+
+import (
+	"bufio"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/adrg/xdg"
+
+	"github.com/weft-dev/weft/backend/atomicfile"
+)
+
+// Run folders: $XDG_DATA_HOME/weft/runs/<id> for unsaved workflows, or
+// .weft/runs/<id> beside a saved one. Each holds events.jsonl (every
+// event), retry.log (seed 003's readable retry trail), workflow.json (what
+// ran, with any fixes applied) and summary.json (written last).
+
+const (
+	eventsFile   = "events.jsonl"
+	retryLogFile = "retry.log"
+	summaryFile  = "summary.json"
+	workflowFile = "workflow.json"
+	// maxEventsBytes caps events.jsonl; past it only the events that
+	// matter for recovery are written (the callback still gets all).
+	maxEventsBytes = 64 << 20
+	flushEvery     = 200 * time.Millisecond
+)
+
+// DefaultRunsDir returns where runs of a workflow are logged: beside the
+// file when it is saved, else in the XDG data dir.
+func DefaultRunsDir(workflowPath string) (string, error) {
+	if workflowPath != "" {
+		abs, err := filepath.Abs(workflowPath)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(filepath.Dir(abs), ".weft", "runs"), nil
+	}
+	xdg.Reload()
+	return filepath.Join(xdg.DataHome, "weft", "runs"), nil
+}
+
+var runIDRe = regexp.MustCompile(`^\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}$`)
+
+func newRunID(now time.Time) string {
+	var b [3]byte
+	rand.Read(b[:])
+	return now.UTC().Format("20060102-150405.000") + "-" + hex.EncodeToString(b[:])
+}
+
+// runLog writes a run's folder and delivers events live.
+type runLog struct {
+	runID   string
+	dir     string
+	onEvent func(Event)
+	now     func() time.Time
+
+	mu        sync.Mutex
+	seq       int64
+	events    *os.File
+	ew        *bufio.Writer
+	written   int64
+	capped    bool
+	lastFlush time.Time
+	retry     *os.File
+	err       error // first write error, reported once as a warning
+}
+
+func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time) (*runLog, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create run folder: %w", err)
+	}
+	ev, err := os.OpenFile(filepath.Join(dir, eventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("create run log: %w", err)
+	}
+	rl, err := os.OpenFile(filepath.Join(dir, retryLogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		ev.Close()
+		return nil, fmt.Errorf("create retry log: %w", err)
+	}
+	return &runLog{runID: runID, dir: dir, onEvent: onEvent, now: now, events: ev, ew: bufio.NewWriterSize(ev, 64<<10), retry: rl, lastFlush: now()}, nil
+}
+
+// important events are always written and flushed at once: they are what
+// someone reads after a crash.
+func important(t EventType) bool {
+	switch t {
+	case EvFailure, EvRetry, EvEscalated, EvUserResponse, EvResolved, EvWarning, EvRunStarted, EvRunFinished:
+		return true
+	}
+	return false
+}
+
+func (l *runLog) emit(e Event) {
+	l.mu.Lock()
+	l.seq++
+	e.Seq = l.seq
+	e.RunID = l.runID
+	if e.Time.IsZero() {
+		e.Time = l.now()
+	}
+	imp := important(e.Type)
+	if !l.capped || imp {
+		b, err := json.Marshal(e)
+		if err != nil {
+			b, _ = json.Marshal(Event{Seq: e.Seq, Time: e.Time, Type: EvWarning, RunID: l.runID, NodeID: e.NodeID, Message: "event not encodable: " + err.Error()})
+		}
+		b = append(b, '\n')
+		l.ew.Write(b)
+		l.written += int64(len(b))
+		if l.written > maxEventsBytes && !l.capped {
+			l.capped = true
+			note, _ := json.Marshal(Event{Seq: e.Seq, Time: e.Time, Type: EvWarning, RunID: l.runID, Message: fmt.Sprintf("events.jsonl reached %d MiB; from here on only failures, retries, escalations and the end of the run are written", maxEventsBytes>>20)})
+			l.ew.Write(append(note, '\n'))
+		}
+		if imp || e.Time.Sub(l.lastFlush) > flushEvery {
+			l.flushLocked()
+		}
+	}
+	cb := l.onEvent
+	l.mu.Unlock()
+	if cb != nil {
+		cb(e)
+	}
+}
+
+func (l *runLog) flushLocked() {
+	if err := l.ew.Flush(); err != nil && l.err == nil {
+		l.err = err
+	}
+	l.lastFlush = l.now()
+}
+
+// retryf appends a line to retry.log in seed 003's format:
+// [time] [RETRY] [key] message
+func (l *runLog) retryf(key, format string, args ...any) {
+	line := fmt.Sprintf("[%s] [RETRY] [%s] %s\n", l.now().UTC().Format(time.RFC3339), key, fmt.Sprintf(format, args...))
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, err := l.retry.WriteString(line); err != nil && l.err == nil {
+		l.err = err
+	}
+}
+
+func (l *runLog) writeJSON(name string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(l.dir, name), append(b, '\n'), 0o644)
+}
+
+func (l *runLog) close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.flushLocked()
+	e1 := l.events.Sync()
+	e2 := l.events.Close()
+	e3 := l.retry.Close()
+	for _, e := range []error{l.err, e1, e2, e3} {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// pruneRuns removes the oldest finished run folders in runsDir so that at
+// most keep remain (the current one included). Folders of runs that may
+// still be going (no summary.json, touched within the last day) are left
+// alone, as is anything not named like a run.
+func pruneRuns(runsDir, current string, keep int, now time.Time) error {
+	ents, err := os.ReadDir(runsDir)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for _, e := range ents {
+		if e.IsDir() && runIDRe.MatchString(e.Name()) {
+			ids = append(ids, e.Name())
+		}
+	}
+	sort.Strings(ids) // ids start with the UTC time: oldest first
+	excess := len(ids) - keep
+	var errs []string
+	for _, id := range ids {
+		if excess <= 0 {
+			break
+		}
+		if id == current {
+			continue
+		}
+		dir := filepath.Join(runsDir, id)
+		if _, err := os.Stat(filepath.Join(dir, summaryFile)); err != nil {
+			if st, err := os.Stat(dir); err == nil && now.Sub(st.ModTime()) < 24*time.Hour {
+				continue
+			}
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		excess--
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("prune old runs: %s", strings.Join(errs, "; "))
+	}
+	return nil
+}

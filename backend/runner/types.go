@@ -1,0 +1,283 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// EventType names an event of a run. events.jsonl holds one Event a line.
+type EventType string
+
+const (
+	EvRunStarted      EventType = "run_started"
+	EvNodeStarted     EventType = "node_started"
+	EvAttempt         EventType = "attempt"
+	EvFailure         EventType = "failure"
+	EvRetry           EventType = "retry"
+	EvEscalated       EventType = "escalated"
+	EvUserResponse    EventType = "user_response"
+	EvResolved        EventType = "resolved"
+	EvVariableSet     EventType = "variable_set"
+	EvBranchEvaluated EventType = "branch_evaluated"
+	EvLoopIteration   EventType = "loop_iteration"
+	EvNodeFinished    EventType = "node_finished"
+	EvNodeSkipped     EventType = "node_skipped"
+	EvWarning         EventType = "warning"
+	EvLog             EventType = "log"
+	EvToolCall        EventType = "tool_call"
+	EvRunFinished     EventType = "run_finished"
+)
+
+// NodeStatus is a node's live state, for the UI's per-node badge.
+type NodeStatus string
+
+const (
+	StatusRunning   NodeStatus = "running"
+	StatusOK        NodeStatus = "ok"
+	StatusRetrying  NodeStatus = "retrying"
+	StatusEscalated NodeStatus = "escalated" // waiting for the user
+	StatusFailed    NodeStatus = "failed"
+	StatusSkipped   NodeStatus = "skipped"
+	StatusCanceled  NodeStatus = "canceled"
+)
+
+// Event is one thing that happened in a run. Fields not relevant to a type
+// are left out of its JSON.
+type Event struct {
+	Seq      int64      `json:"seq"`
+	Time     time.Time  `json:"time"`
+	Type     EventType  `json:"type"`
+	RunID    string     `json:"run_id"`
+	NodeID   string     `json:"node_id,omitempty"`
+	NodeKey  string     `json:"node_key,omitempty"`
+	NodeName string     `json:"node_name,omitempty"`
+	Status   NodeStatus `json:"status,omitempty"`
+	// Attempt is 1-based; MaxAttempts grows when the user asks for
+	// another round (retry, fix).
+	Attempt     int `json:"attempt,omitempty"`
+	MaxAttempts int `json:"max_attempts,omitempty"`
+	Iteration   int `json:"iteration,omitempty"`
+	// Branch is the edge taken: IfTrue, IfFalse, the Switch case name,
+	// SwitchDefault, LoopBody or LoopDone.
+	Branch     string         `json:"branch,omitempty"`
+	Condition  string         `json:"condition,omitempty"`
+	Message    string         `json:"message,omitempty"`
+	Tool       string         `json:"tool,omitempty"`
+	DelayMs    int64          `json:"delay_ms,omitempty"`
+	DurationMs int64          `json:"duration_ms,omitempty"`
+	Outputs    map[string]any `json:"outputs,omitempty"`
+	Failure    *FailureRecord `json:"failure,omitempty"`
+	Escalation *Escalation    `json:"escalation,omitempty"`
+	Response   *Response      `json:"response,omitempty"`
+	Outcome    Outcome        `json:"outcome,omitempty"`
+	Summary    *Summary       `json:"summary,omitempty"`
+}
+
+// FailureRecord is one failed attempt (seed 003's failure record).
+type FailureRecord struct {
+	Attempt     int         `json:"attempt"`
+	Time        time.Time   `json:"time"`
+	FailureType FailureType `json:"failure_type"`
+	Error       string      `json:"error"`
+	// OutputSummary is a bounded rendering of the node's outputs.
+	OutputSummary string `json:"output_summary,omitempty"`
+	Classification
+	DurationMs int64 `json:"duration_ms"`
+}
+
+// Action is a response to an escalation.
+type Action string
+
+const (
+	// ActRetry runs the node again with a fresh set of attempts.
+	ActRetry Action = "retry"
+	// ActSkip marks the node skipped and goes on; nodes reading its
+	// outputs are warned about.
+	ActSkip Action = "skip"
+	// ActAbort stops the run, keeping what it did so far.
+	ActAbort Action = "abort"
+	// ActFix retries with a correction: for an AI node the instruction is
+	// priority guidance; for a Tool node the arguments (a JSON object) are
+	// merged into its arguments (RFC 7396: null removes a key).
+	ActFix Action = "fix"
+	// ActReplan asks the Replanner for a new workflow; the run then ends
+	// with OutcomeReplanned.
+	ActReplan Action = "replan"
+)
+
+// Response is the user's answer to an escalation.
+type Response struct {
+	Action      Action         `json:"action"`
+	Instruction string         `json:"instruction,omitempty"`
+	Arguments   map[string]any `json:"arguments,omitempty"`
+}
+
+// ParseResponse reads a typed answer: "retry", "skip", "abort", "replan",
+// "fix: <instruction>" or "fix {json arguments}" (also the first letter of
+// the first four).
+func ParseResponse(s string) (Response, error) {
+	s = strings.TrimSpace(s)
+	word, rest, _ := strings.Cut(s, " ")
+	if i := strings.IndexByte(word, ':'); i >= 0 {
+		word, rest = word[:i], strings.TrimSpace(s[i+1:])
+	}
+	rest = strings.TrimSpace(rest)
+	switch strings.ToLower(word) {
+	case "retry", "r":
+		return Response{Action: ActRetry}, nil
+	case "skip", "s":
+		return Response{Action: ActSkip}, nil
+	case "abort", "a", "q", "quit":
+		return Response{Action: ActAbort}, nil
+	case "replan":
+		return Response{Action: ActReplan}, nil
+	case "fix", "f":
+		if rest == "" {
+			return Response{}, fmt.Errorf("fix needs an instruction or a JSON object of arguments: fix: <instruction>")
+		}
+		resp := Response{Action: ActFix, Instruction: rest}
+		if strings.HasPrefix(rest, "{") {
+			var args map[string]any
+			if err := json.Unmarshal([]byte(rest), &args); err != nil {
+				return Response{}, fmt.Errorf("fix arguments are not a JSON object: %v", err)
+			}
+			resp.Arguments = args
+		}
+		return resp, nil
+	}
+	return Response{}, fmt.Errorf("unknown response %q: answer retry, skip, abort, replan or fix: <instruction>", s)
+}
+
+// Escalation is what the runner asks the user when automated recovery is
+// exhausted or cannot help (seed 003's escalation message). The run is held
+// until the handler answers.
+type Escalation struct {
+	RunID    string            `json:"run_id"`
+	NodeID   string            `json:"node_id"`
+	NodeKey  string            `json:"node_key"`
+	NodeName string            `json:"node_name"`
+	NodeType workflow.NodeType `json:"node_type"`
+	Tool     string            `json:"tool,omitempty"`
+	// Reason is "max_attempts" (the attempts ran out) or "not_retryable"
+	// (the failure cannot be fixed by trying again).
+	Reason      string          `json:"reason"`
+	Attempts    int             `json:"attempts"`
+	MaxAttempts int             `json:"max_attempts"`
+	Failures    []FailureRecord `json:"failures"`
+	LastError   string          `json:"last_error"`
+	Classification
+	// KnownFixes are responses that resolved similar failures before.
+	KnownFixes []Pattern `json:"known_fixes,omitempty"`
+	// Notice explains why the previous response was not accepted, when
+	// the handler is asked again.
+	Notice    string   `json:"notice,omitempty"`
+	CanReplan bool     `json:"can_replan"`
+	Choices   []Action `json:"choices"`
+}
+
+// EscalationHandler answers escalations; the desktop app and the CLI
+// implement it. Escalate blocks the run until it returns; an error (for
+// example ctx ending) cancels the run.
+type EscalationHandler interface {
+	Escalate(ctx context.Context, e Escalation) (Response, error)
+}
+
+// HandlerFunc adapts a function to EscalationHandler.
+type HandlerFunc func(ctx context.Context, e Escalation) (Response, error)
+
+// Escalate calls f.
+func (f HandlerFunc) Escalate(ctx context.Context, e Escalation) (Response, error) { return f(ctx, e) }
+
+// ReplanRequest is what a Replanner gets: everything the run knows at the
+// failure (seed 004's replanning context).
+type ReplanRequest struct {
+	Workflow   *workflow.Workflow `json:"workflow"`
+	FailedNode workflow.Node      `json:"failed_node"`
+	Failures   []FailureRecord    `json:"failures"`
+	// Outputs are the variables so far, by node key.
+	Outputs map[string]any `json:"outputs"`
+	// Completed lists the ids of the nodes that finished, in order.
+	Completed []string `json:"completed"`
+	// Patterns are known fixes of similar failures.
+	Patterns []Pattern `json:"patterns,omitempty"`
+	// Auto is true when the runner asked without the user (AutoReplan).
+	Auto bool `json:"auto"`
+}
+
+// Replanner makes a new workflow after a failure; the planner implements
+// it. The runner never runs the new workflow itself: it ends with
+// OutcomeReplanned and returns it in Result.Replanned, for the caller to
+// show, approve and run.
+type Replanner interface {
+	Replan(ctx context.Context, req ReplanRequest) (*workflow.Workflow, error)
+}
+
+// Outcome is how a run ended.
+type Outcome string
+
+const (
+	OutcomeSucceeded Outcome = "succeeded"
+	OutcomeFailed    Outcome = "failed"
+	OutcomeAborted   Outcome = "aborted"
+	OutcomeCanceled  Outcome = "canceled"
+	OutcomeReplanned Outcome = "replanned"
+)
+
+// NodeRef names a node in results and summaries.
+type NodeRef struct {
+	ID   string `json:"id"`
+	Key  string `json:"key"`
+	Name string `json:"name,omitempty"`
+}
+
+// Result is what Run returns.
+type Result struct {
+	RunID   string  `json:"run_id"`
+	Dir     string  `json:"dir"`
+	Outcome Outcome `json:"outcome"`
+	// Error says why a run that did not succeed stopped.
+	Error string `json:"error,omitempty"`
+	// StoppedAt is the node the run stopped at (failed, aborted,
+	// canceled, replanned).
+	StoppedAt *NodeRef `json:"stopped_at,omitempty"`
+	// Outputs are the final variables by node key.
+	Outputs   map[string]any     `json:"outputs"`
+	Completed []string           `json:"completed"`
+	Summary   Summary            `json:"summary"`
+	Replanned *workflow.Workflow `json:"replanned,omitempty"`
+	Warnings  []string           `json:"warnings,omitempty"`
+	Started   time.Time          `json:"started"`
+	Finished  time.Time          `json:"finished"`
+}
+
+// Summary is seed 003's retry statistics for one run. Counts are per
+// execution: a step in a loop that ran ten times counts ten.
+type Summary struct {
+	Nodes                 int                 `json:"nodes"`
+	FirstAttemptSuccesses int                 `json:"first_attempt_successes"`
+	Retried               int                 `json:"retried"`
+	RetrySuccesses        int                 `json:"retry_successes"`
+	Escalations           int                 `json:"escalations"`
+	Skipped               int                 `json:"skipped"`
+	Disabled              int                 `json:"disabled"`
+	Failed                int                 `json:"failed"`
+	FailureTypes          map[FailureType]int `json:"failure_types"`
+	Categories            map[Category]int    `json:"categories"`
+	// Details has one row per step node that ran, in first-run order.
+	Details    []NodeStat `json:"details"`
+	DurationMs int64      `json:"duration_ms"`
+}
+
+// NodeStat is one row of the summary's retry details.
+type NodeStat struct {
+	NodeRef
+	Executions int    `json:"executions"`
+	Attempts   int    `json:"attempts"`
+	Failures   int    `json:"failures"`
+	Result     string `json:"result"` // of the last execution: ok, ok_after_retry, skipped, failed, aborted, canceled, disabled
+}
