@@ -304,6 +304,14 @@ func TestChoices(t *testing.T) {
 			t.Errorf("with catalog: got %v valid=%v", codes(r), r.Valid)
 		}
 	})
+	t.Run("AiStep allowed_tools", func(t *testing.T) {
+		n := node("a", workflow.TypeAiStep, workflow.Params{Prompt: "Tidy the folder", AllowedTools: []string{"list_files", "shred"}})
+		r := Validate(wf(ns(n)), catalog)
+		if !r.Valid || len(r.Problems) != 1 || r.Problems[0].Code != CodeUnknownTool || !strings.Contains(r.Problems[0].Message, "'shred'") {
+			t.Errorf("got %v", codes(r))
+			dump(t, r)
+		}
+	})
 	t.Run("Tool without a tool", func(t *testing.T) {
 		r := Validate(wf(ns(node("a", workflow.TypeTool, workflow.Params{}))), nil)
 		if r.Valid || !hasCode(r, CodeUnknownTool) {

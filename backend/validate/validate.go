@@ -43,7 +43,8 @@ const MaxIterationsLimit = 1_000_000
 //     checked for edges leaving or entering them; a condition that does not
 //     compile is not checked for unknown variables.
 //   - unknown_tool is a warning for a tool missing from the catalog (an MCP
-//     server may be offline), but an error for a Tool with no tool at all.
+//     server may be offline), whether a Tool calls it or an AiStep lists it
+//     in allowed_tools, but an error for a Tool with no tool at all.
 //   - Node keys must satisfy workflow.ValidKey and must not be a word that
 //     expr reads as an operator or literal (not, in, true, nil…): such a key
 //     could never be referenced (bad_key).
@@ -313,6 +314,13 @@ func (v *validator) checkNodes() {
 			}
 			v.addRefs(ii, textArgs, roots)
 		case workflow.TypeAiStep:
+			if v.cat != nil {
+				for _, name := range nd.Params.AllowedTools {
+					if !v.cat.Has(name) {
+						v.add(CodeUnknownTool, SeverityWarning, fmt.Sprintf("%s allows the tool %s, which is not in the tool catalog", v.label(ii), q(name)), []int32{ii})
+					}
+				}
+			}
 			v.addRefs(ii, textPrompt, templateRoots(nd.Params.Prompt, nil))
 		case workflow.TypeAiTransform:
 			v.addRefs(ii, textInput, templateRoots(nd.Params.Input, nil))
