@@ -79,28 +79,11 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 		p = &WorkflowPatch{}
 	}
 
-	byID := make(map[string]int, len(w.Nodes))
-	byKey := make(map[string]int, len(w.Nodes))
-	for i := range w.Nodes {
-		if _, dup := byID[w.Nodes[i].ID]; !dup {
-			byID[w.Nodes[i].ID] = i
-		}
-		if k := w.Nodes[i].Key; k != "" {
-			if _, dup := byKey[k]; !dup {
-				byKey[k] = i
-			}
-		}
-	}
-	find := func(ref string) (int, bool) {
-		if i, ok := byID[ref]; ok {
-			return i, true
-		}
-		i, ok := byKey[ref]
-		return i, ok
-	}
+	x := newNodeIndex(w)
+	find := x.find
 
 	// 1. Remove nodes.
-	removed := map[string]bool{}
+	removed := x.removed
 	for _, ref := range p.RemovedNodeIDs {
 		i, ok := find(ref)
 		if !ok {
@@ -140,10 +123,15 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 		}
 		updates[old.ID] = n
 	}
+	for id, n := range updates {
+		if n.Key != w.Nodes[x.byID[id]].Key {
+			x.renamed[id] = true
+			x.newKeys[n.Key] = id
+		}
+	}
 
 	out.Nodes = make([]workflow.Node, 0, len(w.Nodes)-len(removed)+len(p.AddedNodes))
-	ids := make(map[string]int, cap(out.Nodes))
-	keys := make(map[string]int, cap(out.Nodes))
+	positions := make([]workflow.Position, 0, len(w.Nodes)) // one allocation for all copied positions
 	for i := range w.Nodes {
 		id := w.Nodes[i].ID
 		if removed[id] {
@@ -151,14 +139,13 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 		}
 		n, ok := updates[id]
 		if !ok {
-			n = cloneNode(w.Nodes[i])
-		}
-		if _, dup := ids[id]; !dup {
-			ids[id] = len(out.Nodes)
-		}
-		if n.Key != "" {
-			if _, dup := keys[n.Key]; !dup {
-				keys[n.Key] = len(out.Nodes)
+			pos := w.Nodes[i].Position
+			n = w.Nodes[i]
+			n.Position = nil
+			n = cloneNode(n)
+			if pos != nil {
+				positions = append(positions, *pos)
+				n.Position = &positions[len(positions)-1]
 			}
 		}
 		out.Nodes = append(out.Nodes, n)
@@ -169,35 +156,38 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 		n := cloneNode(a)
 		if n.ID == "" {
 			n.ID = workflow.NewID()
-		} else if _, dup := ids[n.ID]; dup {
+		} else if x.liveID(n.ID) {
 			old := n.ID
 			n.ID = workflow.NewID()
 			warn(n.ID, "added node '%s' reused the id %q of an existing node; gave it a new id", n.Label(), old)
 		}
-		if n.Key == "" || hasKey(keys, n.Key) {
+		if _, taken := x.liveKey(n.Key); n.Key == "" || taken {
 			base := n.Key
 			if base == "" {
 				base = workflow.KeyFromName(firstNonEmpty(n.Name, string(n.Type)))
 			}
-			k := uniqueKey(base, keys)
+			k := base
+			for i := 2; ; i++ {
+				if _, taken := x.liveKey(k); !taken {
+					break
+				}
+				k = fmt.Sprintf("%s_%d", base, i)
+			}
 			if n.Key != "" {
 				warn(n.ID, "added node '%s' reused the key %q; renamed it %q", n.Label(), n.Key, k)
 			}
 			n.Key = k
 		}
-		ids[n.ID] = len(out.Nodes)
-		keys[n.Key] = len(out.Nodes)
+		x.added[n.ID] = true
+		x.newKeys[n.Key] = n.ID
 		out.Nodes = append(out.Nodes, n)
 	}
 
 	resolve := func(ref string) (string, bool) {
-		if i, ok := ids[ref]; ok {
-			return out.Nodes[i].ID, true
+		if x.liveID(ref) {
+			return ref, true
 		}
-		if i, ok := keys[ref]; ok {
-			return out.Nodes[i].ID, true
-		}
-		return "", false
+		return x.liveKey(ref)
 	}
 
 	// Edges of removed nodes go with them.
@@ -223,7 +213,7 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 			from, okF := resolve(r.From)
 			to, okT := resolve(r.To)
 			if !okF || !okT {
-				if wasRemoved(w, byID, byKey, removed, r.From) || wasRemoved(w, byID, byKey, removed, r.To) {
+				if x.wasRemoved(r.From) || x.wasRemoved(r.To) {
 					continue // already gone with its node
 				}
 				warn("", "cannot remove edge %s: no such node; skipped", desc)
@@ -302,29 +292,82 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 	return out, warnings
 }
 
-func hasKey(m map[string]int, k string) bool { _, ok := m[k]; return ok }
+// nodeIndex finds nodes of a workflow being merged without indexing the
+// result again: the input's ids (and, on first use, keys) plus what the
+// patch removed, renamed and added.
+type nodeIndex struct {
+	w       *workflow.Workflow
+	byID    map[string]int // first node with each id
+	byKey   map[string]int // first node with each key; nil until needed
+	removed map[string]bool
+	renamed map[string]bool   // ids of updated nodes whose key changed
+	newKeys map[string]string // keys of renamed and added nodes → id
+	added   map[string]bool
+}
 
-func uniqueKey(base string, taken map[string]int) string {
-	if !hasKey(taken, base) {
-		return base
-	}
-	for i := 2; ; i++ {
-		k := fmt.Sprintf("%s_%d", base, i)
-		if !hasKey(taken, k) {
-			return k
+func newNodeIndex(w *workflow.Workflow) *nodeIndex {
+	x := &nodeIndex{w: w, byID: make(map[string]int, len(w.Nodes)), removed: map[string]bool{},
+		renamed: map[string]bool{}, newKeys: map[string]string{}, added: map[string]bool{}}
+	for i := range w.Nodes {
+		if _, dup := x.byID[w.Nodes[i].ID]; !dup {
+			x.byID[w.Nodes[i].ID] = i
 		}
 	}
+	return x
+}
+
+func (x *nodeIndex) keyIndex() map[string]int {
+	if x.byKey == nil {
+		x.byKey = make(map[string]int, len(x.w.Nodes))
+		for i := range x.w.Nodes {
+			if k := x.w.Nodes[i].Key; k != "" {
+				if _, dup := x.byKey[k]; !dup {
+					x.byKey[k] = i
+				}
+			}
+		}
+	}
+	return x.byKey
+}
+
+// find looks a reference up in the input: by id, then by key.
+func (x *nodeIndex) find(ref string) (int, bool) {
+	if i, ok := x.byID[ref]; ok {
+		return i, true
+	}
+	i, ok := x.keyIndex()[ref]
+	return i, ok
+}
+
+// liveID reports whether a node with the id is in the result.
+func (x *nodeIndex) liveID(id string) bool {
+	if x.added[id] {
+		return true
+	}
+	_, ok := x.byID[id]
+	return ok && !x.removed[id]
+}
+
+// liveKey returns the id of the result's node with the key.
+func (x *nodeIndex) liveKey(k string) (string, bool) {
+	if id, ok := x.newKeys[k]; ok {
+		return id, true
+	}
+	i, ok := x.keyIndex()[k]
+	if !ok {
+		return "", false
+	}
+	id := x.w.Nodes[i].ID
+	if x.removed[id] || x.renamed[id] {
+		return "", false
+	}
+	return id, true
 }
 
 // wasRemoved reports whether ref named a node the patch removed.
-func wasRemoved(w *workflow.Workflow, byID, byKey map[string]int, removed map[string]bool, ref string) bool {
-	if i, ok := byID[ref]; ok {
-		return removed[w.Nodes[i].ID]
-	}
-	if i, ok := byKey[ref]; ok {
-		return removed[w.Nodes[i].ID]
-	}
-	return false
+func (x *nodeIndex) wasRemoved(ref string) bool {
+	i, ok := x.find(ref)
+	return ok && x.removed[x.w.Nodes[i].ID]
 }
 
 func edgeDesc(e workflow.Edge) string {
