@@ -203,22 +203,33 @@ func (v *validator) addEdges(code string, msg string, nodes []int32, refs []int3
 }
 
 func sortProblems(ps []Problem, idx map[string]int32) {
-	first := func(p *Problem) int32 {
-		if len(p.NodeIDs) == 0 {
-			return -1
-		}
-		if i, ok := idx[p.NodeIDs[0]]; ok {
-			return i
-		}
-		return -1
+	type sortKey struct {
+		err   bool
+		first int32
+		nodes string
 	}
-	sort.SliceStable(ps, func(a, b int) bool {
-		pa, pb := &ps[a], &ps[b]
-		if pa.Severity != pb.Severity {
-			return pa.Severity == SeverityError
+	keys := make([]sortKey, len(ps))
+	for k := range ps {
+		p := &ps[k]
+		keys[k] = sortKey{err: p.Severity == SeverityError, first: -1, nodes: strings.Join(p.NodeIDs, "\x00")}
+		if len(p.NodeIDs) > 0 {
+			if i, ok := idx[p.NodeIDs[0]]; ok {
+				keys[k].first = i
+			}
 		}
-		if fa, fb := first(pa), first(pb); fa != fb {
-			return fa < fb
+	}
+	order := make([]int, len(ps))
+	for k := range order {
+		order[k] = k
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		ka, kb := &keys[order[a]], &keys[order[b]]
+		pa, pb := &ps[order[a]], &ps[order[b]]
+		if ka.err != kb.err {
+			return ka.err
+		}
+		if ka.first != kb.first {
+			return ka.first < kb.first
 		}
 		if pa.Code != pb.Code {
 			return pa.Code < pb.Code
@@ -226,8 +237,13 @@ func sortProblems(ps []Problem, idx map[string]int32) {
 		if pa.Message != pb.Message {
 			return pa.Message < pb.Message
 		}
-		return strings.Join(pa.NodeIDs, "\x00") < strings.Join(pb.NodeIDs, "\x00")
+		return ka.nodes < kb.nodes
 	})
+	sorted := make([]Problem, len(ps))
+	for k, o := range order {
+		sorted[k] = ps[o]
+	}
+	copy(ps, sorted)
 }
 
 // ---- nodes ----
