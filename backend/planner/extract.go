@@ -39,7 +39,7 @@ func ExtractJSON(text string) (string, []Warning, error) {
 		// closed <think>, or put its JSON there).
 		inner := strings.Join(thoughts, "\n")
 		ic := scanCandidates(inner)
-		if ib := pickCandidate(inner, ic); ib >= 0 && (best < 0 || ic[ib].class > cands[best].class) {
+		if ib := pickCandidate(inner, ic); ib >= 0 && ic[ib].class >= classStep && (best < 0 || ic[ib].class > cands[best].class) {
 			cands, best, src = ic, ib, inner
 			warn("no plan JSON outside the reasoning block; took the JSON found inside it")
 		}

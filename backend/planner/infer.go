@@ -17,7 +17,7 @@ import (
 //     the other; order decides only when structure cannot (with a warning
 //     saying so); one unlabelled edge next to a labelled one gets the other
 //     label;
-//   - a LoopDone into an EndLoop is dropped;
+//   - a LoopDone into the loop's own EndLoop is dropped;
 //   - edges from the body straight back to the Loop are rerouted through
 //     the EndLoop, which is created when missing; a missing EndLoop → Loop
 //     edge is added; the EndLoop's edge out to anything else becomes the
@@ -333,9 +333,10 @@ func (f *inferrer) loop(l int) {
 		f.warn(l, "labelled its only edge, to %q, LoopBody", f.label(f.to(unl[0])))
 	}
 
-	// A LoopDone into an EndLoop ends nowhere.
+	// A LoopDone into the loop's own EndLoop ends nowhere. (Into an
+	// enclosing loop's EndLoop it is right: the inner loop ends that body.)
 	for _, e := range f.outs(l) {
-		if o := f.w.Edges[e].Output; o != nil && o.Type == workflow.OutLoopDone && f.w.Nodes[f.to(e)].Type == workflow.TypeEndLoop {
+		if o := f.w.Edges[e].Output; o != nil && o.Type == workflow.OutLoopDone && f.to(e) == end && end >= 0 {
 			f.remove(e)
 			f.warn(l, "dropped its LoopDone edge into the EndLoop %q (LoopDone leads past the loop)", f.label(f.to(e)))
 		}

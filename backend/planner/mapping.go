@@ -172,36 +172,45 @@ func defaultName(s *Step) string {
 }
 
 // humanize turns an identifier into a label: "check_file" → "Check file",
-// "checkFile" → "Check file".
+// "checkFile" → "Check file", "HTTPGet" → "HTTP get".
 func humanize(id string) string {
-	var b strings.Builder
-	prevLower := false
-	for i, r := range id {
+	var words []string
+	rs := []rune(id)
+	start := 0
+	flush := func(end int) {
+		if end > start {
+			words = append(words, string(rs[start:end]))
+		}
+		start = end
+	}
+	isUp := func(r rune) bool { return r >= 'A' && r <= 'Z' }
+	isLow := func(r rune) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
+	for i, r := range rs {
 		switch {
 		case r == '_' || r == '-' || r == '.' || r == ' ':
-			if b.Len() > 0 && !strings.HasSuffix(b.String(), " ") {
-				b.WriteByte(' ')
-			}
-			prevLower = false
-			continue
-		case r >= 'A' && r <= 'Z':
-			if prevLower {
-				b.WriteByte(' ')
-			}
-			if i > 0 {
-				r += 'a' - 'A'
-			}
-			prevLower = false
-		default:
-			prevLower = r >= 'a' && r <= 'z' || r >= '0' && r <= '9'
+			flush(i)
+			start = i + 1
+		case i > start && isUp(r) && isLow(rs[i-1]):
+			flush(i) // checkFile
+		case i > start && isUp(r) && isUp(rs[i-1]) && i+1 < len(rs) && rs[i+1] >= 'a' && rs[i+1] <= 'z':
+			flush(i) // HTTPGet
 		}
-		b.WriteRune(r)
 	}
-	s := strings.TrimSpace(b.String())
-	if s == "" {
+	flush(len(rs))
+	if len(words) == 0 {
 		return id
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	for i, w := range words {
+		acronym := len(w) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w
+		switch {
+		case acronym:
+		case i == 0:
+			words[i] = strings.ToUpper(w[:1]) + strings.ToLower(w[1:])
+		default:
+			words[i] = strings.ToLower(w)
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // resolveTool checks a Tool node's tool against the catalog, reading
