@@ -76,7 +76,7 @@ func TestDecodeStep(t *testing.T) {
 			want: Step{Type: workflow.TypeEndLoop, Params: workflow.Params{LoopID: "7"}}, warnings: []string{`"End_Loop" read as "EndLoop"`}},
 		{name: "endloop lower", in: `{"step_type": "endloop"}`, want: Step{Type: workflow.TypeEndLoop}, warnings: []string{`"endloop" read as "EndLoop"`}},
 		{name: "switch cases", in: `{"step_type": "Switch", "cases": [{"name": "a", "condition": "x == 1"}, "b", {"condition": "x == 3"}]}`,
-			want: Step{Type: workflow.TypeSwitch, Params: workflow.Params{Cases: []workflow.SwitchCase{{Name: "a", Condition: "x == 1"}, {Name: "b"}, {Name: "case_3", Condition: "x == 3"}}}},
+			want:     Step{Type: workflow.TypeSwitch, Params: workflow.Params{Cases: []workflow.SwitchCase{{Name: "a", Condition: "x == 1"}, {Name: "b"}, {Name: "case_3", Condition: "x == 3"}}}},
 			warnings: []string{"case 1 is a bare string", `named it "case_3"`}},
 		{name: "switch cases as an object", in: `{"step_type": "Switch", "cases": {"hi": "x > 5", "lo": "x <= 5"}}`,
 			want:     Step{Type: workflow.TypeSwitch, Params: workflow.Params{Cases: []workflow.SwitchCase{{Name: "hi", Condition: "x > 5"}, {Name: "lo", Condition: "x <= 5"}}}},
