@@ -731,3 +731,47 @@ func TestValidatePackageAgrees(t *testing.T) {
 		}
 	}
 }
+
+func TestFlatAddLoopAfterNode(t *testing.T) {
+	add := `{"after": "download", "add": [{"id": "retry", "step_type": "Loop", "exit_condition": "probe.exit_code == 0", "max_iterations": 5,
+	  "body": [{"id": "probe", "step_type": "Tool", "tool_name": "run_command", "arguments": {"command": "test -f a.zip"}}]}]}`
+	c := script(add)
+	conf, _ := cfg(3)
+	res := chat(t, c, pipeline(), "wait until the file exists", conf)
+	if !res.Valid {
+		t.Fatalf("invalid: %v", res.Warnings)
+	}
+	m := merged(t, res)
+	loop := m.NodeByKey("retry")
+	var done string
+	for _, e := range m.Edges {
+		if e.From == loop.ID && e.Output != nil && e.Output.Type == workflow.OutLoopDone {
+			done = m.NodeByID(e.To).Key
+		}
+	}
+	if done != "unzip" {
+		t.Errorf("LoopDone goes to %q; shape %s", done, shape(m))
+	}
+}
+
+func TestGraphAddInfersControlFlowLabels(t *testing.T) {
+	// Unlabelled Loop edges: inference labels them by structure.
+	add := `{"add_nodes": [
+	  {"id": "again", "step_type": "Loop", "exit_condition": "probe.exit_code == 0", "max_iterations": 3},
+	  {"id": "probe", "step_type": "Tool", "tool_name": "run_command", "arguments": {"command": "true"}},
+	  {"id": "again_end", "step_type": "EndLoop", "loop_id": "again"},
+	  {"id": "after", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "ok"}}],
+	 "add_edges": [{"from": "notify", "to": "again"}, {"from": "again", "to": "probe"}, {"from": "probe", "to": "again_end"},
+	   {"from": "again_end", "to": "again"}, {"from": "again", "to": "after"}]}`
+	c := script(add)
+	conf, _ := cfg(3)
+	res := chat(t, c, pipeline(), "retry at the end", conf)
+	if !res.Valid || c.calls() != 1 {
+		t.Fatalf("valid %v calls %d warnings %v problems %v", res.Valid, c.calls(), res.Warnings, res.Problems)
+	}
+	mustWarn(t, res, planner.StageInfer, "")
+	s := shape(merged(t, res))
+	if !strings.Contains(s, "again>probe:LoopBody") || !strings.Contains(s, "again>after:LoopDone") {
+		t.Errorf("shape = %s", s)
+	}
+}
