@@ -31,13 +31,26 @@ type BenchCase struct {
 	Expect BenchExpect
 }
 
-// BenchExpect is the corpus's expectation file; only Outcome and the
-// warning stages matter to the benchmark.
+// BenchExpect is the part of the corpus's expectation file the benchmark
+// reads.
 type BenchExpect struct {
 	Outcome       string   `json:"outcome"` // "ok" or "reask"
 	FatalStage    string   `json:"fatal_stage"`
 	WarningStages []string `json:"warning_stages"`
 	Valid         bool     `json:"valid"`
+	// Features, when set, are the feature flags the reply is parsed with;
+	// otherwise every step type is on.
+	Features *struct {
+		AllowAITransforms bool `json:"allow_ai_transforms"`
+		AllowAgentSteps   bool `json:"allow_agent_steps"`
+	} `json:"features"`
+}
+
+func (e BenchExpect) features() Features {
+	if e.Features == nil {
+		return benchOptions.Features
+	}
+	return Features{AllowAITransforms: e.Features.AllowAITransforms, AllowAgentSteps: e.Features.AllowAgentSteps}
 }
 
 // LoadBenchCorpus reads every NAME.txt with its NAME.expect.json in dir.
@@ -73,9 +86,15 @@ func LoadBenchCorpus(dir string) ([]BenchCase, error) {
 	return cases, nil
 }
 
-// benchOptions are the parse options of every benchmark run: all step
-// types on, built-in tools.
-var benchOptions = ParseOptions{Features: Features{AllowAITransforms: true, AllowAgentSteps: true}, Catalog: tools.Builtin()}
+// benchOptions are the parse options of the benchmark: all step types on;
+// the built-in tools plus the "github" MCP server the corpus's replies use.
+var benchOptions = ParseOptions{
+	Features: Features{AllowAITransforms: true, AllowAgentSteps: true},
+	Catalog: tools.Builtin().With("github", []tools.Tool{
+		{Name: "list_issues", Description: "List issues", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		{Name: "create_issue", Description: "Create an issue", InputSchema: json.RawMessage(`{"type":"object"}`), SideEffects: true},
+	}),
+}
 
 // BenchSyntheticPlan is a valid graph plan of n steps: tool steps with
 // templates, and every tenth step an If whose branches join again.
@@ -167,7 +186,7 @@ func BenchRecovery(cases []BenchCase) RecoveryReport {
 		}
 		r.Recoverable++
 		res, err := PlanWorkflow(context.Background(), &benchModel{texts: []string{c.Text, benchValid}}, "benchmark",
-			Config{MaxRepairAttempts: 3, Features: benchOptions.Features, Catalog: benchOptions.Catalog})
+			Config{MaxRepairAttempts: 3, Features: c.Expect.features(), Catalog: benchOptions.Catalog})
 		if err == nil && res.Valid && res.LLMCalls == 1 {
 			r.Recovered++
 		} else {
@@ -221,7 +240,6 @@ func benchAlteration(text string) string {
 		return "invalid after parsing: " + res.Errors()[0].Message
 	}
 	var doc struct {
-		Steps []map[string]any `json:"steps"`
 		Nodes []map[string]any `json:"nodes"`
 		Edges []struct {
 			From   string               `json:"from"`
@@ -229,15 +247,37 @@ func benchAlteration(text string) string {
 			Output *workflow.EdgeOutput `json:"output"`
 		} `json:"edges"`
 	}
-	if err := json.Unmarshal([]byte(strings.TrimSpace(text)), &doc); err != nil {
+	var root any
+	if err := json.Unmarshal([]byte(strings.TrimSpace(text)), &root); err != nil {
 		return "not strict JSON: " + err.Error()
 	}
-	items := doc.Steps
-	if len(doc.Nodes) > 0 {
-		items = doc.Nodes
+	_ = json.Unmarshal([]byte(strings.TrimSpace(text)), &doc)
+	// Every step, nested branches (then, else, body, case lists) included.
+	var items []map[string]any
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, ok := v["step_type"]; ok {
+				items = append(items, v)
+			}
+			for k, child := range v {
+				if k != "arguments" {
+					walk(child)
+				}
+			}
+		case []any:
+			for _, child := range v {
+				walk(child)
+			}
+		}
 	}
+	walk(root)
 	for i, it := range items {
 		id, _ := it["id"].(string)
+		if id == "" {
+			continue // matched by count below
+		}
 		n := w.NodeByKey(id)
 		if n == nil {
 			return fmt.Sprintf("step %d (%q) has no node with that key", i, id)
@@ -258,6 +298,22 @@ func benchAlteration(text string) string {
 			return fmt.Sprintf("step %q: arguments changed", id)
 		}
 	}
+	// A flat loop's EndLoop is implied by its body list; any other extra
+	// or missing node is a change.
+	added := 0
+	for _, n := range w.Nodes {
+		if n.Type == workflow.TypeEndLoop {
+			added++
+		}
+	}
+	for _, it := range items {
+		if it["step_type"] == string(workflow.TypeEndLoop) {
+			added--
+		}
+	}
+	if len(w.Nodes) != len(items) && (len(w.Nodes) < len(items) || len(w.Nodes)-len(items) != added) {
+		return fmt.Sprintf("%d steps became %d nodes", len(items), len(w.Nodes))
+	}
 	if len(doc.Nodes) > 0 {
 		if len(doc.Edges) != len(w.Edges) {
 			return fmt.Sprintf("%d edges became %d", len(doc.Edges), len(w.Edges))
@@ -268,8 +324,6 @@ func benchAlteration(text string) string {
 				return fmt.Sprintf("edge %s → %s (%s) is gone", e.From, e.To, e.Output.String())
 			}
 		}
-	} else if extra := len(w.Nodes) - len(items); extra != 0 {
-		return fmt.Sprintf("%d steps became %d nodes", len(items), len(w.Nodes))
 	}
 	return ""
 }
@@ -309,11 +363,16 @@ type SimResult struct {
 	Mode      string
 	Plans     int
 	Succeeded int
+	// FirstCall counts the plans that succeeded on their first call.
+	FirstCall int
 	Calls     int
 }
 
 func (s SimResult) SuccessRate() float64 { return float64(s.Succeeded) / float64(max(s.Plans, 1)) }
 func (s SimResult) MeanCalls() float64   { return float64(s.Calls) / float64(max(s.Plans, 1)) }
+func (s SimResult) FirstCallRate() float64 {
+	return float64(s.FirstCall) / float64(max(s.Plans, 1))
+}
 
 // BenchSimulate plans cfg.Plans times against a model whose every reply
 // is, with probability cfg.BrokenRate, one of the corpus's defective
@@ -359,6 +418,9 @@ func BenchSimulate(cases []BenchCase, cfg SimConfig) (weft, baseline SimResult, 
 		weft.Calls += res.LLMCalls
 		if res.Valid {
 			weft.Succeeded++
+			if res.LLMCalls == 1 {
+				weft.FirstCall++
+			}
 		}
 		for k := 0; k < 2; k++ {
 			baseline.Calls++
@@ -369,6 +431,9 @@ func BenchSimulate(cases []BenchCase, cfg SimConfig) (weft, baseline SimResult, 
 			}
 			if ok {
 				baseline.Succeeded++
+				if k == 0 {
+					baseline.FirstCall++
+				}
 				break
 			}
 		}
