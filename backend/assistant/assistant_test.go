@@ -775,3 +775,28 @@ func TestGraphAddInfersControlFlowLabels(t *testing.T) {
 		t.Errorf("shape = %s", s)
 	}
 }
+
+func TestExistingAiStepMayBeRenamedWithFeatureOff(t *testing.T) {
+	w := pipeline()
+	w.Nodes[2] = workflow.Node{ID: "id_notify", Key: "notify", Name: "Agent", Type: workflow.TypeAiStep, Params: workflow.Params{Prompt: "write a note"}}
+	c := script(`{"update": [{"node_id": "notify", "name": "Note writer"}, {"node_id": "notify", "prompt": "write two notes"}]}`)
+	conf, _ := cfg(0)
+	res := chat(t, c, w, "rename the agent", conf)
+	// The second update changes the prompt: rejected; the rename stays.
+	mustWarn(t, res, StageFeatures, "rejected the update")
+	if res.Patch == nil || len(res.Patch.UpdatedNodes) != 1 || res.Patch.UpdatedNodes[0].Name != "Note writer" || res.Patch.UpdatedNodes[0].Params.Prompt != "write a note" {
+		t.Fatalf("patch = %+v", res.Patch)
+	}
+}
+
+func TestNoOpUpdateIsSaidAndReasked(t *testing.T) {
+	c := script(`{"update": [{"node_id": "notify", "arguments": {"message": "done"}}]}`, validUpdate)
+	conf, _ := cfg(3)
+	res := chat(t, c, pipeline(), "x", conf)
+	if c.calls() != 2 || !res.Valid {
+		t.Fatalf("calls %d valid %v", c.calls(), res.Valid)
+	}
+	if fb := lastUser(c.request(1)); !strings.Contains(fb, "changes nothing") {
+		t.Errorf("feedback:\n%s", fb)
+	}
+}

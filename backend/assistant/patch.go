@@ -272,7 +272,7 @@ func (b *builder) removeNodes(v gjson.Result) {
 	}
 }
 
-// currentType is a surviving node's type after updates.
+// current returns a surviving node as the patch leaves it (updated or not).
 func (b *builder) current(id string) (workflow.Node, bool) {
 	if n, ok := b.updated[id]; ok {
 		return n, true
@@ -446,14 +446,17 @@ func (b *builder) updateNode(old *workflow.Node, item gjson.Result, path string)
 		n.Verify = st.Verify
 	}
 	if why := disallowed(n.Type, b.opts.Features); why != "" {
-		onlyName := n.Type == old.Type && sameNode(&workflow.Node{ID: n.ID, Key: n.Key, Type: n.Type, Params: n.Params, Enabled: n.Enabled, TimeoutMs: n.TimeoutMs, Retry: n.Retry, Verify: n.Verify, Extra: n.Extra},
-			&workflow.Node{ID: old.ID, Key: old.Key, Type: old.Type, Params: old.Params, Enabled: old.Enabled, TimeoutMs: old.TimeoutMs, Retry: old.Retry, Verify: old.Verify, Extra: old.Extra})
-		if !onlyName {
+		// Renaming an AI node made while the feature was on is fine;
+		// changing what it does is not.
+		rest, oldRest := n, *old
+		rest.Name, oldRest.Name = "", ""
+		if !sameNode(&rest, &oldRest) {
 			b.warn(StageFeatures, old.ID, "%s: rejected the update of '%s': %s", path, old.Label(), why)
 			return workflow.Node{}, false
 		}
 	}
 	if sameNode(&n, old) {
+		b.warn(StagePatch, old.ID, "%s: the update of '%s' changes nothing; skipped", path, old.Label())
 		return workflow.Node{}, false
 	}
 	return n, true
