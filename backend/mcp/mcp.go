@@ -448,11 +448,18 @@ func (c *conn) isDead() bool {
 }
 
 // stop closes the session (which closes stdin and waits for the process,
-// escalating to SIGTERM and SIGKILL) and then kills whatever is left of the
-// process group: browsers and other grandchildren.
+// escalating to SIGTERM and SIGKILL) and then kills whatever is left of its
+// process group and of its process tree: browsers and other grandchildren.
 func (c *conn) stop() error {
+	var tree []proc.Proc
+	if c.cmd.Process != nil && !c.isDead() {
+		// Browsers start their helpers in process groups of their own:
+		// note the whole tree while the parent links still hold it.
+		tree = proc.Descendants(c.cmd.Process.Pid)
+	}
 	err := c.session.Close()
 	proc.KillGroup(c.cmd)
+	proc.Kill(tree)
 	if c.isDead() {
 		return nil // it had already gone; how it ended was reported then
 	}

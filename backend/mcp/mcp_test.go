@@ -165,20 +165,25 @@ func TestCloseLeavesNoOrphans(t *testing.T) {
 		t.Skip("reads /proc")
 	}
 	m, _ := goServer(t)
-	res, err := m.Call(context.Background(), "go", "spawn", nil)
-	if err != nil {
-		t.Fatal(err)
+	var children []int
+	for _, detached := range []bool{false, true} {
+		res, err := m.Call(context.Background(), "go", "spawn", map[string]any{"detached": detached})
+		if err != nil {
+			t.Fatal(err)
+		}
+		child, _ := strconv.Atoi(res.Text)
+		children = append(children, child)
 	}
-	child, _ := strconv.Atoi(res.Text)
 	server := m.Pid("go")
-	if !alive(child) || !alive(server) {
+	if !alive(children[0]) || !alive(children[1]) || !alive(server) {
 		t.Fatal("setup: processes not running")
 	}
 	if err := m.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
 	waitGone(t, server)
-	waitGone(t, child)
+	waitGone(t, children[0]) // in the server's process group
+	waitGone(t, children[1]) // in a session of its own, found by its parent link
 	if _, err := m.Call(context.Background(), "go", "echo", nil); err == nil {
 		t.Error("a closed manager started a server again")
 	}

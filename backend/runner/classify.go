@@ -198,7 +198,7 @@ var textRules = []struct {
 		Classification{Severity: SevHigh, Category: CatPermission}},
 	{[]string{"command not found", "cannot find module", "module not found", "no module named", "not installed", "executable file not found", "missing dependency"},
 		Classification{Severity: SevHigh, Category: CatDependency}},
-	{[]string{"invalid argument", "invalid params", "invalid parameter", "invalid input", "validation error", "validation failed", "is required", "required property", "unexpected argument", "unknown argument", "must be a", "must be an"},
+	{[]string{"invalid argument", "invalid params", "invalid parameter", "invalid input", "validation error", "validation failed", "is required", "required property", "unexpected argument", "unknown argument", "must be a", "must be an", "missing properties", "missing required", "validating \"arguments\""},
 		Classification{Severity: SevHigh, Category: CatValidation}},
 	{[]string{"no space left", "disk quota", "out of memory", "cannot allocate memory"},
 		Classification{Severity: SevHigh, Category: CatResource}},

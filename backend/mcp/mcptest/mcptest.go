@@ -76,6 +76,12 @@ type msIn struct {
 	Ms int `json:"ms" jsonschema:"how long to work, in milliseconds"`
 }
 type none struct{}
+type spawnIn struct {
+	Detached bool `json:"detached,omitempty" jsonschema:"start it in a session of its own, as browsers start their helpers"`
+}
+type nameIn struct {
+	Name string `json:"name" jsonschema:"a name"`
+}
 type countIn struct {
 	Name string `json:"name" jsonschema:"counter name"`
 	Fail int    `json:"fail" jsonschema:"fail this many calls first"`
@@ -100,7 +106,8 @@ func text(s string) *sdk.CallToolResult {
 //	slow {ms}          works for ms, recording "slow" = done|canceled
 //	crash {}           writes to stderr and exits with status 3
 //	crash_once {name}  like crash the first time (per name), then succeeds
-//	spawn {}           starts a grandchild "sleep 300", returns its pid
+//	spawn {detached}   starts a grandchild "sleep 300" (in its own session when
+//	                   detached), returns its pid
 //	flaky {name, fail} fails the first `fail` calls per name, then succeeds
 func NewServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "weft-mcptest", Version: "1"}, nil)
@@ -136,7 +143,7 @@ func NewServer() *sdk.Server {
 			return nil, nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "crash_once", Description: "Exit abruptly the first time (per name), then echo."},
-		func(_ context.Context, _ *sdk.CallToolRequest, in countIn) (*sdk.CallToolResult, any, error) {
+		func(_ context.Context, _ *sdk.CallToolRequest, in nameIn) (*sdk.CallToolResult, any, error) {
 			if Mark(os.Getenv(envMarks), "crashed-"+in.Name) == "" {
 				mark("crashed-"+in.Name, "yes")
 				fmt.Fprintln(os.Stderr, "mcptest: crashing once on purpose")
@@ -145,8 +152,11 @@ func NewServer() *sdk.Server {
 			return text("survived " + in.Name), nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "spawn", Description: "Start a long-lived grandchild process."},
-		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+		func(_ context.Context, _ *sdk.CallToolRequest, in spawnIn) (*sdk.CallToolResult, any, error) {
 			cmd := exec.Command("sleep", "300")
+			if in.Detached {
+				detach(cmd)
+			}
 			if err := cmd.Start(); err != nil {
 				return nil, nil, err
 			}

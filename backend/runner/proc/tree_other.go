@@ -1,0 +1,13 @@
+//go:build !linux
+
+package proc
+
+// Proc identifies a process.
+type Proc struct{ Pid int }
+
+// Descendants is only known on Linux; elsewhere the process group kill is
+// what ends a tree.
+func Descendants(pid int) []Proc { return nil }
+
+// Kill is a no-op where Descendants finds nothing.
+func Kill(ps []Proc) {}
