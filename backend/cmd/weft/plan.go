@@ -26,7 +26,7 @@ type planJSON struct {
 	Valid     bool               `json:"valid"`
 	Validated bool               `json:"validated"`
 	Workflow  *workflow.Workflow `json:"workflow"`
-	Warnings  []planner.Warning  `json:"warnings"`
+	Warnings  []planWarning      `json:"warnings"`
 	Problems  []validate.Problem `json:"problems"`
 	Attempts  []planner.Attempt  `json:"attempts"`
 	LLMCalls  int                `json:"llm_calls"`
@@ -35,11 +35,19 @@ type planJSON struct {
 	Error     string             `json:"error,omitempty"`
 }
 
+// planWarning always carries node_id (empty when the warning concerns no
+// node), so scripts can rely on the key.
+type planWarning struct {
+	Stage   string `json:"stage"`
+	Message string `json:"message"`
+	NodeID  string `json:"node_id"`
+}
+
 func newPlanJSON(res planner.Result) planJSON {
-	j := planJSON{Valid: res.Valid, Validated: res.Validated, Workflow: res.Workflow, Warnings: res.Warnings,
+	j := planJSON{Valid: res.Valid, Validated: res.Validated, Workflow: res.Workflow, Warnings: []planWarning{},
 		Problems: res.Problems, Attempts: res.Attempts, LLMCalls: res.LLMCalls, Usage: res.Usage, Summary: res.Summary}
-	if j.Warnings == nil {
-		j.Warnings = []planner.Warning{}
+	for _, w := range res.Warnings {
+		j.Warnings = append(j.Warnings, planWarning{Stage: w.Stage, Message: w.Message, NodeID: w.NodeID})
 	}
 	if j.Problems == nil {
 		j.Problems = []validate.Problem{}

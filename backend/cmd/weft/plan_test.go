@@ -67,7 +67,7 @@ func TestPlanCLIValid(t *testing.T) {
 }
 
 func TestPlanCLIJSONReaskThenValid(t *testing.T) {
-	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(planIfOneBranch), llmtest.Reply(planValid)))
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(planIfOneBranch), llmtest.Reply("```json\n"+planValid+"\n```")))
 	code, out, errOut := run(t, planEnv(t, srv, "3"), "plan", "--json", "--goal", "read my notes")
 	if code != exitOK {
 		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
@@ -92,6 +92,9 @@ func TestPlanCLIJSONReaskThenValid(t *testing.T) {
 	if !got.Valid || got.LLMCalls != 2 || len(got.Attempts) != 2 || got.Attempts[1].Error != "" ||
 		!strings.Contains(got.Attempts[0].Error, "if_missing_branch") || got.Warnings == nil || got.Problems == nil {
 		t.Fatalf("result %+v", got)
+	}
+	if len(got.Warnings) == 0 || got.Warnings[0].Stage != "extract" || !strings.Contains(out, `"node_id": ""`) {
+		t.Errorf("the fence warning should be listed with its node_id key: %+v", got.Warnings)
 	}
 	if _, _, err := workflow.Parse(got.Workflow); err != nil {
 		t.Fatalf("workflow field: %v", err)
