@@ -62,10 +62,10 @@ func (c *cli) stats(_ context.Context, args []string) int {
 		return exitOK
 	}
 	fmt.Fprintf(c.stdout, "%d plan(s) recorded in %s\n\n", len(recs), mem.Path)
-	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "MODEL\tPLANS\tVALID\tMEAN CALLS\tRE-ASKED\tREPAIRED LOCALLY\t")
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODEL\tPLANS\tVALID\tMEAN CALLS\tRE-ASKED\tREPAIRED LOCALLY")
 	for _, s := range sum {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.2f\t%s\t%s\t\n", s.Model, s.Plans, pct(s.ValidRate), s.MeanLLMCalls, pct(s.ReaskRate), pct(s.LocalRepairRate))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.2f\t%s\t%s\n", s.Model, s.Plans, pct(s.ValidRate), s.MeanLLMCalls, pct(s.ReaskRate), pct(s.LocalRepairRate))
 	}
 	tw.Flush()
 	sep := "\n"
