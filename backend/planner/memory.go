@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -210,7 +211,11 @@ func readRecords(path string) ([]Record, []string, error) {
 			if err != nil {
 				reason = err.Error()
 			}
-			warnings = append(warnings, fmt.Sprintf("%s: line %d of the part read is not a plan record (%s); skipped", path, n, reason))
+			where := fmt.Sprintf("line %d", n)
+			if st.Size() > memoryReadBytes {
+				where += " of the last " + strconv.Itoa(memoryReadBytes>>20) + " MiB"
+			}
+			warnings = append(warnings, fmt.Sprintf("%s: %s is not a plan record (%s); skipped", path, where, reason))
 			continue
 		}
 		recs = append(recs, r)
