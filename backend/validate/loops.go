@@ -156,6 +156,7 @@ func (v *validator) checkLoops() {
 	// Malformed loops are already reported; everything downstream of their
 	// bodies is left out of the boundary checks.
 	taint := make([]bool, n)
+	v.taint = taint
 	queue := append([]int32(nil), broken...)
 	for _, s := range broken {
 		taint[s] = true

@@ -176,7 +176,7 @@ func (v *validator) checkRefs() {
 				}
 			}
 			if len(cands) == 0 {
-				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("%s reads %s, but no node has that key", capitalize(v.placeName(rs.kind, rs.node, rs.caseIdx)), q(key)), []int32{rs.node})
+				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("Unknown key %s in %s: no node has that key", q(key), v.placeName(rs.kind, rs.node, rs.caseIdx)), []int32{rs.node})
 				continue
 			}
 			ok, placed := false, false
@@ -185,13 +185,14 @@ func (v *validator) checkRefs() {
 					continue
 				}
 				placed = true
-				if c == rs.self || c == rs.self2 || c != rs.query && a.upstream(c, rs.query) {
+				if c == rs.self || c == rs.self2 || v.taint != nil && (v.taint[c] || v.taint[rs.query]) ||
+					c != rs.query && a.upstream(c, rs.query) {
 					ok = true
 					break
 				}
 			}
 			if !ok && placed {
-				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("%s reads %s, but %s does not run before it", capitalize(v.placeName(rs.kind, rs.node, rs.caseIdx)), q(key), v.typed(cands[0])), []int32{rs.node})
+				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("Key %s in %s is not available there: %s does not run before it", q(key), v.placeName(rs.kind, rs.node, rs.caseIdx), v.typed(cands[0])), []int32{rs.node})
 			}
 		}
 	}

@@ -40,8 +40,9 @@ const MaxIterationsLimit = 1_000_000
 //     whose only incoming edges dangle is neither an entry nor unreachable;
 //     with no single entry nothing is reported unreachable except nodes
 //     that no entry reaches at all; loops that are malformed are not
-//     checked for edges leaving or entering them; a condition that does not
-//     compile is not checked for unknown variables.
+//     checked for edges leaving or entering them, and nodes in or after
+//     their bodies are not reported as not running before a reader; a
+//     condition that does not compile is not checked for unknown variables.
 //   - unknown_tool is a warning for a tool missing from the catalog (an MCP
 //     server may be offline), whether a Tool calls it or an AiStep lists it
 //     in allowed_tools, but an error for a Tool with no tool at all.
@@ -100,6 +101,9 @@ type validator struct {
 	endsOf    [][]int32 // Loop node → EndLoop nodes naming it (nil for others)
 
 	g flowGraph
+	// taint marks nodes in or after the body of a malformed loop, whose
+	// order cannot be reasoned about (nil when there are none).
+	taint []bool
 
 	jobs []condJob
 	refs []refSet
