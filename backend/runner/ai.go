@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"html"
 	"regexp"
 	"strings"
 
@@ -25,6 +24,10 @@ type rejectedError struct{ msg string }
 
 func (e *rejectedError) Error() string { return e.msg }
 
+// xmlText escapes what would break the block's structure; quotes stay
+// readable.
+var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // retryContext is what an AI node's retry is told (seeds 002 and 003):
 // the attempt, every earlier failure, the suggested fix, what worked for
 // similar failures, and the user's instruction when there is one.
@@ -42,7 +45,7 @@ func (rc *retryContext) block() string {
 	if rc == nil || (len(rc.Failures) == 0 && rc.Instruction == "") {
 		return ""
 	}
-	esc := html.EscapeString
+	esc := xmlText.Replace
 	var b strings.Builder
 	fmt.Fprintf(&b, "<retry_context attempt=\"%d\" max_attempts=\"%d\">\n", rc.Attempt, rc.MaxAttempts)
 	if rc.Instruction != "" {
