@@ -13,7 +13,7 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// loop is the state of one Plan call: the conversation so far, what each
+// loop is the state of one PlanWorkflow call: the conversation so far, what each
 // attempt gave, and what it cost.
 type loop struct {
 	client   llm.Client
@@ -22,7 +22,6 @@ type loop struct {
 	log      *slog.Logger
 	calls    int  // model calls allowed
 	validate bool // false when MaxRepairAttempts is 0
-	budget   int
 
 	msgs     []llm.Message
 	res      Result
@@ -50,7 +49,6 @@ func newLoop(client llm.Client, goal string, cfg Config) *loop {
 		log:      log,
 		calls:    max(maxAttempts, 1),
 		validate: maxAttempts >= 1,
-		budget:   cfg.TokenBudget,
 	}
 }
 
@@ -154,9 +152,9 @@ func (l *loop) account(r llm.Reply) {
 // would overrun it.
 func (l *loop) overBudget(feedback string) string {
 	next := l.lastCost + estimateTokens(llm.Message{Content: feedback})
-	if l.used >= l.budget || l.used+next > l.budget {
+	if budget := l.cfg.TokenBudget; l.used+next > budget {
 		return fmt.Sprintf("stopped re-asking: the token budget of %d is spent (%d used in %d call(s); a re-ask would need about %d more)",
-			l.budget, l.used, l.res.LLMCalls, next)
+			budget, l.used, l.res.LLMCalls, next)
 	}
 	return ""
 }

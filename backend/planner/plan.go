@@ -16,17 +16,17 @@ import (
 const (
 	// MaxRepairAttemptsLimit caps Config.MaxRepairAttempts, as the setting does.
 	MaxRepairAttemptsLimit = 10
-	// DefaultTokenBudget bounds the tokens one Plan may spend across all its
+	// DefaultTokenBudget bounds the tokens one PlanWorkflow may spend across all its
 	// calls when Config.TokenBudget is 0: about ten calls of a mid-sized
 	// catalog prompt, far more than a healthy plan needs.
 	DefaultTokenBudget = 60_000
 )
 
-// ErrConfig marks a Plan call that cannot work as configured (no client,
+// ErrConfig marks a PlanWorkflow call that cannot work as configured (no client,
 // empty goal). The CLI reports it like a transport error.
 var ErrConfig = errors.New("planner: not configured")
 
-// Config tunes one Plan call.
+// Config tunes one PlanWorkflow call.
 type Config struct {
 	// MaxRepairAttempts bounds the model calls: 0 = one call whose reply is
 	// parsed but not validated; 1 = one call, validated, no re-ask; N = up
@@ -37,7 +37,7 @@ type Config struct {
 	// Catalog lists the tools the model may call; nil means the built-ins.
 	Catalog *tools.Catalog
 	// TokenBudget bounds the total tokens across calls; 0 means
-	// DefaultTokenBudget. When spent, Plan stops re-asking.
+	// DefaultTokenBudget. When spent, PlanWorkflow stops re-asking.
 	TokenBudget int
 	// Model names the model for the repair memory.
 	Model string
@@ -59,7 +59,7 @@ type EventKind string
 const (
 	EventCalling   EventKind = "calling"   // a model call starts
 	EventRepairing EventKind = "repairing" // the last reply failed; a re-ask follows
-	EventDone      EventKind = "done"      // Plan is about to return
+	EventDone      EventKind = "done"      // PlanWorkflow is about to return
 )
 
 // Event reports progress to Config.OnProgress.
@@ -74,14 +74,14 @@ type Event struct {
 	Valid bool `json:"valid,omitempty"`
 }
 
-// Attempt is one model call of a Plan and what became of its reply.
+// Attempt is one model call of a PlanWorkflow and what became of its reply.
 type Attempt struct {
 	N int `json:"n"`
 	// Error says why the reply was not usable; empty when it was.
 	Error string `json:"error"`
 }
 
-// Result is the outcome of Plan.
+// Result is the outcome of PlanWorkflow.
 type Result struct {
 	// Valid is true when Workflow passed validation (or, with
 	// MaxRepairAttempts 0, parsed: see Validated).
