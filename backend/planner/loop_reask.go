@@ -220,7 +220,7 @@ func constructsOf(o *outcome) []string {
 
 type example struct{ what, text string }
 
-// examples are short, correct plans (examples_test.go checks that each one
+// examples are short, correct plans (TestExamplesAreValidPlans checks that each one
 // parses and validates).
 var examples = map[string]example{
 	exJSON: {"strict JSON (double quotes, no trailing commas, no comments, every bracket closed)", exampleFlat},

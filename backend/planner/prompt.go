@@ -10,7 +10,7 @@ import (
 )
 
 // exampleFlat and exampleIf appear in the system prompt and as re-ask
-// examples; examples_test.go checks that they parse and validate.
+// examples; TestExamplesAreValidPlans checks that they parse and validate.
 const exampleFlat = `{"steps": [
   {"id": "check", "step_type": "Tool", "name": "Check file", "tool_name": "run_command", "arguments": {"command": "test -f notes.txt"}},
   {"id": "show", "step_type": "Tool", "name": "Show notes", "tool_name": "log", "arguments": {"message": "exit code {{check.exit_code}}"}}
