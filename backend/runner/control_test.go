@@ -240,3 +240,48 @@ func TestExpressionTimeBound(t *testing.T) {
 		t.Fatalf("shadowed builtin: %v %v", ok, err)
 	}
 }
+
+func TestRunFoldersArePruned(t *testing.T) {
+	e := newEnv(t)
+	e.opts.Settings.Run.RetentionRuns = 3
+	runs := e.opts.RunsDir
+	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	var finished []string
+	for i := 0; i < 5; i++ {
+		id := newRunID(old.Add(time.Duration(i) * time.Hour))
+		finished = append(finished, id)
+		os.MkdirAll(filepath.Join(runs, id), 0o755)
+		os.WriteFile(filepath.Join(runs, id, summaryFile), []byte("{}"), 0o644)
+	}
+	going := newRunID(old.Add(10 * time.Hour)) // no summary yet, touched just now: maybe still running
+	os.MkdirAll(filepath.Join(runs, going), 0o755)
+	os.MkdirAll(filepath.Join(runs, "notes"), 0o755)
+
+	res := e.run(parse(t, `"nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"log","arguments":{"message":"x"}}}],"edges":[]`))
+	wantOutcome(t, res, OutcomeSucceeded)
+	ents, _ := os.ReadDir(runs)
+	var left []string
+	for _, ent := range ents {
+		left = append(left, ent.Name())
+	}
+	want := []string{finished[4], going, res.RunID, "notes"}
+	if !reflect.DeepEqual(left, want) {
+		t.Fatalf("left %v, want %v", left, want)
+	}
+}
+
+func TestDefaultRunsDir(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", filepath.Join(t.TempDir(), "data"))
+	got, err := DefaultRunsDir("")
+	if err != nil || got != filepath.Join(os.Getenv("XDG_DATA_HOME"), "weft", "runs") {
+		t.Fatalf("unsaved: %q %v", got, err)
+	}
+	wf := filepath.Join(t.TempDir(), "flows", "backup.weft.json")
+	if got, _ := DefaultRunsDir(wf); got != filepath.Join(filepath.Dir(wf), ".weft", "runs") {
+		t.Fatalf("saved: %q", got)
+	}
+	p, err := DefaultPatternStore()
+	if err != nil || p.Path != filepath.Join(os.Getenv("XDG_DATA_HOME"), "weft", "patterns.jsonl") {
+		t.Fatalf("patterns: %+v %v", p, err)
+	}
+}

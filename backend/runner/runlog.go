@@ -68,6 +68,7 @@ type runLog struct {
 	seq       int64
 	events    *os.File
 	ew        *bufio.Writer
+	line      []byte // one encoded event, reused
 	written   int64
 	capped    bool
 	lastFlush time.Time
@@ -111,17 +112,20 @@ func (l *runLog) emit(e Event) {
 	}
 	imp := important(e.Type)
 	if !l.capped || imp {
-		b, err := json.Marshal(e)
+		b, err := e.appendJSON(l.line[:0])
 		if err != nil {
-			b, _ = json.Marshal(Event{Seq: e.Seq, Time: e.Time, Type: EvWarning, RunID: l.runID, NodeID: e.NodeID, Message: "event not encodable: " + err.Error()})
+			bad := Event{Seq: e.Seq, Time: e.Time, Type: EvWarning, RunID: l.runID, NodeID: e.NodeID, Message: "event not encodable: " + err.Error()}
+			b, _ = bad.appendJSON(l.line[:0])
 		}
 		b = append(b, '\n')
+		l.line = b
 		l.ew.Write(b)
 		l.written += int64(len(b))
 		if l.written > maxEventsBytes && !l.capped {
 			l.capped = true
-			note, _ := json.Marshal(Event{Seq: e.Seq, Time: e.Time, Type: EvWarning, RunID: l.runID, Message: fmt.Sprintf("events.jsonl reached %d MiB; from here on only failures, retries, escalations and the end of the run are written", maxEventsBytes>>20)})
-			l.ew.Write(append(note, '\n'))
+			note := Event{Seq: e.Seq, Time: e.Time, Type: EvWarning, RunID: l.runID, Message: fmt.Sprintf("events.jsonl reached %d MiB; from here on only failures, retries, escalations and the end of the run are written", maxEventsBytes>>20)}
+			nb, _ := note.appendJSON(nil)
+			l.ew.Write(append(nb, '\n'))
 		}
 		if imp || e.Time.Sub(l.lastFlush) > flushEvery {
 			l.flushLocked()

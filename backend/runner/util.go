@@ -41,6 +41,9 @@ func bounded(outputs map[string]any, n int) map[string]any {
 	if outputs == nil {
 		return nil
 	}
+	if fits(outputs, n) {
+		return outputs // output maps are never changed once set: sharing is safe
+	}
 	out := make(map[string]any, len(outputs))
 	for k, v := range outputs {
 		switch t := v.(type) {
@@ -58,6 +61,21 @@ func bounded(outputs map[string]any, n int) map[string]any {
 		}
 	}
 	return out
+}
+
+func fits(outputs map[string]any, n int) bool {
+	for _, v := range outputs {
+		switch t := v.(type) {
+		case string:
+			if len(t) > n {
+				return false
+			}
+		case nil, bool, int, int64, float64:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // outputSummary renders a node's outputs for a failure record in at most

@@ -1,0 +1,43 @@
+package runner
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/weft-dev/weft/backend/settings"
+)
+
+// BenchmarkLoopOverhead runs a Loop of 10,000 iterations whose body is one
+// log node, with events written to events.jsonl as in a real run. The
+// per-node figure is the executor's own cost: walking, templating,
+// events, statistics.
+func BenchmarkLoopOverhead(b *testing.B) {
+	const iterations = 10000
+	w := parse(b, `"nodes":[
+ {"id":"l","key":"loop","type":"Loop","params":{"max_iterations":10000}},
+ {"id":"g","key":"say","type":"Tool","params":{"tool":"log","arguments":{"message":"iteration {{loop.iteration}}"}}},
+ {"id":"e","key":"loop_end","type":"EndLoop","params":{"loop_id":"l"}}],
+ "edges":[{"from":"l","to":"g","output":"LoopBody"},{"from":"g","to":"e"},{"from":"e","to":"l"}]`)
+	dir := b.TempDir()
+	rn := New(Options{Settings: settings.Defaults(), Dir: dir, RunsDir: filepath.Join(dir, "runs"),
+		Patterns: &PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}})
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	start := time.Now()
+	for i := 0; i < b.N; i++ {
+		res, err := rn.Run(context.Background(), w)
+		if err != nil || res.Outcome != OutcomeSucceeded || res.Summary.Nodes != iterations {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+	nodes := float64(b.N * iterations)
+	b.ReportMetric(float64(time.Since(start).Nanoseconds())/nodes, "ns/node")
+	// CPU time of the process per node: steadier than wall time on a
+	// shared machine (it includes the GC and the event writer).
+	if c := cpuTime(); c > 0 {
+		b.ReportMetric(float64((c-cpu0).Nanoseconds())/nodes, "cpu-ns/node")
+	}
+}
