@@ -84,64 +84,69 @@ func FuzzValidateGraph(f *testing.F) {
 	f.Add([]byte{5, 0, 3, 5, 0, 6, 0, 0, 1, 0, 1, 2, 3, 2, 3, 0, 3, 4, 4})
 	f.Add([]byte{8, 5, 0, 3, 6, 6, 0, 1, 2, 0, 1, 2, 2, 3, 0, 3, 4, 1, 4, 1, 5, 1, 5, 0, 6, 6, 7})
 	f.Add([]byte{3, 4, 0, 0, 0, 1, 5, 0, 2, 6, 1, 2, 7})
-	conds := []string{"", "a0.exit_code == 0", "a1.x > 1 &&", "len(a2.files) > 0", "nope.x", "a3.ok", "1 + 2", "count.x == 1", "let v = a0.x; v"}
-	types := workflow.NodeTypes
-	outs := append([]workflow.OutputType{"", "Bogus"}, workflow.OutputTypes...)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) < 2 {
-			return
+	f.Fuzz(fuzzGraph)
+}
+
+var (
+	fuzzConds = []string{"", "a0.exit_code == 0", "a1.x > 1 &&", "len(a2.files) > 0", "nope.x", "a3.ok", "1 + 2", "count.x == 1", "let v = a0.x; v"}
+	fuzzTypes = workflow.NodeTypes
+	fuzzOuts  = append([]workflow.OutputType{"", "Bogus"}, workflow.OutputTypes...)
+)
+
+func fuzzGraph(t *testing.T, data []byte) {
+	if len(data) < 2 {
+		return
+	}
+	next := func() int {
+		if len(data) == 0 {
+			return 0
 		}
-		next := func() int {
-			if len(data) == 0 {
-				return 0
-			}
-			b := int(data[0])
-			data = data[1:]
-			return b
+		b := int(data[0])
+		data = data[1:]
+		return b
+	}
+	n := next()%24 + 1
+	w := &workflow.Workflow{Format: workflow.Format, ID: "fz"}
+	for i := 0; i < n; i++ {
+		b := next()
+		nd := workflow.Node{ID: fmt.Sprintf("a%d", i), Key: fmt.Sprintf("a%d", i), Type: fuzzTypes[b%len(fuzzTypes)]}
+		if b&0x80 != 0 {
+			nd.Key = fmt.Sprintf("a%d", next()%n) // duplicate keys
 		}
-		n := next()%24 + 1
-		w := &workflow.Workflow{Format: workflow.Format, ID: "fz"}
-		for i := 0; i < n; i++ {
-			b := next()
-			nd := workflow.Node{ID: fmt.Sprintf("a%d", i), Key: fmt.Sprintf("a%d", i), Type: types[b%len(types)]}
-			if b&0x80 != 0 {
-				nd.Key = fmt.Sprintf("a%d", next()%n) // duplicate keys
+		c := fuzzConds[next()%len(fuzzConds)]
+		switch nd.Type {
+		case workflow.TypeTool:
+			nd.Params.Tool = "log"
+			nd.Params.Arguments = map[string]any{"message": "{{" + c + "}}"}
+		case workflow.TypeIf:
+			nd.Params.Condition = c
+		case workflow.TypeSwitch:
+			for k := next() % 4; k > 0; k-- {
+				nd.Params.Cases = append(nd.Params.Cases, workflow.SwitchCase{Name: fmt.Sprintf("c%d", next()%3), Condition: fuzzConds[next()%len(fuzzConds)]})
 			}
-			c := conds[next()%len(conds)]
-			switch nd.Type {
-			case workflow.TypeTool:
-				nd.Params.Tool = "log"
-				nd.Params.Arguments = map[string]any{"message": "{{" + c + "}}"}
-			case workflow.TypeIf:
-				nd.Params.Condition = c
-			case workflow.TypeSwitch:
-				for k := next() % 4; k > 0; k-- {
-					nd.Params.Cases = append(nd.Params.Cases, workflow.SwitchCase{Name: fmt.Sprintf("c%d", next()%3), Condition: conds[next()%len(conds)]})
-				}
-			case workflow.TypeLoop:
-				nd.Params.ExitCondition = c
-				m := next()%4 - 1
-				nd.Params.MaxIterations = &m
-			case workflow.TypeEndLoop:
-				nd.Params.LoopID = fmt.Sprintf("a%d", next()%(n+1))
-			}
-			if b&0x40 != 0 {
-				nd.Verify = conds[next()%len(conds)]
-			}
-			w.Nodes = append(w.Nodes, nd)
+		case workflow.TypeLoop:
+			nd.Params.ExitCondition = c
+			m := next()%4 - 1
+			nd.Params.MaxIterations = &m
+		case workflow.TypeEndLoop:
+			nd.Params.LoopID = fmt.Sprintf("a%d", next()%(n+1))
 		}
-		for len(data) >= 3 {
-			from, to, o := next()%(n+1), next()%(n+1), outs[next()%len(outs)]
-			e := workflow.Edge{From: fmt.Sprintf("a%d", from), To: fmt.Sprintf("a%d", to)}
-			if o != "" {
-				e.Output = &workflow.EdgeOutput{Type: o, Name: fmt.Sprintf("c%d", from%3)}
-			}
-			w.Edges = append(w.Edges, e)
+		if b&0x40 != 0 {
+			nd.Verify = fuzzConds[next()%len(fuzzConds)]
 		}
-		r := Validate(w, catalog)
-		checkResult(t, r)
-		if r2 := Validate(w, catalog); !reflect.DeepEqual(r, r2) {
-			t.Fatalf("not deterministic")
+		w.Nodes = append(w.Nodes, nd)
+	}
+	for len(data) >= 3 {
+		from, to, o := next()%(n+1), next()%(n+1), fuzzOuts[next()%len(fuzzOuts)]
+		e := workflow.Edge{From: fmt.Sprintf("a%d", from), To: fmt.Sprintf("a%d", to)}
+		if o != "" {
+			e.Output = &workflow.EdgeOutput{Type: o, Name: fmt.Sprintf("c%d", from%3)}
 		}
-	})
+		w.Edges = append(w.Edges, e)
+	}
+	r := Validate(w, catalog)
+	checkResult(t, r)
+	if r2 := Validate(w, catalog); !reflect.DeepEqual(r, r2) {
+		t.Fatalf("not deterministic")
+	}
 }
