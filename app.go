@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// SampleName is the display name of the embedded sample workflow.
+const SampleName = "sample.json"
+
+// OpenResult is what opening a workflow gives the frontend. Path is empty
+// for the embedded sample and for a cancelled dialog (then Workflow is nil).
+type OpenResult struct {
+	Path     string             `json:"path"`
+	Name     string             `json:"name"`
+	Workflow *workflow.Workflow `json:"workflow"`
+	Warnings []string           `json:"warnings"`
+}
+
+// SettingsView is the settings as the frontend sees them: never the API key
+// itself, only whether one is set and its masked form.
+type SettingsView struct {
+	Settings     settings.Settings `json:"settings"`
+	APIKeySet    bool              `json:"api_key_set"`
+	APIKeyMasked string            `json:"api_key_masked"`
+	Path         string            `json:"path"`
+	Warnings     []string          `json:"warnings"`
+}
+
+// Dialogs are the native file dialogs; tests replace them.
+type Dialogs interface {
+	Open(ctx context.Context, opts runtime.OpenDialogOptions) (string, error)
+	Save(ctx context.Context, opts runtime.SaveDialogOptions) (string, error)
+}
+
+type wailsDialogs struct{}
+
+func (wailsDialogs) Open(ctx context.Context, o runtime.OpenDialogOptions) (string, error) {
+	return runtime.OpenFileDialog(ctx, o)
+}
+
+func (wailsDialogs) Save(ctx context.Context, o runtime.SaveDialogOptions) (string, error) {
+	return runtime.SaveFileDialog(ctx, o)
+}
+
+var workflowFilters = []runtime.FileFilter{
+	{DisplayName: "Weft workflows (*.json)", Pattern: "*.json"},
+	{DisplayName: "All files", Pattern: "*"},
+}
+
+// App is bound to the frontend. Its methods stay thin: each delegates to a
+// backend package and returns errors rather than panicking.
+type App struct {
+	ctx     context.Context
+	sample  []byte
+	catalog *tools.Catalog
+	dialogs Dialogs
+
+	mu       sync.Mutex
+	newStore func() (*settings.Store, error)
+	store    *settings.Store
+	lastDir  string
+}
+
+// NewApp returns the App with the built-in tool catalog, the embedded
+// sample, the OS dialogs and the settings store at the XDG path.
+func NewApp() *App {
+	return &App{
+		sample:   sampleWorkflow,
+		catalog:  tools.Builtin(),
+		dialogs:  wailsDialogs{},
+		newStore: settings.NewStore,
+	}
+}
+
+func (a *App) startup(ctx context.Context) { a.ctx = ctx }
+
+func (a *App) context() context.Context {
+	if a.ctx == nil {
+		return context.Background()
+	}
+	return a.ctx
+}
+
+// LoadSample opens the sample workflow built into the app.
+func (a *App) LoadSample() (OpenResult, error) {
+	w, warnings, err := workflow.Parse(a.sample)
+	if err != nil {
+		return OpenResult{}, fmt.Errorf("sample workflow: %w", err)
+	}
+	return OpenResult{Name: SampleName, Workflow: w, Warnings: nonNil(warnings)}, nil
+}
+
+// OpenWorkflow loads the workflow file at path.
+func (a *App) OpenWorkflow(path string) (OpenResult, error) {
+	if strings.TrimSpace(path) == "" {
+		return OpenResult{}, errors.New("open workflow: no path given")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return OpenResult{}, fmt.Errorf("open workflow: %w", err)
+	}
+	w, warnings, err := workflow.Load(abs)
+	if err != nil {
+		return OpenResult{}, err
+	}
+	a.rememberDir(abs)
+	return OpenResult{Path: abs, Name: filepath.Base(abs), Workflow: w, Warnings: nonNil(warnings)}, nil
+}
+
+// OpenWorkflowDialog asks for a file and opens it. A cancelled dialog gives
+// an empty result (Workflow nil) and no error.
+func (a *App) OpenWorkflowDialog() (OpenResult, error) {
+	path, err := a.dialogs.Open(a.context(), runtime.OpenDialogOptions{
+		Title:            "Open workflow",
+		DefaultDirectory: a.dialogDir(),
+		Filters:          workflowFilters,
+	})
+	if err != nil {
+		return OpenResult{}, fmt.Errorf("open dialog: %w", err)
+	}
+	if path == "" {
+		return OpenResult{}, nil
+	}
+	return a.OpenWorkflow(path)
+}
+
+// SaveWorkflow writes w to path atomically.
+func (a *App) SaveWorkflow(path string, w workflow.Workflow) error {
+	if strings.TrimSpace(path) == "" {
+		return errors.New("save workflow: no path given; use Save As")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return fmt.Errorf("save workflow: %w", err)
+	}
+	if err := workflow.Save(abs, &w); err != nil {
+		return err
+	}
+	a.rememberDir(abs)
+	return nil
+}
+
+// SaveWorkflowAsDialog asks where to save w and saves it there. It returns
+// the chosen path, or "" (and no error) when the dialog was cancelled.
+func (a *App) SaveWorkflowAsDialog(w workflow.Workflow) (string, error) {
+	name := workflow.KeyFromName(w.Name) + ".json"
+	if w.Name == "" {
+		name = "workflow.json"
+	}
+	path, err := a.dialogs.Save(a.context(), runtime.SaveDialogOptions{
+		Title:            "Save workflow as",
+		DefaultDirectory: a.dialogDir(),
+		DefaultFilename:  name,
+		Filters:          workflowFilters,
+	})
+	if err != nil {
+		return "", fmt.Errorf("save dialog: %w", err)
+	}
+	if path == "" {
+		return "", nil
+	}
+	if filepath.Ext(path) == "" {
+		path += ".json"
+	}
+	if err := a.SaveWorkflow(path, w); err != nil {
+		return "", err
+	}
+	return filepath.Abs(path)
+}
+
+// ValidateWorkflow checks w against the tool catalog.
+func (a *App) ValidateWorkflow(w workflow.Workflow) validate.Result {
+	r := validate.Validate(&w, a.catalog)
+	if r.Problems == nil {
+		r.Problems = []validate.Problem{}
+	}
+	return r
+}
+
+// CheckCondition returns why expr is not a valid condition, or "" if it is.
+func (a *App) CheckCondition(expr string) string {
+	if err := validate.CheckCondition(expr); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// ToolCatalog lists the tools a Tool node can call.
+func (a *App) ToolCatalog() []tools.Tool {
+	return nonNil(a.catalog.List())
+}
+
+// GetSettings loads the settings without the API key.
+func (a *App) GetSettings() (SettingsView, error) {
+	st, err := a.settingsStore()
+	if err != nil {
+		return SettingsView{}, err
+	}
+	s, warnings, err := st.Load()
+	if err != nil {
+		return SettingsView{}, err
+	}
+	view := SettingsView{
+		APIKeySet:    s.LLM.APIKey != "",
+		APIKeyMasked: settings.MaskKey(s.LLM.APIKey),
+		Path:         st.Path,
+		Warnings:     nonNil(warnings),
+	}
+	s.LLM.APIKey = ""
+	view.Settings = s
+	return view, nil
+}
+
+// SaveSettings saves s. apiKey nil keeps the stored key; a pointer to ""
+// clears it; anything else replaces it. The API key inside s is ignored,
+// since GetSettings never sends it.
+func (a *App) SaveSettings(s settings.Settings, apiKey *string) ([]string, error) {
+	st, err := a.settingsStore()
+	if err != nil {
+		return nil, err
+	}
+	if apiKey != nil {
+		s.LLM.APIKey = *apiKey
+	} else {
+		cur, _, err := st.Load()
+		if err != nil {
+			return nil, err
+		}
+		s.LLM.APIKey = cur.LLM.APIKey
+	}
+	warnings, err := st.Save(s)
+	return nonNil(warnings), err
+}
+
+func (a *App) settingsStore() (*settings.Store, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.store != nil {
+		return a.store, nil
+	}
+	st, err := a.newStore()
+	if err != nil {
+		return nil, fmt.Errorf("settings: %w", err)
+	}
+	a.store = st
+	return st, nil
+}
+
+func (a *App) rememberDir(path string) {
+	a.mu.Lock()
+	a.lastDir = filepath.Dir(path)
+	a.mu.Unlock()
+}
+
+func (a *App) dialogDir() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lastDir
+}
+
+// nonNil makes empty lists reach the frontend as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
