@@ -3,7 +3,7 @@
 // `wails generate module`) are wrapped in one typed place and tests can mock
 // this module alone.
 import * as App from '../wailsjs/go/main/App';
-import { WindowSetTitle } from '../wailsjs/runtime/runtime';
+import { LogError, LogInfo, LogWarning, WindowSetTitle } from '../wailsjs/runtime/runtime';
 import type {
   OpenResult,
   Settings,
@@ -73,6 +73,14 @@ export const api = {
   /** apiKey null keeps the stored key, '' clears it. Returns warnings. */
   async saveSettings(s: Settings, apiKey: string | null): Promise<string[]> {
     return ((await App.SaveSettings(s as unknown as Any, apiKey as unknown as Any)) as string[]) ?? [];
+  },
+  /** log writes to the app's log (stdout of the Go process) when in Wails. */
+  log(level: 'info' | 'warning' | 'error', msg: string): void {
+    try {
+      (level === 'error' ? LogError : level === 'warning' ? LogWarning : LogInfo)(`frontend: ${msg}`);
+    } catch {
+      // No Wails runtime (plain browser, tests).
+    }
   },
   setWindowTitle(title: string): void {
     document.title = title;

@@ -140,7 +140,7 @@ export interface Settings {
     allow_agent_steps: boolean;
   };
   mcp_servers: Record<string, MCPServer>;
-  run: { default_retries: number };
+  run: { default_retries: number; retention_runs: number };
 }
 
 export interface SettingsView {

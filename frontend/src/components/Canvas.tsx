@@ -72,7 +72,15 @@ function CanvasInner() {
         proOptions={{ hideAttribution: true }}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} />
-        <MiniMap pannable zoomable nodeColor={miniMapColour} nodeStrokeWidth={0} maskColor="rgba(12,13,16,0.6)" />
+        <MiniMap
+          pannable
+          zoomable
+          nodeColor={miniMapColour}
+          nodeStrokeWidth={0}
+          nodeBorderRadius={6}
+          maskColor="rgba(12,13,16,0.6)"
+          style={{ width: 168, height: 108 }}
+        />
         <Controls showInteractive={false} />
         <FocusFollower />
       </ReactFlow>

@@ -1,7 +1,7 @@
 // Lists the backend's validation problems; clicking one selects its nodes
 // and centres them on the canvas.
 import { CircleAlert, CircleCheck, LoaderCircle, TriangleAlert } from 'lucide-react';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useStore } from '../store';
 import type { Problem } from '../types';
 
@@ -21,6 +21,8 @@ export function ProblemsPanel() {
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.length - errors;
   const selectedKey = selected.join(',');
+  // The row last clicked stays highlighted while its nodes stay selected.
+  const [clicked, setClicked] = useState<Problem | null>(null);
 
   return (
     <section className="problems" aria-label="Problems" data-testid="problems-panel">
@@ -52,7 +54,7 @@ export function ProblemsPanel() {
         <ul className="problems-list" role="list">
           {problems.map((p, i) => {
             const ids = p.node_ids ?? [];
-            const isSel = ids.length > 0 && ids.join(',') === selectedKey;
+            const isSel = clicked === p && ids.length > 0 && ids.join(',') === selectedKey;
             return (
               <li key={`${p.code}-${i}`}>
                 <button
@@ -62,7 +64,10 @@ export function ProblemsPanel() {
                   data-code={p.code}
                   disabled={ids.length === 0}
                   title={ids.length ? 'Show on canvas' : undefined}
-                  onClick={() => selectNodes(ids, { focus: true })}
+                  onClick={() => {
+                    setClicked(p);
+                    selectNodes(ids, { focus: true });
+                  }}
                 >
                   {p.severity === 'error' ? (
                     <CircleAlert size={14} className="sev error" aria-label="error" />

@@ -1,45 +1,115 @@
 // Automatic layout (ELK layered, left to right) for workflows whose nodes
 // have no saved positions. Back edges (EndLoop → Loop) are left out so the
 // layering follows the forward flow.
-import type { ELK as Elk } from 'elkjs/lib/elk-api';
+import ELK from 'elkjs/lib/elk.bundled.js';
 import type { Position, Workflow } from '../types';
-import { isBackEdge, outputsFor } from './handles';
+import { isBackEdge, outputsFor, sourceHandle } from './handles';
 import { NODE_WIDTH, nodeHeight } from './toFlow';
 
-// ELK is large; load it only when a workflow needs laying out.
-let elk: Promise<Elk> | null = null;
-function getElk(): Promise<Elk> {
-  elk ??= import('elkjs/lib/elk.bundled.js').then((m) => new m.default());
-  return elk;
-}
+// ELK is imported statically: a lazy chunk import() hangs in WebKitGTK
+// under the wails:// asset scheme, and the size does not matter on desktop.
+let elk: InstanceType<typeof ELK> | null = null;
 
-export async function layoutWorkflow(w: Workflow): Promise<Record<string, Position>> {
+export async function elkLayout(w: Workflow): Promise<Record<string, Position>> {
   const byId = new Map(w.nodes.map((n) => [n.id, n]));
   const edges = w.edges
     .map((e, i) => ({ e, i }))
     .filter(({ e }) => byId.has(e.from) && byId.has(e.to) && e.from !== e.to)
     .filter(({ e }) => !isBackEdge(byId.get(e.from), byId.get(e.to)));
+  // Ports in handle order (top to bottom on the east side) keep branch
+  // targets in the order of their handles, so branch edges do not cross.
   const graph = {
     id: 'root',
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': 'RIGHT',
-      'elk.spacing.nodeNode': '48',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '96',
+      'elk.spacing.nodeNode': '40',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '110',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
-      'elk.edgeRouting': 'SPLINES',
+      'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
     },
-    children: w.nodes.map((n) => ({
-      id: n.id,
-      width: NODE_WIDTH,
-      height: nodeHeight(outputsFor(n, w.edges.filter((e) => e.from === n.id)).length),
+    children: w.nodes.map((n) => {
+      const outs = outputsFor(n, w.edges.filter((e) => e.from === n.id));
+      return {
+        id: n.id,
+        width: NODE_WIDTH,
+        height: nodeHeight(outs.length),
+        layoutOptions: { 'elk.portConstraints': 'FIXED_ORDER' },
+        ports: [
+          { id: `${n.id}::in`, width: 1, height: 1, layoutOptions: { 'elk.port.side': 'WEST', 'elk.port.index': '0' } },
+          ...outs.map((o, i) => ({
+            id: `${n.id}::${o.id}`,
+            width: 1,
+            height: 1,
+            layoutOptions: { 'elk.port.side': o.id === 'back' ? 'SOUTH' : 'EAST', 'elk.port.index': String(i) },
+          })),
+        ],
+      };
+    }),
+    edges: edges.map(({ e, i }) => ({
+      id: `e${i}`,
+      sources: [`${e.from}::${sourceHandle(e, byId.get(e.from)).id}`],
+      targets: [`${e.to}::in`],
     })),
-    edges: edges.map(({ e, i }) => ({ id: `e${i}`, sources: [e.from], targets: [e.to] })),
   };
-  const res = await (await getElk()).layout(graph);
+  elk ??= new ELK();
+  const res = await elk.layout(graph);
   const out: Record<string, Position> = {};
   for (const c of res.children ?? []) {
     out[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
   }
   return out;
+}
+
+/** simpleLayout layers nodes by longest path from the entries (back edges
+ * ignored), left to right; used when ELK fails or takes too long. */
+export function simpleLayout(w: Workflow): Record<string, Position> {
+  const byId = new Map(w.nodes.map((n) => [n.id, n]));
+  const succ = new Map<string, string[]>();
+  const indeg = new Map(w.nodes.map((n) => [n.id, 0]));
+  for (const e of w.edges) {
+    if (!byId.has(e.from) || !byId.has(e.to) || e.from === e.to) continue;
+    if (isBackEdge(byId.get(e.from), byId.get(e.to))) continue;
+    (succ.get(e.from) ?? succ.set(e.from, []).get(e.from)!).push(e.to);
+    indeg.set(e.to, (indeg.get(e.to) ?? 0) + 1);
+  }
+  const layer = new Map<string, number>();
+  const queue = w.nodes.filter((n) => indeg.get(n.id) === 0).map((n) => n.id);
+  for (const id of queue) layer.set(id, 0);
+  // Kahn's order; nodes left in cycles get placed after everything else.
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i];
+    for (const t of succ.get(id) ?? []) {
+      layer.set(t, Math.max(layer.get(t) ?? 0, layer.get(id)! + 1));
+      indeg.set(t, indeg.get(t)! - 1);
+      if (indeg.get(t) === 0) queue.push(t);
+    }
+  }
+  const maxLayer = Math.max(0, ...layer.values());
+  const rows = new Map<number, number>();
+  const out: Record<string, Position> = {};
+  for (const n of w.nodes) {
+    const l = layer.get(n.id) ?? maxLayer + 1;
+    const r = rows.get(l) ?? 0;
+    rows.set(l, r + 1);
+    out[n.id] = { x: l * (NODE_WIDTH + 110), y: r * 150 };
+  }
+  return out;
+}
+
+function timeout(ms: number): Promise<never> {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`layout took over ${ms} ms`)), ms));
+}
+
+/** layoutWorkflow lays out with ELK, falling back to simpleLayout. */
+export async function layoutWorkflow(
+  w: Workflow,
+  opts: { timeoutMs?: number; onFallback?: (why: unknown) => void } = {},
+): Promise<Record<string, Position>> {
+  try {
+    return await Promise.race([elkLayout(w), timeout(opts.timeoutMs ?? 8000)]);
+  } catch (e) {
+    opts.onFallback?.(e);
+    return simpleLayout(w);
+  }
 }

@@ -7,7 +7,9 @@ import { useStore, type AppStore } from './index';
 
 export function makeActions(store: AppStore) {
   const fail = (what: string, e: unknown) => {
-    store.getState().setStatus({ kind: 'error', text: `${what}: ${errorMessage(e)}` });
+    const text = `${what}: ${errorMessage(e)}`;
+    api.log('error', text);
+    store.getState().setStatus({ kind: 'error', text });
   };
 
   async function validate(): Promise<void> {
@@ -26,20 +28,19 @@ export function makeActions(store: AppStore) {
   async function show(r: OpenResult): Promise<boolean> {
     if (!r.workflow) return false; // cancelled dialog
     store.getState().loadDocument(r);
+    store.getState().setStatus(null);
     const { doc, docSeq } = store.getState();
+    const validated = validate();
     if (doc && missingPositions(doc)) {
-      try {
-        const pos = await layoutWorkflow(doc);
-        if (store.getState().docSeq === docSeq) {
-          store.getState().setPositions(pos, { markDirty: false });
-          store.getState().requestFitAll();
-        }
-      } catch (e) {
-        fail('Automatic layout failed', e);
+      const pos = await layoutWorkflow(doc, {
+        onFallback: (why) => api.log('warning', `automatic layout fell back to simple layering: ${errorMessage(why)}`),
+      });
+      if (store.getState().docSeq === docSeq) {
+        store.getState().setPositions(pos, { markDirty: false });
+        store.getState().requestFitAll();
       }
     }
-    store.getState().setStatus(null);
-    await validate();
+    await validated;
     return true;
   }
 

@@ -11,6 +11,7 @@ vi.mock('../api', () => ({
     saveWorkflowAsDialog: vi.fn(),
     validateWorkflow: vi.fn(),
     setWindowTitle: vi.fn(),
+    log: vi.fn(),
   },
   errorMessage: (e: unknown) => (e instanceof Error ? e.message : String(e)),
 }));

@@ -131,6 +131,7 @@ export namespace settings {
 	}
 	export class Run {
 	    default_retries: number;
+	    retention_runs: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Run(source);
@@ -139,6 +140,7 @@ export namespace settings {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.default_retries = source["default_retries"];
+	        this.retention_runs = source["retention_runs"];
 	    }
 	}
 	export class Settings {
