@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -71,37 +72,122 @@ func (v *validator) placeName(kind place, node, caseIdx int32) string {
 	return "the input of " + v.label(node)
 }
 
-// startCompile compiles the jobs in the background, spread over the
-// available cores when there are enough of them to be worth it, while the
-// caller runs the graph checks; wait blocks until every job is done. Each
-// worker has its own expr config, which is not safe for concurrent use.
-// Workers only write their own jobs' res and err fields.
-func startCompile(jobs []condJob) (wait func()) {
-	run := func(js []condJob) {
-		cfg := newExprConfig()
-		for i := range js {
-			if js[i].required && strings.TrimSpace(js[i].text) == "" {
-				continue // reported by checkConditions
+// startBackground starts the work that does not need the graph: indexing
+// node keys, scanning templates and compiling conditions (the bulk of the
+// time on large workflows). It runs on worker goroutines pulling tasks from
+// a shared list while the caller runs the graph checks; wait blocks until
+// all of it is done. Workers write only v.keyFirst, v.keyAll, v.dupKeys,
+// v.tmpl and their own jobs' res and err, which the caller does not touch
+// before wait returns. Each compile task has its own expr config, which is
+// not safe for concurrent use.
+func (v *validator) startBackground() (wait func()) {
+	v.tmpl = make([][]string, v.n)
+	tasks := []func(){v.indexKeys}
+	const nodesPerTask, jobsPerTask = 4096, 256
+	for lo := 0; lo < v.n; lo += nodesPerTask {
+		tasks = append(tasks, func() { v.scanTemplates(lo, min(lo+nodesPerTask, v.n)) })
+	}
+	for lo := 0; lo < len(v.jobs); lo += jobsPerTask {
+		js := v.jobs[lo:min(lo+jobsPerTask, len(v.jobs))]
+		tasks = append(tasks, func() { compileJobs(js) })
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(tasks)-1)
+	if v.n < 2000 && len(v.jobs) < jobsPerTask || workers < 1 {
+		return func() {
+			for _, t := range tasks {
+				t()
 			}
-			js[i].res, js[i].err = compileCondition(cfg, js[i].text)
 		}
 	}
-	const perWorker = 128
-	if len(jobs) < perWorker {
-		return func() { run(jobs) }
-	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), len(jobs)/perWorker))
-	chunk := (len(jobs) + workers - 1) / workers
+	var next atomic.Int64
 	var wg sync.WaitGroup
-	for lo := 0; lo < len(jobs); lo += chunk {
-		js := jobs[lo:min(lo+chunk, len(jobs))]
-		wg.Go(func() { run(js) })
+	for range workers {
+		wg.Go(func() {
+			for {
+				k := int(next.Add(1)) - 1
+				if k >= len(tasks) {
+					return
+				}
+				tasks[k]()
+			}
+		})
 	}
 	return wg.Wait
 }
 
-// checkConditions reports the compiled conditions (see startCompile).
+func compileJobs(js []condJob) {
+	cfg := newExprConfig()
+	for i := range js {
+		if js[i].required && strings.TrimSpace(js[i].text) == "" {
+			continue // reported by checkConditions
+		}
+		js[i].res, js[i].err = compileCondition(cfg, js[i].text)
+	}
+}
+
+// indexKeys maps keys to nodes and finds keys used more than once.
+func (v *validator) indexKeys() {
+	v.keyFirst = make(map[string]int32, v.n)
+	for i := range v.nodes {
+		k := v.nodes[i].Key
+		if k == "" {
+			continue
+		}
+		first, ok := v.keyFirst[k]
+		if !ok {
+			v.keyFirst[k] = int32(i)
+			continue
+		}
+		if v.keyAll == nil {
+			v.keyAll = map[string][]int32{}
+		}
+		if v.keyAll[k] == nil {
+			v.dupKeys = append(v.dupKeys, k)
+			v.keyAll[k] = []int32{first}
+		}
+		v.keyAll[k] = append(v.keyAll[k], int32(i))
+	}
+}
+
+// scanTemplates collects the keys read by {{…}} templates of nodes lo..hi.
+func (v *validator) scanTemplates(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		nd := &v.nodes[i]
+		switch nd.Type {
+		case workflow.TypeTool:
+			var roots []string
+			for _, a := range nd.Params.Arguments {
+				roots = collectTemplates(a, roots)
+			}
+			v.tmpl[i] = roots
+		case workflow.TypeAiStep:
+			v.tmpl[i] = templateRoots(nd.Params.Prompt, nil)
+		case workflow.TypeAiTransform:
+			v.tmpl[i] = templateRoots(nd.Params.Input, nil)
+		}
+	}
+}
+
+func (v *validator) checkKeys() {
+	for _, k := range v.dupKeys {
+		g := v.keyAll[k]
+		v.add(CodeDuplicateKey, SeverityError, fmt.Sprintf("%d nodes share the key %s: %s; conditions and templates could not tell them apart", len(g), q(k), v.names(g)), g)
+	}
+}
+
+// checkConditions reports the compiled conditions and gathers the keys
+// conditions and templates read (see startBackground).
 func (v *validator) checkConditions() {
+	for i, roots := range v.tmpl {
+		kind := textArgs
+		switch v.nodes[i].Type {
+		case workflow.TypeAiStep:
+			kind = textPrompt
+		case workflow.TypeAiTransform:
+			kind = textInput
+		}
+		v.addRefs(int32(i), kind, roots)
+	}
 	for k := range v.jobs {
 		j := &v.jobs[k]
 		if j.required && strings.TrimSpace(j.text) == "" {

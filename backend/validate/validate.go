@@ -89,8 +89,11 @@ type validator struct {
 	idx map[string]int32 // node id → its first node
 	dup []bool           // node reuses an id taken earlier: left out of the graph
 
+	// Filled in the background (see startBackground).
 	keyFirst map[string]int32   // key → first node with it
 	keyAll   map[string][]int32 // keys used by more than one node
+	dupKeys  []string           // keys of keyAll, in order of first use
+	tmpl     [][]string         // per node, the keys its templates read
 
 	edges    []edgeRef
 	outStart []int32 // per node, range into outList of its edges (label checks)
@@ -118,7 +121,7 @@ func (v *validator) run() {
 	}
 	v.indexNodes()
 	v.checkNodes()
-	waitCompile := startCompile(v.jobs)
+	waitBackground := v.startBackground()
 	v.indexEdges()
 	for i := range v.nodes {
 		if !v.dup[i] {
@@ -129,7 +132,8 @@ func (v *validator) run() {
 	v.checkEntries()
 	v.checkCycles()
 	v.checkLoops()
-	waitCompile()
+	waitBackground()
+	v.checkKeys()
 	v.checkConditions()
 	v.checkRefs()
 }
@@ -278,12 +282,10 @@ func (v *validator) indexNodes() {
 }
 
 func (v *validator) checkNodes() {
-	v.keyFirst = make(map[string]int32, v.n)
 	v.jobs = make([]condJob, 0, v.n/2+8)
 	v.refs = make([]refSet, 0, v.n+8)
 	v.endTarget = make([]int32, v.n)
 	v.endsOf = make([][]int32, v.n)
-	var dupKeys []string
 	for i := range v.nodes {
 		nd := &v.nodes[i]
 		ii := int32(i)
@@ -305,20 +307,6 @@ func (v *validator) checkNodes() {
 		case reservedWord(nd.Key):
 			v.add(CodeBadKey, SeverityError, fmt.Sprintf("%s has the key %s, which is a reserved word in conditions; rename it", v.label(ii), q(nd.Key)), []int32{ii})
 		}
-		if nd.Key != "" {
-			if first, ok := v.keyFirst[nd.Key]; ok {
-				if v.keyAll == nil {
-					v.keyAll = map[string][]int32{}
-				}
-				if v.keyAll[nd.Key] == nil {
-					dupKeys = append(dupKeys, nd.Key)
-					v.keyAll[nd.Key] = []int32{first}
-				}
-				v.keyAll[nd.Key] = append(v.keyAll[nd.Key], ii)
-			} else {
-				v.keyFirst[nd.Key] = ii
-			}
-		}
 
 		switch nd.Type {
 		case workflow.TypeTool:
@@ -328,11 +316,6 @@ func (v *validator) checkNodes() {
 			case v.cat != nil && !v.cat.Has(nd.Params.Tool):
 				v.add(CodeUnknownTool, SeverityWarning, fmt.Sprintf("%s uses the tool %s, which is not in the tool catalog", v.label(ii), q(nd.Params.Tool)), []int32{ii})
 			}
-			var roots []string
-			for _, a := range nd.Params.Arguments {
-				roots = collectTemplates(a, roots)
-			}
-			v.addRefs(ii, textArgs, roots)
 		case workflow.TypeAiStep:
 			if v.cat != nil {
 				for _, name := range nd.Params.AllowedTools {
@@ -341,9 +324,6 @@ func (v *validator) checkNodes() {
 					}
 				}
 			}
-			v.addRefs(ii, textPrompt, templateRoots(nd.Params.Prompt, nil))
-		case workflow.TypeAiTransform:
-			v.addRefs(ii, textInput, templateRoots(nd.Params.Input, nil))
 		case workflow.TypeIf:
 			v.addJob(condJob{node: ii, kind: condIf, text: nd.Params.Condition, required: true})
 		case workflow.TypeSwitch:
@@ -370,10 +350,6 @@ func (v *validator) checkNodes() {
 		if strings.TrimSpace(nd.Verify) != "" {
 			v.addJob(condJob{node: ii, kind: condVerify, text: nd.Verify})
 		}
-	}
-	for _, k := range dupKeys {
-		g := v.keyAll[k]
-		v.add(CodeDuplicateKey, SeverityError, fmt.Sprintf("%d nodes share the key %s: %s; conditions and templates could not tell them apart", len(g), q(k), v.names(g)), g)
 	}
 	// EndLoop targets, once every id is indexed.
 	for i := range v.nodes {
