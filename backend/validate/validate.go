@@ -17,7 +17,10 @@ const MaxIterationsLimit = 1_000_000
 // the first. cat may be nil, which skips the unknown_tool check for named
 // tools. The result is deterministic: problems are sorted by severity
 // (errors first), then by the position of their first node in w.Nodes, then
-// by code and message.
+// by code and message. Validate does not modify w and is safe to call
+// from several goroutines at once. Its cost is linear in nodes + edges;
+// the conditions are compiled on background goroutines while the graph is
+// checked.
 //
 // Choices the contract leaves open, so that the UI and the planner can rely
 // on them:
