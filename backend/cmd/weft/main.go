@@ -47,6 +47,7 @@ func (c *cli) commands() map[string]command {
 		"plan":     {"ask the model for a workflow: weft plan --goal TEXT [--out FILE] [--json]", (*cli).plan},
 		"chat":     {"ask the assistant about or change a workflow: weft chat FILE --message TEXT [--apply] [--json]", (*cli).chat},
 		"stats":    {"repair and retry rates by model: weft stats [--model MODEL] [--json]", (*cli).stats},
+		"run":      {"run a workflow with real tools: weft run FILE [--json] [--on-escalate prompt|abort|skip]", (*cli).run},
 	}
 }
 

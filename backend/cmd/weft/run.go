@@ -1,0 +1,374 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip]"
+
+// stdinIsTerminal reports whether the escalation prompt can ask on r;
+// tests replace it.
+var stdinIsTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// run executes a workflow file with real tools. Progress goes to stdout
+// (or, with --json, every event as a JSON line followed by the result);
+// escalations are answered on the terminal, or by --on-escalate.
+// Exit: 0 succeeded, 1 failed, aborted or replanned, 2 unusable input
+// (unreadable or invalid workflow, bad flags), 130 cancelled (Ctrl+C).
+func (c *cli) run(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	asJSON := fs.Bool("json", false, "stream the run's events as JSON lines, then the result")
+	onEscalate := fs.String("on-escalate", "", "answer escalations by `MODE`: prompt (ask on the terminal), abort or skip; default prompt on a terminal, else abort")
+	if err := fs.Parse(interspersed(args, map[string]bool{"on-escalate": true})); err != nil {
+		fmt.Fprintln(c.stderr, runUsage)
+		return exitUnusable
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(c.stderr, runUsage)
+		return exitUnusable
+	}
+	path := fs.Arg(0)
+	fail := func(err error, problems any) int {
+		if *asJSON {
+			c.writeJSONLine(map[string]any{"type": "error", "error": err.Error(), "problems": problems})
+		}
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+
+	terminal := stdinIsTerminal(c.stdin)
+	mode := *onEscalate
+	switch mode {
+	case "":
+		mode = "abort"
+		if terminal {
+			mode = "prompt"
+		}
+	case "prompt":
+		if !terminal {
+			return fail(errors.New("--on-escalate prompt needs a terminal on stdin to ask on; use --on-escalate abort or skip"), nil)
+		}
+	case "abort", "skip":
+	default:
+		return fail(fmt.Errorf("--on-escalate %q: use prompt, abort or skip", mode), nil)
+	}
+
+	w, loadWarnings, err := workflow.Load(path)
+	if err != nil {
+		return fail(err, nil)
+	}
+	for _, wn := range loadWarnings {
+		c.log.Info("load", "warning", wn)
+	}
+	st, err := c.store()
+	if err != nil {
+		return fail(err, nil)
+	}
+	s, warnings, err := st.Effective()
+	c.printWarnings(warnings)
+	if err != nil {
+		return fail(err, nil)
+	}
+	var client llm.Client
+	if strings.TrimSpace(s.LLM.Model) != "" {
+		oc, err := llm.New(llm.Config{BaseURL: s.LLM.BaseURL, Model: s.LLM.Model, APIKey: s.LLM.APIKey,
+			Timeout: time.Duration(s.LLM.TimeoutS) * time.Second}, llm.WithLogger(c.log))
+		if err != nil {
+			fmt.Fprintf(c.stderr, "weft: warning: AI steps cannot run: %v\n", err)
+		} else {
+			client = oc
+		}
+	}
+
+	p := &runPrinter{c: c, json: *asJSON}
+	var handler runner.EscalationHandler
+	switch mode {
+	case "prompt":
+		handler = &promptHandler{c: c, in: bufio.NewReader(c.stdin)}
+	case "skip":
+		handler = fixedHandler{c: c, action: runner.ActSkip, quiet: *asJSON}
+	default:
+		handler = fixedHandler{c: c, action: runner.ActAbort, quiet: *asJSON}
+	}
+	rn := runner.New(runner.Options{Settings: s, LLM: client, Escalation: handler, WorkflowPath: path, Logger: c.log, OnEvent: p.event})
+	res, err := rn.Run(ctx, w)
+	if err != nil {
+		var ie *runner.InvalidError
+		if errors.As(err, &ie) {
+			return fail(err, ie.Problems)
+		}
+		return fail(err, nil)
+	}
+	if *asJSON {
+		c.writeJSONLine(struct {
+			Type string `json:"type"`
+			*runner.Result
+		}{"result", res})
+	} else {
+		p.summary(res)
+	}
+	switch res.Outcome {
+	case runner.OutcomeSucceeded:
+		return exitOK
+	case runner.OutcomeCanceled:
+		return exitCanceled
+	}
+	return exitInvalid
+}
+
+// writeJSONLine prints v as one compact JSON line (HTML characters kept).
+func (c *cli) writeJSONLine(v any) {
+	enc := json.NewEncoder(c.stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(c.stderr, "weft: encode JSON: %v\n", err)
+	}
+}
+
+// runPrinter shows the run as it happens.
+type runPrinter struct {
+	c    *cli
+	json bool
+}
+
+func nodeLabel(e runner.Event) string {
+	if e.NodeName != "" {
+		return e.NodeName
+	}
+	return e.NodeKey
+}
+
+func (p *runPrinter) event(e runner.Event) {
+	if p.json {
+		p.c.writeJSONLine(e)
+		return
+	}
+	out := p.c.stdout
+	switch e.Type {
+	case runner.EvRunStarted:
+		fmt.Fprintf(out, "run %s: %s\n", e.RunID, e.Message)
+	case runner.EvNodeStarted:
+		tool := ""
+		if e.Tool != "" {
+			tool = " (" + e.Tool + ")"
+		}
+		fmt.Fprintf(out, "▸ %s%s\n", nodeLabel(e), tool)
+	case runner.EvNodeFinished:
+		switch e.Status {
+		case runner.StatusOK:
+			fmt.Fprintf(out, "  ✓ %s ok in %dms\n", nodeLabel(e), e.DurationMs)
+		default:
+			fmt.Fprintf(out, "  ✗ %s %s\n", nodeLabel(e), e.Status)
+		}
+	case runner.EvFailure:
+		f := e.Failure
+		fmt.Fprintf(out, "  ✗ attempt %d/%d failed: %s [%s, %s, %s]\n", e.Attempt, e.MaxAttempts, firstLine(f.Error), f.FailureType, f.Category, f.Severity)
+		if f.FailureType == runner.FailVerification && f.OutputSummary != "" {
+			fmt.Fprintf(out, "    %s\n", firstLine(truncateStr(f.OutputSummary, 200)))
+		}
+	case runner.EvRetry:
+		fmt.Fprintf(out, "  ↻ retrying %d/%d in %dms\n", e.Attempt, e.MaxAttempts, e.DelayMs)
+	case runner.EvNodeSkipped:
+		fmt.Fprintf(out, "  ⤼ %s skipped: %s\n", nodeLabel(e), e.Message)
+	case runner.EvBranchEvaluated:
+		fmt.Fprintf(out, "◆ %s → %s\n", nodeLabel(e), e.Branch)
+	case runner.EvLoopIteration:
+		fmt.Fprintf(out, "⟳ %s iteration %d\n", nodeLabel(e), e.Iteration)
+	case runner.EvLog:
+		fmt.Fprintf(out, "  │ %s\n", e.Message)
+	case runner.EvToolCall:
+		fmt.Fprintf(out, "  · %s %s\n", e.Tool, e.Status)
+	case runner.EvWarning:
+		fmt.Fprintf(out, "! %s\n", e.Message)
+	}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// summary prints seed 003's retry statistics.
+func (p *runPrinter) summary(res *runner.Result) {
+	out := p.c.stdout
+	s := res.Summary
+	fmt.Fprintf(out, "\nRun %s in %s", res.Outcome, (time.Duration(s.DurationMs) * time.Millisecond).String())
+	if res.StoppedAt != nil {
+		fmt.Fprintf(out, ", stopped at %s", res.StoppedAt.Key)
+	}
+	fmt.Fprintln(out)
+	if res.Error != "" {
+		fmt.Fprintf(out, "  %s\n", res.Error)
+	}
+	pct := func(n int) string {
+		if s.Nodes == 0 {
+			return ""
+		}
+		return fmt.Sprintf(" (%d%%)", n*100/s.Nodes)
+	}
+	fmt.Fprintf(out, "  nodes run             %d\n", s.Nodes)
+	fmt.Fprintf(out, "  first-attempt success %d%s\n", s.FirstAttemptSuccesses, pct(s.FirstAttemptSuccesses))
+	fmt.Fprintf(out, "  retried               %d%s\n", s.Retried, pct(s.Retried))
+	fmt.Fprintf(out, "  retry successes       %d\n", s.RetrySuccesses)
+	fmt.Fprintf(out, "  escalations           %d\n", s.Escalations)
+	fmt.Fprintf(out, "  skipped               %d\n", s.Skipped)
+	if len(s.FailureTypes) > 0 {
+		var parts []string
+		for t, n := range s.FailureTypes {
+			parts = append(parts, fmt.Sprintf("%s %d", t, n))
+		}
+		sort.Strings(parts)
+		fmt.Fprintf(out, "  failure types         %s\n", strings.Join(parts, ", "))
+	}
+	if s.Retried > 0 || s.Skipped > 0 || s.Failed > 0 {
+		fmt.Fprintln(out, "  node                  runs  attempts  result")
+		for _, d := range s.Details {
+			if d.Attempts > d.Executions || d.Result != "ok" {
+				fmt.Fprintf(out, "  %-21s %4d  %8d  %s\n", d.Key, d.Executions, d.Attempts, d.Result)
+			}
+		}
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(out, "  warning: %s\n", w)
+	}
+	fmt.Fprintf(out, "  log: %s\n", res.Dir)
+}
+
+// describeEscalation renders seed 003's escalation message.
+func describeEscalation(w io.Writer, e runner.Escalation) {
+	name := e.NodeName
+	if name == "" {
+		name = e.NodeKey
+	}
+	fmt.Fprintf(w, "\n── %s needs you: %s ──\n", name, map[string]string{"max_attempts": "automated recovery is exhausted", "not_retryable": "retrying cannot fix this"}[e.Reason])
+	fmt.Fprintf(w, "attempts %d of %d · %s · %s", e.Attempts, e.MaxAttempts, e.Category, e.Severity)
+	if e.Tool != "" {
+		fmt.Fprintf(w, " · tool %s", e.Tool)
+	}
+	fmt.Fprintln(w)
+	for _, f := range e.Failures {
+		fmt.Fprintf(w, "  #%d %s %-19s %s\n", f.Attempt, f.Time.Format("15:04:05"), f.FailureType, firstLine(truncateStr(f.Error, 160)))
+	}
+	fmt.Fprintf(w, "last error: %s\n", truncateStr(e.LastError, 600))
+	if n := len(e.Failures); n > 0 && e.Failures[n-1].OutputSummary != "" {
+		fmt.Fprintf(w, "last output: %s\n", truncateStr(e.Failures[n-1].OutputSummary, 600))
+	}
+	if e.SuggestedFix != "" {
+		fmt.Fprintf(w, "suggested fix: %s\n", e.SuggestedFix)
+	}
+	for _, k := range e.KnownFixes {
+		fix := k.Resolution
+		if k.Fix != "" {
+			fix += ": " + k.Fix
+		}
+		fmt.Fprintf(w, "worked before (%d×): %s\n", max(k.Count, 1), truncateStr(fix, 200))
+	}
+	if e.Notice != "" {
+		fmt.Fprintf(w, "note: %s\n", e.Notice)
+	}
+}
+
+func truncateStr(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// promptHandler asks on the terminal.
+type promptHandler struct {
+	c  *cli
+	in *bufio.Reader
+}
+
+func (h *promptHandler) Escalate(ctx context.Context, e runner.Escalation) (runner.Response, error) {
+	w := h.c.stderr
+	describeEscalation(w, e)
+	choices := "retry, skip, abort, fix: <instruction>"
+	if e.Tool != "" {
+		choices = `retry, skip, abort, fix {"argument": "new value"}`
+	}
+	if e.CanReplan {
+		choices += ", replan"
+	}
+	for {
+		fmt.Fprintf(w, "answer (%s): ", choices)
+		line, err := h.readLine(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return runner.Response{}, ctx.Err()
+			}
+			fmt.Fprintln(w, "(no answer: aborting)")
+			return runner.Response{Action: runner.ActAbort}, nil
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		resp, err := runner.ParseResponse(line)
+		if err != nil {
+			fmt.Fprintf(w, "%v\n", err)
+			continue
+		}
+		return resp, nil
+	}
+}
+
+// readLine reads one line, giving up when ctx ends (Ctrl+C while asking).
+func (h *promptHandler) readLine(ctx context.Context) (string, error) {
+	type result struct {
+		line string
+		err  error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		line, err := h.in.ReadString('\n')
+		if err == io.EOF && line != "" {
+			err = nil
+		}
+		ch <- result{strings.TrimRight(line, "\r\n"), err}
+	}()
+	select {
+	case r := <-ch:
+		return r.line, r.err
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+}
+
+// fixedHandler gives the same answer to every escalation (non-interactive
+// runs), saying so on stderr.
+type fixedHandler struct {
+	c      *cli
+	action runner.Action
+	quiet  bool
+}
+
+func (h fixedHandler) Escalate(ctx context.Context, e runner.Escalation) (runner.Response, error) {
+	if !h.quiet {
+		describeEscalation(h.c.stderr, e)
+		fmt.Fprintf(h.c.stderr, "answer: %s (--on-escalate %s)\n", h.action, h.action)
+	}
+	return runner.Response{Action: h.action}, nil
+}
