@@ -41,3 +41,19 @@ func BenchmarkLoopOverhead(b *testing.B) {
 		b.ReportMetric(float64((c-cpu0).Nanoseconds())/nodes, "cpu-ns/node")
 	}
 }
+
+// BenchmarkRunFixedCost is one run of a one-node workflow: validation, the
+// run folder (events, retry log, workflow copy and summary, written
+// atomically with fsync) and pruning old runs.
+func BenchmarkRunFixedCost(b *testing.B) {
+	w := parse(b, `"nodes":[{"id":"g","key":"say","type":"Tool","params":{"tool":"log","arguments":{"message":"hi"}}}],"edges":[]`)
+	dir := b.TempDir()
+	rn := New(Options{Settings: settings.Defaults(), Dir: dir, RunsDir: filepath.Join(dir, "runs"),
+		Patterns: &PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}})
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if res, err := rn.Run(context.Background(), w); err != nil || res.Outcome != OutcomeSucceeded {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+}
