@@ -78,6 +78,12 @@ describe('Weft desktop app', () => {
     assert.equal(await page.locator('[data-testid="problem-row"]').count(), res.problems.length);
     await page.waitForTimeout(400); // let fitView settle
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-sample.png') });
+    // A larger, sharper shot for docs/screenshot.png.
+    await page.setViewportSize({ width: 1600, height: 780 });
+    await page.locator('.react-flow__controls-fitview').click();
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(ARTIFACTS, 'app-sample-1600.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
   });
 
   it('lists the backend problems of an invalid workflow and selects a problem node on click', async () => {

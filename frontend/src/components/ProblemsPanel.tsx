@@ -25,7 +25,11 @@ export function ProblemsPanel() {
   const [clicked, setClicked] = useState<Problem | null>(null);
 
   return (
-    <section className="problems" aria-label="Problems" data-testid="problems-panel">
+    <section
+      className={`problems${problems.length ? '' : ' compact'}`}
+      aria-label="Problems"
+      data-testid="problems-panel"
+    >
       <header className="problems-head">
         <span className="problems-title">Problems</span>
         <span className={`count error${errors ? '' : ' zero'}`} data-testid="error-count">

@@ -36,6 +36,22 @@ describe('WeftNode', () => {
     expect(within(screen.getByTestId('node-n5')).getByText('small')).toBeInTheDocument();
   });
 
+  it('puts handles left/right for left-to-right drawings and top/bottom for top-to-bottom ones', async () => {
+    const { unmount } = render(<Canvas />);
+    expect(await screen.findByTestId('handle-n3-true')).toHaveClass('react-flow__handle-right');
+    expect(await screen.findByTestId('handle-n6-back')).toHaveClass('react-flow__handle-bottom');
+    expect(await screen.findByTestId('handle-n2-back-in')).toHaveClass('react-flow__handle-bottom');
+    unmount();
+
+    const tb = fixtureOpen();
+    for (const n of tb.workflow!.nodes) n.position = { x: n.position!.y, y: n.position!.x };
+    useStore.getState().loadDocument(tb);
+    render(<Canvas />);
+    expect(await screen.findByTestId('handle-n3-true')).toHaveClass('react-flow__handle-bottom');
+    expect(await screen.findByTestId('handle-n2-back-in')).toHaveClass('react-flow__handle-right');
+    expect(await screen.findByTestId('node-n3')).toHaveClass('dir-TB');
+  });
+
   it('shows a disabled node as disabled', async () => {
     render(<Canvas />);
     const n = await screen.findByTestId('node-n4');

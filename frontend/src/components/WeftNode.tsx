@@ -23,13 +23,19 @@ export function ProblemBadge({ problems }: { problems: Problem[] }) {
 }
 
 function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
-  const { node, outputs, summary, backTarget } = data;
+  const { node, outputs, summary, backTarget, direction } = data;
+  const tb = direction === 'TB';
+  // LR: in on the left, outputs on the right, loop-back handles below.
+  // TB: in on top, outputs below, loop-back handles on the right.
+  const inPos = tb ? Position.Top : Position.Left;
+  const outPos = tb ? Position.Bottom : Position.Right;
+  const backPos = tb ? Position.Right : Position.Bottom;
   const problems = useStore((s) => s.problemsByNode[id]) ?? NO_PROBLEMS;
   const meta = typeMeta(node.type);
   const enabled = isEnabled(node);
   const side = outputs.filter((o) => o.id !== 'back');
   const multi = side.length > 1;
-  const classes = ['weft-node', `family-${meta.family}`, `type-${node.type}`];
+  const classes = ['weft-node', `family-${meta.family}`, `type-${node.type}`, `dir-${direction}`];
   if (!enabled) classes.push('disabled');
   if (selected) classes.push('selected');
   if (problems.length) classes.push(problems.some((p) => p.severity === 'error') ? 'has-error' : 'has-warning');
@@ -41,8 +47,16 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
       data-testid={`node-${node.id}`}
       data-node-type={node.type}
     >
-      <Handle type="target" position={Position.Left} id="in" className="handle handle-in" />
-      {backTarget && <Handle type="target" position={Position.Bottom} id="back" className="handle handle-back" />}
+      <Handle type="target" position={inPos} id="in" className="handle handle-in" />
+      {backTarget && (
+        <Handle
+          type="target"
+          position={backPos}
+          id="back"
+          className="handle handle-back"
+          data-testid={`handle-${node.id}-back-in`}
+        />
+      )}
       <div className={`weft-node-body${multi ? ' with-outputs' : ''}`}>
         <div className="weft-node-head">
           <span className="weft-node-icon">
@@ -63,19 +77,20 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
         </div>
       </div>
       {side.map((o, i) => {
-        const top = multi ? `${((i + 1) / (side.length + 1)) * 100}%` : '50%';
+        const at = multi ? `${((i + 1) / (side.length + 1)) * 100}%` : '50%';
+        const place = tb ? { left: at } : { top: at };
         return (
           <div key={o.id}>
             <Handle
               type="source"
-              position={Position.Right}
+              position={outPos}
               id={o.id}
               className={`handle handle-out out-${o.kind}`}
-              style={{ top }}
+              style={place}
               data-testid={`handle-${node.id}-${o.id}`}
             />
             {multi && (
-              <span className={`handle-label out-${o.kind}`} style={{ top }}>
+              <span className={`handle-label out-${o.kind}`} style={place}>
                 {o.label}
               </span>
             )}
@@ -85,7 +100,7 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
       {outputs.some((o) => o.id === 'back') && (
         <Handle
           type="source"
-          position={Position.Bottom}
+          position={backPos}
           id="back"
           className="handle handle-back"
           data-testid={`handle-${node.id}-back`}

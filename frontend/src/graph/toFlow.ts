@@ -4,14 +4,18 @@ import type { Workflow, WorkflowEdge, WorkflowNode } from '../types';
 import { isBackEdge, outputsFor, sourceHandle, type EdgeKind, type OutputHandle } from './handles';
 import { summary } from './nodeMeta';
 
-export const NODE_WIDTH = 248;
+export const NODE_WIDTH = 220;
 
 export function nodeHeight(outputs: number): number {
   return Math.max(92, 36 + outputs * 26);
 }
 
+/** Flow direction of a drawing: handles sit left/right (LR) or top/bottom (TB). */
+export type Direction = 'LR' | 'TB';
+
 export type WeftNodeData = {
   node: WorkflowNode;
+  direction: Direction;
   summary: string;
   outputs: OutputHandle[];
   /** true for a Loop that an EndLoop points back to */
@@ -45,7 +49,24 @@ export function edgeIndex(w: Workflow, e: WorkflowEdge): number {
   return w.edges.findIndex((x) => sameEdge(x, e));
 }
 
-export function toFlowNodes(w: Workflow): WeftFlowNode[] {
+/** flowDirection reads the direction from saved positions: top-to-bottom
+ * when forward edges mostly go down (as the planner lays out), else left
+ * to right (as ELK lays out nodes without positions). */
+export function flowDirection(w: Workflow): Direction {
+  const byId = new Map(w.nodes.map((n) => [n.id, n]));
+  let dx = 0;
+  let dy = 0;
+  for (const e of w.edges) {
+    const a = byId.get(e.from);
+    const b = byId.get(e.to);
+    if (!a?.position || !b?.position || isBackEdge(a, b)) continue;
+    dx += Math.abs(b.position.x - a.position.x);
+    dy += Math.abs(b.position.y - a.position.y);
+  }
+  return dy > dx ? 'TB' : 'LR';
+}
+
+export function toFlowNodes(w: Workflow, direction: Direction = flowDirection(w)): WeftFlowNode[] {
   const byId = new Map(w.nodes.map((n) => [n.id, n]));
   const outgoing = new Map<string, WorkflowEdge[]>();
   const backTargets = new Set<string>();
@@ -65,6 +86,7 @@ export function toFlowNodes(w: Workflow): WeftFlowNode[] {
       height: nodeHeight(outputs.length),
       data: {
         node: n,
+        direction,
         summary: summary(n, byId),
         outputs,
         backTarget: backTargets.has(n.id) || n.type === 'Loop',

@@ -3,7 +3,7 @@
 import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react';
 import type { StateCreator } from 'zustand';
 import type { OpenResult, Position, Workflow } from '../types';
-import { toFlowEdges, toFlowNodes, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
+import { missingPositions, toFlowEdges, toFlowNodes, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import type { StoreState } from './index';
 
 export interface WorkflowSlice {
@@ -55,7 +55,8 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
       dirty: false,
       openWarnings: r.warnings ?? [],
       docSeq: s.docSeq + 1,
-      nodes: toFlowNodes(doc),
+      // Workflows laid out here (no saved positions) flow left to right.
+      nodes: toFlowNodes(doc, missingPositions(doc) ? 'LR' : undefined),
       edges: toFlowEdges(doc),
       problems: [],
       problemsByNode: {},
