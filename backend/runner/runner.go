@@ -247,24 +247,22 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	}
 	r.eval = newEvaluator(keys, o.ExprTimeout)
 
-	mcpServers := map[string]bool{}
-	for name := range o.Settings.MCPServers {
-		mcpServers[name] = true
-	}
-	for _, p := range res.Problems {
-		if p.Code == validate.CodeUnknownTool && len(p.NodeIDs) > 0 {
-			if n := g.byID[p.NodeIDs[0]]; n != nil && mcpServers[strings.SplitN(n.Params.Tool, ".", 2)[0]] {
-				continue // an MCP tool: the server is only asked when the node runs
-			}
-		}
-		r.warnings = append(r.warnings, p.Message)
-	}
-
 	r.mcp = o.MCP
 	if r.mcp == nil {
 		r.mcp = mcp.NewManager(o.Settings.MCPServers, mcp.Options{Dir: dir, Logger: o.Logger})
 		defer r.mcp.Close()
 	}
+	for _, p := range res.Problems {
+		if p.Code == validate.CodeUnknownTool && len(p.NodeIDs) > 0 {
+			if n := g.byID[p.NodeIDs[0]]; n != nil {
+				if _, _, ok := r.mcp.Resolve(n.Params.Tool); ok {
+					continue // an MCP tool: its server is only asked when the node runs
+				}
+			}
+		}
+		r.warnings = append(r.warnings, p.Message)
+	}
+
 	r.pats = o.Patterns
 	if r.pats == nil {
 		if r.pats, err = DefaultPatternStore(); err != nil {
@@ -468,7 +466,7 @@ func (r *run) loopNext(n *workflow.Node, prev *workflow.Node) (*workflow.Node, *
 	body := func(i int) *workflow.Node {
 		r.iter[n.ID] = i
 		r.setVar(n, map[string]any{"iteration": i, "max_iterations": max})
-		r.log.emit(Event{Type: EvLoopIteration, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Iteration: i, MaxAttempts: 0, Branch: string(workflow.OutLoopBody)})
+		r.log.emit(Event{Type: EvLoopIteration, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Iteration: i, Branch: string(workflow.OutLoopBody)})
 		return r.g.branch(n.ID, workflow.OutLoopBody, "")
 	}
 	if !back {
@@ -594,13 +592,13 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 			} else {
 				r.summary.FirstAttemptSuccesses++
 			}
-			r.countExecution(n, result, attempt, len(failures), escalated)
+			r.countExecution(n, result, attempt, len(failures))
 			r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusOK, Attempt: attempt, DurationMs: r.opts.Now().Sub(started).Milliseconds()})
 			return nil
 		}
 		if ctx.Err() != nil {
 			r.setVar(n, outputs)
-			r.countExecution(n, "canceled", attempt, len(failures), escalated)
+			r.countExecution(n, "canceled", attempt, len(failures))
 			r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusCanceled, Attempt: attempt, Message: "canceled"})
 			return &Result{Outcome: OutcomeCanceled, Error: "canceled during " + n.Label(), StoppedAt: ref(n)}
 		}
@@ -621,7 +619,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 			r.log.retryf(n.Key, "retrying attempt=%d of %d in %v", attempt+1, maxA, d.Round(time.Millisecond))
 			if err := r.opts.Sleep(ctx, d); err != nil {
 				r.setVar(n, outputs)
-				r.countExecution(n, "canceled", attempt, len(failures), escalated)
+				r.countExecution(n, "canceled", attempt, len(failures))
 				r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusCanceled, Attempt: attempt, Message: "canceled while waiting to retry"})
 				return &Result{Outcome: OutcomeCanceled, Error: "canceled while waiting to retry " + n.Label(), StoppedAt: ref(n)}
 			}
@@ -644,7 +642,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 				status = "failed"
 				r.summary.Failed++
 			}
-			r.countExecution(n, status, attempt, len(failures), escalated)
+			r.countExecution(n, status, attempt, len(failures))
 			st := StatusFailed
 			if res.Outcome == OutcomeCanceled {
 				st = StatusCanceled
@@ -664,7 +662,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 			}
 			r.setVar(n, skipped)
 			r.summary.Skipped++
-			r.countExecution(n, "skipped", attempt, len(failures), escalated)
+			r.countExecution(n, "skipped", attempt, len(failures))
 			r.learn(n, failures, "skip", "", attempt)
 			r.log.emit(Event{Type: EvResolved, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusSkipped, Attempt: attempt, Message: "skipped"})
 			r.log.retryf(n.Key, "resolved status=skipped total_attempts=%d", attempt)
@@ -672,7 +670,11 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 			if readers := r.g.readers(r.w, n.Key, n.ID); len(readers) > 0 {
 				var names []string
 				for _, rd := range readers {
-					names = append(names, fmt.Sprintf("%q", rd.Name+map[bool]string{true: rd.Key, false: ""}[rd.Name == ""]))
+					label := rd.Name
+					if label == "" {
+						label = rd.Key
+					}
+					names = append(names, fmt.Sprintf("%q", label))
 				}
 				r.warn(n, fmt.Sprintf("%s was skipped; %s read its outputs and may fail or take another branch", n.Label(), strings.Join(names, ", ")))
 			}
@@ -690,6 +692,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 			}
 			maxA = attempt + p.maxAttempts // a fresh round of attempts
 			roundFailures = 0
+			r.log.emit(Event{Type: EvRetry, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRetrying, Attempt: attempt + 1, MaxAttempts: maxA, Message: "after " + describeResponse(resp)})
 		}
 	}
 }
@@ -899,7 +902,7 @@ func mergePatch(target map[string]any, patch map[string]any) map[string]any {
 }
 
 // countExecution adds one execution of a step node to the statistics.
-func (r *run) countExecution(n *workflow.Node, result string, attempts, failures int, escalated bool) {
+func (r *run) countExecution(n *workflow.Node, result string, attempts, failures int) {
 	r.summary.Nodes++
 	if attempts > 1 {
 		r.summary.Retried++
