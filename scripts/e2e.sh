@@ -87,7 +87,7 @@ for _ in $(seq 1 600); do
     tail -40 "$LOG" >&2
     exit 1
   fi
-  if curl -fsS -o /dev/null "http://localhost:$PORT/" 2>/dev/null && grep -q "To develop in the browser" "$LOG"; then
+  if grep -q "To develop in the browser" "$LOG" && (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
     ready=1
     break
   fi
