@@ -20,7 +20,7 @@ weft:
 	CGO_ENABLED=0 $(GO) build -o weft ./backend/cmd/weft
 
 build: deps-build
-	wails build -tags $(TAGS)
+	wails build -tags $(TAGS) -m -nosyncgomod
 
 run: build
 	./build/bin/weft
