@@ -1,0 +1,302 @@
+package main
+
+// Bindings for the Assistant panel and the Preferences "Test connection"
+// button. They stay thin: the chat loop, the patch format, the merge, the
+// preview diff and the conversation files all live in backend/assistant.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// EventAssistantProgress carries an assistant.Progress to the frontend while
+// AssistantSend works: {kind: thinking|repairing|summarizing, attempt, max}.
+const EventAssistantProgress = "assistant:progress"
+
+// ErrAssistantStopped is what AssistantSend returns after AssistantStop; the
+// frontend recognises the message.
+var ErrAssistantStopped = errors.New("assistant: stopped")
+
+// AssistantRequest is one message typed into the Assistant panel, with the
+// workflow as it is on the canvas and the file it belongs to ("" if unsaved).
+type AssistantRequest struct {
+	Workflow workflow.Workflow `json:"workflow"`
+	Path     string            `json:"path"`
+	Message  string            `json:"message"`
+}
+
+// ChatHistory is the saved conversation of a workflow, for the panel.
+type ChatHistory struct {
+	Messages []assistant.ChatMessage `json:"messages"`
+	// Path is the chat file ("" when the workflow has nowhere to keep one).
+	Path     string   `json:"path"`
+	Warnings []string `json:"warnings"`
+}
+
+// PatchPreview is a patch merged into the workflow, with what changed and
+// whether the result is valid, for the canvas preview and the review banner.
+type PatchPreview struct {
+	Workflow *workflow.Workflow  `json:"workflow"`
+	Diff     assistant.Diff      `json:"diff"`
+	Warnings []assistant.Warning `json:"warnings"`
+	Valid    bool                `json:"valid"`
+	Problems []validate.Problem  `json:"problems"`
+}
+
+// AppliedPatch is the workflow with a patch applied.
+type AppliedPatch struct {
+	Workflow *workflow.Workflow  `json:"workflow"`
+	Warnings []assistant.Warning `json:"warnings"`
+}
+
+// Emitter sends an event to the frontend; tests replace it.
+type Emitter func(ctx context.Context, name string, data ...any)
+
+// assistantState is the App's assistant plumbing. It is kept beside App
+// rather than in it (app.go is shared), one per App.
+type assistantState struct {
+	mu     sync.Mutex
+	emit   Emitter
+	cancel context.CancelFunc
+	seq    int
+}
+
+var assistantStates sync.Map // *App → *assistantState
+
+func (a *App) assistantState() *assistantState {
+	v, _ := assistantStates.LoadOrStore(a, &assistantState{})
+	return v.(*assistantState)
+}
+
+// setEmitter replaces how events reach the frontend (tests).
+func (a *App) setEmitter(e Emitter) {
+	s := a.assistantState()
+	s.mu.Lock()
+	s.emit = e
+	s.mu.Unlock()
+}
+
+func (a *App) emit(name string, data any) {
+	s := a.assistantState()
+	s.mu.Lock()
+	e := s.emit
+	s.mu.Unlock()
+	if e != nil {
+		e(a.context(), name, data)
+		return
+	}
+	if a.ctx != nil { // the Wails runtime needs the context it started with
+		runtime.EventsEmit(a.ctx, name, data)
+	}
+}
+
+// AssistantSend asks the assistant about the workflow. Progress goes out as
+// "assistant:progress" events; the reply is a conversation, a plan (for an
+// empty workflow) or a patch, never applied here: the panel previews it and
+// the user applies it with ApplyPatch. The exchange is saved to the
+// workflow's chat file. A request already running is stopped first.
+func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
+	if strings.TrimSpace(req.Message) == "" {
+		return nil, errors.New("the message is empty")
+	}
+	st, err := a.settingsStore()
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := st.Effective()
+	if err != nil {
+		return nil, err
+	}
+	client, err := a.assistantClient(s)
+	if err != nil {
+		return nil, err
+	}
+
+	var loadWarnings []assistant.Warning
+	chatPath, perr := assistant.ChatPath(req.Path, req.Workflow.ID)
+	conv := assistant.NewConversation(req.Workflow.ID)
+	if perr != nil {
+		loadWarnings = append(loadWarnings, assistant.Warning{Stage: assistant.StageHistory,
+			Message: "this conversation is not saved: " + perr.Error()})
+	} else {
+		c, ws, lerr := assistant.LoadChat(chatPath, req.Workflow.ID)
+		if lerr != nil {
+			return nil, lerr
+		}
+		conv = c
+		loadWarnings = append(loadWarnings, ws...)
+	}
+
+	ctx, done := a.beginAssistant()
+	defer done()
+	w := req.Workflow
+	res, err := assistant.Chat(ctx, client, assistant.Request{Workflow: &w, Message: req.Message, Conversation: conv},
+		assistant.Config{
+			MaxRepairAttempts: s.MaxRepairAttempts,
+			Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
+			Catalog:           a.catalog,
+			OnProgress:        func(p assistant.Progress) { a.emit(EventAssistantProgress, p) },
+		})
+	if err != nil {
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+			return nil, ErrAssistantStopped
+		}
+		return nil, err
+	}
+	res.Warnings = append(loadWarnings, res.Warnings...)
+	if perr == nil && res.Conversation != nil {
+		if err := assistant.SaveChat(chatPath, res.Conversation); err != nil {
+			res.Warnings = append(res.Warnings, assistant.Warning{Stage: assistant.StageHistory, Message: err.Error()})
+		}
+	}
+	if res.Warnings == nil {
+		res.Warnings = []assistant.Warning{}
+	}
+	return res, nil
+}
+
+// beginAssistant cancels the request in flight, if any, and returns the
+// context of the new one with the func that ends it.
+func (a *App) beginAssistant() (context.Context, func()) {
+	s := a.assistantState()
+	ctx, cancel := context.WithCancel(a.context())
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.seq++
+	seq := s.seq
+	s.cancel = cancel
+	s.mu.Unlock()
+	return ctx, func() {
+		cancel()
+		s.mu.Lock()
+		if s.seq == seq {
+			s.cancel = nil
+		}
+		s.mu.Unlock()
+	}
+}
+
+// AssistantStop cancels the request in flight; AssistantSend then returns
+// ErrAssistantStopped. It reports whether there was one.
+func (a *App) AssistantStop() bool {
+	s := a.assistantState()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cancel == nil {
+		return false
+	}
+	s.cancel()
+	s.cancel = nil
+	return true
+}
+
+// AssistantHistory loads the saved conversation of a workflow. A workflow
+// with no file and no id has none. A corrupt chat file is moved aside and
+// said in the warnings.
+func (a *App) AssistantHistory(workflowID, path string) (ChatHistory, error) {
+	h := ChatHistory{Messages: []assistant.ChatMessage{}, Warnings: []string{}}
+	p, err := assistant.ChatPath(path, workflowID)
+	if err != nil {
+		return h, nil
+	}
+	h.Path = p
+	c, ws, err := assistant.LoadChat(p, workflowID)
+	if err != nil {
+		return h, err
+	}
+	h.Messages = nonNil(c.Messages)
+	for _, w := range ws {
+		h.Warnings = append(h.Warnings, w.Message)
+	}
+	return h, nil
+}
+
+// AssistantClearHistory deletes the saved conversation of a workflow.
+func (a *App) AssistantClearHistory(workflowID, path string) error {
+	p, err := assistant.ChatPath(path, workflowID)
+	if err != nil {
+		return nil
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("clear chat: %w", err)
+	}
+	return nil
+}
+
+// PreviewPatch merges patch into w without changing anything, and says what
+// it adds, removes and modifies and whether the result validates.
+func (a *App) PreviewPatch(w workflow.Workflow, patch assistant.WorkflowPatch) PatchPreview {
+	pv := assistant.PreviewPatch(&w, &patch)
+	r := validate.Validate(pv.Workflow, a.catalog)
+	return PatchPreview{Workflow: pv.Workflow, Diff: pv.Diff, Warnings: nonNil(pv.Warnings),
+		Valid: r.Valid, Problems: nonNil(r.Problems)}
+}
+
+// ApplyPatch returns w with patch merged: the workflow the canvas takes
+// when the user applies a reviewed change. It uses the same merge as the
+// preview.
+func (a *App) ApplyPatch(w workflow.Workflow, patch assistant.WorkflowPatch) AppliedPatch {
+	merged, ws := assistant.MergePatchIntoWorkflow(&w, &patch)
+	return AppliedPatch{Workflow: merged, Warnings: nonNil(ws)}
+}
+
+// TestConnection checks the model endpoint with the values in the
+// Preferences form (not yet saved). apiKey nil uses the stored key; a
+// pointer to "" tests without a key.
+func (a *App) TestConnection(cfg settings.LLM, apiKey *string) (llm.ConnectionInfo, error) {
+	key := ""
+	if apiKey != nil {
+		key = strings.TrimSpace(*apiKey)
+	} else {
+		st, err := a.settingsStore()
+		if err != nil {
+			return llm.ConnectionInfo{}, err
+		}
+		s, _, err := st.Load()
+		if err != nil {
+			return llm.ConnectionInfo{}, err
+		}
+		key = s.LLM.APIKey
+	}
+	c, err := llm.New(llmConfig(settings.LLM{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKey: key, TimeoutS: cfg.TimeoutS}))
+	if err != nil {
+		return llm.ConnectionInfo{}, err
+	}
+	return c.TestConnection(a.context())
+}
+
+func llmConfig(l settings.LLM) llm.Config {
+	timeout := time.Duration(l.TimeoutS) * time.Second
+	if timeout <= 0 {
+		timeout = settings.DefaultTimeoutS * time.Second
+	}
+	return llm.Config{BaseURL: strings.TrimSpace(l.BaseURL), Model: strings.TrimSpace(l.Model), APIKey: l.APIKey, Timeout: timeout}
+}
+
+// assistantClient builds the model client for the effective settings.
+func (a *App) assistantClient(s settings.Settings) (llm.Client, error) {
+	if strings.TrimSpace(s.LLM.Model) == "" {
+		return nil, errors.New("no model is configured: open Preferences and set the model name")
+	}
+	c, err := llm.New(llmConfig(s.LLM))
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}

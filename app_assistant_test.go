@@ -1,0 +1,293 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/llm/llmtest"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// The assistant bindings against the llmtest fake server, with the Wails
+// event emitter replaced: no GTK, no window.
+
+type events struct {
+	mu   sync.Mutex
+	got  []assistant.Progress
+	seen chan assistant.Progress
+}
+
+func (e *events) emit(_ context.Context, name string, data ...any) {
+	if name != EventAssistantProgress || len(data) != 1 {
+		return
+	}
+	p := data[0].(assistant.Progress)
+	e.mu.Lock()
+	e.got = append(e.got, p)
+	e.mu.Unlock()
+	select {
+	case e.seen <- p:
+	default:
+	}
+}
+
+func (e *events) list() []assistant.Progress {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]assistant.Progress(nil), e.got...)
+}
+
+// assistantApp is an App whose settings point at srv, with maxRepair.
+func assistantApp(t *testing.T, srv *llmtest.Server, maxRepair int, apiKey string) (*App, *events) {
+	t.Helper()
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	a, _ := testApp(t)
+	s := settings.Defaults()
+	s.LLM.BaseURL = srv.URL
+	s.LLM.Model = "fake-model"
+	s.LLM.TimeoutS = 10
+	s.MaxRepairAttempts = maxRepair
+	key := apiKey
+	if _, err := a.SaveSettings(s, &key); err != nil {
+		t.Fatal(err)
+	}
+	ev := &events{seen: make(chan assistant.Progress, 16)}
+	a.setEmitter(ev.emit)
+	return a, ev
+}
+
+// pipelineFile saves download → unzip → notify and returns it and its path.
+func pipelineFile(t *testing.T) (workflow.Workflow, string) {
+	t.Helper()
+	w := workflow.New("Fetch archive")
+	w.ID = "wf-pipeline"
+	add := func(key, name, tool string, args map[string]any, y float64) {
+		w.Nodes = append(w.Nodes, workflow.Node{ID: "id_" + key, Key: key, Name: name, Type: workflow.TypeTool,
+			Params: workflow.Params{Tool: tool, Arguments: args}, Position: &workflow.Position{X: 0, Y: y}})
+	}
+	add("download", "Download", "run_command", map[string]any{"command": "curl -O https://example.com/a.zip"}, 0)
+	add("unzip", "Unzip", "run_command", map[string]any{"command": "unzip a.zip"}, 130)
+	add("notify", "Notify", "log", map[string]any{"message": "done"}, 260)
+	w.Edges = []workflow.Edge{{From: "id_download", To: "id_unzip"}, {From: "id_unzip", To: "id_notify"}}
+	path := filepath.Join(t.TempDir(), "pipeline.json")
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	return *w, path
+}
+
+func keysOf(w *workflow.Workflow, ids []string) string {
+	var keys []string
+	for _, id := range ids {
+		if n := w.NodeByID(id); n != nil {
+			keys = append(keys, n.Key)
+		}
+	}
+	return strings.Join(keys, ",")
+}
+
+const oneBranch = `{"add_nodes": [{"id": "big", "step_type": "If", "name": "Archive ok?", "condition": "download.exit_code == 0"}],
+ "add_edges": [{"from": "download", "to": "big"}, {"from": "big", "to": "unzip", "output": {"type": "IfTrue"}}],
+ "remove_edges": [{"from": "download", "to": "unzip"}]}`
+
+const bothBranches = `{"message": "Unzip only when the download worked.",
+ "add_nodes": [{"id": "big", "step_type": "If", "name": "Archive ok?", "condition": "download.exit_code == 0"},
+               {"id": "fail", "step_type": "Tool", "name": "Report failure", "tool_name": "log", "arguments": {"message": "download failed"}}],
+ "add_edges": [{"from": "download", "to": "big"}, {"from": "big", "to": "unzip", "output": "IfTrue"}, {"from": "big", "to": "fail", "output": "false"}],
+ "remove_edges": [{"from": "download", "to": "unzip"}]}`
+
+func TestAssistantSendRepairsAndSavesTheChat(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithAPIKey("sk-e2e"), llmtest.WithSteps(llmtest.Reply(oneBranch), llmtest.Reply(bothBranches)))
+	a, ev := assistantApp(t, srv, 3, "sk-e2e")
+	w, path := pipelineFile(t)
+
+	res, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: path, Message: "only unzip when the download worked"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Kind != assistant.KindPatch || !res.Valid || res.Attempts != 2 || res.LLMCalls != 2 || srv.Calls() != 2 {
+		t.Fatalf("result kind %s valid %v attempts %d calls %d warnings %v", res.Kind, res.Valid, res.Attempts, res.LLMCalls, res.Warnings)
+	}
+	if res.Message != "Unzip only when the download worked." {
+		t.Errorf("message = %q", res.Message)
+	}
+	got := ev.list()
+	want := []assistant.Progress{{Kind: assistant.ProgressThinking, Attempt: 1, Max: 3}, {Kind: assistant.ProgressRepairing, Attempt: 2, Max: 3}}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("progress events = %+v, want %+v", got, want)
+	}
+	if res.Diff == nil || len(res.Diff.AddedNodeIDs) != 2 || keysOf(res.Workflow, res.Diff.AddedNodeIDs) != "big,fail" {
+		t.Fatalf("diff = %+v", res.Diff)
+	}
+	// The file itself is untouched until the user applies the patch.
+	disk, _, err := workflow.Load(path)
+	if err != nil || len(disk.Nodes) != 3 {
+		t.Fatalf("workflow on disk changed: %v %d nodes", err, len(disk.Nodes))
+	}
+
+	// The chat is kept beside the workflow file and loads back.
+	chat := strings.TrimSuffix(path, ".json") + ".chat.json"
+	if _, err := os.Stat(chat); err != nil {
+		t.Fatalf("chat file: %v", err)
+	}
+	h, err := a.AssistantHistory(w.ID, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Path != chat || len(h.Messages) != 2 || h.Messages[0].Content != "only unzip when the download worked" ||
+		h.Messages[1].Kind != assistant.KindPatch || h.Messages[1].Patch == nil || h.Messages[1].Valid == nil || !*h.Messages[1].Valid {
+		t.Fatalf("history = %+v", h)
+	}
+
+	// Preview and apply use the same merge as the assistant did.
+	pv := a.PreviewPatch(w, *res.Patch)
+	if !pv.Valid || len(pv.Problems) != 0 || keysOf(pv.Workflow, pv.Diff.AddedNodeIDs) != "big,fail" || len(pv.Diff.RemovedEdges) != 1 {
+		t.Fatalf("preview = %+v", pv)
+	}
+	ap := a.ApplyPatch(w, *res.Patch)
+	if len(ap.Workflow.Nodes) != 5 || len(ap.Workflow.Edges) != len(res.Workflow.Edges) || len(ap.Warnings) != 0 {
+		t.Fatalf("applied = %+v", ap)
+	}
+	if len(w.Nodes) != 3 {
+		t.Error("ApplyPatch modified its input")
+	}
+
+	if err := a.AssistantClearHistory(w.ID, path); err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := a.AssistantHistory(w.ID, path); len(h.Messages) != 0 {
+		t.Fatalf("history after clear = %+v", h)
+	}
+}
+
+func TestAssistantSendInvalidPatchIsFlagged(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(oneBranch)))
+	a, _ := assistantApp(t, srv, 1, "")
+	w, path := pipelineFile(t)
+	res, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: path, Message: "check the download"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Valid || res.Patch == nil || res.Attempts != 1 {
+		t.Fatalf("want an invalid patch after one call; valid %v attempts %d", res.Valid, res.Attempts)
+	}
+	found := false
+	for _, w := range res.Warnings {
+		found = found || strings.Contains(w.Message, "if_missing_branch")
+	}
+	if !found {
+		t.Errorf("warnings do not name the problem: %+v", res.Warnings)
+	}
+	pv := a.PreviewPatch(w, *res.Patch)
+	if pv.Valid || len(pv.Problems) == 0 {
+		t.Fatalf("preview of an invalid patch = %+v", pv)
+	}
+}
+
+func TestAssistantSendPlansAnEmptyWorkflow(t *testing.T) {
+	plan := `{"steps": [{"key": "hello", "step_type": "Tool", "name": "Say hello", "tool_name": "log", "arguments": {"message": "hello"}}]}`
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(plan)))
+	a, ev := assistantApp(t, srv, 3, "")
+	w := *workflow.New("")
+	res, err := a.AssistantSend(AssistantRequest{Workflow: w, Message: "log hello"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Kind != assistant.KindPlan || !res.Valid || res.Patch == nil || len(res.Patch.AddedNodes) != 1 {
+		t.Fatalf("plan result: kind %s valid %v patch %+v warnings %v", res.Kind, res.Valid, res.Patch, res.Warnings)
+	}
+	if len(ev.list()) != 1 || ev.list()[0].Kind != assistant.ProgressThinking {
+		t.Errorf("progress = %+v", ev.list())
+	}
+	// An unsaved workflow keeps its chat under XDG_DATA_HOME by id.
+	h, err := a.AssistantHistory(w.ID, "")
+	if err != nil || len(h.Messages) != 2 || !strings.HasPrefix(h.Path, os.Getenv("XDG_DATA_HOME")) {
+		t.Fatalf("history = %+v, %v", h, err)
+	}
+}
+
+func TestAssistantStop(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Hang()))
+	a, ev := assistantApp(t, srv, 3, "")
+	w, path := pipelineFile(t)
+	if a.AssistantStop() {
+		t.Error("AssistantStop with nothing running reported a request")
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: path, Message: "anything"})
+		errc <- err
+	}()
+	select {
+	case <-ev.seen:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no thinking event")
+	}
+	// Wait for the request to reach the server, then stop it.
+	deadline := time.Now().Add(10 * time.Second)
+	for srv.Calls() == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !a.AssistantStop() {
+		t.Fatal("AssistantStop found nothing running")
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, ErrAssistantStopped) {
+			t.Fatalf("err = %v, want ErrAssistantStopped", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("AssistantSend did not return after AssistantStop")
+	}
+	// Nothing was said, so nothing was saved.
+	if h, _ := a.AssistantHistory(w.ID, path); len(h.Messages) != 0 {
+		t.Fatalf("history after stop = %+v", h)
+	}
+}
+
+func TestAssistantSendNeedsAModel(t *testing.T) {
+	a, _ := testApp(t)
+	w, path := pipelineFile(t)
+	_, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: path, Message: "hi"})
+	if err == nil || !strings.Contains(err.Error(), "Preferences") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: path, Message: "  "}); err == nil {
+		t.Fatal("empty message: want an error")
+	}
+}
+
+func TestTestConnection(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithAPIKey("sk-stored"), llmtest.WithModels("fake-model", "other"))
+	a, _ := assistantApp(t, srv, 3, "sk-stored")
+	form := settings.LLM{BaseURL: srv.URL, Model: "fake-model", TimeoutS: 5}
+
+	// nil: the stored key.
+	info, err := a.TestConnection(form, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.ModelListed || !strings.Contains(info.Message, "fake-model") {
+		t.Fatalf("info = %+v", info)
+	}
+	// A key typed into the form replaces the stored one for the test.
+	wrong := "sk-wrong"
+	if _, err := a.TestConnection(form, &wrong); err == nil {
+		t.Fatal("wrong key: want an error")
+	}
+	// A bad form never reaches the network.
+	if _, err := a.TestConnection(settings.LLM{BaseURL: "ftp://x", Model: "m"}, nil); err == nil {
+		t.Fatal("bad base URL: want an error")
+	}
+	if _, err := a.TestConnection(settings.LLM{BaseURL: srv.URL}, nil); err == nil {
+		t.Fatal("no model: want an error")
+	}
+}
