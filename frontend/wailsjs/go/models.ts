@@ -1,5 +1,364 @@
+export namespace assistant {
+	
+	export class WorkflowPatch {
+	    added_nodes: workflow.Node[];
+	    removed_node_ids: string[];
+	    updated_nodes: workflow.Node[];
+	    added_edges: workflow.Edge[];
+	    removed_edges: workflow.Edge[];
+	    warnings: planner.Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new WorkflowPatch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added_nodes = this.convertValues(source["added_nodes"], workflow.Node);
+	        this.removed_node_ids = source["removed_node_ids"];
+	        this.updated_nodes = this.convertValues(source["updated_nodes"], workflow.Node);
+	        this.added_edges = this.convertValues(source["added_edges"], workflow.Edge);
+	        this.removed_edges = this.convertValues(source["removed_edges"], workflow.Edge);
+	        this.warnings = this.convertValues(source["warnings"], planner.Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChatMessage {
+	    role: string;
+	    content: string;
+	    // Go type: time
+	    time: any;
+	    kind?: string;
+	    patch?: WorkflowPatch;
+	    valid?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatMessage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.role = source["role"];
+	        this.content = source["content"];
+	        this.time = this.convertValues(source["time"], null);
+	        this.kind = source["kind"];
+	        this.patch = this.convertValues(source["patch"], WorkflowPatch);
+	        this.valid = source["valid"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Conversation {
+	    format: string;
+	    workflow_id: string;
+	    messages: ChatMessage[];
+	    summary?: string;
+	    summary_covers?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Conversation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.format = source["format"];
+	        this.workflow_id = source["workflow_id"];
+	        this.messages = this.convertValues(source["messages"], ChatMessage);
+	        this.summary = source["summary"];
+	        this.summary_covers = source["summary_covers"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Diff {
+	    added_node_ids: string[];
+	    removed_node_ids: string[];
+	    modified_node_ids: string[];
+	    added_edges: workflow.Edge[];
+	    removed_edges: workflow.Edge[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Diff(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added_node_ids = source["added_node_ids"];
+	        this.removed_node_ids = source["removed_node_ids"];
+	        this.modified_node_ids = source["modified_node_ids"];
+	        this.added_edges = this.convertValues(source["added_edges"], workflow.Edge);
+	        this.removed_edges = this.convertValues(source["removed_edges"], workflow.Edge);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Result {
+	    kind: string;
+	    message: string;
+	    patch?: WorkflowPatch;
+	    workflow?: workflow.Workflow;
+	    diff?: Diff;
+	    warnings: planner.Warning[];
+	    problems: validate.Problem[];
+	    valid: boolean;
+	    validated: boolean;
+	    attempts: number;
+	    llm_calls: number;
+	    usage: llm.Usage;
+	
+	    static createFrom(source: any = {}) {
+	        return new Result(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.message = source["message"];
+	        this.patch = this.convertValues(source["patch"], WorkflowPatch);
+	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
+	        this.diff = this.convertValues(source["diff"], Diff);
+	        this.warnings = this.convertValues(source["warnings"], planner.Warning);
+	        this.problems = this.convertValues(source["problems"], validate.Problem);
+	        this.valid = source["valid"];
+	        this.validated = source["validated"];
+	        this.attempts = source["attempts"];
+	        this.llm_calls = source["llm_calls"];
+	        this.usage = this.convertValues(source["usage"], llm.Usage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace llm {
+	
+	export class ConnectionInfo {
+	    endpoint: string;
+	    model: string;
+	    models?: string[];
+	    model_listed: boolean;
+	    chat_checked: boolean;
+	    latency_ns: number;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectionInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.endpoint = source["endpoint"];
+	        this.model = source["model"];
+	        this.models = source["models"];
+	        this.model_listed = source["model_listed"];
+	        this.chat_checked = source["chat_checked"];
+	        this.latency_ns = source["latency_ns"];
+	        this.message = source["message"];
+	    }
+	}
+	export class Usage {
+	    prompt_tokens: number;
+	    completion_tokens: number;
+	    total_tokens: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Usage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.prompt_tokens = source["prompt_tokens"];
+	        this.completion_tokens = source["completion_tokens"];
+	        this.total_tokens = source["total_tokens"];
+	    }
+	}
+
+}
+
 export namespace main {
 	
+	export class AppliedPatch {
+	    workflow?: workflow.Workflow;
+	    warnings: planner.Warning[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AppliedPatch(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
+	        this.warnings = this.convertValues(source["warnings"], planner.Warning);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AssistantRequest {
+	    workflow: workflow.Workflow;
+	    path: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AssistantRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
+	        this.path = source["path"];
+	        this.message = source["message"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChatHistory {
+	    messages: assistant.ChatMessage[];
+	    path: string;
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChatHistory(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.messages = this.convertValues(source["messages"], assistant.ChatMessage);
+	        this.path = source["path"];
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class OpenResult {
 	    path: string;
 	    name: string;
@@ -16,6 +375,44 @@ export namespace main {
 	        this.name = source["name"];
 	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
 	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PatchPreview {
+	    workflow?: workflow.Workflow;
+	    diff: assistant.Diff;
+	    warnings: planner.Warning[];
+	    valid: boolean;
+	    problems: validate.Problem[];
+	
+	    static createFrom(source: any = {}) {
+	        return new PatchPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
+	        this.diff = this.convertValues(source["diff"], assistant.Diff);
+	        this.warnings = this.convertValues(source["warnings"], planner.Warning);
+	        this.valid = source["valid"];
+	        this.problems = this.convertValues(source["problems"], validate.Problem);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -73,6 +470,27 @@ export namespace main {
 		    }
 		    return a;
 		}
+	}
+
+}
+
+export namespace planner {
+	
+	export class Warning {
+	    stage: string;
+	    message: string;
+	    node_id?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Warning(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.stage = source["stage"];
+	        this.message = source["message"];
+	        this.node_id = source["node_id"];
+	    }
 	}
 
 }
