@@ -3,6 +3,8 @@
 SHELL := /bin/bash
 export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 export WEFT_KEYRING ?= off
+# The MCP tests must run (not skip) wherever make test runs: deps installs the servers.
+export WEFT_REQUIRE_MCP ?= 1
 GO ?= go
 TAGS := webkit2_41
 

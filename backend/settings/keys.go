@@ -14,7 +14,7 @@ var Keys = []string{
 	"llm.base_url", "llm.model", "llm.api_key", "llm.timeout_s",
 	"features.allow_ai_transforms", "features.allow_agent_steps",
 	"mcp_servers",
-	"run.default_retries",
+	"run.default_retries", "run.retention_runs",
 }
 
 // MaskKey shows enough of a secret to recognise it and no more.
@@ -96,6 +96,8 @@ func Set(st *Settings, key, value string) error {
 		return setInt(&st.LLM.TimeoutS, key, value, MinTimeoutS, MaxTimeoutS)
 	case "run.default_retries":
 		return setInt(&st.Run.DefaultRetries, key, value, 0, MaxDefaultRetries)
+	case "run.retention_runs":
+		return setInt(&st.Run.RetentionRuns, key, value, MinRetentionRuns, MaxRetentionRuns)
 	case "llm.base_url":
 		v := strings.TrimSpace(value)
 		if !strings.HasPrefix(v, "http://") && !strings.HasPrefix(v, "https://") {
