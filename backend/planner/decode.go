@@ -184,8 +184,12 @@ var ignoredFields = map[string]bool{
 type stepDecoder struct {
 	path  string
 	label string // path plus id/name, for messages
+	depth int    // how deep in then/else/body lists
 	iw    []itemWarning
 }
+
+// maxBranchDepth bounds the nesting of then/else/body lists.
+const maxBranchDepth = 32
 
 // itemWarning is a decode warning about one item, kept apart from the item
 // so that DecodePlan can merge the same fix made to many items.
@@ -261,7 +265,14 @@ func DecodeStep(item gjson.Result, path string) (Step, []Warning, error) {
 }
 
 func decodeStep(item gjson.Result, path string) (Step, []itemWarning, error) {
-	d := &stepDecoder{path: path, label: itemLabel(path, item)}
+	return decodeStepAt(item, path, 0)
+}
+
+func decodeStepAt(item gjson.Result, path string, depth int) (Step, []itemWarning, error) {
+	d := &stepDecoder{path: path, label: itemLabel(path, item), depth: depth}
+	if depth > maxBranchDepth {
+		return Step{Path: path, node: -1}, nil, d.fail("step lists nested more than %d deep", maxBranchDepth)
+	}
 	st, err := d.step(item)
 	return st, d.iw, err
 }
@@ -699,7 +710,7 @@ func (d *stepDecoder) stepList(v gjson.Result, path string) ([]Step, error) {
 	var out []Step
 	for i, item := range v.Array() {
 		p := fmt.Sprintf("%s[%d]", path, i)
-		st, iws, err := decodeStep(item, p)
+		st, iws, err := decodeStepAt(item, p, d.depth+1)
 		d.iw = append(d.iw, iws...)
 		if err != nil {
 			d.iw = append(d.iw, itemWarning{text: "skipped " + err.(*StageError).Path + ": " + err.(*StageError).Msg})

@@ -35,6 +35,7 @@ type edgeBuilder struct {
 	w    *workflow.Workflow
 	ws   []Warning
 	seen map[edgeKey]bool
+	keys *keySet // made when the first EndLoop is added
 }
 
 func (b *edgeBuilder) warn(node int, format string, a ...any) {
@@ -289,26 +290,26 @@ func (b *edgeBuilder) seq(steps []Step) (int, []exit) {
 
 // newEndLoop appends an EndLoop node for the Loop at index loop.
 func (b *edgeBuilder) newEndLoop(loop int) int {
-	return addEndLoop(b.w, loop)
+	if b.keys == nil {
+		b.keys = keySetOf(b.w)
+	}
+	return addEndLoop(b.w, loop, b.keys)
 }
 
 // addEndLoop appends an EndLoop for the Loop at index loop and returns its
 // index; its key and name follow the loop's.
-func addEndLoop(w *workflow.Workflow, loop int) int {
+func addEndLoop(w *workflow.Workflow, loop int, keys *keySet) int {
 	l := &w.Nodes[loop]
-	taken := make(map[string]bool, len(w.Nodes))
-	for i := range w.Nodes {
-		taken[w.Nodes[i].Key] = true
+	base := "end_" + l.Key
+	if len(base) > 56 {
+		base = "end_loop"
 	}
 	n := workflow.Node{
 		ID:     workflow.NewID(),
-		Key:    workflow.UniqueKey("end_"+l.Key, taken),
+		Key:    keys.unique(base),
 		Name:   "End " + l.Label(),
 		Type:   workflow.TypeEndLoop,
 		Params: workflow.Params{LoopID: l.ID},
-	}
-	if len(n.Key) > 64 {
-		n.Key = workflow.UniqueKey("end_loop", taken)
 	}
 	w.Nodes = append(w.Nodes, n)
 	return len(w.Nodes) - 1

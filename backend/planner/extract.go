@@ -128,9 +128,14 @@ func stripThink(text string) (string, []string, []string) {
 		}
 		var b strings.Builder
 		i, removed := 0, 0
+		o, c := -2, -2 // next open and close tag at or after i; -2: not looked for
 		for {
-			o := indexFold(text, open, i)
-			c := indexFold(text, closeTag, i)
+			if o != -1 && o < i {
+				o = indexFold(text, open, i)
+			}
+			if c != -1 && c < i {
+				c = indexFold(text, closeTag, i)
+			}
 			if c >= 0 && (o < 0 || c < o) {
 				// A close tag with no open tag: the chat template
 				// opened the block, so everything before it is reasoning.

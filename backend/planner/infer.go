@@ -48,6 +48,12 @@ func InferControlFlowEdges(w *workflow.Workflow) []Warning {
 	return f.ws
 }
 
+// walkBudget bounds the structural walks (which loop is whose, what a body
+// reaches) beyond a few passes over the graph: they are per loop, so on
+// thousands of loops they could go quadratic. Past the budget inference
+// falls back to order, with the same warnings.
+const walkBudget = 200000
+
 type inferrer struct {
 	w       *workflow.Workflow
 	idx     map[string]int
@@ -56,11 +62,14 @@ type inferrer struct {
 	endOf   map[int]int // Loop index → its EndLoop index
 	mark    []int       // BFS visit stamps
 	gen     int
+	budget  int // node visits left for the structural walks
+	keys    *keySet
 	ws      []Warning
 }
 
 func newInferrer(w *workflow.Workflow) *inferrer {
-	f := &inferrer{w: w, idx: make(map[string]int, len(w.Nodes)), endOf: map[int]int{}}
+	f := &inferrer{w: w, idx: make(map[string]int, len(w.Nodes)), endOf: map[int]int{},
+		budget: walkBudget + 8*(len(w.Nodes)+len(w.Edges))}
 	for i := range w.Nodes {
 		f.idx[w.Nodes[i].ID] = i
 	}
@@ -214,9 +223,10 @@ func (f *inferrer) nearestLoopBefore(n int) int {
 	f.stamp()
 	queue := []int{n}
 	f.mark[n] = f.gen
-	for len(queue) > 0 {
+	for len(queue) > 0 && f.budget > 0 {
 		c := queue[0]
 		queue = queue[1:]
+		f.budget--
 		for _, e := range f.ins(c) {
 			p := f.from(e)
 			if f.mark[p] == f.gen {
@@ -252,6 +262,10 @@ func (f *inferrer) walkBody(start, loop, end int, visit func(int)) bool {
 	queue := []int{start}
 	f.mark[start] = f.gen
 	for len(queue) > 0 {
+		if f.budget <= 0 {
+			return false
+		}
+		f.budget--
 		c := queue[0]
 		queue = queue[1:]
 		if visit != nil {
@@ -356,7 +370,10 @@ func (f *inferrer) loop(l int) {
 			continue
 		}
 		if end < 0 {
-			end = addEndLoop(f.w, l)
+			if f.keys == nil {
+				f.keys = keySetOf(f.w)
+			}
+			end = addEndLoop(f.w, l, f.keys)
 			f.addNode(end)
 			f.endOf[l] = end
 			f.warn(l, "its body returns straight to it; added the missing EndLoop %q", f.label(end))

@@ -28,15 +28,16 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 
 	// Valid ids become keys first, so a derived key never takes an id a
 	// later step relies on.
-	taken := make(map[string]bool, len(steps))
-	keys := make([]string, len(steps))
+	keys := newKeySet(len(steps))
+	taken := keys.taken
+	stepKeys := make([]string, len(steps))
 	for i, s := range steps {
 		want := s.ID
 		if s.Key != "" {
 			want = s.Key
 		}
 		if usableKey(want) && !taken[want] {
-			keys[i] = want
+			stepKeys[i] = want
 			taken[want] = true
 		}
 	}
@@ -57,14 +58,13 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 				p.idMap[s.ID] = s.node
 			}
 		}
-		n.Key = keys[i]
+		n.Key = stepKeys[i]
 		if n.Key == "" {
 			base := workflow.KeyFromName(n.Name)
 			if reservedKeys[base] {
 				base += "_step"
 			}
-			n.Key = workflow.UniqueKey(base, taken)
-			taken[n.Key] = true
+			n.Key = keys.unique(base)
 			switch ref := s.ID; {
 			case s.Key != "":
 				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
@@ -136,6 +136,35 @@ var reservedKeys = setOf("true", "false", "nil", "not", "in", "and", "or", "matc
 
 // usableKey reports whether a step id can be kept as the node's key.
 func usableKey(id string) bool { return workflow.ValidKey(id) && !reservedKeys[id] }
+
+// keySet hands out unique keys: base, base_2, base_3…, remembering the
+// last suffix of each base so that many nodes of one name stay linear.
+type keySet struct {
+	taken map[string]bool
+	next  map[string]int
+}
+
+func newKeySet(n int) *keySet {
+	return &keySet{taken: make(map[string]bool, n), next: map[string]int{}}
+}
+
+func keySetOf(w *workflow.Workflow) *keySet {
+	ks := newKeySet(len(w.Nodes))
+	for i := range w.Nodes {
+		ks.taken[w.Nodes[i].Key] = true
+	}
+	return ks
+}
+
+func (ks *keySet) unique(base string) string {
+	k := base
+	for i := max(ks.next[base], 2); ks.taken[k]; i++ {
+		k = fmt.Sprintf("%s_%d", base, i)
+		ks.next[base] = i + 1
+	}
+	ks.taken[k] = true
+	return k
+}
 
 // whyNotKey says why an id or key could not become the node's key.
 func whyNotKey(k string, taken map[string]bool) string {

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -98,4 +99,13 @@ func sameEdges(got, want []string) bool {
 		seen[w]--
 	}
 	return true
+}
+
+func readFile(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

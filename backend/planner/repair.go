@@ -20,16 +20,27 @@ func RepairJSON(s string) (string, []Warning, error) {
 		return s, nil, nil
 	}
 	line, col, msg := strictError(s)
-	lx := lexJSONish(s)
-	repaired, rerr := safeRepair(s)
-	if rerr == nil && !json.Valid([]byte(repaired)) {
-		rerr = errors.New("the repaired text is still not valid JSON")
+	// The linear repair knows exactly what it fixed; what it cannot do
+	// goes to the library (whose cost grows with the square of the size,
+	// hence the cap), and the kinds of fixes are then read off the input.
+	repaired, fixes, ok := fastRepair(s)
+	if !ok || !json.Valid([]byte(repaired)) {
+		if len(s) > maxLibraryRepair {
+			return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col, Msg: fmt.Sprintf(
+				"invalid JSON: %s (the reply is too large, %d KB, for a full local repair)", msg, len(s)>>10)}
+		}
+		var rerr error
+		repaired, rerr = safeRepair(s)
+		if rerr == nil && !json.Valid([]byte(repaired)) {
+			rerr = errors.New("the repaired text is still not valid JSON")
+		}
+		if rerr != nil {
+			return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col,
+				Msg: fmt.Sprintf("invalid JSON: %s (local repair failed: %v)", msg, rerr)}
+		}
+		fixes = lexJSONish(s)
 	}
-	if rerr != nil {
-		return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col,
-			Msg: fmt.Sprintf("invalid JSON: %s (local repair failed: %v)", msg, rerr)}
-	}
-	kinds := lx.describe(s)
+	kinds := fixes.describe(s)
 	if kinds == "" {
 		kinds = "other syntax errors"
 	}
@@ -37,6 +48,10 @@ func RepairJSON(s string) (string, []Warning, error) {
 		"the JSON did not parse (line %d, column %d: %s); repaired locally: %s", line, col, msg, kinds)}
 	return repaired, []Warning{w}, nil
 }
+
+// maxLibraryRepair bounds the input of the repair library, whose time
+// grows with the square of the input (about 0.1 s at 64 KB).
+const maxLibraryRepair = 64 << 10
 
 // safeRepair runs the repair library, turning a panic into an error.
 func safeRepair(s string) (out string, err error) {
@@ -82,9 +97,14 @@ const (
 	fixUnquotedValue
 	fixTrailingComma
 	fixMissingComma
+	fixExtraComma
+	fixMissingColon
+	fixMissingValue
 	fixControlChar
+	fixBadEscape
 	fixEllipsis
 	fixExtraClose
+	fixMismatched
 	fixUnclosedString
 	fixUnclosed
 	numFixes
@@ -99,9 +119,14 @@ var fixNames = [numFixes]string{
 	fixUnquotedValue:  "unquoted string values quoted",
 	fixTrailingComma:  "trailing commas removed",
 	fixMissingComma:   "missing commas inserted",
+	fixExtraComma:     "doubled commas removed",
+	fixMissingColon:   "missing colons inserted",
+	fixMissingValue:   "missing values filled with null",
 	fixControlChar:    "raw line breaks or control characters in strings escaped",
+	fixBadEscape:      "backslashes that escape nothing doubled",
 	fixEllipsis:       "\"...\" placeholders removed",
 	fixExtraClose:     "extra closing brackets removed",
+	fixMismatched:     "mismatched closing brackets fixed",
 	fixUnclosedString: "an unterminated string closed (the reply looks cut off)",
 	fixUnclosed:       "missing closing brackets added (the reply looks cut off)",
 }

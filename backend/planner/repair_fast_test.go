@@ -1,0 +1,113 @@
+package planner
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestFastRepair(t *testing.T) {
+	tests := []struct {
+		in    string
+		want  string // the repaired JSON, compared as values
+		kinds []string
+	}{
+		{`{"a": 1,}`, `{"a": 1}`, []string{"trailing commas"}},
+		{`[1, 2,]`, `[1, 2]`, []string{"trailing commas"}},
+		{`[1 2]`, `[1, 2]`, []string{"missing commas"}},
+		{`{"a": 1 "b": 2}`, `{"a": 1, "b": 2}`, []string{"missing commas"}},
+		{`{"a": {} "b": []}`, `{"a": {}, "b": []}`, []string{"missing commas"}},
+		{`[1,, 2]`, `[1, 2]`, []string{"doubled commas"}},
+		{`{"a" 1}`, `{"a": 1}`, []string{"missing colons"}},
+		{`{"a": }`, `{"a": null}`, []string{"missing values"}},
+		{`{"a", "b": 2}`, `{"a": null, "b": 2}`, []string{"missing values"}},
+		{"{\"a\": 1 // c\n}", `{"a": 1}`, []string{"comments"}},
+		{"{/* c */ \"a\": 1} # done", `{"a": 1}`, []string{"comments"}},
+		{`{'a': 'it\'s "x"'}`, `{"a": "it's \"x\""}`, []string{"single quotes"}},
+		{`{a: 1, $b: 2, _c: 3}`, `{"a": 1, "$b": 2, "_c": 3}`, []string{"unquoted keys"}},
+		{`[True, False, None]`, `[true, false, null]`, []string{"Python literals"}},
+		{`[undefined, NaN]`, `[null, null]`, []string{"non-JSON literals"}},
+		{"[\"a\nb\", \"c\td\"]", `["a\nb", "c\td"]`, []string{"control characters"}},
+		{`["C:\Users\x", "\d+"]`, `["C:\\Users\\x", "\\d+"]`, []string{"backslashes"}},
+		{`["\u00e9\n"]`, `["é\n"]`, nil},
+		{`[1, 2, ...]`, `[1, 2]`, []string{"placeholders"}},
+		{`[...]`, `[]`, []string{"placeholders"}},
+		{`{"a": 1}}`, `{"a": 1}`, []string{"extra closing"}},
+		{`{"a": [1}`, `{"a": [1]}`, []string{"mismatched"}},
+		{`{"a": [{"b": "cu`, `{"a": [{"b": "cu"}]}`, []string{"unterminated string", "missing closing brackets"}},
+		{`{"a": [1, `, `{"a": [1]}`, []string{"missing closing brackets"}},
+		{`{"a"`, `{"a": null}`, []string{"missing values", "missing closing brackets"}},
+		{`{"a": -1.5e3, "b": 0}`, `{"a": -1500, "b": 0}`, nil},
+	}
+	for _, tt := range tests {
+		out, fixes, ok := fastRepair(tt.in)
+		if !ok {
+			t.Errorf("%q: gave up", tt.in)
+			continue
+		}
+		var got, want any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Errorf("%q: output %q is not JSON", tt.in, out)
+			continue
+		}
+		if err := json.Unmarshal([]byte(tt.want), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: got %s, want %s", tt.in, out, tt.want)
+		}
+		desc := fixes.describe(tt.in)
+		for _, k := range tt.kinds {
+			if !strings.Contains(desc, k) {
+				t.Errorf("%q: fixes %q do not name %q", tt.in, desc, k)
+			}
+		}
+		if len(tt.kinds) == 0 && desc != "" {
+			t.Errorf("%q: unexpected fixes %q", tt.in, desc)
+		}
+	}
+}
+
+// TestFastRepairGivesUp: what it cannot be sure of goes to the library.
+func TestFastRepairGivesUp(t *testing.T) {
+	for _, in := range []string{
+		`{"cmd": "echo "hi" there"}`, // a quote inside a string
+		`{"a": hello world}`,         // an unquoted value
+		`{"a": 01}`, `{"a": 1.}`, `{"a": +1}`,
+		`{"a": 1} {"b": 2}`, // two values
+		`{"a": 1 = 2}`, "", "   ",
+	} {
+		if out, _, ok := fastRepair(in); ok {
+			t.Errorf("%q: repaired to %q; want the library to decide", in, out)
+		}
+	}
+	// …and the library does it.
+	out, ws, err := RepairJSON(`{"cmd": "echo "hi" there"}`)
+	if err != nil || !json.Valid([]byte(out)) || len(ws) != 1 {
+		t.Errorf("fallback: %q %v %v", out, ws, err)
+	}
+}
+
+// TestFastRepairKeepsValidJSON: on valid JSON the linear pass changes no
+// value and reports no fix.
+func TestFastRepairKeepsValidJSON(t *testing.T) {
+	for _, file := range corpusFiles(t) {
+		text := readFile(t, file)
+		js, _, err := ExtractJSON(text)
+		if err != nil || !json.Valid([]byte(js)) {
+			continue
+		}
+		out, fixes, ok := fastRepair(js)
+		if !ok {
+			t.Errorf("%s: gave up on valid JSON", file)
+			continue
+		}
+		var a, b any
+		json.Unmarshal([]byte(js), &a)
+		json.Unmarshal([]byte(out), &b)
+		if !reflect.DeepEqual(a, b) || fixes.describe(js) != "" {
+			t.Errorf("%s: changed valid JSON (%s)", file, fixes.describe(js))
+		}
+	}
+}
