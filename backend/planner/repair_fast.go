@@ -382,7 +382,9 @@ func (f *fixer) str(q byte) bool {
 	}
 }
 
-func isIdentStart(c byte) bool { return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isIdentStart(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
 
 func isHex4(s string) bool {
 	for i := 0; i < 4; i++ {
