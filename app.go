@@ -71,6 +71,9 @@ type App struct {
 	newStore func() (*settings.Store, error)
 	store    *settings.Store
 	lastDir  string
+
+	// session: autosave, recent files and the close guard (app_session.go).
+	session appSession
 }
 
 // NewApp returns the App with the built-in tool catalog, the embedded

@@ -38,6 +38,7 @@ func main() {
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        app.startup,
+		OnBeforeClose:    app.beforeClose,
 		Bind:             []interface{}{app},
 		Linux: &linux.Options{
 			Icon:        icon,

@@ -325,6 +325,46 @@ export namespace main {
 		    return a;
 		}
 	}
+	export class AutosaveView {
+	    found: boolean;
+	    saved_at: string;
+	    path: string;
+	    name: string;
+	    workflow?: workflow.Workflow;
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AutosaveView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.found = source["found"];
+	        this.saved_at = source["saved_at"];
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ChatHistory {
 	    messages: assistant.ChatMessage[];
 	    path: string;
@@ -432,6 +472,22 @@ export namespace main {
 		    }
 		    return a;
 		}
+	}
+	export class RecentFile {
+	    path: string;
+	    name: string;
+	    opened_at: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RecentFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.name = source["name"];
+	        this.opened_at = source["opened_at"];
+	    }
 	}
 	export class SettingsView {
 	    settings: settings.Settings;
