@@ -15,6 +15,7 @@ var Keys = []string{
 	"features.allow_ai_transforms", "features.allow_agent_steps",
 	"mcp_servers",
 	"run.default_retries", "run.retention_runs",
+	"run.auto_replan.enabled", "run.auto_replan.max_per_run", "run.auto_replan.min_severity",
 }
 
 // MaskKey shows enough of a secret to recognise it and no more.
@@ -98,6 +99,16 @@ func Set(st *Settings, key, value string) error {
 		return setInt(&st.Run.DefaultRetries, key, value, 0, MaxDefaultRetries)
 	case "run.retention_runs":
 		return setInt(&st.Run.RetentionRuns, key, value, MinRetentionRuns, MaxRetentionRuns)
+	case "run.auto_replan.enabled":
+		return setBool(&st.Run.AutoReplan.Enabled, key, value)
+	case "run.auto_replan.max_per_run":
+		return setInt(&st.Run.AutoReplan.MaxPerRun, key, value, MinAutoReplans, MaxAutoReplansLimit)
+	case "run.auto_replan.min_severity":
+		lvl, ok := autoReplanLevel(value)
+		if !ok {
+			return fmt.Errorf("%s must be CRITICAL or HIGH, got %q", key, value)
+		}
+		st.Run.AutoReplan.MinSeverity = lvl
 	case "llm.base_url":
 		v := strings.TrimSpace(value)
 		if !strings.HasPrefix(v, "http://") && !strings.HasPrefix(v, "https://") {

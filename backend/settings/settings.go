@@ -25,7 +25,17 @@ const (
 	DefaultRetentionRuns     = 50
 	MinRetentionRuns         = 1
 	MaxRetentionRuns         = 10000
+	// Automatic replanning (run.auto_replan): off by default; at most
+	// MaxAutoReplansLimit replans per run whatever the setting says.
+	DefaultAutoReplans     = 2
+	MinAutoReplans         = 1
+	MaxAutoReplansLimit    = 5
+	DefaultAutoReplanLevel = "HIGH"
 )
+
+// AutoReplanSeverities are the values of run.auto_replan.min_severity:
+// CRITICAL replans only for critical failures, HIGH for high ones too.
+var AutoReplanSeverities = []string{"CRITICAL", "HIGH"}
 
 // LLM is the model endpoint. APIKey lives in the OS keyring when one is
 // available; the file then carries api_key_store "keyring" instead.
@@ -55,6 +65,20 @@ type Run struct {
 	DefaultRetries int `json:"default_retries"`
 	// RetentionRuns is how many finished runs' log folders to keep.
 	RetentionRuns int `json:"retention_runs"`
+	// AutoReplan asks the planner for a new version of the workflow when
+	// a step fails badly enough, without asking the user first.
+	AutoReplan AutoReplan `json:"auto_replan"`
+}
+
+// AutoReplan configures automatic replanning (seed 004).
+type AutoReplan struct {
+	Enabled bool `json:"enabled"`
+	// MaxPerRun bounds the automatic replans of one run, counting the
+	// runs of the versions it replanned (1–MaxAutoReplansLimit).
+	MaxPerRun int `json:"max_per_run"`
+	// MinSeverity is the least severe failure that replans: "CRITICAL"
+	// or "HIGH".
+	MinSeverity string `json:"min_severity"`
 }
 
 // Settings is the whole preferences document.
@@ -76,7 +100,8 @@ func Defaults() Settings {
 		LLM:               LLM{BaseURL: DefaultBaseURL, TimeoutS: DefaultTimeoutS},
 		Features:          Features{AllowAITransforms: true, AllowAgentSteps: false},
 		MCPServers:        map[string]MCPServer{},
-		Run:               Run{DefaultRetries: DefaultRetries, RetentionRuns: DefaultRetentionRuns},
+		Run: Run{DefaultRetries: DefaultRetries, RetentionRuns: DefaultRetentionRuns,
+			AutoReplan: AutoReplan{MaxPerRun: DefaultAutoReplans, MinSeverity: DefaultAutoReplanLevel}},
 	}
 }
 
@@ -99,6 +124,13 @@ func (s *Settings) Clamp() []string {
 	clamp("llm.timeout_s", &s.LLM.TimeoutS, MinTimeoutS, MaxTimeoutS)
 	clamp("run.default_retries", &s.Run.DefaultRetries, 0, MaxDefaultRetries)
 	clamp("run.retention_runs", &s.Run.RetentionRuns, MinRetentionRuns, MaxRetentionRuns)
+	clamp("run.auto_replan.max_per_run", &s.Run.AutoReplan.MaxPerRun, MinAutoReplans, MaxAutoReplansLimit)
+	if lvl, ok := autoReplanLevel(s.Run.AutoReplan.MinSeverity); ok {
+		s.Run.AutoReplan.MinSeverity = lvl
+	} else {
+		w = append(w, fmt.Sprintf("run.auto_replan.min_severity %q is not CRITICAL or HIGH; using %s", s.Run.AutoReplan.MinSeverity, DefaultAutoReplanLevel))
+		s.Run.AutoReplan.MinSeverity = DefaultAutoReplanLevel
+	}
 	if strings.TrimSpace(s.LLM.BaseURL) == "" {
 		w = append(w, "llm.base_url is empty; using "+DefaultBaseURL)
 		s.LLM.BaseURL = DefaultBaseURL
@@ -113,6 +145,17 @@ func (s *Settings) Clamp() []string {
 		}
 	}
 	return w
+}
+
+// autoReplanLevel normalises a min_severity value.
+func autoReplanLevel(v string) (string, bool) {
+	v = strings.ToUpper(strings.TrimSpace(v))
+	for _, s := range AutoReplanSeverities {
+		if v == s {
+			return s, true
+		}
+	}
+	return "", false
 }
 
 type rawSettings Settings
