@@ -3,8 +3,6 @@ package validate
 import (
 	"fmt"
 	"strings"
-
-	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // The graph algorithms here are written by hand over int32 indices in CSR
@@ -45,7 +43,7 @@ func (v *validator) buildGraph() {
 	ref := make([]int32, 0, len(v.edges))
 	for r := range v.edges {
 		er := &v.edges[r]
-		if !v.real(int32(r)) || v.nodes[er.from].Type == workflow.TypeEndLoop {
+		if !v.real(int32(r)) || v.kind[er.from] == isEndLoop {
 			continue
 		}
 		from = append(from, er.from)
@@ -166,7 +164,7 @@ func (v *validator) checkEntries() {
 		if !v.real(int32(r)) {
 			continue
 		}
-		if v.nodes[er.from].Type == workflow.TypeEndLoop && v.nodes[er.to].Type == workflow.TypeLoop {
+		if v.kind[er.from] == isEndLoop && v.kind[er.to] == isLoop {
 			continue // a back edge does not make a Loop a middle step
 		}
 		indeg[er.to]++
@@ -203,7 +201,7 @@ func (v *validator) checkEntries() {
 	}
 	for h := 0; h < len(queue); h++ {
 		u := queue[h]
-		if v.nodes[u].Type == workflow.TypeEndLoop {
+		if v.kind[u] == isEndLoop {
 			for _, r := range v.out(u) {
 				if w := v.edges[r].to; v.real(r) && !seen[w] {
 					seen[w] = true

@@ -35,7 +35,7 @@ func (v *validator) checkLoops() {
 	var loops []loopInfo
 	var broken []int32 // starts of bodies that cannot be analysed
 	for i := 0; i < n; i++ {
-		if v.nodes[i].Type != workflow.TypeLoop || v.dup[i] {
+		if v.kind[i] != isLoop || v.dup[i] {
 			continue
 		}
 		ii := int32(i)

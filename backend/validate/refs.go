@@ -179,6 +179,9 @@ func (v *validator) checkKeys() {
 // conditions and templates read (see startBackground).
 func (v *validator) checkConditions() {
 	for i, roots := range v.tmpl {
+		if len(roots) == 0 {
+			continue
+		}
 		kind := textArgs
 		switch v.nodes[i].Type {
 		case workflow.TypeAiStep:
@@ -299,7 +302,7 @@ func (v *validator) ancestryGraph() flowGraph {
 			from = append(from, u)
 			to = append(to, w)
 		}
-		if v.nodes[u].Type != workflow.TypeLoop || v.dup[u] || len(v.endsOf[u]) != 1 {
+		if v.kind[u] != isLoop || v.dup[u] || len(v.endsOf[u]) != 1 {
 			continue
 		}
 		end := v.endsOf[u][0]

@@ -89,8 +89,9 @@ type validator struct {
 	n     int
 	probs []Problem
 
-	idx map[string]int32 // node id → its first node
-	dup []bool           // node reuses an id taken earlier: left out of the graph
+	idx  map[string]int32 // node id → its first node
+	dup  []bool           // node reuses an id taken earlier: left out of the graph
+	kind []uint8          // isLoop, isEndLoop flags: a compact copy of the types hot loops read
 
 	// Filled in the background (see startBackground).
 	keyFirst map[string]int32   // key → first node with it
@@ -259,9 +260,23 @@ func sortProblems(ps []Problem, idx map[string]int32) {
 
 // ---- nodes ----
 
+const (
+	isLoop uint8 = 1 << iota
+	isEndLoop
+)
+
 func (v *validator) indexNodes() {
 	v.idx = make(map[string]int32, v.n)
 	v.dup = make([]bool, v.n)
+	v.kind = make([]uint8, v.n)
+	for i := range v.nodes {
+		switch v.nodes[i].Type {
+		case workflow.TypeLoop:
+			v.kind[i] = isLoop
+		case workflow.TypeEndLoop:
+			v.kind[i] = isEndLoop
+		}
+	}
 	var dupIDs []string
 	groups := map[string][]int32{}
 	for i := range v.nodes {
@@ -356,10 +371,10 @@ func (v *validator) checkNodes() {
 	}
 	// EndLoop targets, once every id is indexed.
 	for i := range v.nodes {
-		nd := &v.nodes[i]
-		if nd.Type != workflow.TypeEndLoop {
+		if v.kind[i] != isEndLoop {
 			continue
 		}
+		nd := &v.nodes[i]
 		ii := int32(i)
 		t, ok := v.idx[nd.Params.LoopID]
 		switch {
@@ -378,7 +393,7 @@ func (v *validator) checkNodes() {
 	}
 	for i := range v.nodes {
 		ii := int32(i)
-		if v.nodes[i].Type != workflow.TypeLoop || v.dup[i] {
+		if v.kind[i] != isLoop || v.dup[i] {
 			continue
 		}
 		switch ends := v.endsOf[i]; {
@@ -469,27 +484,32 @@ func (v *validator) indexEdges() {
 	from := make([]int32, m)
 	to := make([]int32, m)
 	counts := make([]int32, v.n+1)
-	// Edges are usually listed along the flow, so an edge often starts
-	// where the previous one ended: remembering that id saves a map lookup.
-	lastTo, lastT := "", int32(-1)
-	for k := range es {
-		var f int32
-		if id := es[k].From; lastT >= 0 && id == lastTo {
-			f = lastT
-		} else if i, ok := v.idx[id]; ok {
-			f = i
-		} else {
-			f = -1
+	// Edges are usually listed along the flow and nodes in about the same
+	// order, so an edge tends to start where the previous one started or
+	// ended, and to end a few nodes after its start. Trying those guesses
+	// first (a string compare with a node in cache) saves most map
+	// lookups, which on large workflows miss the cache. A guess must be the
+	// first node with the id, hence the dup check.
+	resolve := func(id string, g1, g2 int32) int32 {
+		for _, g := range [7]int32{g1, g2, g1 + 1, g2 + 1, g1 + 2, g1 + 3, g1 + 4} {
+			if g >= 0 && int(g) < v.n && !v.dup[g] && v.nodes[g].ID == id {
+				return g
+			}
 		}
+		if i, ok := v.idx[id]; ok {
+			return i
+		}
+		return -1
+	}
+	lastF, lastT := int32(-1), int32(-1)
+	for k := range es {
+		f := resolve(es[k].From, lastF, lastT)
 		if f >= 0 {
 			counts[f+1]++
 		}
-		t, ok := v.idx[es[k].To]
-		if !ok {
-			t = -1
-		}
+		t := resolve(es[k].To, f, lastT)
 		from[k], to[k] = f, t
-		lastTo, lastT = es[k].To, t
+		lastF, lastT = f, t
 	}
 	for i := 1; i <= v.n; i++ {
 		counts[i] += counts[i-1]
