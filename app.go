@@ -200,9 +200,10 @@ func (a *App) CheckCondition(expr string) string {
 	return ""
 }
 
-// ToolCatalog lists the tools a Tool node can call.
+// ToolCatalog lists the tools a Tool node can call: the built-ins and
+// (run issue: see ToolCatalogFull in app_run.go) the MCP servers' tools.
 func (a *App) ToolCatalog() []tools.Tool {
-	return nonNil(a.catalog.List())
+	return a.ToolCatalogFull().Tools
 }
 
 // GetSettings loads the settings without the API key.

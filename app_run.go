@@ -1,0 +1,895 @@
+package main
+
+// Bindings for the Run panel: start and stop a run of the workflow on the
+// canvas, stream its events, answer escalations, read past runs and list the
+// tools (built-in and MCP) for the palette. They stay thin: running,
+// recovery, classification and the run folders all live in backend/runner.
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// Events sent to the frontend while a run goes, in this order per run:
+// "run:event" for every runner.Event; "run:escalation" (a RunEscalation)
+// right after the escalated event, when the run waits for an answer;
+// "run:replanned" (a RunReplan) when the run ended with a new plan; and last
+// "run:finished" (a RunFinished).
+const (
+	EventRunEvent      = "run:event"
+	EventRunEscalation = "run:escalation"
+	EventRunReplanned  = "run:replanned"
+	EventRunFinished   = "run:finished"
+)
+
+// ErrRunActive is what StartRun returns while another run goes.
+var ErrRunActive = errors.New("a run is already in progress: stop it first")
+
+// Limits of the history bindings.
+const (
+	maxHistoryRuns   = 100
+	maxHistoryEvents = 5000
+	// catalogTimeout bounds starting the MCP servers to list their tools.
+	catalogTimeout = 20 * time.Second
+	catalogTTL     = 5 * time.Minute
+)
+
+// RunStart is StartRun's answer. Started is false when the workflow is not
+// valid (Error and Problems say why) or, for a replanned version, when its
+// side-effect steps need approval first (Approval lists them; run it with
+// StartApprovedRun).
+type RunStart struct {
+	Started  bool               `json:"started"`
+	Error    string             `json:"error,omitempty"`
+	Problems []validate.Problem `json:"problems"`
+	Approval []SideEffectStep   `json:"approval"`
+	Warnings []string           `json:"warnings"`
+}
+
+// SideEffectStep is a step that changes the world: a Tool node whose tool
+// has side effects (or is unknown), or an AI step allowed to call one.
+type SideEffectStep struct {
+	NodeID string            `json:"node_id"`
+	Key    string            `json:"key"`
+	Name   string            `json:"name"`
+	Type   workflow.NodeType `json:"type"`
+	Tool   string            `json:"tool"`
+	// Detail is the command, URL or path it acts on, when there is one.
+	Detail string `json:"detail,omitempty"`
+	// Changed marks a step the replan added or changed.
+	Changed bool `json:"changed"`
+}
+
+// RunEscalation is an escalation waiting for RespondEscalation(ID, …).
+type RunEscalation struct {
+	ID         string            `json:"id"`
+	Escalation runner.Escalation `json:"escalation"`
+}
+
+// RunFinished is the end of a run.
+type RunFinished struct {
+	RunID     string          `json:"run_id"`
+	Dir       string          `json:"dir"`
+	Outcome   runner.Outcome  `json:"outcome"`
+	Error     string          `json:"error,omitempty"`
+	StoppedAt *runner.NodeRef `json:"stopped_at,omitempty"`
+	Summary   *runner.Summary `json:"summary,omitempty"`
+	Warnings  []string        `json:"warnings"`
+	Replanned bool            `json:"replanned"`
+	Started   time.Time       `json:"started"`
+	Finished  time.Time       `json:"finished"`
+	// Problems are set when the run could not start after all.
+	Problems []validate.Problem `json:"problems"`
+}
+
+// RunReplan is a new plan made after a failure, as a change to review
+// (the assistant's patch preview) before it is applied and run.
+type RunReplan struct {
+	RunID     string                  `json:"run_id"`
+	Message   string                  `json:"message"`
+	StoppedAt *runner.NodeRef         `json:"stopped_at,omitempty"`
+	Patch     assistant.WorkflowPatch `json:"patch"`
+	Workflow  *workflow.Workflow      `json:"workflow"`
+	Diff      assistant.Diff          `json:"diff"`
+	Warnings  []assistant.Warning     `json:"warnings"`
+	Valid     bool                    `json:"valid"`
+	Problems  []validate.Problem      `json:"problems"`
+	// SideEffects are the steps of the new plan that will need approval
+	// before it runs.
+	SideEffects []SideEffectStep `json:"side_effects"`
+}
+
+// RunStatus says whether a run goes, for a frontend that (re)loads while
+// one does.
+type RunStatus struct {
+	Running    bool           `json:"running"`
+	RunID      string         `json:"run_id"`
+	WorkflowID string         `json:"workflow_id"`
+	Escalation *RunEscalation `json:"escalation"`
+	CanReplan  bool           `json:"can_replan"`
+}
+
+// RunRecord is one past run of RunHistory, from its summary.json.
+type RunRecord struct {
+	RunID        string          `json:"run_id"`
+	Dir          string          `json:"dir"`
+	WorkflowID   string          `json:"workflow_id"`
+	WorkflowName string          `json:"workflow_name"`
+	Outcome      runner.Outcome  `json:"outcome"`
+	Error        string          `json:"error,omitempty"`
+	StoppedAt    *runner.NodeRef `json:"stopped_at,omitempty"`
+	Summary      *runner.Summary `json:"summary,omitempty"`
+	Warnings     []string        `json:"warnings"`
+	Replanned    bool            `json:"replanned"`
+	Started      time.Time       `json:"started"`
+	Finished     time.Time       `json:"finished"`
+	// Complete is false for a folder without summary.json: a run still
+	// going, or one that was killed.
+	Complete bool `json:"complete"`
+}
+
+// RunHistoryResult lists past runs, newest first.
+type RunHistoryResult struct {
+	Dir      string      `json:"dir"`
+	Runs     []RunRecord `json:"runs"`
+	Warnings []string    `json:"warnings"`
+}
+
+// RunLog is the events of a past run.
+type RunLog struct {
+	Events []runner.Event `json:"events"`
+	// Total counts the events in the file; only the last maxHistoryEvents
+	// are returned.
+	Total     int      `json:"total"`
+	Truncated bool     `json:"truncated"`
+	Warnings  []string `json:"warnings"`
+}
+
+// ToolCatalogResult is the palette's tool list with why MCP tools are
+// missing, when they are.
+type ToolCatalogResult struct {
+	Tools    []tools.Tool `json:"tools"`
+	Warnings []string     `json:"warnings"`
+}
+
+// ReplannerFactory builds the Replanner a run uses; nil (or a nil result)
+// leaves replanning unavailable.
+type ReplannerFactory func(s settings.Settings, client llm.Client, cat *tools.Catalog) runner.Replanner
+
+// runState is the App's run plumbing, kept beside App (app.go is shared).
+type runState struct {
+	mu       sync.Mutex
+	active   *activeRun
+	approval *pendingApproval
+
+	// replanner makes the runs' Replanner; see defaultReplanner.
+	replanner ReplannerFactory
+	// tune adjusts the runner options (tests: a fast Sleep).
+	tune func(*runner.Options)
+
+	catMu    sync.Mutex
+	catKey   string
+	catAt    time.Time
+	catValue ToolCatalogResult
+	// catalog lists the tools (tests replace it).
+	catalog func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error)
+}
+
+// pendingApproval remembers a replanned version whose side-effect steps
+// must be approved before it runs.
+type pendingApproval struct {
+	hash   string          // of the whole replanned workflow, positions aside
+	prints map[string]bool // of its added or changed side-effect nodes
+}
+
+var runStates sync.Map // *App → *runState
+
+func (a *App) runState() *runState {
+	v, _ := runStates.LoadOrStore(a, &runState{replanner: defaultReplanner, catalog: runner.Catalog})
+	return v.(*runState)
+}
+
+// defaultReplanner: no Replanner is wired yet, so the Replan answer is
+// unavailable (the frontend says so).
+func defaultReplanner(settings.Settings, llm.Client, *tools.Catalog) runner.Replanner { return nil }
+
+// activeRun is the run in progress.
+type activeRun struct {
+	app        *App
+	cancel     context.CancelFunc
+	done       chan struct{}
+	workflowID string
+	canReplan  bool
+	out        chan emission
+
+	mu      sync.Mutex
+	runID   string
+	seq     int
+	waiting map[string]chan runner.Response
+	current *RunEscalation
+}
+
+type emission struct {
+	name string
+	data any
+}
+
+// send queues an event for the frontend; the forwarder emits them in order
+// so the runner never waits on the UI for long.
+func (r *activeRun) send(name string, data any) { r.out <- emission{name, data} }
+
+func (r *activeRun) forward(done chan<- struct{}) {
+	for e := range r.out {
+		r.app.emit(e.name, e.data)
+	}
+	close(done)
+}
+
+// Escalate implements runner.EscalationHandler: it tells the frontend and
+// waits for RespondEscalation or the end of the run.
+func (r *activeRun) Escalate(ctx context.Context, e runner.Escalation) (runner.Response, error) {
+	ch := make(chan runner.Response, 1)
+	r.mu.Lock()
+	r.seq++
+	id := fmt.Sprintf("%s#%d", e.RunID, r.seq)
+	r.waiting[id] = ch
+	esc := &RunEscalation{ID: id, Escalation: e}
+	if esc.Escalation.Failures == nil {
+		esc.Escalation.Failures = []runner.FailureRecord{}
+	}
+	r.current = esc
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.waiting, id)
+		if r.current == esc {
+			r.current = nil
+		}
+		r.mu.Unlock()
+	}()
+	r.send(EventRunEscalation, *esc)
+	select {
+	case resp := <-ch:
+		return resp, nil
+	case <-ctx.Done():
+		return runner.Response{}, ctx.Err()
+	}
+}
+
+// StartRun runs w (saved at path, or "" when unsaved) in the background.
+// Its events reach the frontend as "run:event", escalations as
+// "run:escalation" (answer them with RespondEscalation) and its end as
+// "run:finished". One run at a time: it fails while one goes. An invalid
+// workflow does not start: the result carries the problems.
+func (a *App) StartRun(w workflow.Workflow, path string) (RunStart, error) {
+	return a.startRun(w, path, nil)
+}
+
+// StartApprovedRun is StartRun for a replanned version whose side-effect
+// steps the user approved (their node ids).
+func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []string) (RunStart, error) {
+	return a.startRun(w, path, approved)
+}
+
+func (a *App) startRun(w workflow.Workflow, path string, approved []string) (RunStart, error) {
+	rs := a.runState()
+	rs.mu.Lock()
+	if rs.active != nil {
+		rs.mu.Unlock()
+		return RunStart{}, ErrRunActive
+	}
+	ctx, cancel := context.WithCancel(a.context())
+	run := &activeRun{app: a, cancel: cancel, done: make(chan struct{}), workflowID: w.ID,
+		out: make(chan emission, 1024), waiting: map[string]chan runner.Response{}}
+	rs.active = run // reserved while it is checked
+	rs.mu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			cancel()
+			rs.mu.Lock()
+			if rs.active == run {
+				rs.active = nil
+			}
+			rs.mu.Unlock()
+		}
+	}()
+
+	if path = strings.TrimSpace(path); path != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return RunStart{}, fmt.Errorf("run: %w", err)
+		}
+		path = abs
+	}
+	res := RunStart{Problems: []validate.Problem{}, Approval: []SideEffectStep{}, Warnings: []string{}}
+	vr := validate.Validate(&w, a.catalog)
+	if !vr.Valid {
+		res.Problems = nonNil(vr.Errors())
+		res.Error = (&runner.InvalidError{Problems: res.Problems}).Error()
+		return res, nil
+	}
+	st, err := a.settingsStore()
+	if err != nil {
+		return RunStart{}, err
+	}
+	s, warnings, err := st.Effective()
+	if err != nil {
+		return RunStart{}, err
+	}
+	res.Warnings = append(res.Warnings, warnings...)
+
+	cat := rs.cachedCatalog()
+	if steps := rs.needsApproval(&w, cat); len(steps) > 0 {
+		ok := map[string]bool{}
+		for _, id := range approved {
+			ok[id] = true
+		}
+		for _, st := range steps {
+			if !ok[st.NodeID] {
+				res.Approval = steps
+				res.Error = "this is a replanned version: approve its side-effect steps before it runs"
+				return res, nil
+			}
+		}
+		rs.mu.Lock()
+		rs.approval = nil
+		rs.mu.Unlock()
+	}
+
+	var client llm.Client
+	if strings.TrimSpace(s.LLM.Model) != "" {
+		c, err := llm.New(llmConfig(s.LLM))
+		if err != nil {
+			res.Warnings = append(res.Warnings, "AI steps cannot run: "+err.Error())
+		} else {
+			client = c
+		}
+	}
+	opts := runner.Options{Settings: s, LLM: client, Escalation: run, WorkflowPath: path,
+		OnEvent: func(e runner.Event) {
+			if e.Type == runner.EvRunStarted {
+				run.mu.Lock()
+				run.runID = e.RunID
+				run.mu.Unlock()
+			}
+			run.send(EventRunEvent, e)
+		}}
+	if rs.replanner != nil {
+		if rp := rs.replanner(s, client, cat); rp != nil {
+			opts.Replanner = rp
+			run.canReplan = true
+		}
+	}
+	if rs.tune != nil {
+		rs.tune(&opts)
+	}
+	started = true
+	res.Started = true
+	forwarded := make(chan struct{})
+	go run.forward(forwarded)
+	go a.runInBackground(ctx, run, runner.New(opts), &w, forwarded)
+	return res, nil
+}
+
+func (a *App) runInBackground(ctx context.Context, run *activeRun, rn *runner.Runner, w *workflow.Workflow, forwarded chan struct{}) {
+	rs := a.runState()
+	defer func() {
+		run.cancel()
+		close(run.out)
+		<-forwarded
+		rs.mu.Lock()
+		if rs.active == run {
+			rs.active = nil
+		}
+		rs.mu.Unlock()
+		close(run.done)
+	}()
+	fin := RunFinished{Warnings: []string{}, Problems: []validate.Problem{}}
+	res, err := rn.Run(ctx, w)
+	if err != nil {
+		fin.Outcome = runner.OutcomeFailed
+		fin.Error = err.Error()
+		var ie *runner.InvalidError
+		if errors.As(err, &ie) {
+			fin.Problems = nonNil(ie.Problems)
+		}
+		run.send(EventRunFinished, fin)
+		return
+	}
+	fin.RunID, fin.Dir, fin.Outcome, fin.Error, fin.StoppedAt = res.RunID, res.Dir, res.Outcome, res.Error, res.StoppedAt
+	fin.Summary, fin.Warnings, fin.Replanned = &res.Summary, nonNil(res.Warnings), res.Replanned != nil
+	fin.Started, fin.Finished = res.Started, res.Finished
+	if res.Replanned != nil {
+		rp := a.replanProposal(w, res)
+		rs.mu.Lock()
+		rs.approval = approvalFor(rp)
+		rs.mu.Unlock()
+		run.send(EventRunReplanned, rp)
+	}
+	run.send(EventRunFinished, fin)
+}
+
+// replanProposal turns the replanned workflow into a patch of the one that
+// ran, previewed like an assistant change.
+func (a *App) replanProposal(old *workflow.Workflow, res *runner.Result) RunReplan {
+	patch := replanPatch(old, res.Replanned)
+	pv := assistant.PreviewPatch(old, &patch)
+	vr := validate.Validate(pv.Workflow, a.catalog)
+	rp := RunReplan{RunID: res.RunID, Message: res.Error, StoppedAt: res.StoppedAt, Patch: patch,
+		Workflow: pv.Workflow, Diff: pv.Diff, Warnings: nonNil(pv.Warnings), Valid: vr.Valid, Problems: nonNil(vr.Problems)}
+	changed := map[string]bool{}
+	for _, id := range append(append([]string{}, pv.Diff.AddedNodeIDs...), pv.Diff.ModifiedNodeIDs...) {
+		changed[id] = true
+	}
+	rp.SideEffects = sideEffectSteps(pv.Workflow, a.runState().cachedCatalog(), changed)
+	return rp
+}
+
+// replanPatch describes new as a change of old: the nodes it adds, removes
+// and changes and the edges it rewires.
+func replanPatch(old, nw *workflow.Workflow) assistant.WorkflowPatch {
+	d := assistant.DiffForPreview(old, nw)
+	p := assistant.WorkflowPatch{AddedNodes: []workflow.Node{}, RemovedNodeIDs: nonNil(d.RemovedNodeIDs),
+		UpdatedNodes: []workflow.Node{}, AddedEdges: nonNil(d.AddedEdges), RemovedEdges: nonNil(d.RemovedEdges),
+		Warnings: []assistant.Warning{}}
+	added, modified := map[string]bool{}, map[string]bool{}
+	for _, id := range d.AddedNodeIDs {
+		added[id] = true
+	}
+	for _, id := range d.ModifiedNodeIDs {
+		modified[id] = true
+	}
+	for _, n := range nw.Nodes {
+		switch {
+		case added[n.ID]:
+			p.AddedNodes = append(p.AddedNodes, n)
+		case modified[n.ID]:
+			p.UpdatedNodes = append(p.UpdatedNodes, n)
+		}
+	}
+	return p
+}
+
+// RespondEscalation answers the escalation id with resp (retry, skip, abort,
+// fix with an instruction or arguments, replan). It fails when no such
+// escalation waits (answered already, or the run ended).
+func (a *App) RespondEscalation(id string, resp runner.Response) error {
+	switch resp.Action {
+	case runner.ActRetry, runner.ActSkip, runner.ActAbort, runner.ActFix, runner.ActReplan:
+	default:
+		return fmt.Errorf("%q is not an answer: use retry, skip, abort, fix or replan", resp.Action)
+	}
+	rs := a.runState()
+	rs.mu.Lock()
+	run := rs.active
+	rs.mu.Unlock()
+	if run == nil {
+		return fmt.Errorf("no run is waiting for an answer (escalation %s)", id)
+	}
+	run.mu.Lock()
+	ch, ok := run.waiting[id]
+	delete(run.waiting, id)
+	run.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("escalation %s is not waiting for an answer (answered already, or the run moved on)", id)
+	}
+	ch <- resp
+	return nil
+}
+
+// StopRun cancels the run in progress (an escalation waiting for an answer
+// ends with it). It reports whether there was one.
+func (a *App) StopRun() bool {
+	rs := a.runState()
+	rs.mu.Lock()
+	run := rs.active
+	rs.mu.Unlock()
+	if run == nil {
+		return false
+	}
+	run.cancel()
+	return true
+}
+
+// waitRun waits for the run in progress, if any, to end (tests, shutdown).
+func (a *App) waitRun(timeout time.Duration) bool {
+	rs := a.runState()
+	rs.mu.Lock()
+	run := rs.active
+	rs.mu.Unlock()
+	if run == nil {
+		return true
+	}
+	select {
+	case <-run.done:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
+}
+
+// GetRunStatus says whether a run goes and what it waits for.
+func (a *App) GetRunStatus() RunStatus {
+	rs := a.runState()
+	rs.mu.Lock()
+	run := rs.active
+	rs.mu.Unlock()
+	if run == nil {
+		return RunStatus{}
+	}
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	return RunStatus{Running: true, RunID: run.runID, WorkflowID: run.workflowID, Escalation: run.current, CanReplan: run.canReplan}
+}
+
+// CanReplan says whether a run started now could replan (a planner is
+// configured), for the Replan button.
+func (a *App) CanReplan() bool {
+	st, err := a.settingsStore()
+	if err != nil {
+		return false
+	}
+	s, _, err := st.Effective()
+	if err != nil {
+		return false
+	}
+	rs := a.runState()
+	if rs.replanner == nil {
+		return false
+	}
+	var client llm.Client
+	if strings.TrimSpace(s.LLM.Model) != "" {
+		if c, err := llm.New(llmConfig(s.LLM)); err == nil {
+			client = c
+		}
+	}
+	return rs.replanner(s, client, rs.cachedCatalog()) != nil
+}
+
+var runIDPattern = regexp.MustCompile(`^\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}$`)
+
+// RunHistory lists the past runs of a workflow, newest first: the run
+// folders in .weft/runs beside its file (path) or, unsaved, in the XDG data
+// dir. workflowID, when set, keeps only that workflow's runs (a folder's
+// runs are shared by its workflows).
+func (a *App) RunHistory(path, workflowID string) (RunHistoryResult, error) {
+	out := RunHistoryResult{Runs: []RunRecord{}, Warnings: []string{}}
+	dir, err := runner.DefaultRunsDir(strings.TrimSpace(path))
+	if err != nil {
+		return out, err
+	}
+	out.Dir = dir
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return out, nil
+		}
+		return out, fmt.Errorf("run history: %w", err)
+	}
+	var ids []string
+	for _, e := range ents {
+		if e.IsDir() && runIDPattern.MatchString(e.Name()) {
+			ids = append(ids, e.Name())
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(ids))) // ids start with the UTC time
+	for _, id := range ids {
+		if len(out.Runs) == maxHistoryRuns {
+			break
+		}
+		rec, err := readRunRecord(filepath.Join(dir, id))
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("run %s: %v", id, err))
+			continue
+		}
+		if workflowID != "" && rec.WorkflowID != workflowID {
+			continue
+		}
+		out.Runs = append(out.Runs, rec)
+	}
+	return out, nil
+}
+
+func readRunRecord(dir string) (RunRecord, error) {
+	rec := RunRecord{RunID: filepath.Base(dir), Dir: dir, Warnings: []string{}}
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if errors.Is(err, os.ErrNotExist) {
+		// Still going, or killed: say which workflow from its copy.
+		var w struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		}
+		if wb, err := readCapped(filepath.Join(dir, "workflow.json"), 8<<20); err == nil {
+			_ = json.Unmarshal(wb, &w)
+		}
+		rec.WorkflowID, rec.WorkflowName = w.ID, w.Name
+		if st, err := os.Stat(dir); err == nil {
+			rec.Started = st.ModTime()
+		}
+		return rec, nil
+	}
+	if err != nil {
+		return rec, err
+	}
+	var doc struct {
+		WorkflowID   string          `json:"workflow_id"`
+		WorkflowName string          `json:"workflow_name"`
+		Replanned    bool            `json:"replanned"`
+		Outcome      runner.Outcome  `json:"outcome"`
+		Error        string          `json:"error"`
+		StoppedAt    *runner.NodeRef `json:"stopped_at"`
+		Summary      *runner.Summary `json:"summary"`
+		Warnings     []string        `json:"warnings"`
+		Started      time.Time       `json:"started"`
+		Finished     time.Time       `json:"finished"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return rec, fmt.Errorf("summary.json: %w", err)
+	}
+	rec.WorkflowID, rec.WorkflowName, rec.Replanned = doc.WorkflowID, doc.WorkflowName, doc.Replanned
+	rec.Outcome, rec.Error, rec.StoppedAt, rec.Summary = doc.Outcome, doc.Error, doc.StoppedAt, doc.Summary
+	rec.Warnings, rec.Started, rec.Finished = nonNil(doc.Warnings), doc.Started, doc.Finished
+	rec.Complete = true
+	return rec, nil
+}
+
+func readCapped(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, max))
+}
+
+// RunEvents reads events.jsonl of a past run (a folder RunHistory listed):
+// the last 5000 events, with how many there are.
+func (a *App) RunEvents(runDir string) (RunLog, error) {
+	out := RunLog{Events: []runner.Event{}, Warnings: []string{}}
+	runDir = filepath.Clean(strings.TrimSpace(runDir))
+	if !runIDPattern.MatchString(filepath.Base(runDir)) {
+		return out, fmt.Errorf("%q is not a run folder", runDir)
+	}
+	f, err := os.Open(filepath.Join(runDir, "events.jsonl"))
+	if err != nil {
+		return out, fmt.Errorf("run events: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	ring := make([][]byte, 0, 256)
+	bad := 0
+	for sc.Scan() {
+		line := sc.Bytes()
+		if len(strings.TrimSpace(string(line))) == 0 {
+			continue
+		}
+		out.Total++
+		if len(ring) == maxHistoryEvents {
+			copy(ring, ring[1:])
+			ring = ring[:maxHistoryEvents-1]
+		}
+		ring = append(ring, append([]byte(nil), line...))
+	}
+	if err := sc.Err(); err != nil {
+		out.Warnings = append(out.Warnings, "the log is cut short: "+err.Error())
+	}
+	for _, line := range ring {
+		var e runner.Event
+		if err := json.Unmarshal(line, &e); err != nil {
+			bad++
+			continue
+		}
+		out.Events = append(out.Events, e)
+	}
+	if bad > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d unreadable line(s) left out", bad))
+	}
+	out.Truncated = out.Total > len(ring)
+	return out, nil
+}
+
+// ToolCatalogFull lists the built-in tools and those of the configured MCP
+// servers (as server.tool). Servers are started to ask (within 20s) and the
+// answer is kept for a few minutes; a server that fails is left out with a
+// warning, and without settings only the built-ins are listed.
+func (a *App) ToolCatalogFull() ToolCatalogResult {
+	rs := a.runState()
+	fallback := func(why string) ToolCatalogResult {
+		return ToolCatalogResult{Tools: nonNil(a.catalog.List()), Warnings: []string{why}}
+	}
+	st, err := a.settingsStore()
+	if err != nil {
+		return fallback("MCP tools are not listed: " + err.Error())
+	}
+	s, _, err := st.Effective()
+	if err != nil {
+		return fallback("MCP tools are not listed: " + err.Error())
+	}
+	if len(s.MCPServers) == 0 {
+		return ToolCatalogResult{Tools: nonNil(a.catalog.List()), Warnings: []string{}}
+	}
+	kb, _ := json.Marshal(s.MCPServers)
+	key := string(kb)
+	rs.catMu.Lock()
+	defer rs.catMu.Unlock()
+	if rs.catKey == key && time.Since(rs.catAt) < catalogTTL {
+		return rs.catValue
+	}
+	ctx, cancel := context.WithTimeout(a.context(), catalogTimeout)
+	defer cancel()
+	cat, errs := rs.catalog(ctx, s)
+	res := ToolCatalogResult{Warnings: []string{}}
+	if cat == nil {
+		cat = a.catalog
+	}
+	res.Tools = nonNil(cat.List())
+	names := make([]string, 0, len(errs))
+	for n := range errs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("MCP server %q: %v; its tools are not listed", n, errs[n]))
+	}
+	if len(errs) == 0 {
+		rs.catKey, rs.catAt, rs.catValue = key, time.Now(), res
+	} else {
+		rs.catKey = "" // ask again next time
+	}
+	return res
+}
+
+// cachedCatalog is the last full catalog when there is one, else the
+// built-ins: enough to tell side-effect tools apart.
+func (rs *runState) cachedCatalog() *tools.Catalog {
+	rs.catMu.Lock()
+	defer rs.catMu.Unlock()
+	if rs.catKey != "" && len(rs.catValue.Tools) > 0 {
+		return tools.NewCatalog(rs.catValue.Tools...)
+	}
+	return tools.Builtin()
+}
+
+// SideEffectSteps lists the steps of w that change the world, for the
+// approval dialog.
+func (a *App) SideEffectSteps(w workflow.Workflow) []SideEffectStep {
+	return sideEffectSteps(&w, a.runState().cachedCatalog(), nil)
+}
+
+func sideEffectSteps(w *workflow.Workflow, cat *tools.Catalog, changed map[string]bool) []SideEffectStep {
+	out := []SideEffectStep{}
+	effects := func(name string) bool {
+		t, ok := cat.Lookup(name)
+		return !ok || t.SideEffects // an unknown tool may do anything
+	}
+	for i := range w.Nodes {
+		n := &w.Nodes[i]
+		if !n.IsEnabled() {
+			continue
+		}
+		step := SideEffectStep{NodeID: n.ID, Key: n.Key, Name: n.Name, Type: n.Type, Changed: changed[n.ID]}
+		switch n.Type {
+		case workflow.TypeTool:
+			if !effects(n.Params.Tool) {
+				continue
+			}
+			step.Tool = n.Params.Tool
+			for _, k := range []string{"command", "url", "path"} {
+				if v, ok := n.Params.Arguments[k]; ok {
+					step.Detail = truncateText(fmt.Sprint(v), 200)
+					break
+				}
+			}
+		case workflow.TypeAiStep:
+			var names []string
+			for _, t := range n.Params.AllowedTools {
+				if effects(t) {
+					names = append(names, t)
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			step.Tool = strings.Join(names, ", ")
+			step.Detail = "the model may call " + step.Tool
+		default:
+			continue
+		}
+		out = append(out, step)
+	}
+	return out
+}
+
+func truncateText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8Start(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
+
+// approvalFor remembers what marks the replanned version: its content and
+// its added or changed side-effect nodes.
+func approvalFor(rp RunReplan) *pendingApproval {
+	if rp.Workflow == nil {
+		return nil
+	}
+	p := &pendingApproval{hash: workflowHash(rp.Workflow), prints: map[string]bool{}}
+	for _, s := range rp.SideEffects {
+		if !s.Changed {
+			continue
+		}
+		for i := range rp.Workflow.Nodes {
+			if rp.Workflow.Nodes[i].ID == s.NodeID {
+				p.prints[nodePrint(&rp.Workflow.Nodes[i])] = true
+			}
+		}
+	}
+	return p
+}
+
+// needsApproval returns the side-effect steps of w when w is the replanned
+// version (or carries its new side-effect steps) and they were not approved.
+func (rs *runState) needsApproval(w *workflow.Workflow, cat *tools.Catalog) []SideEffectStep {
+	rs.mu.Lock()
+	p := rs.approval
+	rs.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	changed := map[string]bool{}
+	for i := range w.Nodes {
+		if p.prints[nodePrint(&w.Nodes[i])] {
+			changed[w.Nodes[i].ID] = true
+		}
+	}
+	if len(changed) == 0 && workflowHash(w) != p.hash {
+		return nil
+	}
+	return sideEffectSteps(w, cat, changed)
+}
+
+func nodePrint(n *workflow.Node) string {
+	c := *n
+	c.Position = nil
+	b, _ := json.Marshal(&c)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func workflowHash(w *workflow.Workflow) string {
+	h := sha256.New()
+	for i := range w.Nodes {
+		h.Write([]byte(nodePrint(&w.Nodes[i])))
+	}
+	b, _ := json.Marshal(w.Edges)
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil))
+}

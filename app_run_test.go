@@ -1,0 +1,492 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// The run bindings with real tools (sh) and the Wails emitter replaced: no
+// GTK, no window.
+
+type emitted struct {
+	name string
+	data any
+}
+
+type runEvents struct {
+	mu   sync.Mutex
+	all  []emitted
+	note chan emitted
+}
+
+func (r *runEvents) emit(_ context.Context, name string, data ...any) {
+	if !strings.HasPrefix(name, "run:") || len(data) != 1 {
+		return
+	}
+	e := emitted{name, data[0]}
+	r.mu.Lock()
+	r.all = append(r.all, e)
+	r.mu.Unlock()
+	r.note <- e
+}
+
+// next waits for the next emission named name, skipping others.
+func (r *runEvents) next(t *testing.T, name string) any {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case e := <-r.note:
+			if e.name == name {
+				return e.data
+			}
+		case <-deadline:
+			t.Fatalf("no %s within 20s", name)
+		}
+	}
+}
+
+func (r *runEvents) list() []emitted {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]emitted(nil), r.all...)
+}
+
+func (r *runEvents) runnerEvents() []runner.Event {
+	var out []runner.Event
+	for _, e := range r.list() {
+		if ev, ok := e.data.(runner.Event); ok {
+			out = append(out, ev)
+		}
+	}
+	return out
+}
+
+func runApp(t *testing.T) (*App, *runEvents) {
+	t.Helper()
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	a, _ := testApp(t)
+	ev := &runEvents{note: make(chan emitted, 4096)}
+	a.setEmitter(ev.emit)
+	a.runState().tune = func(o *runner.Options) {
+		o.Sleep = func(ctx context.Context, d time.Duration) error { return ctx.Err() }
+	}
+	t.Cleanup(func() {
+		a.StopRun()
+		if !a.waitRun(10 * time.Second) {
+			t.Error("the run did not end")
+		}
+	})
+	return a, ev
+}
+
+// runFile writes a workflow of run_command steps (key, command; a verify
+// and one attempt for those starting with "!") in order, and returns it
+// with its path.
+func runFile(t *testing.T, id string, steps ...[2]string) (workflow.Workflow, string) {
+	t.Helper()
+	w := workflow.New("Run test " + id)
+	w.ID = id
+	for i, s := range steps {
+		cmd := s[1]
+		n := workflow.Node{ID: "id_" + s[0], Key: s[0], Name: strings.ToUpper(s[0][:1]) + s[0][1:], Type: workflow.TypeTool,
+			Params:   workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": strings.TrimPrefix(cmd, "!")}},
+			Position: &workflow.Position{X: float64(i) * 250}}
+		if strings.HasPrefix(cmd, "!") {
+			n.Verify = s[0] + ".exit_code == 0"
+			n.Retry = &workflow.Retry{MaxAttempts: 1}
+		}
+		w.Nodes = append(w.Nodes, n)
+		if i > 0 {
+			w.Edges = append(w.Edges, workflow.Edge{From: "id_" + steps[i-1][0], To: n.ID})
+		}
+	}
+	path := filepath.Join(t.TempDir(), id+".json")
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	return *w, path
+}
+
+func TestRunEscalationAnsweredWithSkip(t *testing.T) {
+	a, ev := runApp(t)
+	out := filepath.Join(t.TempDir(), "out")
+	w, path := runFile(t, "wf-esc",
+		[2]string{"first", "echo one > " + out + ".1"},
+		[2]string{"broken", "!sh -c 'exit 3'"},
+		[2]string{"last", "echo three > " + out + ".3"})
+
+	st, err := a.StartRun(w, path)
+	if err != nil || !st.Started {
+		t.Fatalf("StartRun = %+v, %v", st, err)
+	}
+	if _, err := a.StartRun(w, path); !errors.Is(err, ErrRunActive) {
+		t.Fatalf("second StartRun: %v, want ErrRunActive", err)
+	}
+
+	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	e := esc.Escalation
+	if e.NodeKey != "broken" || e.Attempts != 1 || len(e.Failures) != 1 || e.Failures[0].FailureType != runner.FailVerification {
+		t.Fatalf("escalation = %+v", e)
+	}
+	if e.LastError == "" || e.Severity == "" || e.Category == "" || e.CanReplan {
+		t.Fatalf("escalation lacks the error or classification, or offers replan: %+v", e)
+	}
+	if !strings.Contains(e.Failures[0].OutputSummary, "exit_code") {
+		t.Errorf("output summary %q", e.Failures[0].OutputSummary)
+	}
+	status := a.GetRunStatus()
+	if !status.Running || status.Escalation == nil || status.Escalation.ID != esc.ID || status.WorkflowID != "wf-esc" {
+		t.Fatalf("GetRunStatus = %+v", status)
+	}
+	if err := a.RespondEscalation("nope#1", runner.Response{Action: runner.ActSkip}); err == nil {
+		t.Fatal("an unknown escalation id was accepted")
+	}
+	if err := a.RespondEscalation(esc.ID, runner.Response{Action: "dance"}); err == nil {
+		t.Fatal("an unknown action was accepted")
+	}
+	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActSkip}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActSkip}); err == nil {
+		t.Fatal("the same escalation was answered twice")
+	}
+
+	fin := ev.next(t, EventRunFinished).(RunFinished)
+	if fin.Outcome != runner.OutcomeSucceeded || fin.Summary == nil {
+		t.Fatalf("finished = %+v", fin)
+	}
+	s := fin.Summary
+	if s.Nodes != 3 || s.FirstAttemptSuccesses != 2 || s.Escalations != 1 || s.Skipped != 1 || s.FailureTypes[runner.FailVerification] != 1 {
+		t.Fatalf("summary = %+v", s)
+	}
+	for _, f := range []string{out + ".1", out + ".3"} {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("step output: %v", err)
+		}
+	}
+	if !a.waitRun(5 * time.Second) {
+		t.Fatal("the run is still marked active")
+	}
+
+	// Order: every runner event before the escalation it leads to, the
+	// finish last; node statuses as the canvas shows them.
+	all := ev.list()
+	if all[len(all)-1].name != EventRunFinished {
+		t.Fatalf("last emission is %s", all[len(all)-1].name)
+	}
+	var sawEscalated bool
+	for _, em := range all {
+		if e, ok := em.data.(runner.Event); ok && e.Type == runner.EvEscalated {
+			sawEscalated = true
+		}
+		if em.name == EventRunEscalation && !sawEscalated {
+			t.Fatal("run:escalation came before the escalated event")
+		}
+	}
+	final := map[string]runner.NodeStatus{}
+	for _, e := range ev.runnerEvents() {
+		if e.NodeKey != "" && e.Status != "" {
+			final[e.NodeKey] = e.Status
+		}
+	}
+	want := map[string]runner.NodeStatus{"first": runner.StatusOK, "broken": runner.StatusSkipped, "last": runner.StatusOK}
+	for k, v := range want {
+		if final[k] != v {
+			t.Errorf("status of %s = %q, want %q", k, final[k], v)
+		}
+	}
+
+	// History: the run is listed with its summary, and its events read back.
+	h, err := a.RunHistory(path, "wf-esc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.Runs) != 1 || !h.Runs[0].Complete || h.Runs[0].Summary == nil || h.Runs[0].Summary.Skipped != 1 ||
+		h.Runs[0].Outcome != runner.OutcomeSucceeded || h.Runs[0].RunID != fin.RunID || h.Runs[0].WorkflowName != w.Name {
+		t.Fatalf("RunHistory = %+v", h)
+	}
+	if other, _ := a.RunHistory(path, "another"); len(other.Runs) != 0 {
+		t.Fatalf("RunHistory of another workflow = %+v", other.Runs)
+	}
+	log, err := a.RunEvents(h.Runs[0].Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if log.Total != len(log.Events) || log.Truncated || log.Events[0].Type != runner.EvRunStarted || log.Events[len(log.Events)-1].Type != runner.EvRunFinished {
+		t.Fatalf("RunEvents: %d of %d, first %s", len(log.Events), log.Total, log.Events[0].Type)
+	}
+	if len(log.Events) != len(ev.runnerEvents()) {
+		t.Errorf("events.jsonl has %d events, %d were emitted", len(log.Events), len(ev.runnerEvents()))
+	}
+	if _, err := a.RunEvents(filepath.Dir(h.Runs[0].Dir)); err == nil {
+		t.Error("RunEvents read a folder that is not a run")
+	}
+}
+
+func TestRunRetryAndFixAnswers(t *testing.T) {
+	a, ev := runApp(t)
+	flag := filepath.Join(t.TempDir(), "flag")
+	// Fails until the flag exists; a retry after the flag is made succeeds.
+	w, path := runFile(t, "wf-retry", [2]string{"check", "!test -e " + flag})
+	if st, err := a.StartRun(w, path); err != nil || !st.Started {
+		t.Fatalf("StartRun = %+v, %v", st, err)
+	}
+	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	// A fix of a Tool node that is not a JSON object is refused and asked again.
+	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActFix, Instruction: "try harder"}); err != nil {
+		t.Fatal(err)
+	}
+	again := ev.next(t, EventRunEscalation).(RunEscalation)
+	if again.ID == esc.ID || again.Escalation.Notice == "" {
+		t.Fatalf("re-asked escalation = %+v", again)
+	}
+	if err := os.WriteFile(flag, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.RespondEscalation(again.ID, runner.Response{Action: runner.ActRetry}); err != nil {
+		t.Fatal(err)
+	}
+	fin := ev.next(t, EventRunFinished).(RunFinished)
+	if fin.Outcome != runner.OutcomeSucceeded || fin.Summary.RetrySuccesses != 1 {
+		t.Fatalf("finished = %+v %+v", fin, fin.Summary)
+	}
+}
+
+func TestStopRun(t *testing.T) {
+	a, ev := runApp(t)
+	if a.StopRun() {
+		t.Fatal("StopRun with no run reported one")
+	}
+	w, path := runFile(t, "wf-stop", [2]string{"slow", "sleep 30"}, [2]string{"after", "true"})
+	if st, err := a.StartRun(w, path); err != nil || !st.Started {
+		t.Fatalf("StartRun = %+v, %v", st, err)
+	}
+	for {
+		e := ev.next(t, EventRunEvent).(runner.Event)
+		if e.Type == runner.EvAttempt {
+			break
+		}
+	}
+	start := time.Now()
+	if !a.StopRun() {
+		t.Fatal("StopRun found no run")
+	}
+	fin := ev.next(t, EventRunFinished).(RunFinished)
+	if fin.Outcome != runner.OutcomeCanceled || fin.StoppedAt == nil || fin.StoppedAt.Key != "slow" {
+		t.Fatalf("finished = %+v", fin)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("stopping took %v", d)
+	}
+	if !a.waitRun(5*time.Second) || a.GetRunStatus().Running {
+		t.Fatal("still running after stop")
+	}
+
+	// Stopping while an escalation waits ends the wait.
+	w2, _ := runFile(t, "wf-stop2", [2]string{"bad", "!false"})
+	path2 := filepath.Join(filepath.Dir(path), "wf-stop2.json") // beside the first: one runs folder
+	if err := workflow.Save(path2, &w2); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := a.StartRun(w2, path2); err != nil || !st.Started {
+		t.Fatalf("StartRun = %+v, %v", st, err)
+	}
+	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	a.StopRun()
+	fin = ev.next(t, EventRunFinished).(RunFinished)
+	if fin.Outcome != runner.OutcomeCanceled {
+		t.Fatalf("finished = %+v", fin)
+	}
+	a.waitRun(5 * time.Second)
+	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActSkip}); err == nil {
+		t.Fatal("an answer after the run ended was accepted")
+	}
+
+	h, err := a.RunHistory(path, "")
+	if err != nil || len(h.Runs) != 2 || h.Runs[0].RunID != fin.RunID || h.Runs[0].WorkflowID != "wf-stop2" ||
+		h.Runs[1].Outcome != runner.OutcomeCanceled || h.Runs[1].WorkflowID != "wf-stop" {
+		t.Fatalf("RunHistory = %+v, %v", h, err)
+	}
+}
+
+func TestStartRunInvalid(t *testing.T) {
+	a, _ := runApp(t)
+	w := workflow.New("Bad")
+	w.Nodes = []workflow.Node{{ID: "a", Key: "a", Type: workflow.TypeIf, Params: workflow.Params{Condition: "((("}}}
+	st, err := a.StartRun(*w, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Started || len(st.Problems) == 0 || st.Error == "" {
+		t.Fatalf("StartRun of an invalid workflow = %+v", st)
+	}
+	if a.GetRunStatus().Running {
+		t.Fatal("an invalid workflow left a run active")
+	}
+	// The slot is free again.
+	ok, path := runFile(t, "wf-ok", [2]string{"one", "true"})
+	if st, err := a.StartRun(ok, path); err != nil || !st.Started {
+		t.Fatalf("StartRun after an invalid one = %+v, %v", st, err)
+	}
+}
+
+// fakeReplanner replaces the failing step with one that succeeds and adds a
+// step that writes a file.
+type fakeReplanner struct{}
+
+func (fakeReplanner) Replan(_ context.Context, req runner.ReplanRequest) (*workflow.Workflow, error) {
+	w := req.Workflow.Clone()
+	for i := range w.Nodes {
+		if w.Nodes[i].ID == req.FailedNode.ID {
+			w.Nodes[i].Params.Arguments = map[string]any{"command": "true"}
+			w.Nodes[i].Verify = ""
+		}
+	}
+	w.Nodes = append(w.Nodes, workflow.Node{ID: "id_save", Key: "save", Name: "Save", Type: workflow.TypeTool,
+		Params: workflow.Params{Tool: "write_file", Arguments: map[string]any{"path": "notes.txt", "content": "x"}}})
+	w.Edges = append(w.Edges, workflow.Edge{From: req.FailedNode.ID, To: "id_save"})
+	return w, nil
+}
+
+func TestReplanProposalNeedsApproval(t *testing.T) {
+	a, ev := runApp(t)
+	a.runState().replanner = func(settings.Settings, llm.Client, *tools.Catalog) runner.Replanner { return fakeReplanner{} }
+	if !a.CanReplan() {
+		t.Fatal("CanReplan is false with a replanner")
+	}
+	w, path := runFile(t, "wf-replan", [2]string{"bad", "!false"})
+	if st, err := a.StartRun(w, path); err != nil || !st.Started {
+		t.Fatalf("StartRun = %+v, %v", st, err)
+	}
+	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	if !esc.Escalation.CanReplan {
+		t.Fatal("the escalation does not offer replan")
+	}
+	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActReplan}); err != nil {
+		t.Fatal(err)
+	}
+	rp := ev.next(t, EventRunReplanned).(RunReplan)
+	fin := ev.next(t, EventRunFinished).(RunFinished)
+	if fin.Outcome != runner.OutcomeReplanned || !fin.Replanned {
+		t.Fatalf("finished = %+v", fin)
+	}
+	if len(rp.Patch.AddedNodes) != 1 || len(rp.Patch.UpdatedNodes) != 1 || len(rp.Diff.AddedNodeIDs) != 1 ||
+		len(rp.Diff.ModifiedNodeIDs) != 1 || !rp.Valid || rp.Workflow == nil || len(rp.Workflow.Nodes) != 2 {
+		t.Fatalf("replan proposal = %+v", rp)
+	}
+	if len(rp.SideEffects) != 2 {
+		t.Fatalf("side effects = %+v", rp.SideEffects)
+	}
+	for _, s := range rp.SideEffects {
+		if !s.Changed {
+			t.Errorf("%s not marked changed", s.Key)
+		}
+	}
+	// The patch applied to the old workflow gives the proposal's workflow.
+	applied := a.ApplyPatch(w, rp.Patch)
+	b1, _ := json.Marshal(applied.Workflow)
+	b2, _ := json.Marshal(rp.Workflow)
+	if string(b1) != string(b2) {
+		t.Fatalf("applied patch differs from the preview:\n%s\n%s", b1, b2)
+	}
+	a.waitRun(5 * time.Second)
+
+	// The replanned version does not run before its side-effect steps
+	// are approved.
+	nw := *applied.Workflow
+	st, err := a.StartRun(nw, path)
+	if err != nil || st.Started || len(st.Approval) != 2 {
+		t.Fatalf("StartRun of the replanned version = %+v, %v", st, err)
+	}
+	if st, err := a.StartApprovedRun(nw, path, []string{"id_bad"}); err != nil || st.Started {
+		t.Fatalf("a partial approval started the run: %+v, %v", st, err)
+	}
+	st, err = a.StartApprovedRun(nw, path, []string{"id_bad", "id_save"})
+	if err != nil || !st.Started {
+		t.Fatalf("StartApprovedRun = %+v, %v", st, err)
+	}
+	fin = ev.next(t, EventRunFinished).(RunFinished)
+	if fin.Outcome != runner.OutcomeSucceeded {
+		t.Fatalf("replanned run = %+v", fin)
+	}
+	a.waitRun(5 * time.Second)
+	// Approved once: the original workflow and the approved version run freely.
+	if st, err := a.StartRun(w, path); err != nil || !st.Started {
+		t.Fatalf("StartRun after approval = %+v, %v", st, err)
+	}
+}
+
+func TestToolCatalogFull(t *testing.T) {
+	a, _ := runApp(t)
+	if got := a.ToolCatalogFull(); len(got.Tools) != len(tools.Builtin().List()) || len(got.Warnings) != 0 {
+		t.Fatalf("without MCP servers: %d tools, warnings %v", len(got.Tools), got.Warnings)
+	}
+	s := settings.Defaults()
+	s.MCPServers = map[string]settings.MCPServer{"files": {Command: "files-mcp"}, "broken": {Command: "nope"}}
+	if _, err := a.SaveSettings(s, nil); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	a.runState().catalog = func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error) {
+		calls++
+		if _, ok := ctx.Deadline(); !ok {
+			t.Error("the MCP catalog is asked without a timeout")
+		}
+		return tools.Builtin().With("files", []tools.Tool{{Name: "read", SideEffects: false}}),
+			map[string]error{"broken": errors.New("exec: nope: not found")}
+	}
+	got := a.ToolCatalogFull()
+	names := map[string]bool{}
+	for _, tl := range got.Tools {
+		names[tl.Name] = true
+	}
+	if !names["files.read"] || !names["run_command"] || len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "broken") {
+		t.Fatalf("ToolCatalogFull = %v, %v", names, got.Warnings)
+	}
+	if len(a.ToolCatalog()) != len(got.Tools) {
+		t.Fatal("ToolCatalog does not list the MCP tools")
+	}
+	if calls != 2 {
+		t.Fatalf("a catalog with a failed server was cached (%d calls)", calls)
+	}
+	// A good answer is cached.
+	a.runState().catalog = func(context.Context, settings.Settings) (*tools.Catalog, map[string]error) {
+		calls++
+		return tools.Builtin().With("files", []tools.Tool{{Name: "read"}}), nil
+	}
+	a.ToolCatalogFull()
+	a.ToolCatalogFull()
+	if calls != 3 {
+		t.Fatalf("calls = %d, want 3 (cached)", calls)
+	}
+	// Read-only MCP tools are not side effects; unknown tools are.
+	w := workflow.New("x")
+	w.Nodes = []workflow.Node{
+		{ID: "r", Key: "r", Type: workflow.TypeTool, Params: workflow.Params{Tool: "files.read"}},
+		{ID: "u", Key: "u", Type: workflow.TypeTool, Params: workflow.Params{Tool: "mystery.do"}},
+		{ID: "l", Key: "l", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "hi"}}},
+		{ID: "c", Key: "c", Type: workflow.TypeTool, Params: workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": "ls"}}},
+	}
+	var keys []string
+	for _, s := range a.SideEffectSteps(*w) {
+		keys = append(keys, s.Key+":"+s.Detail)
+	}
+	if strings.Join(keys, ",") != "u:,c:ls" {
+		t.Fatalf("SideEffectSteps = %v", keys)
+	}
+}
