@@ -30,7 +30,8 @@ type Pattern struct {
 	Signature string `json:"signature"`
 	Error     string `json:"error"`
 	// Resolution is what resolved it: "retry" (an automatic retry
-	// succeeded), "user_retry", "fix" or "skip".
+	// succeeded), "user_retry", "fix", "skip" or "replan" (the planner
+	// made a new version; Fix says what it changed).
 	Resolution string `json:"resolution"`
 	// Fix is the instruction or the JSON arguments of a fix.
 	Fix      string `json:"fix,omitempty"`

@@ -16,7 +16,12 @@ import (
 func (r *run) recover(ctx context.Context, n *workflow.Node, failures []FailureRecord, attempt, maxA int, reason string, outputs map[string]any) (Response, *Result) {
 	last := failures[len(failures)-1]
 	notice := ""
-	if r.opts.AutoReplan && r.opts.Replanner != nil && (last.Severity == SevCritical || last.Severity == SevHigh) {
+	auto, limited := r.mayAutoReplan(last) // autoreplan.go: setting, severity and limits
+	if limited != "" {
+		notice = limited
+		r.warn(n, notice)
+	}
+	if auto {
 		r.log.retryf(n.Key, "auto_replan severity=%s category=%s", last.Severity, last.Category)
 		res, err := r.replan(ctx, n, failures, true)
 		if err == nil {
@@ -138,6 +143,7 @@ func (r *run) replan(ctx context.Context, n *workflow.Node, failures []FailureRe
 		return nil, fmt.Errorf("the planner returned no workflow")
 	}
 	r.log.retryf(n.Key, "replanned auto=%t nodes=%d", auto, len(nw.Nodes))
+	r.replanned(nw, n, failures, auto) // autoreplan.go: mark the version, learn the fix
 	return &Result{Outcome: OutcomeReplanned, Error: fmt.Sprintf("%s failed; a new plan was made", n.Label()), StoppedAt: ref(n), Replanned: nw}, nil
 }
 

@@ -63,7 +63,26 @@ type Options struct {
 	Replanner Replanner
 	// AutoReplan asks the Replanner at once, without escalating, for
 	// CRITICAL and HIGH failures (seed 004). It needs a Replanner.
+	// Settings.Run.AutoReplan.Enabled turns it on too.
 	AutoReplan bool
+	// MaxAutoReplans bounds the automatic replans of a run, counting those
+	// of the versions it was replanned from (ReplanInfo.AutoReplans); 0
+	// means run.auto_replan.max_per_run. Capped at AutoReplanHardCap.
+	MaxAutoReplans int
+	// AutoReplanMinSeverity is the least severe failure that replans
+	// automatically (SevCritical or SevHigh); "" means
+	// run.auto_replan.min_severity, else SevHigh.
+	AutoReplanMinSeverity Severity
+	// Approve is asked, before anything runs, about the side-effecting
+	// steps (SideEffectNodes) of a replanned workflow (ReplanInfoOf) or,
+	// with RequireApproval, of any workflow. Without it, or when it says
+	// no, Run returns an *ApprovalError and runs nothing.
+	Approve         func(ctx context.Context, steps []SideEffect) (bool, error)
+	RequireApproval bool
+	// ApprovalCatalog describes the tools for the approval check (MCP
+	// tools and their readOnlyHint); nil means the built-ins, so MCP
+	// tools count as side-effecting.
+	ApprovalCatalog *tools.Catalog
 	// OnEvent receives every event as it happens, on the run's goroutine:
 	// it must not block for long.
 	OnEvent func(Event)
@@ -173,6 +192,8 @@ type run struct {
 	iter      map[string]int // Loop id → current iteration
 	completed []string
 	warnings  []string
+	// autoReplans counts the automatic replans asked for (autoreplan.go).
+	autoReplans int
 
 	stats   map[string]*NodeStat
 	order   []string
@@ -206,6 +227,9 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	}
 	g, err := newGraph(w)
 	if err != nil {
+		return nil, err
+	}
+	if err := rn.checkApproval(ctx, w); err != nil { // approval.go: replanned workflows
 		return nil, err
 	}
 

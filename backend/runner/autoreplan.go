@@ -1,0 +1,123 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// Limits of automatic replanning.
+const (
+	// DefaultMaxAutoReplans applies when neither Options.MaxAutoReplans
+	// nor run.auto_replan.max_per_run says otherwise.
+	DefaultMaxAutoReplans = settings.DefaultAutoReplans
+	// AutoReplanHardCap bounds the automatic replans of a run and of the
+	// versions replanned from it, whatever the settings say: a failure the
+	// planner cannot fix must reach the user.
+	AutoReplanHardCap = settings.MaxAutoReplansLimit
+)
+
+// autoReplanPolicy is the effective automatic replanning of a run:
+// Options.AutoReplan or run.auto_replan.enabled turns it on; the Options
+// limits win over the settings.
+type autoReplanPolicy struct {
+	enabled bool
+	max     int
+	min     Severity
+}
+
+func (o *Options) autoReplanPolicy() autoReplanPolicy {
+	ar := o.Settings.Run.AutoReplan
+	p := autoReplanPolicy{enabled: (o.AutoReplan || ar.Enabled) && o.Replanner != nil, max: DefaultMaxAutoReplans, min: SevHigh}
+	switch {
+	case o.MaxAutoReplans > 0:
+		p.max = o.MaxAutoReplans
+	case ar.MaxPerRun > 0:
+		p.max = ar.MaxPerRun
+	}
+	p.max = min(p.max, AutoReplanHardCap)
+	sev := o.AutoReplanMinSeverity
+	if sev == "" {
+		sev = Severity(strings.ToUpper(strings.TrimSpace(ar.MinSeverity)))
+	}
+	if sev == SevCritical {
+		p.min = SevCritical
+	}
+	return p
+}
+
+// severityRank orders severities, CRITICAL highest.
+func severityRank(s Severity) int {
+	switch s {
+	case SevCritical:
+		return 4
+	case SevHigh:
+		return 3
+	case SevMedium:
+		return 2
+	case SevLow:
+		return 1
+	}
+	return 0
+}
+
+// mayAutoReplan says whether a failure replans without asking. When the
+// failure is severe enough but the limit is reached, notice says so (for
+// the escalation and the log).
+func (r *run) mayAutoReplan(f FailureRecord) (ok bool, notice string) {
+	p := r.opts.autoReplanPolicy()
+	if !p.enabled || severityRank(f.Severity) < severityRank(p.min) {
+		return false, ""
+	}
+	used := r.autoReplans
+	if info, marked := ReplanInfoOf(r.w); marked {
+		used += info.AutoReplans
+	}
+	if used >= p.max {
+		return false, fmt.Sprintf("automatic replanning stopped: %d automatic replan(s) already made for this run and the versions replanned from it (the limit is %d)", used, p.max)
+	}
+	r.autoReplans++
+	return true, ""
+}
+
+// replanned marks the new workflow as a replanned version of the run's
+// workflow (so it needs approval to run, and the chain's automatic
+// replans are counted) and records the replan as what was done about the
+// failure, for the planner's "Known failure patterns".
+func (r *run) replanned(nw *workflow.Workflow, n *workflow.Node, failures []FailureRecord, auto bool) {
+	prev, _ := ReplanInfoOf(r.w)
+	info := ReplanInfo{Time: r.opts.Now(), RunID: r.id, FailedNode: n.Key, Auto: auto,
+		Replans: prev.Replans + 1, AutoReplans: prev.AutoReplans, FromVersion: prev.Version}
+	if auto {
+		info.AutoReplans++
+	}
+	MarkReplanned(nw, info)
+	r.learn(n, failures, "replan", replanFix(n, nw), len(failures))
+}
+
+// replanFix describes what the new plan does instead of the failed step.
+func replanFix(n *workflow.Node, nw *workflow.Workflow) string {
+	step := func(m *workflow.Node) string {
+		s := m.Key + " (" + toolName(m)
+		if m.Type == workflow.TypeTool && len(m.Params.Arguments) > 0 {
+			s += " " + string(must(json.Marshal(m.Params.Arguments)))
+		} else if m.Type == workflow.TypeAiStep {
+			s += ": " + m.Params.Prompt
+		}
+		return truncate(s, 240) + ")"
+	}
+	if m := nw.NodeByKey(n.Key); m != nil {
+		return "the planner changed the step to " + step(m)
+	}
+	var added []string
+	for i := range nw.Nodes {
+		m := &nw.Nodes[i]
+		if m.Type == workflow.TypeTool || m.Type == workflow.TypeAiStep || m.Type == workflow.TypeAiTransform {
+			added = append(added, m.Key)
+		}
+	}
+	return truncate("the planner removed the step; the new plan's steps: "+strings.Join(added, ", "), 500)
+}
