@@ -489,6 +489,265 @@ export namespace main {
 	        this.opened_at = source["opened_at"];
 	    }
 	}
+	export class RunEscalation {
+	    id: string;
+	    escalation: runner.Escalation;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunEscalation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.escalation = this.convertValues(source["escalation"], runner.Escalation);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunRecord {
+	    run_id: string;
+	    dir: string;
+	    workflow_id: string;
+	    workflow_name: string;
+	    outcome: string;
+	    error?: string;
+	    stopped_at?: runner.NodeRef;
+	    summary?: runner.Summary;
+	    warnings: string[];
+	    replanned: boolean;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    finished: any;
+	    complete: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.dir = source["dir"];
+	        this.workflow_id = source["workflow_id"];
+	        this.workflow_name = source["workflow_name"];
+	        this.outcome = source["outcome"];
+	        this.error = source["error"];
+	        this.stopped_at = this.convertValues(source["stopped_at"], runner.NodeRef);
+	        this.summary = this.convertValues(source["summary"], runner.Summary);
+	        this.warnings = source["warnings"];
+	        this.replanned = source["replanned"];
+	        this.started = this.convertValues(source["started"], null);
+	        this.finished = this.convertValues(source["finished"], null);
+	        this.complete = source["complete"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunHistoryResult {
+	    dir: string;
+	    runs: RunRecord[];
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RunHistoryResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dir = source["dir"];
+	        this.runs = this.convertValues(source["runs"], RunRecord);
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunLog {
+	    events: runner.Event[];
+	    total: number;
+	    truncated: boolean;
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RunLog(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.events = this.convertValues(source["events"], runner.Event);
+	        this.total = source["total"];
+	        this.truncated = source["truncated"];
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class SideEffectStep {
+	    node_id: string;
+	    key: string;
+	    name: string;
+	    type: string;
+	    tool: string;
+	    detail?: string;
+	    changed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SideEffectStep(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.node_id = source["node_id"];
+	        this.key = source["key"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.tool = source["tool"];
+	        this.detail = source["detail"];
+	        this.changed = source["changed"];
+	    }
+	}
+	export class RunStart {
+	    started: boolean;
+	    error?: string;
+	    problems: validate.Problem[];
+	    approval: SideEffectStep[];
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new RunStart(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.started = source["started"];
+	        this.error = source["error"];
+	        this.problems = this.convertValues(source["problems"], validate.Problem);
+	        this.approval = this.convertValues(source["approval"], SideEffectStep);
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RunStatus {
+	    running: boolean;
+	    run_id: string;
+	    workflow_id: string;
+	    escalation?: RunEscalation;
+	    can_replan: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.running = source["running"];
+	        this.run_id = source["run_id"];
+	        this.workflow_id = source["workflow_id"];
+	        this.escalation = this.convertValues(source["escalation"], RunEscalation);
+	        this.can_replan = source["can_replan"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SettingsView {
 	    settings: settings.Settings;
 	    api_key_set: boolean;
@@ -506,6 +765,39 @@ export namespace main {
 	        this.api_key_set = source["api_key_set"];
 	        this.api_key_masked = source["api_key_masked"];
 	        this.path = source["path"];
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class ToolCatalogResult {
+	    tools: tools.Tool[];
+	    warnings: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ToolCatalogResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tools = this.convertValues(source["tools"], tools.Tool);
 	        this.warnings = source["warnings"];
 	    }
 	
@@ -551,8 +843,380 @@ export namespace planner {
 
 }
 
+export namespace runner {
+	
+	export class Pattern {
+	    // Go type: time
+	    time: any;
+	    tool: string;
+	    category: string;
+	    failure_type: string;
+	    signature: string;
+	    error: string;
+	    resolution: string;
+	    fix?: string;
+	    attempts: number;
+	    count?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Pattern(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.time = this.convertValues(source["time"], null);
+	        this.tool = source["tool"];
+	        this.category = source["category"];
+	        this.failure_type = source["failure_type"];
+	        this.signature = source["signature"];
+	        this.error = source["error"];
+	        this.resolution = source["resolution"];
+	        this.fix = source["fix"];
+	        this.attempts = source["attempts"];
+	        this.count = source["count"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class FailureRecord {
+	    attempt: number;
+	    // Go type: time
+	    time: any;
+	    failure_type: string;
+	    error: string;
+	    output_summary?: string;
+	    severity: string;
+	    category: string;
+	    retryable: boolean;
+	    suggested_fix?: string;
+	    duration_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new FailureRecord(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.attempt = source["attempt"];
+	        this.time = this.convertValues(source["time"], null);
+	        this.failure_type = source["failure_type"];
+	        this.error = source["error"];
+	        this.output_summary = source["output_summary"];
+	        this.severity = source["severity"];
+	        this.category = source["category"];
+	        this.retryable = source["retryable"];
+	        this.suggested_fix = source["suggested_fix"];
+	        this.duration_ms = source["duration_ms"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Escalation {
+	    run_id: string;
+	    node_id: string;
+	    node_key: string;
+	    node_name: string;
+	    node_type: string;
+	    tool?: string;
+	    reason: string;
+	    attempts: number;
+	    max_attempts: number;
+	    failures: FailureRecord[];
+	    last_error: string;
+	    severity: string;
+	    category: string;
+	    retryable: boolean;
+	    suggested_fix?: string;
+	    known_fixes?: Pattern[];
+	    notice?: string;
+	    can_replan: boolean;
+	    choices: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Escalation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.node_id = source["node_id"];
+	        this.node_key = source["node_key"];
+	        this.node_name = source["node_name"];
+	        this.node_type = source["node_type"];
+	        this.tool = source["tool"];
+	        this.reason = source["reason"];
+	        this.attempts = source["attempts"];
+	        this.max_attempts = source["max_attempts"];
+	        this.failures = this.convertValues(source["failures"], FailureRecord);
+	        this.last_error = source["last_error"];
+	        this.severity = source["severity"];
+	        this.category = source["category"];
+	        this.retryable = source["retryable"];
+	        this.suggested_fix = source["suggested_fix"];
+	        this.known_fixes = this.convertValues(source["known_fixes"], Pattern);
+	        this.notice = source["notice"];
+	        this.can_replan = source["can_replan"];
+	        this.choices = source["choices"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class NodeStat {
+	    id: string;
+	    key: string;
+	    name?: string;
+	    executions: number;
+	    attempts: number;
+	    failures: number;
+	    result: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeStat(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.key = source["key"];
+	        this.name = source["name"];
+	        this.executions = source["executions"];
+	        this.attempts = source["attempts"];
+	        this.failures = source["failures"];
+	        this.result = source["result"];
+	    }
+	}
+	export class Summary {
+	    nodes: number;
+	    first_attempt_successes: number;
+	    retried: number;
+	    retry_successes: number;
+	    escalations: number;
+	    skipped: number;
+	    disabled: number;
+	    failed: number;
+	    failure_types: Record<string, number>;
+	    categories: Record<string, number>;
+	    details: NodeStat[];
+	    duration_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Summary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.nodes = source["nodes"];
+	        this.first_attempt_successes = source["first_attempt_successes"];
+	        this.retried = source["retried"];
+	        this.retry_successes = source["retry_successes"];
+	        this.escalations = source["escalations"];
+	        this.skipped = source["skipped"];
+	        this.disabled = source["disabled"];
+	        this.failed = source["failed"];
+	        this.failure_types = source["failure_types"];
+	        this.categories = source["categories"];
+	        this.details = this.convertValues(source["details"], NodeStat);
+	        this.duration_ms = source["duration_ms"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Response {
+	    action: string;
+	    instruction?: string;
+	    arguments?: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Response(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.action = source["action"];
+	        this.instruction = source["instruction"];
+	        this.arguments = source["arguments"];
+	    }
+	}
+	export class Event {
+	    seq: number;
+	    // Go type: time
+	    time: any;
+	    type: string;
+	    run_id: string;
+	    node_id?: string;
+	    node_key?: string;
+	    node_name?: string;
+	    status?: string;
+	    attempt?: number;
+	    max_attempts?: number;
+	    iteration?: number;
+	    branch?: string;
+	    condition?: string;
+	    message?: string;
+	    tool?: string;
+	    delay_ms?: number;
+	    duration_ms?: number;
+	    outputs?: Record<string, any>;
+	    failure?: FailureRecord;
+	    escalation?: Escalation;
+	    response?: Response;
+	    outcome?: string;
+	    summary?: Summary;
+	
+	    static createFrom(source: any = {}) {
+	        return new Event(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.seq = source["seq"];
+	        this.time = this.convertValues(source["time"], null);
+	        this.type = source["type"];
+	        this.run_id = source["run_id"];
+	        this.node_id = source["node_id"];
+	        this.node_key = source["node_key"];
+	        this.node_name = source["node_name"];
+	        this.status = source["status"];
+	        this.attempt = source["attempt"];
+	        this.max_attempts = source["max_attempts"];
+	        this.iteration = source["iteration"];
+	        this.branch = source["branch"];
+	        this.condition = source["condition"];
+	        this.message = source["message"];
+	        this.tool = source["tool"];
+	        this.delay_ms = source["delay_ms"];
+	        this.duration_ms = source["duration_ms"];
+	        this.outputs = source["outputs"];
+	        this.failure = this.convertValues(source["failure"], FailureRecord);
+	        this.escalation = this.convertValues(source["escalation"], Escalation);
+	        this.response = this.convertValues(source["response"], Response);
+	        this.outcome = source["outcome"];
+	        this.summary = this.convertValues(source["summary"], Summary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class NodeRef {
+	    id: string;
+	    key: string;
+	    name?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.key = source["key"];
+	        this.name = source["name"];
+	    }
+	}
+	
+	
+	
+
+}
+
 export namespace settings {
 	
+	export class AutoReplan {
+	    enabled: boolean;
+	    max_per_run: number;
+	    min_severity: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AutoReplan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.max_per_run = source["max_per_run"];
+	        this.min_severity = source["min_severity"];
+	    }
+	}
 	export class Features {
 	    allow_ai_transforms: boolean;
 	    allow_agent_steps: boolean;
@@ -606,6 +1270,7 @@ export namespace settings {
 	export class Run {
 	    default_retries: number;
 	    retention_runs: number;
+	    auto_replan: AutoReplan;
 	
 	    static createFrom(source: any = {}) {
 	        return new Run(source);
@@ -615,7 +1280,26 @@ export namespace settings {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.default_retries = source["default_retries"];
 	        this.retention_runs = source["retention_runs"];
+	        this.auto_replan = this.convertValues(source["auto_replan"], AutoReplan);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class Settings {
 	    max_repair_attempts: number;

@@ -3,6 +3,7 @@
 import {main} from '../models';
 import {workflow} from '../models';
 import {assistant} from '../models';
+import {runner} from '../models';
 import {settings} from '../models';
 import {llm} from '../models';
 import {tools} from '../models';
@@ -22,6 +23,8 @@ export function AssistantStop():Promise<boolean>;
 
 export function Autosave(arg1:workflow.Workflow,arg2:string,arg3:string):Promise<void>;
 
+export function CanReplan():Promise<boolean>;
+
 export function CancelClose():Promise<void>;
 
 export function CheckCondition(arg1:string):Promise<string>;
@@ -29,6 +32,8 @@ export function CheckCondition(arg1:string):Promise<string>;
 export function ClearAutosave():Promise<void>;
 
 export function ConfirmClose():Promise<void>;
+
+export function GetRunStatus():Promise<main.RunStatus>;
 
 export function GetSettings():Promise<main.SettingsView>;
 
@@ -46,6 +51,12 @@ export function RecentFiles():Promise<Array<main.RecentFile>>;
 
 export function RemoveRecentFile(arg1:string):Promise<Array<main.RecentFile>>;
 
+export function RespondEscalation(arg1:string,arg2:runner.Response):Promise<void>;
+
+export function RunEvents(arg1:string):Promise<main.RunLog>;
+
+export function RunHistory(arg1:string,arg2:string):Promise<main.RunHistoryResult>;
+
 export function SaveSettings(arg1:settings.Settings,arg2:any):Promise<Array<string>>;
 
 export function SaveWorkflow(arg1:string,arg2:workflow.Workflow):Promise<void>;
@@ -54,8 +65,18 @@ export function SaveWorkflowAsDialog(arg1:workflow.Workflow):Promise<string>;
 
 export function SetDirty(arg1:boolean):Promise<void>;
 
+export function SideEffectSteps(arg1:workflow.Workflow):Promise<Array<main.SideEffectStep>>;
+
+export function StartApprovedRun(arg1:workflow.Workflow,arg2:string,arg3:Array<string>):Promise<main.RunStart>;
+
+export function StartRun(arg1:workflow.Workflow,arg2:string):Promise<main.RunStart>;
+
+export function StopRun():Promise<boolean>;
+
 export function TestConnection(arg1:settings.LLM,arg2:any):Promise<llm.ConnectionInfo>;
 
 export function ToolCatalog():Promise<Array<tools.Tool>>;
+
+export function ToolCatalogFull():Promise<main.ToolCatalogResult>;
 
 export function ValidateWorkflow(arg1:workflow.Workflow):Promise<validate.Result>;

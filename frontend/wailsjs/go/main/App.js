@@ -30,6 +30,10 @@ export function Autosave(arg1, arg2, arg3) {
   return window['go']['main']['App']['Autosave'](arg1, arg2, arg3);
 }
 
+export function CanReplan() {
+  return window['go']['main']['App']['CanReplan']();
+}
+
 export function CancelClose() {
   return window['go']['main']['App']['CancelClose']();
 }
@@ -44,6 +48,10 @@ export function ClearAutosave() {
 
 export function ConfirmClose() {
   return window['go']['main']['App']['ConfirmClose']();
+}
+
+export function GetRunStatus() {
+  return window['go']['main']['App']['GetRunStatus']();
 }
 
 export function GetSettings() {
@@ -78,6 +86,18 @@ export function RemoveRecentFile(arg1) {
   return window['go']['main']['App']['RemoveRecentFile'](arg1);
 }
 
+export function RespondEscalation(arg1, arg2) {
+  return window['go']['main']['App']['RespondEscalation'](arg1, arg2);
+}
+
+export function RunEvents(arg1) {
+  return window['go']['main']['App']['RunEvents'](arg1);
+}
+
+export function RunHistory(arg1, arg2) {
+  return window['go']['main']['App']['RunHistory'](arg1, arg2);
+}
+
 export function SaveSettings(arg1, arg2) {
   return window['go']['main']['App']['SaveSettings'](arg1, arg2);
 }
@@ -94,12 +114,32 @@ export function SetDirty(arg1) {
   return window['go']['main']['App']['SetDirty'](arg1);
 }
 
+export function SideEffectSteps(arg1) {
+  return window['go']['main']['App']['SideEffectSteps'](arg1);
+}
+
+export function StartApprovedRun(arg1, arg2, arg3) {
+  return window['go']['main']['App']['StartApprovedRun'](arg1, arg2, arg3);
+}
+
+export function StartRun(arg1, arg2) {
+  return window['go']['main']['App']['StartRun'](arg1, arg2);
+}
+
+export function StopRun() {
+  return window['go']['main']['App']['StopRun']();
+}
+
 export function TestConnection(arg1, arg2) {
   return window['go']['main']['App']['TestConnection'](arg1, arg2);
 }
 
 export function ToolCatalog() {
   return window['go']['main']['App']['ToolCatalog']();
+}
+
+export function ToolCatalogFull() {
+  return window['go']['main']['App']['ToolCatalogFull']();
 }
 
 export function ValidateWorkflow(arg1) {
