@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -92,19 +93,59 @@ var transformKinds = map[string]bool{"summarize": true, "extract": true, "classi
 
 // norm lower-cases s and keeps only letters and digits: "End_Loop" → "endloop".
 func norm(s string) string {
-	b := make([]byte, 0, len(s))
+	var buf [64]byte
+	b := buf[:0]
+	same := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80:
 			b = append(b, c)
 		case c >= 'A' && c <= 'Z':
 			b = append(b, c+'a'-'A')
-		case c >= 0x80:
-			b = append(b, c)
+			same = false
+		default:
+			same = false
 		}
 	}
+	if same {
+		return s
+	}
+	if k, ok := internedNorms[string(b)]; ok { // no allocation for the lookup
+		return k
+	}
 	return string(b)
+}
+
+// internedNorms are the normalized forms of the keys models use most, so
+// normalizing them allocates nothing.
+var internedNorms = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{"steptype", "toolname", "maxiterations", "exitcondition", "loopid", "allowedtools",
+		"maxtoolcalls", "timeoutms", "stepid", "nodeid", "nodetype", "sourcehandle", "fromid", "toid"} {
+		m[k] = k
+	}
+	return m
+}()
+
+// normEq reports whether norm(name) == n, without allocating.
+func normEq(n, name string) bool {
+	j := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80:
+		default:
+			continue
+		}
+		if j >= len(n) || n[j] != c {
+			return false
+		}
+		j++
+	}
+	return j == len(n)
 }
 
 // NormalizeStepType reads a step_type the way a model may write it ("tool",
@@ -116,43 +157,78 @@ func NormalizeStepType(s string) (workflow.NodeType, bool) {
 
 // field is one key of a JSON object.
 type field struct {
-	key  string
+	key  string // as written
+	norm string // normalized
 	val  gjson.Result
 	used bool
 }
 
-// fields indexes an object's keys by normalized name; a repeated key keeps
-// its last value, like encoding/json.
+// fields are an object's keys, found by normalized name; a repeated key
+// keeps its last value, like encoding/json. Objects are small, so a slice
+// beats a map.
 type fields struct {
-	m     map[string]*field
-	order []string
+	list []field
 }
 
 func fieldsOf(obj gjson.Result) *fields {
-	fs := &fields{m: map[string]*field{}}
+	fs := fieldsPool.Get().(*fields)
+	fs.list = fs.list[:0]
 	obj.ForEach(func(k, v gjson.Result) bool {
-		n := norm(k.String())
-		if f, ok := fs.m[n]; ok {
-			f.key, f.val = k.String(), v
+		key := k.String()
+		n := norm(key)
+		if f := fs.get(n); f != nil {
+			f.key, f.val = key, v
 			return true
 		}
-		fs.m[n] = &field{key: k.String(), val: v}
-		fs.order = append(fs.order, n)
+		fs.list = append(fs.list, field{key: key, norm: n, val: v})
 		return true
 	})
 	return fs
 }
 
-// lookup returns the first present key among canonical and aliases, marks
-// it used and says which key it was.
-func (fs *fields) lookup(canonical string, aliases ...string) (gjson.Result, string, bool) {
-	for i, name := range append([]string{canonical}, aliases...) {
-		f, ok := fs.m[norm(name)]
-		if !ok || f.val.Type == gjson.Null && i > 0 {
-			continue
+// fieldsPool recycles the field lists of decoded objects: decoding keeps
+// only strings that point into the input, never the fields themselves.
+var fieldsPool = sync.Pool{New: func() any { return &fields{list: make([]field, 0, 8)} }}
+
+// release returns fs to the pool; fs must not be used afterwards.
+func (fs *fields) release() {
+	clear(fs.list)
+	fieldsPool.Put(fs)
+}
+
+// get returns the field with normalized name n, or nil.
+func (fs *fields) get(n string) *field {
+	for i := range fs.list {
+		if fs.list[i].norm == n {
+			return &fs.list[i]
 		}
+	}
+	return nil
+}
+
+// named returns the field whose normalized key is norm(name), or nil.
+func (fs *fields) named(name string) *field {
+	for i := range fs.list {
+		if normEq(fs.list[i].norm, name) {
+			return &fs.list[i]
+		}
+	}
+	return nil
+}
+
+// lookup returns the first present key among canonical and aliases, marks
+// it used and says which key it was. A null counts only under the
+// canonical name.
+func (fs *fields) lookup(canonical string, aliases ...string) (gjson.Result, string, bool) {
+	if f := fs.named(canonical); f != nil {
 		f.used = true
 		return f.val, f.key, true
+	}
+	for _, name := range aliases {
+		if f := fs.named(name); f != nil && f.val.Type != gjson.Null {
+			f.used = true
+			return f.val, f.key, true
+		}
 	}
 	return gjson.Result{}, "", false
 }
@@ -166,7 +242,7 @@ func (fs *fields) find(canonical string, aliases ...string) (gjson.Result, bool)
 // has reports whether a key is present (and not null) without using it.
 func (fs *fields) has(names ...string) bool {
 	for _, n := range names {
-		if f, ok := fs.m[norm(n)]; ok && f.val.Type != gjson.Null {
+		if f := fs.named(n); f != nil && f.val.Type != gjson.Null {
 			return true
 		}
 	}
@@ -283,19 +359,18 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 		return st, d.fail("a step must be a JSON object, got %s", jsonKind(item))
 	}
 	fs := fieldsOf(item)
+	defer fs.release()
 
 	// Weft's own node shape nests the type-specific fields in "params";
 	// read them as if they were at the top (the top wins).
-	if p, ok := fs.m["params"]; ok && p.val.IsObject() {
+	if p := fs.get("params"); p != nil && p.val.IsObject() {
 		inner := fieldsOf(p.val)
-		_, hasTool := inner.m["tool"]
-		_, hasArgs := inner.m["arguments"]
-		if hasTool || hasArgs || !looksLikeToolStep(fs) {
+		defer inner.release()
+		if inner.get("tool") != nil || inner.get("arguments") != nil || !looksLikeToolStep(fs) {
 			p.used = true
-			for _, n := range inner.order {
-				if _, dup := fs.m[n]; !dup {
-					fs.m[n] = inner.m[n]
-					fs.order = append(fs.order, n)
+			for _, f := range inner.list {
+				if fs.get(f.norm) == nil {
+					fs.list = append(fs.list, f)
 				}
 			}
 		}
@@ -304,7 +379,7 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 	if v, ok := d.get(fs, "id", "step_id", "node_id", "key"); ok {
 		st.ID = strings.TrimSpace(scalarString(v))
 	}
-	if f, ok := fs.m["key"]; ok && !f.used && f.val.Type == gjson.String {
+	if f := fs.get("key"); f != nil && !f.used && f.val.Type == gjson.String {
 		// Weft's own shape: "id" for edges, "key" for expressions.
 		f.used = true
 		st.Key = strings.TrimSpace(f.val.Str)
@@ -382,9 +457,8 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 	}
 
 	var unknown []string
-	for _, n := range fs.order {
-		f := fs.m[n]
-		if !f.used && !ignoredFields[n] {
+	for _, f := range fs.list {
+		if !f.used && !ignoredFields[f.norm] {
 			unknown = append(unknown, f.key)
 		}
 	}
@@ -416,7 +490,7 @@ func (d *stepDecoder) stepType(fs *fields) (workflow.NodeType, error) {
 			if _, isType := NormalizeStepType(k.String()); isType || pseudoSteps[norm(k.String())] {
 				raw, key, ok = k, kk, true
 			} else {
-				fs.m["kind"].used = false
+				fs.get("kind").used = false
 			}
 		}
 	}
@@ -459,7 +533,7 @@ func (d *stepDecoder) stepType(fs *fields) (workflow.NodeType, error) {
 		}
 	}
 	if k, found := fs.find("kind"); found && transformKinds[strings.ToLower(k.String())] {
-		fs.m["kind"].used = false
+		fs.get("kind").used = false
 		d.warn("no step_type; read as AiTransform because its kind is %q", k.String())
 		return workflow.TypeAiTransform, nil
 	}
@@ -483,7 +557,7 @@ func (d *stepDecoder) tool(fs *fields, st *Step) {
 				st.Params.Tool = strings.TrimSpace(n.String())
 			}
 			if a, ok := inner.find("arguments", "args", "parameters"); ok && !fs.has("arguments") {
-				fs.m["arguments"] = &field{key: "arguments", val: a}
+				fs.list = append(fs.list, field{key: "arguments", norm: "arguments", val: a})
 			}
 			d.warn("tool_name is an object; read its name %q", st.Params.Tool)
 		} else {
@@ -495,9 +569,9 @@ func (d *stepDecoder) tool(fs *fields, st *Step) {
 		// Arguments written at the top level of the step.
 		hoisted := map[string]any{}
 		var names []string
-		for _, n := range fs.order {
-			f := fs.m[n]
-			if f.used || ignoredFields[n] || knownStepField[n] {
+		for i := range fs.list {
+			f := &fs.list[i]
+			if f.used || ignoredFields[f.norm] || knownStepField[f.norm] {
 				continue
 			}
 			f.used = true
@@ -684,8 +758,8 @@ func (d *stepDecoder) branch(fs *fields, st *Step, out workflow.EdgeOutput, key 
 	// Only arrays (or a single step object) are branches; "true": "x" on
 	// an If is not.
 	for _, k := range append([]string{key}, aliases...) {
-		f, ok := fs.m[norm(k)]
-		if !ok || !(f.val.IsArray() || f.val.IsObject()) {
+		f := fs.named(k)
+		if f == nil || !(f.val.IsArray() || f.val.IsObject()) {
 			continue
 		}
 		f.used = true
@@ -870,6 +944,7 @@ func decodeEdge(item gjson.Result, path string) (PlanEdge, []itemWarning, error)
 		d.warn("edge written as an array; read it as from %q to %q", e.From, e.To)
 	case item.IsObject():
 		fs := fieldsOf(item)
+		defer fs.release()
 		f, ok := d.get(fs, "from", "source", "src", "from_id", "from_node", "source_id", "start")
 		if !ok {
 			return e, d.iw, d.fail(`no "from"`)
@@ -909,6 +984,7 @@ func (d *stepDecoder) output(e *PlanEdge, v gjson.Result) {
 		e.Label = v.Raw
 	case v.IsObject():
 		fs := fieldsOf(v)
+		defer fs.release()
 		typ, _, _ := fs.lookup("type", "kind", "output")
 		name, _, hasName := fs.lookup("name", "case", "value", "label")
 		t := strings.TrimSpace(scalarString(typ))
@@ -1069,6 +1145,14 @@ func matchCase(name string, cases []workflow.SwitchCase) (string, bool) {
 // coerced with a warning. No steps/nodes array, or no usable step, is a
 // StageError.
 func DecodePlan(js string) (*Plan, []Warning, error) {
+	if !validJSON(js) {
+		return nil, nil, &StageError{Stage: StageDecode, Msg: "not valid JSON"}
+	}
+	return decodePlan(js)
+}
+
+// decodePlan is DecodePlan on JSON already known to be valid.
+func decodePlan(js string) (*Plan, []Warning, error) {
 	p := &Plan{Skipped: map[string]string{}}
 	var all []itemWarning
 	warn := func(path, format string, a ...any) {
@@ -1081,9 +1165,6 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 		}
 	}
 
-	if !gjson.Valid(js) {
-		return nil, nil, &StageError{Stage: StageDecode, Msg: "not valid JSON"}
-	}
 	root := gjson.Parse(js)
 	var stepsV, nodesV, edgesV gjson.Result
 	switch {
@@ -1094,8 +1175,7 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 		top := fieldsOf(root)
 		if !top.has("steps", "nodes") {
 			// {"plan": {"steps": …}} and similar wrappers.
-			for _, n := range top.order {
-				f := top.m[n]
+			for _, f := range top.list {
 				if f.val.IsObject() {
 					inner := fieldsOf(f.val)
 					if inner.has("steps", "nodes") {
@@ -1124,12 +1204,12 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 	}
 
 	itemsV, itemsKey := stepsV, "steps"
-	hasEdges := edgesV.IsArray() && len(edgesV.Array()) > 0
+	hasEdges := edgesV.IsArray() && countItems(edgesV, 1) > 0
 	switch {
 	case nodesV.Exists() && nodesV.Type != gjson.Null && !(isEmptyArray(nodesV) && stepsV.Exists()):
 		itemsV, itemsKey = nodesV, "nodes"
 		p.Graph = hasEdges
-		if !hasEdges && len(nodesV.Array()) > 1 {
+		if !hasEdges && countItems(nodesV, 2) > 1 {
 			warn("", "nodes without edges; connected them in list order")
 		}
 	case stepsV.Exists() && hasEdges:
@@ -1174,7 +1254,10 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 	}
 
 	var reasons []string
-	for i, item := range itemsV.Array() {
+	var items []gjson.Result
+	itemsV.ForEach(func(_, v gjson.Result) bool { items = append(items, v); return true })
+	p.Steps = make([]Step, 0, len(items))
+	for i, item := range items {
 		path := fmt.Sprintf("%s[%d]", itemsKey, i)
 		st, sws, err := decodeStep(item, path)
 		addIws(sws)
@@ -1219,20 +1302,23 @@ func DecodePlan(js string) (*Plan, []Warning, error) {
 				}
 			}
 		}
-		for i, item := range edgesV.Array() {
+		i := -1
+		edgesV.ForEach(func(_, item gjson.Result) bool {
+			i++
 			path := fmt.Sprintf("edges[%d]", i)
 			e, ews, err := decodeEdge(item, path)
 			addIws(ews)
 			if err != nil {
 				se := err.(*StageError)
 				warn("", "skipped %s: %s", se.Path, se.Msg)
-				continue
+				return true
 			}
 			if from, ok := byID[e.From]; ok {
 				addWs(e.ResolveOutput(from.Type, from.Params.Cases))
 			}
 			p.Edges = append(p.Edges, e)
-		}
+			return true
+		})
 	} else if edgesV.Exists() && !edgesV.IsArray() && edgesV.Type != gjson.Null {
 		warn("", "edges must be an array, got %s; ignored it", jsonKind(edgesV))
 	}
@@ -1280,7 +1366,17 @@ func mergeItemWarnings(all []itemWarning, paths *[]string) []Warning {
 	return ws
 }
 
-func isEmptyArray(v gjson.Result) bool { return v.IsArray() && len(v.Array()) == 0 }
+func isEmptyArray(v gjson.Result) bool { return v.IsArray() && countItems(v, 1) == 0 }
+
+// countItems counts an array's items, stopping at limit.
+func countItems(v gjson.Result, limit int) int {
+	n := 0
+	v.ForEach(func(_, _ gjson.Result) bool {
+		n++
+		return n < limit
+	})
+	return n
+}
 
 // allSteps lists every step, nested branches included, in document order.
 func (p *Plan) allSteps() []*Step {

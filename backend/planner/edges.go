@@ -16,7 +16,10 @@ var pseudoIDs = setOf("start", "end", "done", "begin", "finish", "exit", "stop",
 // control flow spelled out: see docs/llm-format.md ("Flat plans and control
 // flow").
 func BuildEdges(p *Plan, w *workflow.Workflow) []Warning {
-	b := &edgeBuilder{p: p, w: w, seen: map[edgeKey]bool{}}
+	b := &edgeBuilder{p: p, w: w, seen: make(map[edgeKey]bool, len(p.Edges)+len(w.Nodes))}
+	if w.Edges == nil {
+		w.Edges = make([]workflow.Edge, 0, max(len(p.Edges), len(w.Nodes)+len(w.Nodes)/4))
+	}
 	if p.Graph {
 		b.graph()
 	} else {

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -121,6 +120,9 @@ func completeNote(c candidate) string {
 // blocks' contents (a fallback search space) and notes for warnings.
 func stripThink(text string) (string, []string, []string) {
 	var thoughts, notes []string
+	if strings.IndexByte(text, '<') < 0 {
+		return text, nil, nil
+	}
 	for _, tag := range thinkTags {
 		open, closeTag := "<"+tag+">", "</"+tag+">"
 		if indexFold(text, open, 0) < 0 && indexFold(text, closeTag, 0) < 0 {
@@ -175,6 +177,11 @@ func stripThink(text string) (string, []string, []string) {
 func indexFold(s, sub string, from int) int {
 	n := len(sub)
 	for i := from; i+n <= len(s); i++ {
+		k := strings.IndexByte(s[i:len(s)-n+1], sub[0]) // tags start with '<'
+		if k < 0 {
+			return -1
+		}
+		i += k
 		if strings.EqualFold(s[i:i+n], sub) {
 			return i
 		}
@@ -242,9 +249,18 @@ func scanCandidates(s string) []candidate {
 		}
 	}
 	for k := range out {
-		body := s[out[k].start:out[k].end]
-		out[k].valid = out[k].closed && json.Valid([]byte(body))
-		out[k].class = classify(body)
+		out[k].class = classify(s[out[k].start:out[k].end])
+	}
+	// Validity only ranks candidates of the same class; skip the pass
+	// when there is nothing to rank.
+	var perClass [classPlan + 1]int
+	for _, c := range out {
+		perClass[c.class]++
+	}
+	for k := range out {
+		if perClass[out[k].class] > 1 && out[k].closed {
+			out[k].valid = validJSON(s[out[k].start:out[k].end])
+		}
 	}
 	return out
 }

@@ -99,7 +99,7 @@ func ParseOutput(text string, opts ParseOptions) (*workflow.Workflow, []Warning,
 	}
 
 	decodeStart := len(warnings)
-	plan, ws, err := DecodePlan(fixed)
+	plan, ws, err := decodePlan(fixed) // RepairJSON returns valid JSON
 	warnings = append(warnings, ws...)
 	decodeCount := len(ws)
 	if err != nil {

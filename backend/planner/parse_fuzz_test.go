@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"testing"
@@ -64,6 +65,10 @@ func FuzzParseOutput(f *testing.F) {
 				t.Fatalf("marshal: %v", err)
 			}
 			validate.Validate(w, cat)
+		}
+		// The fast validator agrees with encoding/json.
+		if validJSON(text) != json.Valid([]byte(text)) {
+			t.Fatalf("gjson.Valid %v, encoding/json.Valid %v", validJSON(text), json.Valid([]byte(text)))
 		}
 		// Valid JSON is never altered by the repair stage.
 		if js, _, err := ExtractJSON(text); err == nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kaptinlin/jsonrepair"
+	"github.com/tidwall/gjson"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -16,7 +17,7 @@ import (
 // with the strict parse error and the kinds of fixes made. When the repair
 // fails the StageError carries the line and column of the strict error.
 func RepairJSON(s string) (string, []Warning, error) {
-	if json.Valid([]byte(s)) {
+	if validJSON(s) {
 		return s, nil, nil
 	}
 	line, col, msg := strictError(s)
@@ -24,14 +25,14 @@ func RepairJSON(s string) (string, []Warning, error) {
 	// goes to the library (whose cost grows with the square of the size,
 	// hence the cap), and the kinds of fixes are then read off the input.
 	repaired, fixes, ok := fastRepair(s)
-	if !ok || !json.Valid([]byte(repaired)) {
+	if !ok || !validJSON(repaired) {
 		if len(s) > maxLibraryRepair {
 			return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col, Msg: fmt.Sprintf(
 				"invalid JSON: %s (the reply is too large, %d KB, for a full local repair)", msg, len(s)>>10)}
 		}
 		var rerr error
 		repaired, rerr = safeRepair(s)
-		if rerr == nil && !json.Valid([]byte(repaired)) {
+		if rerr == nil && !validJSON(repaired) {
 			rerr = errors.New("the repaired text is still not valid JSON")
 		}
 		if rerr != nil {
@@ -52,6 +53,11 @@ func RepairJSON(s string) (string, []Warning, error) {
 // maxLibraryRepair bounds the input of the repair library, whose time
 // grows with the square of the input (about 0.1 s at 64 KB).
 const maxLibraryRepair = 64 << 10
+
+// validJSON reports whether s is JSON per RFC 8259. gjson's validator is
+// as strict as encoding/json's and three times faster; FuzzParseOutput
+// checks that the two agree.
+func validJSON(s string) bool { return gjson.Valid(s) }
 
 // safeRepair runs the repair library, turning a panic into an error.
 func safeRepair(s string) (out string, err error) {
