@@ -60,25 +60,14 @@ const (
 // side-effect steps need approval first (Approval lists them; run it with
 // StartApprovedRun).
 type RunStart struct {
-	Started  bool               `json:"started"`
-	Error    string             `json:"error,omitempty"`
-	Problems []validate.Problem `json:"problems"`
-	Approval []SideEffectStep   `json:"approval"`
-	Warnings []string           `json:"warnings"`
-}
-
-// SideEffectStep is a step that changes the world: a Tool node whose tool
-// has side effects (or is unknown), or an AI step allowed to call one.
-type SideEffectStep struct {
-	NodeID string            `json:"node_id"`
-	Key    string            `json:"key"`
-	Name   string            `json:"name"`
-	Type   workflow.NodeType `json:"type"`
-	Tool   string            `json:"tool"`
-	// Detail is the command, URL or path it acts on, when there is one.
-	Detail string `json:"detail,omitempty"`
-	// Changed marks a step the replan added or changed.
-	Changed bool `json:"changed"`
+	Started  bool                `json:"started"`
+	Error    string              `json:"error,omitempty"`
+	Problems []validate.Problem  `json:"problems"`
+	Approval []runner.SideEffect `json:"approval"`
+	// ApprovalChanged are the ids of the steps in Approval that the replan
+	// added or changed.
+	ApprovalChanged []string `json:"approval_changed"`
+	Warnings        []string `json:"warnings"`
 }
 
 // RunEscalation is an escalation waiting for RespondEscalation(ID, …).
@@ -116,8 +105,9 @@ type RunReplan struct {
 	Valid     bool                    `json:"valid"`
 	Problems  []validate.Problem      `json:"problems"`
 	// SideEffects are the steps of the new plan that will need approval
-	// before it runs.
-	SideEffects []SideEffectStep `json:"side_effects"`
+	// before it runs; ChangedIDs those of them the replan added or changed.
+	SideEffects []runner.SideEffect `json:"side_effects"`
+	ChangedIDs  []string            `json:"changed_ids"`
 }
 
 // RunStatus says whether a run goes, for a frontend that (re)loads while
@@ -182,6 +172,7 @@ type runState struct {
 	mu       sync.Mutex
 	active   *activeRun
 	approval *pendingApproval
+	approved map[string]bool
 
 	// replanner makes the runs' Replanner; see defaultReplanner.
 	replanner ReplannerFactory
@@ -202,6 +193,9 @@ type pendingApproval struct {
 	hash   string          // of the whole replanned workflow, positions aside
 	prints map[string]bool // of its added or changed side-effect nodes
 }
+
+// approvedHashes are the workflows (by workflowHash) whose side-effect
+// steps were approved in this session: they run again without asking.
 
 var runStates sync.Map // *App → *runState
 
@@ -323,7 +317,7 @@ func (a *App) startRun(w workflow.Workflow, path string, approved []string) (Run
 		}
 		path = abs
 	}
-	res := RunStart{Problems: []validate.Problem{}, Approval: []SideEffectStep{}, Warnings: []string{}}
+	res := RunStart{Problems: []validate.Problem{}, Approval: []runner.SideEffect{}, ApprovalChanged: []string{}, Warnings: []string{}}
 	vr := validate.Validate(&w, a.catalog)
 	if !vr.Valid {
 		res.Problems = nonNil(vr.Errors())
@@ -341,20 +335,27 @@ func (a *App) startRun(w workflow.Workflow, path string, approved []string) (Run
 	res.Warnings = append(res.Warnings, warnings...)
 
 	cat := rs.cachedCatalog()
-	if steps := rs.needsApproval(&w, cat); len(steps) > 0 {
-		ok := map[string]bool{}
-		for _, id := range approved {
-			ok[id] = true
+	steps, changed, pending := rs.needsApproval(&w, cat)
+	ok := map[string]bool{}
+	for _, id := range approved {
+		ok[id] = true
+	}
+	for _, st := range steps {
+		if !ok[st.ID] {
+			res.Approval, res.ApprovalChanged = steps, nonNil(changed)
+			res.Error = "this is a replanned version: approve its side-effect steps before it runs"
+			return res, nil
 		}
-		for _, st := range steps {
-			if !ok[st.NodeID] {
-				res.Approval = steps
-				res.Error = "this is a replanned version: approve its side-effect steps before it runs"
-				return res, nil
-			}
-		}
+	}
+	if len(steps) > 0 {
 		rs.mu.Lock()
-		rs.approval = nil
+		if rs.approved == nil {
+			rs.approved = map[string]bool{}
+		}
+		rs.approved[workflowHash(&w)] = true
+		if pending {
+			rs.approval = nil
+		}
 		rs.mu.Unlock()
 	}
 
@@ -376,6 +377,18 @@ func (a *App) startRun(w workflow.Workflow, path string, approved []string) (Run
 			}
 			run.send(EventRunEvent, e)
 		}}
+	// The runner checks again (its replan mark; RequireApproval for a
+	// version applied as a patch): the steps were approved above.
+	opts.RequireApproval = pending
+	opts.ApprovalCatalog = cat
+	opts.Approve = func(_ context.Context, asked []runner.SideEffect) (bool, error) {
+		for _, st := range asked {
+			if !ok[st.ID] && len(steps) > 0 {
+				return false, nil
+			}
+		}
+		return true, nil
+	}
 	if rs.replanner != nil {
 		if rp := rs.replanner(s, client, cat); rp != nil {
 			opts.Replanner = rp
@@ -439,11 +452,20 @@ func (a *App) replanProposal(old *workflow.Workflow, res *runner.Result) RunRepl
 	vr := validate.Validate(pv.Workflow, a.catalog)
 	rp := RunReplan{RunID: res.RunID, Message: res.Error, StoppedAt: res.StoppedAt, Patch: patch,
 		Workflow: pv.Workflow, Diff: pv.Diff, Warnings: nonNil(pv.Warnings), Valid: vr.Valid, Problems: nonNil(vr.Problems)}
+	if info, ok := runner.ReplanInfoOf(res.Replanned); ok {
+		runner.MarkReplanned(pv.Workflow, info) // the whole version carries the runner's mark
+	}
 	changed := map[string]bool{}
 	for _, id := range append(append([]string{}, pv.Diff.AddedNodeIDs...), pv.Diff.ModifiedNodeIDs...) {
 		changed[id] = true
 	}
-	rp.SideEffects = sideEffectSteps(pv.Workflow, a.runState().cachedCatalog(), changed)
+	rp.SideEffects = nonNil(runner.SideEffectNodes(pv.Workflow, a.runState().cachedCatalog()))
+	rp.ChangedIDs = []string{}
+	for _, st := range rp.SideEffects {
+		if changed[st.ID] {
+			rp.ChangedIDs = append(rp.ChangedIDs, st.ID)
+		}
+	}
 	return rp
 }
 
@@ -773,107 +795,54 @@ func (rs *runState) cachedCatalog() *tools.Catalog {
 	return tools.Builtin()
 }
 
-// SideEffectSteps lists the steps of w that change the world, for the
-// approval dialog.
-func (a *App) SideEffectSteps(w workflow.Workflow) []SideEffectStep {
-	return sideEffectSteps(&w, a.runState().cachedCatalog(), nil)
+// SideEffectSteps lists the steps of w that change the world (commands,
+// file writes, requests other than GET, tools that may change things, AI
+// agents allowed to call them), as the approval dialog shows them.
+func (a *App) SideEffectSteps(w workflow.Workflow) []runner.SideEffect {
+	return nonNil(runner.SideEffectNodes(&w, a.runState().cachedCatalog()))
 }
 
-func sideEffectSteps(w *workflow.Workflow, cat *tools.Catalog, changed map[string]bool) []SideEffectStep {
-	out := []SideEffectStep{}
-	effects := func(name string) bool {
-		t, ok := cat.Lookup(name)
-		return !ok || t.SideEffects // an unknown tool may do anything
-	}
-	for i := range w.Nodes {
-		n := &w.Nodes[i]
-		if !n.IsEnabled() {
-			continue
-		}
-		step := SideEffectStep{NodeID: n.ID, Key: n.Key, Name: n.Name, Type: n.Type, Changed: changed[n.ID]}
-		switch n.Type {
-		case workflow.TypeTool:
-			if !effects(n.Params.Tool) {
-				continue
-			}
-			step.Tool = n.Params.Tool
-			for _, k := range []string{"command", "url", "path"} {
-				if v, ok := n.Params.Arguments[k]; ok {
-					step.Detail = truncateText(fmt.Sprint(v), 200)
-					break
-				}
-			}
-		case workflow.TypeAiStep:
-			var names []string
-			for _, t := range n.Params.AllowedTools {
-				if effects(t) {
-					names = append(names, t)
-				}
-			}
-			if len(names) == 0 {
-				continue
-			}
-			step.Tool = strings.Join(names, ", ")
-			step.Detail = "the model may call " + step.Tool
-		default:
-			continue
-		}
-		out = append(out, step)
-	}
-	return out
-}
-
-func truncateText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8Start(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func utf8Start(b byte) bool { return b&0xC0 != 0x80 }
-
-// approvalFor remembers what marks the replanned version: its content and
-// its added or changed side-effect nodes.
+// approvalFor remembers what marks the replanned version when it comes back
+// applied as a patch (which drops the runner's mark): its content and its
+// added or changed side-effect nodes.
 func approvalFor(rp RunReplan) *pendingApproval {
 	if rp.Workflow == nil {
 		return nil
 	}
 	p := &pendingApproval{hash: workflowHash(rp.Workflow), prints: map[string]bool{}}
-	for _, s := range rp.SideEffects {
-		if !s.Changed {
-			continue
-		}
-		for i := range rp.Workflow.Nodes {
-			if rp.Workflow.Nodes[i].ID == s.NodeID {
-				p.prints[nodePrint(&rp.Workflow.Nodes[i])] = true
-			}
+	for _, id := range rp.ChangedIDs {
+		if n := rp.Workflow.NodeByID(id); n != nil {
+			p.prints[nodePrint(n)] = true
 		}
 	}
 	return p
 }
 
-// needsApproval returns the side-effect steps of w when w is the replanned
-// version (or carries its new side-effect steps) and they were not approved.
-func (rs *runState) needsApproval(w *workflow.Workflow, cat *tools.Catalog) []SideEffectStep {
+// needsApproval returns the side-effect steps of w when w is a replanned
+// version (the runner's mark, or the content of the last replan) that was
+// not approved yet, with the ids of those the replan added or changed.
+// pending says whether w matched the last replan rather than the mark.
+func (rs *runState) needsApproval(w *workflow.Workflow, cat *tools.Catalog) (steps []runner.SideEffect, changed []string, pending bool) {
+	hash := workflowHash(w)
 	rs.mu.Lock()
-	p := rs.approval
+	p, done := rs.approval, rs.approved[hash]
 	rs.mu.Unlock()
-	if p == nil {
-		return nil
+	if done {
+		return nil, nil, false
 	}
-	changed := map[string]bool{}
-	for i := range w.Nodes {
-		if p.prints[nodePrint(&w.Nodes[i])] {
-			changed[w.Nodes[i].ID] = true
+	_, marked := runner.ReplanInfoOf(w)
+	if p != nil {
+		for i := range w.Nodes {
+			if p.prints[nodePrint(&w.Nodes[i])] {
+				changed = append(changed, w.Nodes[i].ID)
+			}
 		}
+		pending = len(changed) > 0 || hash == p.hash
 	}
-	if len(changed) == 0 && workflowHash(w) != p.hash {
-		return nil
+	if !marked && !pending {
+		return nil, nil, false
 	}
-	return sideEffectSteps(w, cat, changed)
+	return runner.SideEffectNodes(w, cat), changed, pending
 }
 
 func nodePrint(n *workflow.Node) string {
@@ -884,6 +853,8 @@ func nodePrint(n *workflow.Node) string {
 	return hex.EncodeToString(h[:])
 }
 
+// workflowHash identifies a workflow's steps and wiring, positions and
+// top-level fields (such as the replan mark) aside.
 func workflowHash(w *workflow.Workflow) string {
 	h := sha256.New()
 	for i := range w.Nodes {

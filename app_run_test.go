@@ -389,20 +389,24 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 		len(rp.Diff.ModifiedNodeIDs) != 1 || !rp.Valid || rp.Workflow == nil || len(rp.Workflow.Nodes) != 2 {
 		t.Fatalf("replan proposal = %+v", rp)
 	}
-	if len(rp.SideEffects) != 2 {
-		t.Fatalf("side effects = %+v", rp.SideEffects)
+	if len(rp.SideEffects) != 2 || len(rp.ChangedIDs) != 2 {
+		t.Fatalf("side effects = %+v, changed %v", rp.SideEffects, rp.ChangedIDs)
 	}
-	for _, s := range rp.SideEffects {
-		if !s.Changed {
-			t.Errorf("%s not marked changed", s.Key)
-		}
+	if _, marked := runner.ReplanInfoOf(rp.Workflow); !marked {
+		t.Fatal("the proposal's workflow lacks the runner's replan mark")
 	}
-	// The patch applied to the old workflow gives the proposal's workflow.
+	// The patch applied to the old workflow gives the proposal's steps
+	// (the assistant's Apply merges; the mark does not come along).
 	applied := a.ApplyPatch(w, rp.Patch)
-	b1, _ := json.Marshal(applied.Workflow)
-	b2, _ := json.Marshal(rp.Workflow)
-	if string(b1) != string(b2) {
+	b1, _ := json.Marshal(applied.Workflow.Nodes)
+	b2, _ := json.Marshal(rp.Workflow.Nodes)
+	e1, _ := json.Marshal(applied.Workflow.Edges)
+	e2, _ := json.Marshal(rp.Workflow.Edges)
+	if string(b1) != string(b2) || string(e1) != string(e2) {
 		t.Fatalf("applied patch differs from the preview:\n%s\n%s", b1, b2)
+	}
+	if _, marked := runner.ReplanInfoOf(applied.Workflow); marked {
+		t.Fatal("the merged workflow carries the mark: this test no longer covers the patch path")
 	}
 	a.waitRun(5 * time.Second)
 
@@ -425,9 +429,33 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 		t.Fatalf("replanned run = %+v", fin)
 	}
 	a.waitRun(5 * time.Second)
-	// Approved once: the original workflow and the approved version run freely.
+	// Approved once: the same steps run again without asking, even as
+	// the whole marked version (the runner asks the app, which approved it).
+	if st, err := a.StartRun(*rp.Workflow, path); err != nil || !st.Started {
+		t.Fatalf("StartRun of the approved, marked version = %+v, %v", st, err)
+	}
+	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeSucceeded {
+		t.Fatalf("marked run = %+v", fin)
+	}
+	a.waitRun(5 * time.Second)
 	if st, err := a.StartRun(w, path); err != nil || !st.Started {
-		t.Fatalf("StartRun after approval = %+v, %v", st, err)
+		t.Fatalf("StartRun of the original after approval = %+v, %v", st, err)
+	}
+}
+
+func TestMarkedWorkflowNeedsApproval(t *testing.T) {
+	a, ev := runApp(t)
+	w, path := runFile(t, "wf-marked", [2]string{"one", "true"})
+	runner.MarkReplanned(&w, runner.ReplanInfo{RunID: "r", FailedNode: "one", Replans: 1})
+	st, err := a.StartRun(w, path)
+	if err != nil || st.Started || len(st.Approval) != 1 || st.Approval[0].Kind != runner.EffectCommand {
+		t.Fatalf("StartRun of a marked workflow = %+v, %v", st, err)
+	}
+	if st, err := a.StartApprovedRun(w, path, []string{"id_one"}); err != nil || !st.Started {
+		t.Fatalf("StartApprovedRun = %+v, %v", st, err)
+	}
+	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeSucceeded {
+		t.Fatalf("finished = %+v", fin)
 	}
 }
 
@@ -484,9 +512,9 @@ func TestToolCatalogFull(t *testing.T) {
 	}
 	var keys []string
 	for _, s := range a.SideEffectSteps(*w) {
-		keys = append(keys, s.Key+":"+s.Detail)
+		keys = append(keys, s.Key+":"+string(s.Kind))
 	}
-	if strings.Join(keys, ",") != "u:,c:ls" {
+	if strings.Join(keys, ",") != "u:unknown_tool,c:command" {
 		t.Fatalf("SideEffectSteps = %v", keys)
 	}
 }
