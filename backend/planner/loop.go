@@ -28,6 +28,9 @@ type loop struct {
 	outcomes []*outcome
 	used     int // tokens spent, as reported (estimated when the server reports none)
 	lastCost int // tokens of the last call
+	// first is the first user turn; "" means GoalPrompt(goal). Replanning
+	// sets it (replan.go), and the rest of the loop is the same.
+	first string
 }
 
 func newLoop(client llm.Client, goal string, cfg Config) *loop {
@@ -67,9 +70,14 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 		}
 		mistakes = ms
 	}
+	first := l.first
+	if first == "" {
+		first = GoalPrompt(l.goal)
+	}
 	l.msgs = []llm.Message{
-		{Role: llm.RoleSystem, Content: SystemPrompt(l.cfg.Catalog, l.cfg.Features, mistakes)},
-		{Role: llm.RoleUser, Content: GoalPrompt(l.goal)},
+		// The known failure patterns come from the runner's learning (replan_patterns.go).
+		{Role: llm.RoleSystem, Content: SystemPrompt(l.cfg.Catalog, l.cfg.Features, mistakes) + l.knownPatterns()},
+		{Role: llm.RoleUser, Content: first},
 	}
 
 	var stop string // why the loop ended before using every call
