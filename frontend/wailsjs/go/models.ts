@@ -648,35 +648,12 @@ export namespace main {
 		}
 	}
 	
-	export class SideEffectStep {
-	    node_id: string;
-	    key: string;
-	    name: string;
-	    type: string;
-	    tool: string;
-	    detail?: string;
-	    changed: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new SideEffectStep(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.node_id = source["node_id"];
-	        this.key = source["key"];
-	        this.name = source["name"];
-	        this.type = source["type"];
-	        this.tool = source["tool"];
-	        this.detail = source["detail"];
-	        this.changed = source["changed"];
-	    }
-	}
 	export class RunStart {
 	    started: boolean;
 	    error?: string;
 	    problems: validate.Problem[];
-	    approval: SideEffectStep[];
+	    approval: runner.SideEffect[];
+	    approval_changed: string[];
 	    warnings: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -688,7 +665,8 @@ export namespace main {
 	        this.started = source["started"];
 	        this.error = source["error"];
 	        this.problems = this.convertValues(source["problems"], validate.Problem);
-	        this.approval = this.convertValues(source["approval"], SideEffectStep);
+	        this.approval = this.convertValues(source["approval"], runner.SideEffect);
+	        this.approval_changed = source["approval_changed"];
 	        this.warnings = source["warnings"];
 	    }
 	
@@ -786,7 +764,6 @@ export namespace main {
 		    return a;
 		}
 	}
-	
 	export class ToolCatalogResult {
 	    tools: tools.Tool[];
 	    warnings: string[];
@@ -1196,6 +1173,32 @@ export namespace runner {
 	
 	
 	
+	export class SideEffect {
+	    id: string;
+	    key: string;
+	    name?: string;
+	    type: string;
+	    tool?: string;
+	    kind: string;
+	    detail: string;
+	    tools?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SideEffect(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.key = source["key"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.tool = source["tool"];
+	        this.kind = source["kind"];
+	        this.detail = source["detail"];
+	        this.tools = source["tools"];
+	    }
+	}
 
 }
 

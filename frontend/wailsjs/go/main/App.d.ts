@@ -65,7 +65,7 @@ export function SaveWorkflowAsDialog(arg1:workflow.Workflow):Promise<string>;
 
 export function SetDirty(arg1:boolean):Promise<void>;
 
-export function SideEffectSteps(arg1:workflow.Workflow):Promise<Array<main.SideEffectStep>>;
+export function SideEffectSteps(arg1:workflow.Workflow):Promise<Array<runner.SideEffect>>;
 
 export function StartApprovedRun(arg1:workflow.Workflow,arg2:string,arg3:Array<string>):Promise<main.RunStart>;
 
