@@ -3,9 +3,16 @@
 // `wails generate module`) are wrapped in one typed place and tests can mock
 // this module alone.
 import * as App from '../wailsjs/go/main/App';
-import { LogError, LogInfo, LogWarning, WindowSetTitle } from '../wailsjs/runtime/runtime';
+import { EventsOn, LogError, LogInfo, LogWarning, WindowSetTitle } from '../wailsjs/runtime/runtime';
 import type {
+  AppliedPatch,
+  AssistantProgress,
+  AssistantResult,
+  ChatHistory,
+  ConnectionInfo,
   OpenResult,
+  PatchPreview,
+  WorkflowPatch,
   Settings,
   SettingsView,
   Tool,
@@ -74,6 +81,43 @@ export const api = {
   async saveSettings(s: Settings, apiKey: string | null): Promise<string[]> {
     return ((await App.SaveSettings(s as unknown as Any, apiKey as unknown as Any)) as string[]) ?? [];
   },
+  // --- Assistant and Preferences ---
+  /** Asks the assistant; progress arrives through onAssistantProgress. */
+  async assistantSend(workflow: Workflow, path: string, message: string): Promise<AssistantResult> {
+    const r = (await App.AssistantSend({ workflow, path, message } as unknown as Any)) as unknown as AssistantResult;
+    return { ...r, warnings: r?.warnings ?? [], problems: r?.problems ?? [] };
+  },
+  /** Cancels the request in flight; assistantSend then rejects with ASSISTANT_STOPPED. */
+  async assistantStop(): Promise<boolean> {
+    return App.AssistantStop();
+  },
+  async assistantHistory(workflowId: string, path: string): Promise<ChatHistory> {
+    const h = (await App.AssistantHistory(workflowId, path)) as unknown as ChatHistory;
+    return { messages: h?.messages ?? [], path: h?.path ?? '', warnings: h?.warnings ?? [] };
+  },
+  async assistantClearHistory(workflowId: string, path: string): Promise<void> {
+    await App.AssistantClearHistory(workflowId, path);
+  },
+  async previewPatch(w: Workflow, patch: WorkflowPatch): Promise<PatchPreview> {
+    const r = (await App.PreviewPatch(w as unknown as Any, patch as unknown as Any)) as unknown as PatchPreview;
+    return { ...r, warnings: r?.warnings ?? [], problems: r?.problems ?? [] };
+  },
+  async applyPatch(w: Workflow, patch: WorkflowPatch): Promise<AppliedPatch> {
+    const r = (await App.ApplyPatch(w as unknown as Any, patch as unknown as Any)) as unknown as AppliedPatch;
+    return { workflow: r.workflow, warnings: r?.warnings ?? [] };
+  },
+  /** Checks the endpoint in the Preferences form; apiKey null uses the stored key. */
+  async testConnection(llm: Settings['llm'], apiKey: string | null): Promise<ConnectionInfo> {
+    return (await App.TestConnection(llm as unknown as Any, apiKey as unknown as Any)) as unknown as ConnectionInfo;
+  },
+  /** Subscribes to the backend's assistant progress events; returns the unsubscribe. */
+  onAssistantProgress(cb: (p: AssistantProgress) => void): () => void {
+    try {
+      return EventsOn('assistant:progress', (p: AssistantProgress) => cb(p));
+    } catch {
+      return () => {}; // no Wails runtime (plain browser, tests)
+    }
+  },
   /** log writes to the app's log (stdout of the Go process) when in Wails. */
   log(level: 'info' | 'warning' | 'error', msg: string): void {
     try {
@@ -93,3 +137,6 @@ export const api = {
 };
 
 export type Api = typeof api;
+
+/** The error text AssistantSend rejects with after AssistantStop (app_assistant.go). */
+export const ASSISTANT_STOPPED = 'assistant: stopped';

@@ -155,3 +155,93 @@ export interface SettingsView {
 export function isEnabled(n: WorkflowNode): boolean {
   return n.enabled !== false;
 }
+
+// --- Assistant and Preferences (backend/assistant, backend/llm, app_assistant.go) ---
+
+/** A planner/assistant warning: what was fixed, guessed or dropped. */
+export interface StageWarning {
+  stage: string;
+  message: string;
+  node_id?: string;
+}
+
+/** A reviewed-before-applied change to a workflow (assistant.WorkflowPatch). */
+export interface WorkflowPatch {
+  added_nodes: WorkflowNode[];
+  removed_node_ids: string[];
+  updated_nodes: WorkflowNode[];
+  added_edges: WorkflowEdge[];
+  removed_edges: WorkflowEdge[];
+  warnings: StageWarning[];
+}
+
+/** What a patch adds, removes and modifies (assistant.Diff). */
+export interface PatchDiff {
+  added_node_ids: string[];
+  removed_node_ids: string[];
+  modified_node_ids: string[];
+  added_edges: WorkflowEdge[];
+  removed_edges: WorkflowEdge[];
+}
+
+export type AssistantKind = 'conversation' | 'plan' | 'patch';
+
+export interface AssistantResult {
+  kind: AssistantKind;
+  message: string;
+  patch: WorkflowPatch | null;
+  workflow?: Workflow | null;
+  diff?: PatchDiff | null;
+  warnings: StageWarning[];
+  problems: Problem[];
+  valid: boolean;
+  validated: boolean;
+  attempts: number;
+  llm_calls: number;
+}
+
+export interface ChatMessage {
+  role: 'user' | 'assistant';
+  content: string;
+  time?: string;
+  kind?: AssistantKind;
+  patch?: WorkflowPatch | null;
+  valid?: boolean | null;
+}
+
+export interface ChatHistory {
+  messages: ChatMessage[];
+  path: string;
+  warnings: string[];
+}
+
+export interface PatchPreview {
+  workflow: Workflow;
+  diff: PatchDiff;
+  warnings: StageWarning[];
+  valid: boolean;
+  problems: Problem[];
+}
+
+export interface AppliedPatch {
+  workflow: Workflow;
+  warnings: StageWarning[];
+}
+
+/** The "assistant:progress" event. */
+export interface AssistantProgress {
+  kind: 'thinking' | 'repairing' | 'summarizing';
+  attempt?: number;
+  max?: number;
+}
+
+/** The result of Preferences' "Test connection" (llm.ConnectionInfo). */
+export interface ConnectionInfo {
+  endpoint: string;
+  model: string;
+  models?: string[];
+  model_listed: boolean;
+  chat_checked: boolean;
+  latency_ns: number;
+  message: string;
+}

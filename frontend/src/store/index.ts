@@ -1,11 +1,12 @@
 // The app store: one zustand store composed of typed slices.
 import { create } from 'zustand';
+import { createAssistantSlice, type AssistantSlice } from './assistantSlice'; // assistant panel
 import { createProblemsSlice, type ProblemsSlice } from './problemsSlice';
 import { createSelectionSlice, type SelectionSlice } from './selectionSlice';
 import { createUiSlice, type UiSlice } from './uiSlice';
 import { createWorkflowSlice, type WorkflowSlice } from './workflowSlice';
 
-export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice;
+export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice;
 
 export function createAppStore() {
   return create<StoreState>()((...a) => ({
@@ -13,6 +14,7 @@ export function createAppStore() {
     ...createProblemsSlice(...a),
     ...createSelectionSlice(...a),
     ...createUiSlice(...a),
+    ...createAssistantSlice(...a), // assistant panel
   }));
 }
 

@@ -1,0 +1,117 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixtureOpen, fixtureWorkflow } from '../../test/fixtures';
+import type { AssistantProgress, AssistantResult } from '../../types';
+
+vi.mock('../../api', () => ({
+  api: {},
+  ASSISTANT_STOPPED: 'assistant: stopped',
+  errorMessage: (e: unknown) => (e instanceof Error ? e.message : String(e)),
+}));
+
+import { useStore } from '../../store';
+import { makeAssistantActions, type AssistantApi } from '../../store/assistantActions';
+import { AssistantPanel } from './AssistantPanel';
+
+const initial = useStore.getState();
+let progress: ((p: AssistantProgress) => void) | null = null;
+let fake: Record<keyof AssistantApi, ReturnType<typeof vi.fn>>;
+
+function invalidResult(): AssistantResult {
+  const w = fixtureWorkflow();
+  const added = { id: 'n9', key: 'gate', name: 'Gate', type: 'If', params: { condition: 'true' } };
+  return {
+    kind: 'patch',
+    message: 'Added a gate.',
+    patch: { added_nodes: [added], removed_node_ids: [], updated_nodes: [], added_edges: [], removed_edges: [], warnings: [] },
+    workflow: { ...w, nodes: [...w.nodes, added] },
+    diff: { added_node_ids: ['n9'], removed_node_ids: [], modified_node_ids: [], added_edges: [], removed_edges: [] },
+    warnings: [{ stage: 'validate', message: 'If has one branch [if_missing_branch]', node_id: 'n9' }],
+    problems: [{ code: 'if_missing_branch', severity: 'error', message: 'If "Gate" has no IfFalse edge', node_ids: ['n9'], edges: null }],
+    valid: false,
+    validated: true,
+    attempts: 3,
+    llm_calls: 3,
+  };
+}
+
+function setup() {
+  const actions = makeAssistantActions(useStore, fake as unknown as AssistantApi, { validate: async () => {} });
+  render(<AssistantPanel actions={actions} />);
+  return actions;
+}
+
+beforeEach(() => {
+  useStore.setState(initial, true);
+  progress = null;
+  fake = {
+    assistantSend: vi.fn(),
+    assistantStop: vi.fn().mockResolvedValue(true),
+    assistantHistory: vi.fn().mockResolvedValue({ messages: [], path: '', warnings: [] }),
+    assistantClearHistory: vi.fn(),
+    previewPatch: vi.fn(),
+    applyPatch: vi.fn().mockImplementation(async () => ({ workflow: invalidResult().workflow, warnings: [] })),
+    onAssistantProgress: vi.fn().mockImplementation((cb) => {
+      progress = cb;
+      return () => {};
+    }),
+    log: vi.fn(),
+  };
+});
+
+describe('AssistantPanel', () => {
+  it('invites a description for an empty workflow', async () => {
+    useStore.getState().loadDocument(fixtureOpen({ workflow: { format: 'weft/v1', id: 'empty', name: '', nodes: [], edges: [] } }));
+    setup();
+    await waitFor(() => expect(fake.assistantHistory).toHaveBeenCalledWith('empty', '/tmp/fixture.json'));
+    expect(screen.getByTestId('chat-empty')).toHaveTextContent('Describe the automation you want');
+    expect(screen.getByTestId('assistant-input')).toHaveAttribute('placeholder', 'Describe the automation you want…');
+  });
+
+  it('shows the saved conversation', async () => {
+    fake.assistantHistory.mockResolvedValue({
+      messages: [
+        { role: 'user', content: 'what does it do?' },
+        { role: 'assistant', content: 'It lists files.', kind: 'conversation' },
+      ],
+      path: '',
+      warnings: [],
+    });
+    useStore.getState().loadDocument(fixtureOpen());
+    setup();
+    expect(await screen.findByText('It lists files.')).toBeInTheDocument();
+    expect(screen.getByTestId('chat-user')).toHaveTextContent('what does it do?');
+  });
+
+  it('shows the progress, a Stop button, then the review with Apply anyway for an invalid change', async () => {
+    useStore.getState().loadDocument(fixtureOpen());
+    let answer!: (r: AssistantResult) => void;
+    fake.assistantSend.mockReturnValue(new Promise((r) => (answer = r)));
+    setup();
+    const input = screen.getByTestId('assistant-input');
+    fireEvent.change(input, { target: { value: 'gate it' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(await screen.findByTestId('assistant-progress')).toHaveTextContent('Thinking…');
+    act(() => progress!({ kind: 'repairing', attempt: 2, max: 3 }));
+    expect(screen.getByTestId('assistant-progress')).toHaveTextContent('Repairing (attempt 2 of 3)…');
+    fireEvent.click(screen.getByTestId('assistant-stop'));
+    expect(fake.assistantStop).toHaveBeenCalled();
+
+    await act(async () => answer(invalidResult()));
+    const banner = await screen.findByTestId('review-banner');
+    expect(banner).toHaveAttribute('data-valid', 'false');
+    expect(screen.getByTestId('review-added')).toHaveTextContent('Gate');
+    expect(screen.getByTestId('review-problems')).toHaveTextContent('if_missing_branch');
+    expect(screen.getByTestId('review-warnings')).toHaveTextContent('1 note');
+    expect(screen.queryByTestId('assistant-stop')).toBeNull();
+
+    fireEvent.click(screen.getByTestId('apply-change'));
+    expect(screen.getByTestId('apply-anyway-confirm')).toBeInTheDocument();
+    expect(fake.applyPatch).not.toHaveBeenCalled();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Apply anyway' })));
+    expect(fake.applyPatch).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(screen.queryByTestId('review-banner')).toBeNull());
+    expect(useStore.getState().doc!.nodes.map((n) => n.id)).toContain('n9');
+    expect(screen.getByTestId('chat-assistant')).toHaveTextContent('applied');
+  });
+});

@@ -1,0 +1,187 @@
+// The Assistant tab of the sidebar: the conversation about the open
+// workflow, the assistant's progress while it works (with Stop), the
+// review of a proposed change, and the message box.
+import './assistant.css';
+import './buttons.css';
+import { CircleAlert, Eraser, LoaderCircle, SendHorizontal, Sparkles, Square } from 'lucide-react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useStore } from '../../store';
+import type { AssistantActions } from '../../store/assistantActions';
+import { progressText, type ChatEntry } from '../../store/assistantSlice';
+import { assistantActions } from './actions';
+import { ReviewBanner } from './ReviewBanner';
+
+const STATE_LABEL: Record<string, string> = {
+  proposed: 'under review',
+  applied: 'applied',
+  discarded: 'discarded',
+};
+
+function Message({ m, progress }: { m: ChatEntry; progress: string }) {
+  if (m.role === 'user') {
+    return (
+      <li className="chat-msg user" data-testid="chat-user">
+        <div className="chat-bubble">{m.content}</div>
+      </li>
+    );
+  }
+  if (m.state === 'pending') {
+    return (
+      <li className="chat-msg assistant pending" data-testid="chat-pending">
+        <div className="chat-progress" data-testid="assistant-progress" role="status">
+          <LoaderCircle size={14} className="spin" />
+          <span>{progress || 'Thinking…'}</span>
+        </div>
+      </li>
+    );
+  }
+  const change = !!m.summary;
+  return (
+    <li className={`chat-msg assistant ${m.state ?? ''}`} data-testid="chat-assistant" data-kind={m.kind ?? ''}>
+      <div className="chat-text">{m.content}</div>
+      {change && (
+        <div className={`chat-change${m.valid === false ? ' invalid' : ''}`}>
+          <span className="chat-change-kind">{m.kind === 'plan' ? 'Plan' : 'Change'}</span>
+          <span className="chat-change-summary">{m.summary}</span>
+          {m.valid === false && <span className="chat-change-flag">invalid</span>}
+          {m.state && STATE_LABEL[m.state] && <span className={`chat-change-state ${m.state}`}>{STATE_LABEL[m.state]}</span>}
+        </div>
+      )}
+    </li>
+  );
+}
+
+export function AssistantPanel({ actions = assistantActions }: { actions?: AssistantActions }) {
+  const doc = useStore((s) => s.doc);
+  const path = useStore((s) => s.path);
+  const messages = useStore((s) => s.chatMessages);
+  const loading = useStore((s) => s.chatLoading);
+  const notes = useStore((s) => s.chatNotes);
+  const busy = useStore((s) => s.chatBusy);
+  const progress = useStore((s) => s.chatProgress);
+  const error = useStore((s) => s.chatError);
+  const setError = useStore((s) => s.setChatError);
+  const hasProposal = useStore((s) => s.proposal !== null);
+  const [text, setText] = useState('');
+  const listRef = useRef<HTMLOListElement>(null);
+  const docId = doc?.id ?? '';
+  const empty = (doc?.nodes.length ?? 0) === 0;
+
+  useEffect(() => {
+    void actions.loadHistory();
+  }, [actions, docId, path]);
+
+  useEffect(() => {
+    const el = listRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [messages, progress, hasProposal]);
+
+  const send = () => {
+    if (!text.trim() || busy || !doc) return;
+    const t = text;
+    setText('');
+    void actions.send(t);
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      send();
+    }
+  };
+
+  return (
+    <section className="assistant" aria-label="Assistant" data-testid="assistant-panel">
+      <header className="assistant-head">
+        <Sparkles size={14} className="assistant-logo" />
+        <span className="assistant-title">Assistant</span>
+        <button
+          type="button"
+          className="icon"
+          title="Clear the conversation"
+          aria-label="Clear the conversation"
+          disabled={busy || messages.length === 0}
+          onClick={() => void actions.clearHistory()}
+        >
+          <Eraser size={14} />
+        </button>
+      </header>
+
+      <ol className="chat-list" ref={listRef} data-testid="chat-list">
+        {notes.map((n, i) => (
+          <li key={`note-${i}`} className="chat-note">
+            {n}
+          </li>
+        ))}
+        {messages.length === 0 && !loading && (
+          <li className="chat-empty" data-testid="chat-empty">
+            <Sparkles size={22} />
+            {empty ? (
+              <>
+                <h3>Describe the automation you want</h3>
+                <p>The assistant drafts a workflow; you review it on the canvas before it is applied.</p>
+              </>
+            ) : (
+              <>
+                <h3>Ask about this workflow</h3>
+                <p>Ask for a change (“notify me when the download fails”) or a question. Changes are shown on the canvas for review.</p>
+              </>
+            )}
+          </li>
+        )}
+        {loading && (
+          <li className="chat-note">
+            <LoaderCircle size={13} className="spin" /> Loading the conversation…
+          </li>
+        )}
+        {messages.map((m) => (
+          <Message key={m.id} m={m} progress={progressText(progress)} />
+        ))}
+      </ol>
+
+      {error && (
+        <div className="assistant-error" role="alert" data-testid="assistant-error">
+          <CircleAlert size={14} />
+          <span>{error}</span>
+          <button type="button" className="icon" aria-label="Dismiss" onClick={() => setError(null)}>
+            ×
+          </button>
+        </div>
+      )}
+
+      <ReviewBanner actions={actions} />
+
+      <form
+        className="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          send();
+        }}
+      >
+        <textarea
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKey}
+          placeholder={empty ? 'Describe the automation you want…' : 'Ask for a change…'}
+          aria-label="Message to the assistant"
+          data-testid="assistant-input"
+          rows={3}
+          disabled={!doc}
+        />
+        <div className="composer-bar">
+          <span className="composer-hint">Enter to send · Shift+Enter for a new line</span>
+          {busy ? (
+            <button type="button" className="btn stop" onClick={() => void actions.stop()} data-testid="assistant-stop">
+              <Square size={12} fill="currentColor" /> Stop
+            </button>
+          ) : (
+            <button type="submit" className="btn primary" disabled={!text.trim() || !doc} data-testid="assistant-send">
+              <SendHorizontal size={14} /> Send
+            </button>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export default AssistantPanel;

@@ -1,0 +1,160 @@
+// The review of a proposed change: what it adds, removes and modifies (the
+// canvas shows the same in green, red and amber), its validation errors and
+// warnings, and Apply / Discard. An invalid change needs "Apply anyway".
+import { Check, CircleAlert, GitPullRequestArrow, Minus, PencilLine, Plus, TriangleAlert, X } from 'lucide-react';
+import { useMemo } from 'react';
+import { typeMeta } from '../../graph/nodeMeta';
+import { useStore } from '../../store';
+import type { AssistantActions } from '../../store/assistantActions';
+import type { Proposal } from '../../store/assistantSlice';
+import type { Workflow, WorkflowNode } from '../../types';
+
+interface Row {
+  id: string;
+  status: 'added' | 'removed' | 'modified';
+  node: WorkflowNode | undefined;
+}
+
+function label(n: WorkflowNode | undefined, id: string): string {
+  return n?.name || n?.key || id;
+}
+
+function rows(p: Proposal, base: Workflow | null): Row[] {
+  const merged = new Map(p.workflow.nodes.map((n) => [n.id, n]));
+  const old = new Map((base?.nodes ?? []).map((n) => [n.id, n]));
+  return [
+    ...p.diff.added_node_ids.map((id) => ({ id, status: 'added' as const, node: merged.get(id) })),
+    ...p.diff.modified_node_ids.map((id) => ({ id, status: 'modified' as const, node: merged.get(id) })),
+    ...p.diff.removed_node_ids.map((id) => ({ id, status: 'removed' as const, node: old.get(id) })),
+  ];
+}
+
+const ICON = { added: Plus, removed: Minus, modified: PencilLine };
+
+export function ReviewBanner({ actions }: { actions: AssistantActions }) {
+  const proposal = useStore((s) => s.proposal);
+  const doc = useStore((s) => s.doc);
+  const confirming = useStore((s) => s.confirmingApplyAnyway);
+  const setConfirming = useStore((s) => s.setConfirmingApplyAnyway);
+  const selectNodes = useStore((s) => s.selectNodes);
+  const list = useMemo(() => (proposal ? rows(proposal, doc) : []), [proposal, doc]);
+  if (!proposal) return null;
+
+  const p = proposal;
+  const edgesAdded = p.diff.added_edges.length;
+  const edgesRemoved = p.diff.removed_edges.length;
+  const title = p.kind === 'plan' ? 'Proposed plan' : 'Proposed change';
+  const validity = !p.valid ? 'invalid' : p.validated ? 'valid' : 'unchecked';
+
+  return (
+    <section className={`review ${validity}`} aria-label={title} data-testid="review-banner" data-valid={String(p.valid)}>
+      <header className="review-head">
+        <GitPullRequestArrow size={15} className="review-icon" />
+        <span className="review-title">{title}</span>
+        <span className={`review-badge ${validity}`} data-testid="review-validity">
+          {validity === 'invalid' ? (
+            <>
+              <CircleAlert size={12} /> invalid
+            </>
+          ) : validity === 'valid' ? (
+            <>
+              <Check size={12} /> valid
+            </>
+          ) : (
+            'not validated'
+          )}
+        </span>
+        {p.attempts > 1 && <span className="review-attempts">{p.attempts} attempts</span>}
+      </header>
+
+      <ul className="review-changes" data-testid="review-changes">
+        {list.map((r) => {
+          const I = ICON[r.status];
+          return (
+            <li key={`${r.status}-${r.id}`}>
+              <button
+                type="button"
+                className={`review-change ${r.status}`}
+                data-testid={`review-${r.status}`}
+                title="Show on canvas"
+                onClick={() => selectNodes([r.id], { focus: true })}
+              >
+                <I size={13} className="review-change-icon" />
+                <span className="review-change-name">{label(r.node, r.id)}</span>
+                {r.node && <span className="review-change-type">{typeMeta(r.node.type).label}</span>}
+              </button>
+            </li>
+          );
+        })}
+        {(edgesAdded > 0 || edgesRemoved > 0) && (
+          <li className="review-edges">
+            {edgesAdded > 0 && <span className="added">+{edgesAdded} connection{edgesAdded === 1 ? '' : 's'}</span>}
+            {edgesRemoved > 0 && <span className="removed">−{edgesRemoved} connection{edgesRemoved === 1 ? '' : 's'}</span>}
+          </li>
+        )}
+      </ul>
+
+      {p.problems.length > 0 && (
+        <ul className="review-problems" data-testid="review-problems">
+          {p.problems.map((x, i) => (
+            <li key={`${x.code}-${i}`}>
+              <CircleAlert size={13} className="sev error" />
+              <span>
+                {x.message} <code>{x.code}</code>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {p.warnings.length > 0 && (
+        <details className="review-warnings" data-testid="review-warnings">
+          <summary>
+            <TriangleAlert size={13} className="sev warning" /> {p.warnings.length} note{p.warnings.length === 1 ? '' : 's'} from
+            reading the reply
+          </summary>
+          <ul>
+            {p.warnings.map((w, i) => (
+              <li key={i}>
+                <code>{w.stage}</code> {w.message}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+
+      {confirming ? (
+        <div className="review-confirm" role="alertdialog" aria-label="Apply an invalid change" data-testid="apply-anyway-confirm">
+          <p>
+            This change leaves the workflow invalid
+            {p.problems.length ? ` (${p.problems.length} error${p.problems.length === 1 ? '' : 's'})` : ''}. You can fix it
+            on the canvas after applying, or undo it.
+          </p>
+          <div className="review-actions">
+            <button type="button" className="btn danger" onClick={() => void actions.apply({ anyway: true })}>
+              Apply anyway
+            </button>
+            <button type="button" className="btn" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="review-actions">
+          {p.valid ? (
+            <button type="button" className="btn primary" onClick={() => void actions.apply()} data-testid="apply-change">
+              <Check size={14} /> Apply
+            </button>
+          ) : (
+            <button type="button" className="btn warn" onClick={() => void actions.apply()} data-testid="apply-change">
+              <TriangleAlert size={14} /> Apply anyway…
+            </button>
+          )}
+          <button type="button" className="btn" onClick={() => actions.discard()} data-testid="discard-change">
+            <X size={14} /> Discard
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

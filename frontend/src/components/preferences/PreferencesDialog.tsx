@@ -1,0 +1,544 @@
+// Preferences: the model endpoint and key (with a live connection test),
+// the assistant's repair budget, feature flags, MCP servers and run
+// defaults. Everything is checked as it is typed and saved through the
+// backend to the settings file ($XDG_CONFIG_HOME/weft/settings.json).
+import '../assistant/buttons.css';
+import './preferences.css';
+import { CircleAlert, CircleCheck, LoaderCircle, Plug, Plus, Settings2, Trash2, TriangleAlert, X } from 'lucide-react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { api, errorMessage, type Api } from '../../api';
+import { useStore } from '../../store';
+import type { ConnectionInfo, SettingsView } from '../../types';
+import {
+  formFromSettings,
+  keyArg,
+  keyStatus,
+  LIMITS,
+  MAX_REPAIR_HELP,
+  newId,
+  settingsFromForm,
+  validateForm,
+  type KeyEdit,
+  type McpRow,
+  type PrefsForm,
+} from './form';
+
+export type PrefsApi = Pick<Api, 'getSettings' | 'saveSettings' | 'testConnection'>;
+
+function Field({
+  label,
+  error,
+  help,
+  children,
+  htmlFor,
+}: {
+  label: string;
+  error?: string;
+  help?: ReactNode;
+  children: ReactNode;
+  htmlFor: string;
+}) {
+  return (
+    <div className={`prefs-field${error ? ' has-error' : ''}`}>
+      <label htmlFor={htmlFor}>{label}</label>
+      <div className="prefs-control">
+        {children}
+        {help && <div className="prefs-help">{help}</div>}
+        {error && (
+          <div className="prefs-error" role="alert" data-testid={`error-${htmlFor}`}>
+            {error}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+type TestState = { kind: 'idle' } | { kind: 'running' } | { kind: 'ok'; info: ConnectionInfo } | { kind: 'fail'; error: string };
+
+function McpServerRow({
+  row,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  row: McpRow;
+  errors: Record<string, string>;
+  onChange: (r: McpRow) => void;
+  onRemove: () => void;
+}) {
+  const id = `mcp-${row.id}`;
+  return (
+    <div className="mcp-row" data-testid="mcp-server">
+      <div className="mcp-grid">
+        <div className="mcp-cell">
+          <input
+            id={`${id}-name`}
+            aria-label="Server name"
+            placeholder="name"
+            value={row.name}
+            onChange={(e) => onChange({ ...row, name: e.target.value })}
+            aria-invalid={!!errors[`mcp.${row.id}.name`]}
+          />
+          {errors[`mcp.${row.id}.name`] && <div className="prefs-error">{errors[`mcp.${row.id}.name`]}</div>}
+        </div>
+        <div className="mcp-cell">
+          <input
+            id={`${id}-command`}
+            aria-label="Command"
+            placeholder="command, e.g. npx"
+            className="mono"
+            value={row.command}
+            onChange={(e) => onChange({ ...row, command: e.target.value })}
+            aria-invalid={!!errors[`mcp.${row.id}.command`]}
+          />
+          {errors[`mcp.${row.id}.command`] && <div className="prefs-error">{errors[`mcp.${row.id}.command`]}</div>}
+        </div>
+        <button type="button" className="icon mcp-remove" aria-label={`Remove server ${row.name}`} title="Remove server" onClick={onRemove}>
+          <Trash2 size={14} />
+        </button>
+      </div>
+      <input
+        aria-label="Arguments"
+        placeholder='arguments, e.g. -y @modelcontextprotocol/server-filesystem "/my files"'
+        className="mono mcp-args"
+        value={row.args}
+        onChange={(e) => onChange({ ...row, args: e.target.value })}
+      />
+      <div className="mcp-env">
+        {row.env.map((v) => {
+          const err = errors[`mcp.${row.id}.env.${v.id}`];
+          return (
+            <div key={v.id} className="mcp-env-row">
+              <input
+                aria-label="Variable"
+                placeholder="VARIABLE"
+                className="mono"
+                value={v.key}
+                aria-invalid={!!err}
+                onChange={(e) => onChange({ ...row, env: row.env.map((x) => (x.id === v.id ? { ...x, key: e.target.value } : x)) })}
+              />
+              <span className="mcp-eq">=</span>
+              <input
+                aria-label="Value"
+                placeholder="value"
+                className="mono"
+                value={v.value}
+                onChange={(e) => onChange({ ...row, env: row.env.map((x) => (x.id === v.id ? { ...x, value: e.target.value } : x)) })}
+              />
+              <button
+                type="button"
+                className="icon"
+                aria-label="Remove variable"
+                onClick={() => onChange({ ...row, env: row.env.filter((x) => x.id !== v.id) })}
+              >
+                <X size={13} />
+              </button>
+              {err && <div className="prefs-error mcp-env-error">{err}</div>}
+            </div>
+          );
+        })}
+        <button
+          type="button"
+          className="link"
+          onClick={() => onChange({ ...row, env: [...row.env, { id: newId(), key: '', value: '' }] })}
+        >
+          <Plus size={12} /> environment variable
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => void; apiImpl?: PrefsApi }) {
+  const uid = useId();
+  const setStatus = useStore((s) => s.setStatus);
+  const [view, setView] = useState<SettingsView | null>(null);
+  const [form, setForm] = useState<PrefsForm | null>(null);
+  const [initial, setInitial] = useState<string>('');
+  const [key, setKey] = useState<KeyEdit>({ mode: 'keep' });
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [test, setTest] = useState<TestState>({ kind: 'idle' });
+  const dialogRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    let live = true;
+    apiImpl
+      .getSettings()
+      .then((v) => {
+        if (!live) return;
+        const f = formFromSettings(v.settings);
+        setView(v);
+        setForm(f);
+        setInitial(JSON.stringify(settingsFromForm(f, v.settings)));
+      })
+      .catch((e) => live && setLoadError(errorMessage(e)));
+    return () => {
+      live = false;
+    };
+  }, [apiImpl]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        onClose();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [onClose]);
+
+  useEffect(() => {
+    if (form) dialogRef.current?.querySelector<HTMLInputElement>('input')?.focus();
+    // Focus the first field once, when the form appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [form === null]);
+
+  const errors = useMemo(() => (form ? validateForm(form) : {}), [form]);
+  const invalid = Object.keys(errors).length > 0;
+  const changed = useMemo(() => {
+    if (!form || !view) return false;
+    if (key.mode === 'clear' || (key.mode === 'replace' && key.value.trim())) return true;
+    if (invalid) return true;
+    return JSON.stringify(settingsFromForm(form, view.settings)) !== initial;
+  }, [form, view, key, invalid, initial]);
+
+  const update = useCallback(<K extends keyof PrefsForm>(k: K, v: PrefsForm[K]) => {
+    setForm((f) => (f ? { ...f, [k]: v } : f));
+    setSaveError(null);
+  }, []);
+
+  const testConnection = async () => {
+    if (!form || errors.baseUrl || errors.timeoutS) return;
+    setTest({ kind: 'running' });
+    try {
+      const info = await apiImpl.testConnection(
+        { base_url: form.baseUrl.trim(), model: form.model.trim(), timeout_s: parseInt(form.timeoutS, 10) },
+        keyArg(key),
+      );
+      setTest({ kind: 'ok', info });
+    } catch (e) {
+      setTest({ kind: 'fail', error: errorMessage(e) });
+    }
+  };
+
+  const save = async () => {
+    if (!form || !view || invalid) return;
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const warnings = await apiImpl.saveSettings(settingsFromForm(form, view.settings), keyArg(key));
+      setStatus({
+        kind: 'info',
+        text: warnings.length ? `Preferences saved. ${warnings.join('; ')}` : 'Preferences saved.',
+      });
+      onClose();
+    } catch (e) {
+      setSaveError(errorMessage(e));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const f = form;
+  const fid = (name: string) => `${uid}-${name}`;
+
+  return (
+    <div
+      className="prefs-overlay"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        className="prefs"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={fid('title')}
+        data-testid="preferences-dialog"
+        ref={dialogRef}
+      >
+        <header className="prefs-head">
+          <Settings2 size={16} />
+          <h2 id={fid('title')}>Preferences</h2>
+          <button type="button" className="icon" aria-label="Close" onClick={onClose}>
+            <X size={16} />
+          </button>
+        </header>
+
+        {!f || !view ? (
+          <div className="prefs-body prefs-loading">
+            {loadError ? (
+              <div className="prefs-banner error" role="alert">
+                <CircleAlert size={14} /> Could not load the settings: {loadError}
+              </div>
+            ) : (
+              <>
+                <LoaderCircle size={16} className="spin" /> Loading…
+              </>
+            )}
+          </div>
+        ) : (
+          <form
+            className="prefs-body"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save();
+            }}
+          >
+            {view.warnings.length > 0 && (
+              <div className="prefs-banner warning" data-testid="settings-warnings">
+                <TriangleAlert size={14} />
+                <div>
+                  <strong>When the settings were loaded:</strong>
+                  <ul>
+                    {view.warnings.map((w, i) => (
+                      <li key={i}>{w}</li>
+                    ))}
+                  </ul>
+                </div>
+              </div>
+            )}
+
+            <fieldset>
+              <legend>Model</legend>
+              <Field label="Endpoint" htmlFor={fid('base-url')} error={errors.baseUrl} help="An OpenAI-compatible API, e.g. http://localhost:11434/v1 for Ollama">
+                <input
+                  id={fid('base-url')}
+                  data-testid="pref-base-url"
+                  className="mono"
+                  value={f.baseUrl}
+                  onChange={(e) => update('baseUrl', e.target.value)}
+                  aria-invalid={!!errors.baseUrl}
+                  spellCheck={false}
+                />
+              </Field>
+              <Field label="Model" htmlFor={fid('model')} help={f.model.trim() ? undefined : 'The assistant needs a model name, e.g. qwen3:8b'}>
+                <input
+                  id={fid('model')}
+                  data-testid="pref-model"
+                  className="mono"
+                  value={f.model}
+                  onChange={(e) => update('model', e.target.value)}
+                  spellCheck={false}
+                />
+              </Field>
+              <Field label="API key" htmlFor={fid('api-key')}>
+                <div className="prefs-key">
+                  <input
+                    id={fid('api-key')}
+                    data-testid="pref-api-key"
+                    type="password"
+                    autoComplete="off"
+                    placeholder={view.api_key_set && key.mode !== 'clear' ? 'type to replace the stored key' : 'paste a key (optional)'}
+                    value={key.mode === 'replace' ? key.value : ''}
+                    onChange={(e) => setKey(e.target.value ? { mode: 'replace', value: e.target.value } : { mode: 'keep' })}
+                  />
+                  <button
+                    type="button"
+                    className="btn"
+                    disabled={!view.api_key_set && key.mode !== 'replace'}
+                    onClick={() => setKey(view.api_key_set ? { mode: 'clear' } : { mode: 'keep' })}
+                    data-testid="pref-api-key-clear"
+                  >
+                    Clear
+                  </button>
+                </div>
+                <div className={`prefs-key-status ${key.mode}`} data-testid="pref-api-key-status">
+                  {keyStatus(view, key)}
+                  {key.mode === 'clear' && (
+                    <button type="button" className="link" onClick={() => setKey({ mode: 'keep' })}>
+                      undo
+                    </button>
+                  )}
+                </div>
+              </Field>
+              <Field label="Timeout" htmlFor={fid('timeout')} error={errors.timeoutS} help="Seconds for one request to the model">
+                <input
+                  id={fid('timeout')}
+                  className="num"
+                  inputMode="numeric"
+                  value={f.timeoutS}
+                  onChange={(e) => update('timeoutS', e.target.value)}
+                  aria-invalid={!!errors.timeoutS}
+                />
+              </Field>
+              <div className="prefs-test">
+                <button
+                  type="button"
+                  className="btn"
+                  onClick={() => void testConnection()}
+                  disabled={test.kind === 'running' || !!errors.baseUrl || !!errors.timeoutS || !f.model.trim()}
+                  data-testid="test-connection"
+                >
+                  {test.kind === 'running' ? <LoaderCircle size={14} className="spin" /> : <Plug size={14} />} Test connection
+                </button>
+                <div className="prefs-test-result" role="status" data-testid="test-connection-result">
+                  {test.kind === 'ok' && (
+                    <span className="ok">
+                      <CircleCheck size={14} /> {test.info.message}
+                      {test.info.latency_ns > 0 && ` (${Math.round(test.info.latency_ns / 1e6)} ms)`}
+                    </span>
+                  )}
+                  {test.kind === 'fail' && (
+                    <span className="fail">
+                      <CircleAlert size={14} /> {test.error}
+                    </span>
+                  )}
+                </div>
+              </div>
+            </fieldset>
+
+            <fieldset>
+              <legend>Assistant</legend>
+              <Field label="Max repair attempts" htmlFor={fid('max-repair')} error={errors.maxRepair} help={MAX_REPAIR_HELP}>
+                <input
+                  id={fid('max-repair')}
+                  data-testid="pref-max-repair"
+                  className="num"
+                  type="number"
+                  min={LIMITS.maxRepair[0]}
+                  max={LIMITS.maxRepair[1]}
+                  step={1}
+                  value={f.maxRepair}
+                  onChange={(e) => update('maxRepair', e.target.value)}
+                  aria-invalid={!!errors.maxRepair}
+                />
+              </Field>
+              <div className="prefs-checks">
+                <label className="prefs-check">
+                  <input
+                    type="checkbox"
+                    data-testid="pref-ai-transforms"
+                    checked={f.allowAiTransforms}
+                    onChange={(e) => update('allowAiTransforms', e.target.checked)}
+                  />
+                  <span>
+                    AI transforms
+                    <small>Plans may use AI transform steps (classify, extract, summarise…).</small>
+                  </span>
+                </label>
+                <label className="prefs-check">
+                  <input
+                    type="checkbox"
+                    data-testid="pref-agent-steps"
+                    checked={f.allowAgentSteps}
+                    onChange={(e) => update('allowAgentSteps', e.target.checked)}
+                  />
+                  <span>
+                    Agent steps
+                    <small>Plans may use AI steps that call tools on their own.</small>
+                  </span>
+                </label>
+              </div>
+            </fieldset>
+
+            <fieldset>
+              <legend>MCP servers</legend>
+              {f.mcp.length === 0 && <p className="prefs-muted">No MCP servers. Their tools become available to Tool steps as server.tool.</p>}
+              {f.mcp.map((r) => (
+                <McpServerRow
+                  key={r.id}
+                  row={r}
+                  errors={errors}
+                  onChange={(nr) => update('mcp', f.mcp.map((x) => (x.id === r.id ? nr : x)))}
+                  onRemove={() => update('mcp', f.mcp.filter((x) => x.id !== r.id))}
+                />
+              ))}
+              <button
+                type="button"
+                className="btn"
+                data-testid="mcp-add"
+                onClick={() => update('mcp', [...f.mcp, { id: newId(), name: '', command: '', args: '', env: [] }])}
+              >
+                <Plus size={14} /> Add server
+              </button>
+            </fieldset>
+
+            <fieldset>
+              <legend>Runs</legend>
+              <Field
+                label="Default retries"
+                htmlFor={fid('retries')}
+                error={errors.defaultRetries}
+                help="Retries of a failing step that sets none itself (0–10)"
+              >
+                <input
+                  id={fid('retries')}
+                  data-testid="pref-default-retries"
+                  className="num"
+                  type="number"
+                  min={LIMITS.defaultRetries[0]}
+                  max={LIMITS.defaultRetries[1]}
+                  value={f.defaultRetries}
+                  onChange={(e) => update('defaultRetries', e.target.value)}
+                  aria-invalid={!!errors.defaultRetries}
+                />
+              </Field>
+              <Field label="Keep run logs" htmlFor={fid('retention')} error={errors.retentionRuns} help="How many finished runs to keep (1–10000)">
+                <input
+                  id={fid('retention')}
+                  className="num"
+                  type="number"
+                  min={LIMITS.retentionRuns[0]}
+                  max={LIMITS.retentionRuns[1]}
+                  value={f.retentionRuns}
+                  onChange={(e) => update('retentionRuns', e.target.value)}
+                  aria-invalid={!!errors.retentionRuns}
+                />
+              </Field>
+            </fieldset>
+
+            <footer className="prefs-foot">
+              <div className="prefs-path" title={view.path} data-testid="settings-path">
+                Saved to <code>{view.path}</code>
+              </div>
+              {saveError && (
+                <div className="prefs-banner error" role="alert" data-testid="save-error">
+                  <CircleAlert size={14} /> {saveError}
+                </div>
+              )}
+              <div className="prefs-buttons">
+                {invalid && <span className="prefs-invalid">Fix the fields marked in red to save.</span>}
+                <button type="button" className="btn" onClick={onClose}>
+                  Cancel
+                </button>
+                <button type="submit" className="btn primary" disabled={invalid || saving || !changed} data-testid="prefs-save">
+                  {saving && <LoaderCircle size={14} className="spin" />} Save
+                </button>
+              </div>
+            </footer>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The toolbar button that opens Preferences (Ctrl+,). */
+export function PreferencesButton({ apiImpl }: { apiImpl?: PrefsApi }) {
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && e.key === ',') {
+        e.preventDefault();
+        setOpen(true);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <>
+      <button type="button" className="prefs-open" onClick={() => setOpen(true)} title="Preferences (Ctrl+,)" data-testid="open-preferences">
+        <Settings2 size={15} /> Preferences
+      </button>
+      {open && <PreferencesDialog onClose={() => setOpen(false)} apiImpl={apiImpl} />}
+    </>
+  );
+}
+
+export default PreferencesDialog;
