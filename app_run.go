@@ -24,10 +24,12 @@ import (
 
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/versions"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -95,8 +97,10 @@ type RunFinished struct {
 // RunReplan is a new plan made after a failure, as a change to review
 // (the assistant's patch preview) before it is applied and run.
 type RunReplan struct {
-	RunID     string                  `json:"run_id"`
-	Message   string                  `json:"message"`
+	RunID   string `json:"run_id"`
+	Message string `json:"message"`
+	// Changes sums the new version up against the one that ran.
+	Changes   string                  `json:"changes"`
 	StoppedAt *runner.NodeRef         `json:"stopped_at,omitempty"`
 	Patch     assistant.WorkflowPatch `json:"patch"`
 	Workflow  *workflow.Workflow      `json:"workflow"`
@@ -204,9 +208,19 @@ func (a *App) runState() *runState {
 	return v.(*runState)
 }
 
-// defaultReplanner: no Replanner is wired yet, so the Replan answer is
-// unavailable (the frontend says so).
-func defaultReplanner(settings.Settings, llm.Client, *tools.Catalog) runner.Replanner { return nil }
+// defaultReplanner is the planner's, with the model of the settings; no
+// model means no replanning (the frontend says so).
+func defaultReplanner(s settings.Settings, client llm.Client, cat *tools.Catalog) runner.Replanner {
+	if client == nil {
+		return nil
+	}
+	return &planner.Replanner{Client: client, Config: planner.Config{
+		MaxRepairAttempts: s.MaxRepairAttempts,
+		Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
+		Catalog:           cat,
+		Model:             s.LLM.Model,
+	}}
+}
 
 // activeRun is the run in progress.
 type activeRun struct {
@@ -450,7 +464,7 @@ func (a *App) replanProposal(old *workflow.Workflow, res *runner.Result) RunRepl
 	patch := replanPatch(old, res.Replanned)
 	pv := assistant.PreviewPatch(old, &patch)
 	vr := validate.Validate(pv.Workflow, a.catalog)
-	rp := RunReplan{RunID: res.RunID, Message: res.Error, StoppedAt: res.StoppedAt, Patch: patch,
+	rp := RunReplan{RunID: res.RunID, Message: res.Error, Changes: versions.Compare(old, res.Replanned).Summary(), StoppedAt: res.StoppedAt, Patch: patch,
 		Workflow: pv.Workflow, Diff: pv.Diff, Warnings: nonNil(pv.Warnings), Valid: vr.Valid, Problems: nonNil(vr.Problems)}
 	if info, ok := runner.ReplanInfoOf(res.Replanned); ok {
 		runner.MarkReplanned(pv.Workflow, info) // the whole version carries the runner's mark

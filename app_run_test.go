@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/llm/llmtest"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
@@ -516,5 +517,45 @@ func TestToolCatalogFull(t *testing.T) {
 	}
 	if strings.Join(keys, ",") != "u:unknown_tool,c:command" {
 		t.Fatalf("SideEffectSteps = %v", keys)
+	}
+}
+
+func TestReplanThroughThePlanner(t *testing.T) {
+	a, ev := runApp(t)
+	if a.CanReplan() {
+		t.Fatal("CanReplan without a model")
+	}
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(`{"nodes": [
+  {"id": "bad", "step_type": "Tool", "name": "Bad", "tool_name": "run_command", "arguments": {"command": "true"}},
+  {"id": "note", "step_type": "Tool", "name": "Note", "tool_name": "log", "arguments": {"message": "fixed"}}],
+ "edges": [{"from": "bad", "to": "note"}]}`)))
+	s := settings.Defaults()
+	s.LLM.BaseURL, s.LLM.Model, s.LLM.TimeoutS = srv.URL, "fake-model", 10
+	s.MaxRepairAttempts = 1
+	key := ""
+	if _, err := a.SaveSettings(s, &key); err != nil {
+		t.Fatal(err)
+	}
+	if !a.CanReplan() {
+		t.Fatal("CanReplan is false with a model")
+	}
+	w, path := runFile(t, "wf-planner", [2]string{"bad", "!false"})
+	if st, err := a.StartRun(w, path); err != nil || !st.Started {
+		t.Fatalf("StartRun = %+v, %v", st, err)
+	}
+	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	if !esc.Escalation.CanReplan || !a.GetRunStatus().CanReplan {
+		t.Fatal("replanning not offered with a model")
+	}
+	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActReplan}); err != nil {
+		t.Fatal(err)
+	}
+	rp := ev.next(t, EventRunReplanned).(RunReplan)
+	if srv.Calls() != 1 || rp.Workflow == nil || len(rp.Workflow.Nodes) != 2 || len(rp.Diff.AddedNodeIDs) != 1 ||
+		len(rp.Diff.ModifiedNodeIDs) != 1 || rp.Diff.ModifiedNodeIDs[0] != "id_bad" || rp.Changes == "" {
+		t.Fatalf("replan = %+v (calls %d)", rp, srv.Calls())
+	}
+	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeReplanned {
+		t.Fatalf("finished = %+v", fin)
 	}
 }
