@@ -208,10 +208,9 @@ type ReplanInfo struct {
 	// run.auto_replan.max_per_run limits.
 	Replans     int `json:"replans"`
 	AutoReplans int `json:"auto_replans"`
-	// FromVersion and Version are the version numbers (package versions)
-	// of the workflow that failed and of this one, when saved there.
+	// FromVersion is the version number (package versions) of the
+	// workflow that failed, when it was saved there (replan.Record).
 	FromVersion int `json:"from_version,omitempty"`
-	Version     int `json:"version,omitempty"`
 }
 
 // ReplanInfoOf reads the mark; ok is false for a workflow that was not

@@ -71,7 +71,7 @@ func TestReplanMark(t *testing.T) {
 	if _, ok := ReplanInfoOf(w); ok {
 		t.Fatal("a plain workflow is not replanned")
 	}
-	MarkReplanned(w, ReplanInfo{RunID: "r1", FailedNode: "fetch", Auto: true, Replans: 1, AutoReplans: 1, Version: 2})
+	MarkReplanned(w, ReplanInfo{RunID: "r1", FailedNode: "fetch", Auto: true, Replans: 1, AutoReplans: 1, FromVersion: 2})
 	// The mark survives saving and loading.
 	data, err := workflow.Marshal(w)
 	if err != nil {
@@ -82,7 +82,7 @@ func TestReplanMark(t *testing.T) {
 		t.Fatal(err)
 	}
 	info, ok := ReplanInfoOf(w2)
-	if !ok || info.RunID != "r1" || info.FailedNode != "fetch" || !info.Auto || info.AutoReplans != 1 || info.Version != 2 {
+	if !ok || info.RunID != "r1" || info.FailedNode != "fetch" || !info.Auto || info.AutoReplans != 1 || info.FromVersion != 2 {
 		t.Fatalf("info %+v ok %v", info, ok)
 	}
 	// A mark that cannot be read still marks.

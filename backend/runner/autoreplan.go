@@ -90,7 +90,7 @@ func (r *run) mayAutoReplan(f FailureRecord) (ok bool, notice string) {
 func (r *run) replanned(nw *workflow.Workflow, n *workflow.Node, failures []FailureRecord, auto bool) {
 	prev, _ := ReplanInfoOf(r.w)
 	info := ReplanInfo{Time: r.opts.Now(), RunID: r.id, FailedNode: n.Key, Auto: auto,
-		Replans: prev.Replans + 1, AutoReplans: prev.AutoReplans, FromVersion: prev.Version}
+		Replans: prev.Replans + 1, AutoReplans: prev.AutoReplans}
 	if auto {
 		info.AutoReplans++
 	}
