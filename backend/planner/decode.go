@@ -258,10 +258,25 @@ var ignoredFields = map[string]bool{
 
 // stepDecoder collects the warnings of one item.
 type stepDecoder struct {
-	path  string
-	label string // path plus id/name, for messages
-	depth int    // how deep in then/else/body lists
-	iw    []itemWarning
+	path    string
+	item    gjson.Result  // the step, for its label
+	label   string        // path plus id/name, for messages; made when first needed
+	labelFn func() string // makes the label when set
+	depth   int           // how deep in then/else/body lists
+	iw      []itemWarning
+}
+
+// itemLabel names the item in messages, working it out on first use (most
+// items need no message).
+func (d *stepDecoder) itemLabel() string {
+	switch {
+	case d.label != "":
+	case d.labelFn != nil:
+		d.label = d.labelFn()
+	default:
+		d.label = itemLabel(d.path, d.item)
+	}
+	return d.label
 }
 
 // maxBranchDepth bounds the nesting of then/else/body lists.
@@ -289,11 +304,11 @@ func warningsOf(iws []itemWarning) []Warning {
 }
 
 func (d *stepDecoder) warn(format string, a ...any) {
-	d.iw = append(d.iw, itemWarning{label: d.label, path: d.path, text: fmt.Sprintf(format, a...)})
+	d.iw = append(d.iw, itemWarning{label: d.itemLabel(), path: d.path, text: fmt.Sprintf(format, a...)})
 }
 
 func (d *stepDecoder) fail(format string, a ...any) *StageError {
-	return &StageError{Stage: StageDecode, Path: d.label, Msg: fmt.Sprintf(format, a...)}
+	return &StageError{Stage: StageDecode, Path: d.itemLabel(), Msg: fmt.Sprintf(format, a...)}
 }
 
 // get looks a field up and warns when it was found under another name.
@@ -345,7 +360,7 @@ func decodeStep(item gjson.Result, path string) (Step, []itemWarning, error) {
 }
 
 func decodeStepAt(item gjson.Result, path string, depth int) (Step, []itemWarning, error) {
-	d := &stepDecoder{path: path, label: itemLabel(path, item), depth: depth}
+	d := &stepDecoder{path: path, item: item, depth: depth}
 	if depth > maxBranchDepth {
 		return Step{Path: path, node: -1}, nil, d.fail("step lists nested more than %d deep", maxBranchDepth)
 	}
@@ -928,8 +943,14 @@ func DecodeEdge(item gjson.Result, path string) (PlanEdge, []Warning, error) {
 }
 
 func decodeEdge(item gjson.Result, path string) (PlanEdge, []itemWarning, error) {
-	d := &stepDecoder{path: path, label: path}
 	e := PlanEdge{Path: path}
+	d := &stepDecoder{path: path}
+	d.labelFn = func() string {
+		if e.From == "" && e.To == "" {
+			return path
+		}
+		return fmt.Sprintf("%s (%s → %s)", path, e.From, e.To)
+	}
 	var label gjson.Result
 	switch {
 	case item.IsArray():
@@ -961,7 +982,7 @@ func decodeEdge(item gjson.Result, path string) (PlanEdge, []itemWarning, error)
 	if e.From == "" || e.To == "" {
 		return e, d.iw, d.fail("edge has an empty endpoint (from %q, to %q)", e.From, e.To)
 	}
-	d.label = fmt.Sprintf("%s (%s → %s)", path, e.From, e.To)
+	d.label = ""
 	d.output(&e, label)
 	return e, d.iw, nil
 }
