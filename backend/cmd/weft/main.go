@@ -47,7 +47,8 @@ func (c *cli) commands() map[string]command {
 		"plan":     {"ask the model for a workflow: weft plan --goal TEXT [--out FILE] [--json]", (*cli).plan},
 		"chat":     {"ask the assistant about or change a workflow: weft chat FILE --message TEXT [--apply] [--json]", (*cli).chat},
 		"stats":    {"repair and retry rates by model: weft stats [--model MODEL] [--json]", (*cli).stats},
-		"run":      {"run a workflow with real tools: weft run FILE [--json] [--on-escalate prompt|abort|skip]", (*cli).run},
+		"run":      {"run a workflow with real tools: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve]", (*cli).run},
+		"versions": {"list or compare saved versions of a workflow: weft versions FILE [--json] [--diff A B]", (*cli).versions},
 	}
 }
 

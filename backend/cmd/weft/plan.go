@@ -11,6 +11,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -119,6 +120,9 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		Memory:            mem,
 		Logger:            c.log,
 		OnProgress:        func(e planner.Event) { c.progress(e) },
+	}
+	if pats, err := runner.DefaultPatternStore(); err == nil {
+		cfg.Patterns = pats // failures seen at run time: the prompt's "Known failure patterns"
 	}
 	res, err := planner.PlanWorkflow(ctx, client, *goal, cfg)
 	if err != nil {

@@ -20,7 +20,7 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip]"
+const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve]"
 
 // stdinIsTerminal reports whether the escalation prompt can ask on r;
 // tests replace it.
@@ -32,13 +32,17 @@ var stdinIsTerminal = func(r io.Reader) bool {
 // run executes a workflow file with real tools. Progress goes to stdout
 // (or, with --json, every event as a JSON line followed by the result);
 // escalations are answered on the terminal, or by --on-escalate.
-// Exit: 0 succeeded, 1 failed, aborted or replanned, 2 unusable input
+// A run that ends replanned saves the new version (versions store) and
+// writes it beside FILE; a replanned version asks for approval of its
+// side-effecting steps before it runs (--approve gives it).
+// Exit: 0 succeeded, 1 failed, aborted, replanned or not approved, 2 unusable input
 // (unreadable or invalid workflow, bad flags), 130 cancelled (Ctrl+C).
 func (c *cli) run(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	asJSON := fs.Bool("json", false, "stream the run's events as JSON lines, then the result")
 	onEscalate := fs.String("on-escalate", "", "answer escalations by `MODE`: prompt (ask on the terminal), abort or skip; default prompt on a terminal, else abort")
+	approve := fs.Bool("approve", false, "approve the steps of a replanned workflow that run commands, write files or send requests, without asking")
 	if err := fs.Parse(interspersed(args, map[string]bool{"on-escalate": true})); err != nil {
 		fmt.Fprintln(c.stderr, runUsage)
 		return exitUnusable
@@ -101,31 +105,64 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	}
 
 	p := &runPrinter{c: c, json: *asJSON}
+	in := bufio.NewReader(c.stdin)
 	var handler runner.EscalationHandler
 	switch mode {
 	case "prompt":
-		handler = &promptHandler{c: c, in: bufio.NewReader(c.stdin)}
+		handler = &promptHandler{c: c, in: in}
 	case "skip":
 		handler = fixedHandler{c: c, action: runner.ActSkip, quiet: *asJSON}
 	default:
 		handler = fixedHandler{c: c, action: runner.ActAbort, quiet: *asJSON}
 	}
-	rn := runner.New(runner.Options{Settings: s, LLM: client, Escalation: handler, WorkflowPath: path, Logger: c.log, OnEvent: p.event})
+	opts := runner.Options{Settings: s, LLM: client, Escalation: handler, WorkflowPath: path, Logger: c.log, OnEvent: p.event}
+	if client != nil { // versions_replan.go: the planner replans, approval of replanned versions
+		opts.Replanner = c.runReplanner(client, s, *asJSON)
+	}
+	if *approve || terminal {
+		opts.Approve = c.approver(*approve, in)
+	}
+	if _, replanned := runner.ReplanInfoOf(w); replanned {
+		opts.ApprovalCatalog = c.toolCatalog(ctx, s, w)
+	}
+	rn := runner.New(opts)
 	res, err := rn.Run(ctx, w)
 	if err != nil {
 		var ie *runner.InvalidError
 		if errors.As(err, &ie) {
 			return fail(err, ie.Problems)
 		}
+		var ae *runner.ApprovalError
+		if errors.As(err, &ae) {
+			if *asJSON {
+				c.writeJSONLine(map[string]any{"type": "error", "error": err.Error(), "needs_approval": ae.Steps})
+			}
+			fmt.Fprintf(c.stderr, "weft: %v\n", err)
+			if !ae.Denied {
+				writeSideEffects(c.stderr, "  ", ae.Steps)
+				fmt.Fprintln(c.stderr, "weft: run it on a terminal to be asked, or pass --approve")
+			}
+			return exitInvalid
+		}
 		return fail(err, nil)
 	}
+	var rp *replannedReport
+	if res.Outcome == runner.OutcomeReplanned && res.Replanned != nil {
+		rp = c.saveReplanned(ctx, path, w, res.Replanned, s)
+	}
 	if *asJSON {
+		if rp != nil {
+			c.writeJSONLine(rp.replannedJSON)
+		}
 		c.writeJSONLine(struct {
 			Type string `json:"type"`
 			*runner.Result
 		}{"result", res})
 	} else {
 		p.summary(res)
+		if rp != nil {
+			c.printReplanned(path, rp)
+		}
 	}
 	switch res.Outcome {
 	case runner.OutcomeSucceeded:
