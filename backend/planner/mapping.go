@@ -69,11 +69,15 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 			case s.Key != "":
 				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
 					"%s: key %q %s; the node's key is %q", s.Path, s.Key, whyNotKey(s.Key, taken), n.Key)})
-				renames = append(renames, rename{s.Key, n.Key})
+				if !workflow.ValidKey(s.Key) {
+					renames = append(renames, rename{s.Key, n.Key})
+				}
 			case ref != "":
 				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
 					"%s: id %q %s; the node's key is %q", s.Path, ref, whyNotKey(ref, taken), n.Key)})
-				if !usableKey(ref) {
+				if !workflow.ValidKey(ref) {
+					// (A reserved word could never be referenced; an id
+					// used twice keeps its references for the first.)
 					renames = append(renames, rename{ref, n.Key})
 				}
 			}
@@ -120,7 +124,7 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 	for _, r := range renames {
 		count := 0
 		for i := range w.Nodes {
-			count += renameRefs(&w.Nodes[i].Params, r.from, r.to)
+			count += renameRefs(&w.Nodes[i], r.from, r.to)
 		}
 		if count > 0 {
 			ws = append(ws, Warning{Stage: StageMap, Message: fmt.Sprintf(
@@ -309,27 +313,36 @@ func nearTool(t string, cat *tools.Catalog) (string, bool) {
 	return found, found != ""
 }
 
-// renameRefs rewrites "from." references (outside identifiers) to "to." in
-// every expression and string argument of p; it returns how many.
-func renameRefs(p *workflow.Params, from, to string) int {
+// renameRefs rewrites references to a step under a name that could not be
+// its key ("checkFile.stdout" → "check_file.stdout"): anywhere in the
+// node's conditions, and inside {{ }} in its templates (arguments, input,
+// prompt), where a shell command's text is left alone. It returns how many.
+func renameRefs(n *workflow.Node, from, to string) int {
 	count := 0
-	fix := func(s *string) {
+	expr := func(s *string) {
 		var c int
 		*s, c = replaceRef(*s, from, to)
 		count += c
 	}
-	fix(&p.Condition)
-	fix(&p.ExitCondition)
-	fix(&p.Input)
-	fix(&p.Prompt)
-	for i := range p.Cases {
-		fix(&p.Cases[i].Condition)
+	tmpl := func(s *string) {
+		var c int
+		*s, c = replaceTemplateRef(*s, from, to)
+		count += c
 	}
+	p := &n.Params
+	expr(&p.Condition)
+	expr(&p.ExitCondition)
+	expr(&n.Verify)
+	for i := range p.Cases {
+		expr(&p.Cases[i].Condition)
+	}
+	tmpl(&p.Input)
+	tmpl(&p.Prompt)
 	var walk func(v any) any
 	walk = func(v any) any {
 		switch x := v.(type) {
 		case string:
-			fix(&x)
+			tmpl(&x)
 			return x
 		case map[string]any:
 			for k, e := range x {
@@ -348,6 +361,8 @@ func renameRefs(p *workflow.Params, from, to string) int {
 	return count
 }
 
+// replaceRef rewrites "from." to "to." where from is not the tail of a
+// longer identifier.
 func replaceRef(s, from, to string) (string, int) {
 	pat := from + "."
 	if !strings.Contains(s, pat) {
@@ -365,5 +380,34 @@ func replaceRef(s, from, to string) (string, int) {
 		b.WriteByte(s[i])
 		i++
 	}
+	return b.String(), count
+}
+
+// replaceTemplateRef is replaceRef inside the {{ }} of a template only.
+func replaceTemplateRef(s, from, to string) (string, int) {
+	if !strings.Contains(s, "{{") || !strings.Contains(s, from+".") {
+		return s, 0
+	}
+	var b strings.Builder
+	count := 0
+	for {
+		open := strings.Index(s, "{{")
+		if open < 0 {
+			break
+		}
+		end := strings.Index(s[open:], "}}")
+		if end < 0 {
+			break
+		}
+		end += open
+		inner, c := replaceRef(s[open:end], from, to)
+		b.WriteString(s[:open])
+		b.WriteString(inner)
+		count += c
+		s = s[end:]
+		b.WriteString(s[:2])
+		s = s[2:]
+	}
+	b.WriteString(s)
 	return b.String(), count
 }

@@ -120,6 +120,23 @@ func TestMapPlanLoopID(t *testing.T) {
 	}
 }
 
+func TestRenameRefsOnlyInExpressionsAndTemplates(t *testing.T) {
+	w, _ := mapOf(t, `{"steps": [
+		{"id": "getPage", "tool_name": "http_request", "arguments": {"method": "GET", "url": "https://x"}},
+		{"id": "if", "step_type": "If", "condition": "getPage.status == 200"},
+		{"id": "say", "tool_name": "run_command", "arguments": {"command": "echo getPage.status is {{getPage.status}} and {{ getPage.body }}"}, "verify": "getPage.status > 0"}
+	]}`, nil)
+	if got := w.Nodes[1].Params.Condition; got != "get_page.status == 200" {
+		t.Errorf("condition %q", got)
+	}
+	if got := w.Nodes[2].Params.Arguments["command"]; got != "echo getPage.status is {{get_page.status}} and {{ get_page.body }}" {
+		t.Errorf("command %q", got)
+	}
+	if got := w.Nodes[2].Verify; got != "get_page.status > 0" {
+		t.Errorf("verify %q", got)
+	}
+}
+
 func TestHumanize(t *testing.T) {
 	for in, want := range map[string]string{
 		"check_file": "Check file", "checkFile": "Check file", "fetch-page": "Fetch page", "x": "X", "HTTPGet": "HTTP get", "getURL": "Get URL", "step2": "Step2", "a__b": "A b",
