@@ -1,48 +1,57 @@
 import { useEffect } from 'react';
 import { api } from './api';
 import { Canvas } from './components/Canvas';
+import { DialogHost, ShortcutsSheet, Toasts } from './components/Overlays';
+import { Palette } from './components/Palette';
 import { ProblemsPanel } from './components/ProblemsPanel';
+import { useShortcuts } from './components/shortcuts';
+import { Sidebar } from './components/Sidebar';
+import { PreferencesDialog } from './components/slots';
 import { StatusBar } from './components/StatusBar';
 import { Toolbar } from './components/Toolbar';
 import { useStore } from './store';
 import { actions as defaultActions, type Actions } from './store/actions';
 
+function Preferences() {
+  const open = useStore((s) => s.preferencesOpen);
+  const setOpen = useStore((s) => s.setPreferencesOpen);
+  if (!open || !PreferencesDialog) return null;
+  return <PreferencesDialog onClose={() => setOpen(false)} />;
+}
+
 export default function App({ actions = defaultActions, autoload = true }: { actions?: Actions; autoload?: boolean }) {
   const fileName = useStore((s) => s.fileName);
   const dirty = useStore((s) => s.dirty);
+  const paletteOpen = useStore((s) => s.paletteOpen);
+
+  useEffect(() => actions.watch(), [actions]);
 
   useEffect(() => {
-    if (autoload) void actions.loadSample();
+    if (autoload) void actions.startup();
   }, [actions, autoload]);
 
   useEffect(() => {
     api.setWindowTitle(fileName ? `${dirty ? '● ' : ''}${fileName} — Weft` : 'Weft');
   }, [fileName, dirty]);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey)) return;
-      const k = e.key.toLowerCase();
-      if (k === 'o') {
-        e.preventDefault();
-        void actions.openDialog();
-      } else if (k === 's') {
-        e.preventDefault();
-        void (e.shiftKey ? actions.saveAs() : actions.save());
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [actions]);
+  useShortcuts(actions);
 
   return (
     <div className="app">
       <Toolbar actions={actions} />
       <StatusBar />
       <main className="workspace">
-        <Canvas />
-        <ProblemsPanel />
+        {paletteOpen && <Palette />}
+        <div className="center">
+          <Canvas />
+          <ProblemsPanel />
+        </div>
+        <Sidebar />
       </main>
+      <DialogHost />
+      <ShortcutsSheet />
+      <Preferences />
+      <Toasts />
     </div>
   );
 }

@@ -5,6 +5,8 @@
 import * as App from '../wailsjs/go/main/App';
 import { EventsOn, LogError, LogInfo, LogWarning, WindowSetTitle } from '../wailsjs/runtime/runtime';
 import type {
+  AutosaveView,
+  RecentFile,
   AppliedPatch,
   AssistantProgress,
   AssistantResult,
@@ -114,6 +116,52 @@ export const api = {
   onAssistantProgress(cb: (p: AssistantProgress) => void): () => void {
     try {
       return EventsOn('assistant:progress', (p: AssistantProgress) => cb(p));
+    } catch {
+      return () => {}; // no Wails runtime (plain browser, tests)
+    }
+  },
+  // --- Editor session: autosave, recent files, closing with unsaved changes ---
+  async autosave(w: Workflow, path: string, name: string): Promise<void> {
+    await App.Autosave(w as unknown as Any, path, name);
+  },
+  async loadAutosave(): Promise<AutosaveView> {
+    const r = (await App.LoadAutosave()) as unknown as AutosaveView;
+    return {
+      found: !!r?.found && !!r.workflow,
+      saved_at: r?.saved_at ?? '',
+      path: r?.path ?? '',
+      name: r?.name ?? '',
+      workflow: (r?.workflow as Workflow | null) ?? null,
+      warnings: r?.warnings ?? [],
+    };
+  },
+  async clearAutosave(): Promise<void> {
+    await App.ClearAutosave();
+  },
+  async recentFiles(): Promise<RecentFile[]> {
+    return ((await App.RecentFiles()) as unknown as RecentFile[]) ?? [];
+  },
+  async addRecentFile(path: string): Promise<RecentFile[]> {
+    return ((await App.AddRecentFile(path)) as unknown as RecentFile[]) ?? [];
+  },
+  async removeRecentFile(path: string): Promise<RecentFile[]> {
+    return ((await App.RemoveRecentFile(path)) as unknown as RecentFile[]) ?? [];
+  },
+  /** setDirty tells the backend, so that closing the window asks first. */
+  async setDirty(dirty: boolean): Promise<void> {
+    await App.SetDirty(dirty);
+  },
+  /** confirmClose closes the window (the user chose to discard or has saved). */
+  async confirmClose(): Promise<void> {
+    await App.ConfirmClose();
+  },
+  async cancelClose(): Promise<void> {
+    await App.CancelClose();
+  },
+  /** onCloseRequested: the window is closing with unsaved changes; returns the unsubscribe. */
+  onCloseRequested(cb: () => void): () => void {
+    try {
+      return EventsOn('weft:close-requested', () => cb());
     } catch {
       return () => {}; // no Wails runtime (plain browser, tests)
     }

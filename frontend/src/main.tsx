@@ -6,14 +6,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './App';
 import { api, errorMessage } from './api';
+import { useStore } from './store';
 import { actions } from './store/actions';
 
 // Uncaught errors go to the app log, where the smoke test and users can see them.
 window.addEventListener('error', (e) => api.log('error', `uncaught: ${e.message} at ${e.filename}:${e.lineno}`));
 window.addEventListener('unhandledrejection', (e) => api.log('error', `unhandled rejection: ${errorMessage(e.reason)}`));
 
-// Test hook for the e2e suite: open a file through the same path the UI uses.
-(window as unknown as { weft?: unknown }).weft = { actions };
+// Test hook for the e2e suite and the benchmarks: the same actions the UI
+// uses (openPath, saveTo, …) and the store.
+(window as unknown as { weft?: unknown }).weft = { actions, store: useStore };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

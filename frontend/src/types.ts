@@ -245,3 +245,24 @@ export interface ConnectionInfo {
   latency_ns: number;
   message: string;
 }
+
+// --- Editor session (app_session.go) ---
+
+/** One entry of the recent files list. */
+export interface RecentFile {
+  path: string;
+  name: string;
+  /** RFC 3339 */
+  opened_at: string;
+}
+
+/** The autosave an earlier run left; found is false when there is none. */
+export interface AutosaveView {
+  found: boolean;
+  /** RFC 3339 */
+  saved_at: string;
+  path: string;
+  name: string;
+  workflow: Workflow | null;
+  warnings: string[];
+}

@@ -16,6 +16,7 @@ export function ProblemsPanel() {
   const doc = useStore((s) => s.doc);
   const selectNodes = useStore((s) => s.selectNodes);
   const selected = useStore((s) => s.selectedNodeIds);
+  const extra = useStore((s) => s.warnings);
 
   const names = useMemo(() => new Map((doc?.nodes ?? []).map((n) => [n.id, n.name || n.key || n.id])), [doc]);
   const errors = problems.filter((p) => p.severity === 'error').length;
@@ -26,7 +27,7 @@ export function ProblemsPanel() {
 
   return (
     <section
-      className={`problems${problems.length ? '' : ' compact'}`}
+      className={`problems${problems.length || extra.length ? '' : ' compact'}`}
       aria-label="Problems"
       data-testid="problems-panel"
     >
@@ -44,6 +45,7 @@ export function ProblemsPanel() {
           </span>
         )}
       </header>
+      <div className="problems-scroll">
       {problems.length === 0 ? (
         <div className="problems-empty">
           {valid === null ? (
@@ -87,6 +89,30 @@ export function ProblemsPanel() {
           })}
         </ul>
       )}
+      {extra.length > 0 && (
+        <div className="problems-extra" data-testid="planner-warnings">
+          <div className="problems-subtitle">Planner and patch warnings</div>
+          <ul className="problems-list" role="list">
+            {extra.map((w, i) => (
+              <li key={`${w.source}-${i}`}>
+                <button
+                  type="button"
+                  className="problem-row warning"
+                  data-testid="planner-warning-row"
+                  disabled={!w.node_id}
+                  onClick={() => w.node_id && selectNodes([w.node_id], { focus: true })}
+                >
+                  <TriangleAlert size={14} className="sev warning" aria-label="warning" />
+                  <code className="problem-code">{w.stage ? `${w.source}: ${w.stage}` : w.source}</code>
+                  <span className="problem-message">{w.message}</span>
+                  {w.node_id && <span className="problem-nodes">{names.get(w.node_id) ?? w.node_id}</span>}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      </div>
     </section>
   );
 }

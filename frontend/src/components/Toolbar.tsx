@@ -1,7 +1,85 @@
-// The top bar: file commands and the document title with its dirty marker.
-import { FolderOpen, Save, SaveAll } from 'lucide-react';
+// The top bar: file commands with the recent files, undo/redo, layout and
+// view commands, the shortcuts sheet and Preferences, and the document
+// title with its dirty marker.
+import {
+  ChevronDown,
+  FilePlus2,
+  FolderOpen,
+  Keyboard,
+  LayoutDashboard,
+  Maximize,
+  PanelLeft,
+  Redo2,
+  Save,
+  SaveAll,
+  Settings,
+  Undo2,
+} from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../store';
 import type { Actions } from '../store/actions';
+import { canvasBridge } from './canvasBridge';
+import { MOD } from './shortcuts';
+import { PreferencesDialog } from './slots';
+
+function RecentMenu({ actions, disabled }: { actions: Actions; disabled: boolean }) {
+  const recent = useStore((s) => s.recent);
+  const [open, setOpen] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    void actions.refreshRecent();
+    const onDown = (e: MouseEvent) => {
+      if (!box.current?.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && setOpen(false);
+    window.addEventListener('mousedown', onDown);
+    window.addEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('mousedown', onDown);
+      window.removeEventListener('keydown', onKey);
+    };
+  }, [open, actions]);
+  return (
+    <div className="menu-anchor" ref={box}>
+      <button
+        type="button"
+        className="split"
+        aria-label="Recent files"
+        title="Recent files"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        disabled={disabled}
+        onClick={() => setOpen((o) => !o)}
+        data-testid="recent-button"
+      >
+        <ChevronDown size={14} />
+      </button>
+      {open && (
+        <div className="menu" role="menu" data-testid="recent-menu">
+          <div className="menu-title">Recent files</div>
+          {recent.length === 0 && <div className="menu-empty">No recent files yet.</div>}
+          {recent.map((r) => (
+            <button
+              key={r.path}
+              type="button"
+              role="menuitem"
+              className="menu-item"
+              title={r.path}
+              onClick={() => {
+                setOpen(false);
+                void actions.openRecent(r.path);
+              }}
+            >
+              <span className="menu-item-name">{r.name}</span>
+              <span className="menu-item-path">{r.path}</span>
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
 
 export function Toolbar({ actions }: { actions: Actions }) {
   const fileName = useStore((s) => s.fileName);
@@ -10,6 +88,17 @@ export function Toolbar({ actions }: { actions: Actions }) {
   const busy = useStore((s) => s.busy);
   const hasDoc = useStore((s) => s.doc !== null);
   const wfName = useStore((s) => s.doc?.name ?? '');
+  const canUndo = useStore((s) => s.past.length > 0);
+  const canRedo = useStore((s) => s.future.length > 0);
+  const undoLabel = useStore((s) => s.past[s.past.length - 1]?.label);
+  const redoLabel = useStore((s) => s.future[s.future.length - 1]?.label);
+  const undo = useStore((s) => s.undo);
+  const redo = useStore((s) => s.redo);
+  const paletteOpen = useStore((s) => s.paletteOpen);
+  const setPaletteOpen = useStore((s) => s.setPaletteOpen);
+  const setShortcutsOpen = useStore((s) => s.setShortcutsOpen);
+  const setPreferencesOpen = useStore((s) => s.setPreferencesOpen);
+  const previewing = useStore((s) => !!(s as { previewNodes?: unknown }).previewNodes);
 
   return (
     <header className="toolbar">
@@ -20,20 +109,70 @@ export function Toolbar({ actions }: { actions: Actions }) {
         </svg>
         <span>Weft</span>
       </div>
-      <nav className="toolbar-actions">
-        <button type="button" onClick={() => void actions.openDialog()} disabled={busy} title="Open… (Ctrl+O)">
-          <FolderOpen size={15} /> Open…
+      <nav className="toolbar-actions" aria-label="File">
+        <button type="button" onClick={() => void actions.newDocument()} disabled={busy} title={`New workflow (${MOD}+N)`} data-testid="new-button">
+          <FilePlus2 size={15} /> New
         </button>
-        <button type="button" onClick={() => void actions.save()} disabled={busy || !hasDoc} title="Save (Ctrl+S)">
+        <div className="split-button">
+          <button type="button" onClick={() => void actions.openDialog()} disabled={busy} title={`Open… (${MOD}+O)`}>
+            <FolderOpen size={15} /> Open…
+          </button>
+          <RecentMenu actions={actions} disabled={busy} />
+        </div>
+        <button type="button" onClick={() => void actions.save()} disabled={busy || !hasDoc} title={`Save (${MOD}+S)`}>
           <Save size={15} /> Save
+        </button>
+        <button type="button" onClick={() => void actions.saveAs()} disabled={busy || !hasDoc} title={`Save As… (${MOD}+Shift+S)`}>
+          <SaveAll size={15} /> Save As…
+        </button>
+      </nav>
+      <span className="toolbar-sep" />
+      <nav className="toolbar-actions" aria-label="Edit">
+        <button
+          type="button"
+          className="icon-only"
+          onClick={undo}
+          disabled={!canUndo || previewing}
+          title={`Undo${undoLabel ? ` ${undoLabel.toLowerCase()}` : ''} (${MOD}+Z)`}
+          aria-label="Undo"
+          data-testid="undo-button"
+        >
+          <Undo2 size={16} />
         </button>
         <button
           type="button"
-          onClick={() => void actions.saveAs()}
-          disabled={busy || !hasDoc}
-          title="Save As… (Ctrl+Shift+S)"
+          className="icon-only"
+          onClick={redo}
+          disabled={!canRedo || previewing}
+          title={`Redo${redoLabel ? ` ${redoLabel.toLowerCase()}` : ''} (${MOD}+Shift+Z)`}
+          aria-label="Redo"
+          data-testid="redo-button"
         >
-          <SaveAll size={15} /> Save As…
+          <Redo2 size={16} />
+        </button>
+        <button
+          type="button"
+          className="icon-only"
+          onClick={() => void actions.autoLayout()}
+          disabled={!hasDoc || previewing}
+          title="Auto-layout (Shift+L)"
+          aria-label="Auto-layout"
+          data-testid="layout-button"
+        >
+          <LayoutDashboard size={16} />
+        </button>
+        <button type="button" className="icon-only" onClick={() => canvasBridge.fitView()} disabled={!hasDoc} title="Fit to view (F)" aria-label="Fit to view">
+          <Maximize size={16} />
+        </button>
+        <button
+          type="button"
+          className={`icon-only${paletteOpen ? ' on' : ''}`}
+          onClick={() => setPaletteOpen(!paletteOpen)}
+          title={paletteOpen ? 'Hide the palette' : 'Show the palette'}
+          aria-label="Toggle the palette"
+          aria-pressed={paletteOpen}
+        >
+          <PanelLeft size={16} />
         </button>
       </nav>
       <div className="doc-title" title={path || 'not saved to a file yet'} data-testid="doc-title">
@@ -49,6 +188,16 @@ export function Toolbar({ actions }: { actions: Actions }) {
           </>
         )}
       </div>
+      <nav className="toolbar-actions" aria-label="Help and settings">
+        <button type="button" className="icon-only" onClick={() => setShortcutsOpen(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" data-testid="shortcuts-button">
+          <Keyboard size={16} />
+        </button>
+        {PreferencesDialog && (
+          <button type="button" className="icon-only" onClick={() => setPreferencesOpen(true)} title={`Preferences (${MOD}+,)`} aria-label="Preferences" data-testid="preferences-button">
+            <Settings size={16} />
+          </button>
+        )}
+      </nav>
     </header>
   );
 }

@@ -7,6 +7,7 @@ import { nodeHeight } from '../graph/toFlow';
 import { useStore } from '../store';
 import { isEnabled, type Problem } from '../types';
 import { NodeIcon } from './NodeIcon';
+import { RunChip, runClass } from './run/RunChip'; // run panel: live status
 
 const NO_PROBLEMS: Problem[] = [];
 
@@ -31,6 +32,10 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
   const outPos = tb ? Position.Bottom : Position.Right;
   const backPos = tb ? Position.Right : Position.Bottom;
   const problems = useStore((s) => s.problemsByNode[id]) ?? NO_PROBLEMS;
+  // The assistant's preview marks nodes added, removed or modified.
+  const preview = useStore((s) => (s as { previewStatus?: Record<string, string> | null }).previewStatus?.[id]);
+  // Run panel: the node's status in the run (store/runSlice.ts), hidden under a preview.
+  const run = useStore((s) => s.nodeRun[id]);
   const meta = typeMeta(node.type);
   const enabled = isEnabled(node);
   const side = outputs.filter((o) => o.id !== 'back');
@@ -38,7 +43,9 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
   const classes = ['weft-node', `family-${meta.family}`, `type-${node.type}`, `dir-${direction}`];
   if (!enabled) classes.push('disabled');
   if (selected) classes.push('selected');
+  if (preview) classes.push(`preview-${preview}`);
   if (problems.length) classes.push(problems.some((p) => p.severity === 'error') ? 'has-error' : 'has-warning');
+  if (run && !preview) classes.push(runClass(run)); // run panel
 
   return (
     <div
@@ -47,6 +54,7 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
       data-testid={`node-${node.id}`}
       data-node-type={node.type}
     >
+      {!preview && <RunChip state={run} />}
       <Handle type="target" position={inPos} id="in" className="handle handle-in" />
       {backTarget && (
         <Handle

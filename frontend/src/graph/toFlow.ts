@@ -2,6 +2,7 @@
 import { MarkerType, type Edge, type Node } from '@xyflow/react';
 import type { Workflow, WorkflowEdge, WorkflowNode } from '../types';
 import { isBackEdge, outputsFor, sourceHandle, type EdgeKind, type OutputHandle } from './handles';
+import { edgeKey } from './edit';
 import { summary } from './nodeMeta';
 
 export const NODE_WIDTH = 220;
@@ -26,14 +27,13 @@ export type WeftFlowNode = Node<WeftNodeData, 'weft'>;
 
 export type WeftEdgeData = {
   kind: EdgeKind;
+  /** the edge's index in the document's edges */
   index: number;
+  /** edgeKey of the document edge */
+  key: string;
 };
 
 export type WeftFlowEdge = Edge<WeftEdgeData>;
-
-export function edgeId(index: number): string {
-  return `e${index}`;
-}
 
 function sameEdge(a: WorkflowEdge, b: WorkflowEdge): boolean {
   return (
@@ -66,58 +66,105 @@ export function flowDirection(w: Workflow): Direction {
   return dy > dx ? 'TB' : 'LR';
 }
 
-export function toFlowNodes(w: Workflow, direction: Direction = flowDirection(w)): WeftFlowNode[] {
+function sameOutputs(a: OutputHandle[], b: OutputHandle[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i].id !== b[i].id || a[i].label !== b[i].label || a[i].kind !== b[i].kind) return false;
+  }
+  return true;
+}
+
+/** toFlowNodes converts the document's nodes. Given the previous flow
+ * nodes, it reuses each one whose node, outputs and summary did not change
+ * (so memoised node components do not redraw) and keeps selection and
+ * measurements. */
+export function toFlowNodes(w: Workflow, direction: Direction = flowDirection(w), prev?: WeftFlowNode[]): WeftFlowNode[] {
   const byId = new Map(w.nodes.map((n) => [n.id, n]));
   const outgoing = new Map<string, WorkflowEdge[]>();
   const backTargets = new Set<string>();
   for (const e of w.edges) {
-    const list = outgoing.get(e.from) ?? [];
-    list.push(e);
-    outgoing.set(e.from, list);
+    const list = outgoing.get(e.from);
+    if (list) list.push(e);
+    else outgoing.set(e.from, [e]);
     if (isBackEdge(byId.get(e.from), byId.get(e.to))) backTargets.add(e.to);
   }
+  const before = prev ? new Map(prev.map((n) => [n.id, n])) : undefined;
   return w.nodes.map((n, i) => {
     const outputs = outputsFor(n, outgoing.get(n.id) ?? []);
-    return {
+    const sum = summary(n, byId);
+    const backTarget = backTargets.has(n.id) || n.type === 'Loop';
+    const position = n.position ? { x: n.position.x, y: n.position.y } : { x: (i % 4) * 320, y: Math.floor(i / 4) * 180 };
+    const old = before?.get(n.id);
+    if (
+      old &&
+      old.data.node === n &&
+      old.data.direction === direction &&
+      old.data.summary === sum &&
+      old.data.backTarget === backTarget &&
+      sameOutputs(old.data.outputs, outputs)
+    ) {
+      if (!n.position || (old.position.x === position.x && old.position.y === position.y)) return old;
+      return { ...old, position };
+    }
+    const height = nodeHeight(outputs.length);
+    const out: WeftFlowNode = {
       id: n.id,
       type: 'weft',
-      position: n.position ? { x: n.position.x, y: n.position.y } : { x: (i % 4) * 320, y: Math.floor(i / 4) * 180 },
+      position,
       width: NODE_WIDTH,
-      height: nodeHeight(outputs.length),
-      data: {
-        node: n,
-        direction,
-        summary: summary(n, byId),
-        outputs,
-        backTarget: backTargets.has(n.id) || n.type === 'Loop',
-      },
+      height,
+      data: { node: n, direction, summary: sum, outputs, backTarget },
     };
+    if (old?.selected) out.selected = true;
+    if (old?.measured && old.height === height) out.measured = old.measured;
+    return out;
   });
 }
 
-export function toFlowEdges(w: Workflow, problemEdges: Set<number> = new Set()): WeftFlowEdge[] {
+/** flowEdgeId names an edge by what it connects, so that ids stay stable
+ * when other edges are added or removed; a duplicate gets a suffix. */
+export function flowEdgeId(e: WorkflowEdge, handle: string, dup: number): string {
+  const base = `${e.from}>${e.to}>${handle}`;
+  return dup ? `${base}#${dup}` : base;
+}
+
+/** toFlowEdges converts the document's edges, in document order; edges
+ * whose key (edgeKey) is in problemEdges are highlighted. Given the
+ * previous flow edges, unchanged ones are reused and selection is kept. */
+export function toFlowEdges(w: Workflow, problemEdges: Set<string> = new Set(), prev?: WeftFlowEdge[]): WeftFlowEdge[] {
   const byId = new Map(w.nodes.map((n) => [n.id, n]));
+  const before = prev ? new Map(prev.map((e) => [e.id, e])) : undefined;
+  const seen = new Map<string, number>();
   return w.edges.map((e, index) => {
     const from = byId.get(e.from);
     const to = byId.get(e.to);
     const back = isBackEdge(from, to);
     const h = sourceHandle(e, from);
     const kind: EdgeKind = back ? 'back' : h.kind;
+    const key = edgeKey(e);
+    const dup = seen.get(key) ?? 0;
+    seen.set(key, dup + 1);
+    const id = flowEdgeId(e, h.id, dup);
     const classes = [`edge-${kind}`];
-    if (problemEdges.has(index)) classes.push('edge-problem');
-    return {
-      id: edgeId(index),
+    if (problemEdges.has(key)) classes.push('edge-problem');
+    const className = classes.join(' ');
+    const old = before?.get(id);
+    if (old && old.className === className && old.data?.index === index && old.data?.kind === kind) return old;
+    const out = {
+      id,
       source: e.from,
       target: e.to,
       sourceHandle: h.id,
       targetHandle: back ? 'back' : 'in',
       type: back ? 'smoothstep' : 'default',
       label: back ? 'next iteration' : h.label || undefined,
-      className: classes.join(' '),
+      className,
       markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
-      data: { kind, index },
+      data: { kind, index, key },
       ...(back ? { pathOptions: { offset: 36, borderRadius: 12 } } : {}),
     } as WeftFlowEdge;
+    if (old?.selected) out.selected = true;
+    return out;
   });
 }
 

@@ -1,89 +1,328 @@
-// Async operations that go through the api module and update the store.
+// Async operations that go through the api module and update the store:
+// files (new, open, save, recent), live validation, autosave and restore,
+// asking before unsaved changes are discarded, and automatic layout.
 import { api, errorMessage } from '../api';
 import { layoutWorkflow } from '../graph/layout';
 import { missingPositions } from '../graph/toFlow';
-import type { OpenResult } from '../types';
+import type { OpenResult, Workflow } from '../types';
 import { useStore, type AppStore } from './index';
 
-export function makeActions(store: AppStore) {
+/** Validation waits this long after the last edit. */
+export const VALIDATE_DELAY_MS = 300;
+/** Autosave waits this long after the last edit. */
+export const AUTOSAVE_DELAY_MS = 2000;
+
+export interface ActionOptions {
+  validateDelayMs?: number;
+  autosaveDelayMs?: number;
+}
+
+/** formatWhen says when an autosave was made: "14:32" today, else date and time. */
+export function formatWhen(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso || 'an earlier session';
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  if (d.toDateString() === now.toDateString()) return `${time} today`;
+  return `${d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' })} ${time}`;
+}
+
+export function makeActions(store: AppStore, opts: ActionOptions = {}) {
+  const validateDelay = opts.validateDelayMs ?? VALIDATE_DELAY_MS;
+  const autosaveDelay = opts.autosaveDelayMs ?? AUTOSAVE_DELAY_MS;
+  const get = () => store.getState();
+
   const fail = (what: string, e: unknown) => {
     const text = `${what}: ${errorMessage(e)}`;
     api.log('error', text);
-    store.getState().setStatus({ kind: 'error', text });
+    get().setStatus({ kind: 'error', text });
   };
 
+  // --- validation ----------------------------------------------------------
+
+  let validateTimer: ReturnType<typeof setTimeout> | undefined;
+
   async function validate(): Promise<void> {
-    const { doc, docSeq } = store.getState();
+    clearTimeout(validateTimer);
+    validateTimer = undefined;
+    const { doc } = get();
     if (!doc) return;
-    store.getState().setValidating(true);
+    get().setValidating(true);
     try {
       const r = await api.validateWorkflow(doc);
-      if (store.getState().docSeq === docSeq) store.getState().setValidation(r);
+      // A result for a document edited since is dropped; its own validation follows.
+      if (get().doc === doc) get().setValidation(r);
     } catch (e) {
-      store.getState().setValidating(false);
+      get().setValidating(false);
       fail('Validation failed', e);
     }
   }
 
-  async function show(r: OpenResult): Promise<boolean> {
+  function scheduleValidate() {
+    clearTimeout(validateTimer);
+    validateTimer = setTimeout(() => void validate(), validateDelay);
+  }
+
+  // --- autosave ------------------------------------------------------------
+
+  let autosaveTimer: ReturnType<typeof setTimeout> | undefined;
+  // Session calls run one after another, so a clear never overtakes a write.
+  let sessionQueue: Promise<unknown> = Promise.resolve();
+  function queue(what: string, f: () => Promise<unknown>): Promise<unknown> {
+    sessionQueue = sessionQueue.then(f).catch((e) => api.log('warning', `${what}: ${errorMessage(e)}`));
+    return sessionQueue;
+  }
+
+  function autosaveNow(): Promise<unknown> {
+    clearTimeout(autosaveTimer);
+    autosaveTimer = undefined;
+    const { doc, dirty, path, fileName } = get();
+    if (!doc || !dirty) return sessionQueue;
+    return queue('autosave', () => api.autosave(doc, path, fileName));
+  }
+
+  function clearAutosave(): Promise<unknown> {
+    clearTimeout(autosaveTimer);
+    autosaveTimer = undefined;
+    return queue('clear autosave', () => api.clearAutosave());
+  }
+
+  /** watch keeps validation, autosave and the backend's dirty flag in step
+   * with the store; returns the unsubscribe. */
+  function watch(): () => void {
+    const unsubscribe = store.subscribe((s, prev) => {
+      if (s.doc !== prev.doc && s.doc) {
+        scheduleValidate();
+        if (s.dirty) {
+          clearTimeout(autosaveTimer);
+          autosaveTimer = setTimeout(() => void autosaveNow(), autosaveDelay);
+        }
+      }
+      if (s.dirty !== prev.dirty) {
+        api.setDirty(s.dirty).catch(() => {});
+        // Saved, discarded or undone back to the saved state: nothing to restore.
+        if (!s.dirty) void clearAutosave();
+      }
+    });
+    const offClose = api.onCloseRequested(() => void closeRequested());
+    return () => {
+      unsubscribe();
+      offClose();
+      clearTimeout(validateTimer);
+      clearTimeout(autosaveTimer);
+    };
+  }
+
+  // --- files ---------------------------------------------------------------
+
+  async function refreshRecent() {
+    try {
+      get().setRecent(await api.recentFiles());
+    } catch (e) {
+      api.log('warning', `recent files: ${errorMessage(e)}`);
+    }
+  }
+
+  function remember(path: string) {
+    if (!path) return;
+    api
+      .addRecentFile(path)
+      .then((list) => get().setRecent(list))
+      .catch((e) => api.log('warning', `recent files: ${errorMessage(e)}`));
+  }
+
+  async function show(r: OpenResult, o?: { dirty?: boolean }): Promise<boolean> {
     if (!r.workflow) return false; // cancelled dialog
-    store.getState().loadDocument(r);
-    store.getState().setStatus(null);
-    const { doc, docSeq } = store.getState();
+    get().loadDocument(r, o);
+    get().setStatus(null);
+    const { doc, docSeq } = get();
     const validated = validate();
     if (doc && missingPositions(doc)) {
       const pos = await layoutWorkflow(doc, {
         onFallback: (why) => api.log('warning', `automatic layout fell back to simple layering: ${errorMessage(why)}`),
       });
-      if (store.getState().docSeq === docSeq) {
-        store.getState().setPositions(pos, { markDirty: false });
-        store.getState().requestFitAll();
+      if (get().docSeq === docSeq) {
+        get().setPositions(pos, { markDirty: false });
+        get().requestFitAll();
       }
     }
     await validated;
+    remember(r.path);
     return true;
   }
 
   async function run<T>(what: string, f: () => Promise<T>): Promise<T | undefined> {
-    store.getState().setBusy(true);
+    get().setBusy(true);
     try {
       return await f();
     } catch (e) {
       fail(what, e);
       return undefined;
     } finally {
-      store.getState().setBusy(false);
+      get().setBusy(false);
+    }
+  }
+
+  /** confirmDiscard asks before unsaved changes are lost; true: go ahead. */
+  async function confirmDiscard(before: string): Promise<boolean> {
+    const { doc, dirty, fileName } = get();
+    if (!doc || !dirty) return true;
+    const choice = await get().ask({
+      title: 'Save changes?',
+      message: `“${fileName || 'untitled.json'}” has unsaved changes. Save them before ${before}?`,
+      buttons: [
+        { id: 'save', label: 'Save', kind: 'primary' },
+        { id: 'discard', label: 'Don’t save', kind: 'danger' },
+        { id: 'cancel', label: 'Cancel' },
+      ],
+      cancelId: 'cancel',
+    });
+    if (choice === 'save') return (await self.save()) === true;
+    if (choice === 'discard') {
+      await clearAutosave();
+      return true;
+    }
+    return false;
+  }
+
+  async function closeRequested() {
+    const ok = await confirmDiscard('closing Weft');
+    try {
+      if (ok) await api.confirmClose();
+      else await api.cancelClose();
+    } catch (e) {
+      api.log('error', `close: ${errorMessage(e)}`);
+    }
+  }
+
+  async function saveTo(path: string, doc: Workflow): Promise<boolean> {
+    await api.saveWorkflow(path, doc);
+    get().markSaved(path, doc);
+    get().toast(`Saved ${path}`, 'info');
+    remember(path);
+    return true;
+  }
+
+  async function loadCatalog() {
+    try {
+      get().setTools(await api.toolCatalog());
+    } catch (e) {
+      api.log('warning', `tool catalog: ${errorMessage(e)}`);
     }
   }
 
   const self = {
     validate,
+    scheduleValidate,
+    watch,
     show,
+    confirmDiscard,
+    refreshRecent,
+    loadCatalog,
+    /** flushAutosave writes a pending autosave now (tests, benchmarks). */
+    flushAutosave: autosaveNow,
     loadSample: () => run('Could not load the sample', async () => show(await api.loadSample())),
-    openPath: (path: string) => run('Could not open workflow', async () => show(await api.openWorkflow(path))),
-    openDialog: () => run('Could not open workflow', async () => show(await api.openWorkflowDialog())),
+
+    /** startup loads the catalog and recent files, offers to restore an
+     * autosave left by an earlier run, and otherwise opens the sample. */
+    startup(): Promise<void> {
+      // Once per app, even when React runs effects twice (StrictMode).
+      started ??= startupOnce();
+      return started;
+    },
+    newDocument: async (): Promise<boolean> => {
+      if (!(await confirmDiscard('starting a new workflow'))) return false;
+      get().newDocument();
+      get().setStatus(null);
+      return true;
+    },
+    openPath: async (path: string) => {
+      if (!(await confirmDiscard('opening another workflow'))) return false;
+      return run('Could not open workflow', async () => show(await api.openWorkflow(path)));
+    },
+    openRecent: async (path: string) => {
+      if (!(await confirmDiscard('opening another workflow'))) return false;
+      const ok = await run('Could not open workflow', async () => show(await api.openWorkflow(path)));
+      if (!ok) {
+        api
+          .removeRecentFile(path)
+          .then((list) => get().setRecent(list))
+          .catch(() => {});
+      }
+      return ok;
+    },
+    openDialog: async () => {
+      if (!(await confirmDiscard('opening another workflow'))) return false;
+      return run('Could not open workflow', async () => show(await api.openWorkflowDialog()));
+    },
     saveAs: () =>
       run('Could not save workflow', async () => {
-        const { doc } = store.getState();
+        const { doc } = get();
         if (!doc) return false;
         const path = await api.saveWorkflowAsDialog(doc);
         if (!path) return false;
-        store.getState().markSaved(path);
-        store.getState().setStatus({ kind: 'info', text: `Saved ${path}` });
+        get().markSaved(path, doc);
+        get().toast(`Saved ${path}`, 'info');
+        remember(path);
         return true;
       }),
     save: async (): Promise<boolean | undefined> => {
-      const { doc, path } = store.getState();
+      const { doc, path } = get();
       if (!doc) return false;
       if (!path) return self.saveAs();
-      return run('Could not save workflow', async () => {
-        await api.saveWorkflow(path, doc);
-        store.getState().markSaved(path);
-        store.getState().setStatus({ kind: 'info', text: `Saved ${path}` });
-        return true;
+      return run('Could not save workflow', () => saveTo(path, doc));
+    },
+    /** saveTo saves to path without a dialog (Save As for tests and scripts). */
+    saveTo: (path: string) =>
+      run('Could not save workflow', async () => {
+        const { doc } = get();
+        return doc ? saveTo(path, doc) : false;
+      }),
+
+    /** autoLayout lays the workflow out left to right (ELK layered) as one undo step. */
+    autoLayout: async (): Promise<void> => {
+      const { doc, docSeq } = get();
+      if (!doc || !doc.nodes.length) return;
+      const pos = await layoutWorkflow(doc, {
+        onFallback: (why) => api.log('warning', `layout fell back to simple layering: ${errorMessage(why)}`),
       });
+      if (get().docSeq !== docSeq) return;
+      get().setPositions(pos, { direction: 'LR' });
+      get().requestFitAll();
     },
   };
+
+  let started: Promise<void> | undefined;
+  async function startupOnce(): Promise<void> {
+    void loadCatalog();
+    void refreshRecent();
+    try {
+      const a = await api.loadAutosave();
+      for (const w of a.warnings) api.log('warning', `autosave: ${w}`);
+      if (a.found && a.workflow) {
+        const choice = await get().ask({
+          title: `Restore unsaved changes from ${formatWhen(a.saved_at)}?`,
+          message: `Weft closed before “${a.name || 'untitled.json'}” was saved${a.path ? ` (${a.path})` : ''}. Restore the unsaved changes, or discard them?`,
+          buttons: [
+            { id: 'restore', label: 'Restore', kind: 'primary' },
+            { id: 'discard', label: 'Discard', kind: 'danger' },
+          ],
+          cancelId: 'restore',
+        });
+        if (choice === 'restore') {
+          await run('Could not restore the autosave', () =>
+            show({ path: a.path, name: a.name, workflow: a.workflow, warnings: a.warnings }, { dirty: true }),
+          );
+          if (get().doc) return;
+        } else {
+          await clearAutosave();
+        }
+      }
+    } catch (e) {
+      api.log('warning', `autosave: ${errorMessage(e)}`);
+    }
+    await self.loadSample();
+  }
+
   return self;
 }
 

@@ -1,17 +1,35 @@
-// Validation problems from the backend, indexed by node for the badges.
+// Validation problems from the backend, indexed by node for the badges, and
+// the warnings other parts of the app report (planner and patch warnings
+// from the assistant), shown in their own section of the problems panel.
 import type { StateCreator } from 'zustand';
 import type { Problem, ValidationResult } from '../types';
-import { edgeIndex, toFlowEdges } from '../graph/toFlow';
+import { edgeKey } from '../graph/edit';
+import { toFlowEdges } from '../graph/toFlow';
 import type { StoreState } from './index';
+
+/** A warning shown under "Planner and patch warnings". */
+export interface EditorWarning {
+  /** who reported it, e.g. "assistant"; setWarnings replaces per source */
+  source: string;
+  /** the pipeline stage, e.g. "repair", "merge" */
+  stage?: string;
+  message: string;
+  node_id?: string;
+}
 
 export interface ProblemsSlice {
   problems: Problem[];
   /** null until the current document has been validated */
   valid: boolean | null;
   problemsByNode: Record<string, Problem[]>;
+  /** edgeKey of every edge an error names, drawn red */
+  problemEdgeKeys: Set<string>;
   validating: boolean;
+  warnings: EditorWarning[];
   setValidating(v: boolean): void;
   setValidation(r: ValidationResult): void;
+  /** setWarnings replaces the warnings of one source. */
+  setWarnings(source: string, list: EditorWarning[]): void;
 }
 
 export function indexByNode(problems: Problem[]): Record<string, Problem[]> {
@@ -37,7 +55,9 @@ export const createProblemsSlice: StateCreator<StoreState, [], [], ProblemsSlice
   problems: [],
   valid: null,
   problemsByNode: {},
+  problemEdgeKeys: new Set(),
   validating: false,
+  warnings: [],
 
   setValidating(v) {
     set({ validating: v });
@@ -46,25 +66,24 @@ export const createProblemsSlice: StateCreator<StoreState, [], [], ProblemsSlice
   setValidation(r) {
     const problems = sortProblems(r.problems ?? []);
     const { doc, edges } = get();
-    let nextEdges = edges;
-    if (doc) {
-      const bad = new Set<number>();
-      for (const p of problems) {
-        for (const e of p.edges ?? []) {
-          const i = edgeIndex(doc, e);
-          if (i >= 0 && p.severity === 'error') bad.add(i);
-        }
-      }
-      const fresh = toFlowEdges(doc, bad);
-      const selected = new Set(edges.filter((e) => e.selected).map((e) => e.id));
-      nextEdges = fresh.map((e) => (selected.has(e.id) ? { ...e, selected: true } : e));
+    const bad = new Set<string>();
+    for (const p of problems) {
+      if (p.severity !== 'error') continue;
+      for (const e of p.edges ?? []) bad.add(edgeKey(e));
     }
     set({
       problems,
       valid: r.valid,
       problemsByNode: indexByNode(problems),
+      problemEdgeKeys: bad,
       validating: false,
-      edges: nextEdges,
+      edges: doc ? toFlowEdges(doc, bad, edges) : edges,
     });
+  },
+
+  setWarnings(source, list) {
+    set((s) => ({
+      warnings: [...s.warnings.filter((w) => w.source !== source), ...list.map((w) => ({ ...w, source }))],
+    }));
   },
 });

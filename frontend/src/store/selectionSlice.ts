@@ -1,4 +1,5 @@
-// Which nodes are selected, and requests for the canvas to bring nodes into view.
+// Which nodes are selected, and requests for the canvas to bring nodes into
+// view. Selection is view state: it is never part of the undo history.
 import type { StateCreator } from 'zustand';
 import type { StoreState } from './index';
 
@@ -10,8 +11,10 @@ export interface FocusRequest {
 export interface SelectionSlice {
   selectedNodeIds: string[];
   focusRequest: FocusRequest | null;
-  /** selectNodes selects exactly ids; with focus the canvas centres them. */
+  /** selectNodes selects exactly ids (and no edges); with focus the canvas centres them. */
   selectNodes(ids: string[], opts?: { focus?: boolean }): void;
+  selectAll(): void;
+  clearSelection(): void;
   /** requestFitAll asks the canvas to fit the whole workflow into view. */
   requestFitAll(): void;
 }
@@ -24,13 +27,23 @@ export const createSelectionSlice: StateCreator<StoreState, [], [], SelectionSli
     const want = new Set(ids);
     const nodes = get().nodes.map((n) => (!!n.selected === want.has(n.id) ? n : { ...n, selected: want.has(n.id) }));
     const edges = get().edges.map((e) => (e.selected ? { ...e, selected: false } : e));
-    const present = ids.filter((id) => nodes.some((n) => n.id === id));
+    const have = new Set(nodes.map((n) => n.id));
+    const present = [...want].filter((id) => have.has(id));
     set((s) => ({
       nodes,
       edges,
       selectedNodeIds: present,
       focusRequest: opts?.focus && present.length ? { nodeIds: present, seq: (s.focusRequest?.seq ?? 0) + 1 } : s.focusRequest,
     }));
+  },
+
+  selectAll() {
+    const nodes = get().nodes.map((n) => (n.selected ? n : { ...n, selected: true }));
+    set({ nodes, selectedNodeIds: nodes.map((n) => n.id) });
+  },
+
+  clearSelection() {
+    get().selectNodes([]);
   },
 
   requestFitAll() {

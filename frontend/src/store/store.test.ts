@@ -12,6 +12,13 @@ vi.mock('../api', () => ({
     validateWorkflow: vi.fn(),
     setWindowTitle: vi.fn(),
     log: vi.fn(),
+    addRecentFile: vi.fn(async () => []),
+    removeRecentFile: vi.fn(async () => []),
+    recentFiles: vi.fn(async () => []),
+    setDirty: vi.fn(async () => {}),
+    clearAutosave: vi.fn(async () => {}),
+    autosave: vi.fn(async () => {}),
+    onCloseRequested: vi.fn(() => () => {}),
   },
   errorMessage: (e: unknown) => (e instanceof Error ? e.message : String(e)),
 }));
@@ -50,13 +57,14 @@ describe('workflow slice', () => {
     expect(s.dirty).toBe(false);
     expect(s.nodes).toHaveLength(6);
     expect(s.nodes[0]).toMatchObject({ id: 'n1', type: 'weft', position: { x: 0, y: 0 } });
-    const byId = Object.fromEntries(s.edges.map((e) => [e.id, e]));
-    expect(byId.e1).toMatchObject({ source: 'n2', sourceHandle: 'body', label: 'body' });
-    expect(byId.e2).toMatchObject({ sourceHandle: 'true', label: 'true' });
-    expect(byId.e5).toMatchObject({ sourceHandle: 'case:small', label: 'small' });
+    // Flow edges are in document order, with ids that name what they connect.
+    const byIndex = s.edges;
+    expect(byIndex[1]).toMatchObject({ id: 'n2>n3>body', source: 'n2', sourceHandle: 'body', label: 'body' });
+    expect(byIndex[2]).toMatchObject({ sourceHandle: 'true', label: 'true' });
+    expect(byIndex[5]).toMatchObject({ sourceHandle: 'case:small', label: 'small' });
     // The EndLoop → Loop edge is a back edge into the Loop's bottom handle.
-    expect(byId.e6).toMatchObject({ sourceHandle: 'back', targetHandle: 'back', type: 'smoothstep' });
-    expect(byId.e6.className).toContain('edge-back');
+    expect(byIndex[6]).toMatchObject({ sourceHandle: 'back', targetHandle: 'back', type: 'smoothstep' });
+    expect(byIndex[6].className).toContain('edge-back');
   });
 
   it('writes dragged positions into the document and marks it dirty', () => {
@@ -84,8 +92,8 @@ describe('problems slice', () => {
     expect(s.problemsByNode.n1[0].severity).toBe('warning');
     expect(s.valid).toBe(false);
     // The edge named by an error problem is highlighted.
-    expect(s.edges.find((e) => e.id === 'e3')!.className).toContain('edge-problem');
-    expect(s.edges.find((e) => e.id === 'e2')!.className).not.toContain('edge-problem');
+    expect(s.edges[3].className).toContain('edge-problem');
+    expect(s.edges[2].className).not.toContain('edge-problem');
   });
 
   it('clears problems when another document loads', () => {

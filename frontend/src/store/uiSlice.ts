@@ -1,5 +1,7 @@
-// Transient UI state: the status message and whether a file operation runs.
+// Transient UI state: status and toasts, the modal dialog, which panels are
+// open, the tool catalog and the recent files.
 import type { StateCreator } from 'zustand';
+import type { RecentFile, Tool } from '../types';
 import type { StoreState } from './index';
 
 export interface Status {
@@ -7,20 +9,127 @@ export interface Status {
   text: string;
 }
 
+export interface Toast {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
+export interface DialogButton {
+  id: string;
+  label: string;
+  /** primary: the default (Enter); danger: destructive */
+  kind?: 'primary' | 'danger' | 'plain';
+}
+
+export interface DialogRequest {
+  title: string;
+  message: string;
+  buttons: DialogButton[];
+  /** the button Escape (or closing the dialog) chooses */
+  cancelId: string;
+}
+
+interface OpenDialog extends DialogRequest {
+  resolve(id: string): void;
+}
+
+export type SidebarTab = 'inspector' | 'assistant' | 'run';
+
 export interface UiSlice {
   status: Status | null;
   busy: boolean;
+  toasts: Toast[];
+  dialog: OpenDialog | null;
+  shortcutsOpen: boolean;
+  preferencesOpen: boolean;
+  paletteOpen: boolean;
+  sidebarOpen: boolean;
+  sidebarTab: SidebarTab;
+  tools: Tool[];
+  recent: RecentFile[];
   setStatus(s: Status | null): void;
   setBusy(b: boolean): void;
+  /** toast shows a short message that goes away by itself. */
+  toast(text: string, kind?: Toast['kind']): void;
+  dismissToast(id: number): void;
+  /** ask shows a modal dialog and resolves with the chosen button's id. */
+  ask(req: DialogRequest): Promise<string>;
+  answerDialog(id: string): void;
+  setShortcutsOpen(open: boolean): void;
+  setPreferencesOpen(open: boolean): void;
+  setPaletteOpen(open: boolean): void;
+  setSidebarOpen(open: boolean): void;
+  setSidebarTab(tab: SidebarTab): void;
+  setTools(tools: Tool[]): void;
+  setRecent(recent: RecentFile[]): void;
 }
 
-export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set) => ({
+let toastSeq = 0;
+
+export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, get) => ({
   status: null,
   busy: false,
+  toasts: [],
+  dialog: null,
+  shortcutsOpen: false,
+  preferencesOpen: false,
+  paletteOpen: true,
+  sidebarOpen: true,
+  sidebarTab: 'inspector',
+  tools: [],
+  recent: [],
   setStatus(status) {
     set({ status });
   },
   setBusy(busy) {
     set({ busy });
+  },
+  toast(text, kind = 'error') {
+    const id = ++toastSeq;
+    // The same message twice in a row shows once.
+    set((s) => ({ toasts: [...s.toasts.filter((t) => t.text !== text), { id, kind, text }].slice(-4) }));
+  },
+  dismissToast(id) {
+    set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+  },
+  ask(req) {
+    // A dialog already open is answered with its cancel button first.
+    get().dialog?.resolve(get().dialog!.cancelId);
+    return new Promise<string>((resolve) => {
+      set({
+        dialog: {
+          ...req,
+          resolve: (id: string) => {
+            set({ dialog: null });
+            resolve(id);
+          },
+        },
+      });
+    });
+  },
+  answerDialog(id) {
+    get().dialog?.resolve(id);
+  },
+  setShortcutsOpen(shortcutsOpen) {
+    set({ shortcutsOpen });
+  },
+  setPreferencesOpen(preferencesOpen) {
+    set({ preferencesOpen });
+  },
+  setPaletteOpen(paletteOpen) {
+    set({ paletteOpen });
+  },
+  setSidebarOpen(sidebarOpen) {
+    set({ sidebarOpen });
+  },
+  setSidebarTab(sidebarTab) {
+    set({ sidebarTab, sidebarOpen: true });
+  },
+  setTools(tools) {
+    set({ tools });
+  },
+  setRecent(recent) {
+    set({ recent });
   },
 });

@@ -1,10 +1,44 @@
 // The open document: the workflow as loaded (unknown fields kept), its file,
-// whether it has unsaved changes, and the React Flow view of it.
-import { applyEdgeChanges, applyNodeChanges, type EdgeChange, type NodeChange } from '@xyflow/react';
+// whether it has unsaved changes, the undo history and the React Flow view
+// of it. Every edit goes through commit(), which records one undo step
+// (or extends the current one for a burst of typing in one field), keeps
+// the canvas in sync and leaves selection out of the history.
+import { applyEdgeChanges, applyNodeChanges, type Connection, type EdgeChange, type NodeChange } from '@xyflow/react';
 import type { StateCreator } from 'zustand';
-import type { OpenResult, Position, Workflow } from '../types';
-import { missingPositions, toFlowEdges, toFlowNodes, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
+import { checkConnection, type ConnectionCheck } from '../graph/connect';
+import { declaredOutputs, sourceHandle } from '../graph/handles';
+import {
+  addEdge,
+  addElements,
+  copyNodes,
+  emptyWorkflow,
+  makeNodes,
+  pasteNodes,
+  removeElements,
+  setPositions as withPositions,
+  updateNode as withNode,
+  type Clipboard,
+  type NodeSpec,
+} from '../graph/edit';
+import { flowDirection, missingPositions, toFlowEdges, toFlowNodes, type Direction, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
+import type { OpenResult, Position, Workflow, WorkflowNode } from '../types';
 import type { StoreState } from './index';
+
+/** Edits in one group (one field) within this many ms of each other are one undo step. */
+export const GROUP_MS = 1500;
+export const HISTORY_LIMIT = 200;
+
+/** The clock history grouping reads; tests replace now. */
+export const historyClock = { now: () => Date.now() };
+
+export interface CommitOptions {
+  /** edits with the same group in a burst merge into one undo step */
+  group?: string;
+  /** select exactly these nodes afterwards */
+  select?: string[];
+  /** what the step did, for the undo button's tooltip */
+  label?: string;
+}
 
 export interface WorkflowSlice {
   doc: Workflow | null;
@@ -13,18 +47,52 @@ export interface WorkflowSlice {
   /** name shown in the title: the file's base name, or the sample's */
   fileName: string;
   dirty: boolean;
+  /** the document as last loaded or saved; dirty is doc !== savedDoc */
+  savedDoc: Workflow | null;
   openWarnings: string[];
   /** bumped on every load so async work (layout) can drop stale results */
   docSeq: number;
+  /** bumped on every change of doc */
+  rev: number;
+  direction: Direction;
   nodes: WeftFlowNode[];
   edges: WeftFlowEdge[];
+  past: { doc: Workflow; label: string }[];
+  future: { doc: Workflow; label: string }[];
+  historyGroup: string | null;
+  historyAt: number;
+  clipboard: Clipboard | null;
+  pasteCount: number;
 
-  loadDocument(r: OpenResult): void;
-  /** setPositions writes node positions into the document. */
-  setPositions(pos: Record<string, Position>, opts?: { markDirty?: boolean }): void;
+  /** loadDocument shows r's workflow; dirty: it holds unsaved changes (a restored autosave). */
+  loadDocument(r: OpenResult, opts?: { dirty?: boolean }): void;
+  newDocument(): void;
+  /** commit replaces the document with next as an undo step. */
+  commit(next: Workflow, opts?: CommitOptions): void;
+  /** edit commits f(doc). */
+  edit(f: (w: Workflow) => Workflow, opts?: CommitOptions): void;
+  /** setWorkflow replaces the whole document as one undo step (the assistant's Apply). */
+  setWorkflow(w: Workflow, opts?: { label?: string }): void;
+  updateNode(id: string, f: (n: WorkflowNode) => WorkflowNode, opts?: CommitOptions): void;
+  /** endEditGroup ends the current typing burst (an input lost focus). */
+  endEditGroup(): void;
+  undo(): void;
+  redo(): void;
+  /** setPositions writes node positions; markDirty false: a layout on load, outside the history. */
+  setPositions(pos: Record<string, Position>, opts?: { markDirty?: boolean; direction?: Direction }): void;
   onNodesChange(changes: NodeChange<WeftFlowNode>[]): void;
   onEdgesChange(changes: EdgeChange<WeftFlowEdge>[]): void;
-  markSaved(path: string): void;
+  /** connect adds the edge if it is allowed; the result says why not. */
+  connect(c: Connection): ConnectionCheck;
+  /** addNode adds what a palette entry makes at pos and selects it; with
+   * after, it also connects that node's first free output to it when that
+   * is allowed. Returns the new ids. */
+  addNode(spec: NodeSpec, pos: Position, opts?: { after?: string }): string[];
+  deleteSelection(): number;
+  copySelection(): number;
+  paste(): number;
+  duplicateSelection(): number;
+  markSaved(path: string, saved?: Workflow): void;
   dismissWarnings(): void;
 }
 
@@ -33,90 +101,285 @@ export function baseName(path: string): string {
   return parts[parts.length - 1] || path;
 }
 
-export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice> = (set, get) => ({
-  doc: null,
-  path: '',
-  fileName: '',
-  dirty: false,
-  openWarnings: [],
-  docSeq: 0,
-  nodes: [],
-  edges: [],
+/** freeOutputs lists the handles of n that no edge uses yet, in handle order. */
+export function freeOutputs(w: Workflow, n: WorkflowNode): string[] {
+  const used = new Set(w.edges.filter((e) => e.from === n.id).map((e) => sourceHandle(e, n).id));
+  return declaredOutputs(n)
+    .map((h) => h.id)
+    .filter((id) => !used.has(id));
+}
 
-  loadDocument(r) {
-    const doc = r.workflow;
-    if (!doc) return;
-    doc.nodes ??= [];
-    doc.edges ??= [];
-    set((s) => ({
-      doc,
-      path: r.path,
-      fileName: r.name || (r.path ? baseName(r.path) : 'untitled.json'),
-      dirty: false,
-      openWarnings: r.warnings ?? [],
-      docSeq: s.docSeq + 1,
-      // Workflows laid out here (no saved positions) flow left to right.
-      nodes: toFlowNodes(doc, missingPositions(doc) ? 'LR' : undefined),
-      edges: toFlowEdges(doc),
-      problems: [],
-      problemsByNode: {},
-      valid: null,
-      selectedNodeIds: [],
-      focusRequest: { nodeIds: [], seq: (s.focusRequest?.seq ?? 0) + 1 },
-    }));
-  },
+function selectedEdgeKeys(edges: WeftFlowEdge[]): string[] {
+  return edges.filter((e) => e.selected && e.data).map((e) => e.data!.key);
+}
 
-  setPositions(pos, opts) {
-    const { doc } = get();
-    if (!doc) return;
-    let changed = false;
-    const nodes = doc.nodes.map((n) => {
-      const p = pos[n.id];
-      if (!p || (n.position && n.position.x === p.x && n.position.y === p.y)) return n;
-      changed = true;
-      return { ...n, position: { x: Math.round(p.x), y: Math.round(p.y) } };
-    });
-    if (!changed) return;
-    const next = { ...doc, nodes };
-    set((s) => ({
-      doc: next,
-      dirty: s.dirty || (opts?.markDirty ?? true),
-      nodes: s.nodes.map((fn) => {
-        const p = pos[fn.id];
-        return p ? { ...fn, position: { x: p.x, y: p.y } } : fn;
-      }),
-    }));
-  },
-
-  onNodesChange(changes) {
-    const nodes = applyNodeChanges(changes, get().nodes);
-    const selectionChanged = changes.some((c) => c.type === 'select');
-    set({
-      nodes,
-      ...(selectionChanged ? { selectedNodeIds: nodes.filter((n) => n.selected).map((n) => n.id) } : {}),
-    });
-    // A finished drag writes the new positions into the document.
-    const dropped: Record<string, Position> = {};
-    for (const c of changes) {
-      if (c.type === 'position' && c.dragging === false) {
-        const n = nodes.find((x) => x.id === c.id);
-        if (n) dropped[n.id] = n.position;
-      }
+export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice> = (set, get) => {
+  /** view derives the canvas and flags from a new document. */
+  function view(s: StoreState, doc: Workflow, select?: string[]) {
+    let nodes = toFlowNodes(doc, s.direction, s.nodes);
+    let selectedNodeIds: string[];
+    if (select) {
+      const want = new Set(select);
+      nodes = nodes.map((n) => (!!n.selected === want.has(n.id) ? n : { ...n, selected: want.has(n.id) }));
+      selectedNodeIds = nodes.filter((n) => n.selected).map((n) => n.id);
+    } else {
+      const have = new Set(doc.nodes.map((n) => n.id));
+      selectedNodeIds = s.selectedNodeIds.filter((id) => have.has(id));
     }
-    if (Object.keys(dropped).length) get().setPositions(dropped);
-  },
+    let edges = toFlowEdges(doc, s.problemEdgeKeys, s.edges);
+    if (select) edges = edges.map((e) => (e.selected ? { ...e, selected: false } : e));
+    return { doc, nodes, edges, selectedNodeIds, dirty: doc !== s.savedDoc, rev: s.rev + 1 };
+  }
 
-  onEdgesChange(changes) {
-    // Only selection changes for now: the editor issue adds edge editing.
-    const allowed = changes.filter((c) => c.type === 'select');
-    if (allowed.length) set({ edges: applyEdgeChanges(allowed, get().edges) });
-  },
+  const self: WorkflowSlice = {
+    doc: null,
+    path: '',
+    fileName: '',
+    dirty: false,
+    savedDoc: null,
+    openWarnings: [],
+    docSeq: 0,
+    rev: 0,
+    direction: 'LR',
+    nodes: [],
+    edges: [],
+    past: [],
+    future: [],
+    historyGroup: null,
+    historyAt: 0,
+    clipboard: null,
+    pasteCount: 0,
 
-  markSaved(path) {
-    set({ path, fileName: baseName(path), dirty: false });
-  },
+    loadDocument(r, opts) {
+      const doc = r.workflow;
+      if (!doc) return;
+      doc.nodes ??= [];
+      doc.edges ??= [];
+      // Workflows laid out here (no saved positions) flow left to right.
+      const direction: Direction = missingPositions(doc) ? 'LR' : flowDirection(doc);
+      set((s) => ({
+        doc,
+        savedDoc: opts?.dirty ? null : doc,
+        path: r.path,
+        fileName: r.name || (r.path ? baseName(r.path) : 'untitled.json'),
+        dirty: !!opts?.dirty,
+        openWarnings: r.warnings ?? [],
+        docSeq: s.docSeq + 1,
+        rev: s.rev + 1,
+        direction,
+        nodes: toFlowNodes(doc, direction),
+        edges: toFlowEdges(doc),
+        past: [],
+        future: [],
+        historyGroup: null,
+        pasteCount: 0,
+        problems: [],
+        problemsByNode: {},
+        problemEdgeKeys: new Set(),
+        warnings: [],
+        valid: null,
+        selectedNodeIds: [],
+        focusRequest: { nodeIds: [], seq: (s.focusRequest?.seq ?? 0) + 1 },
+      }));
+    },
 
-  dismissWarnings() {
-    set({ openWarnings: [] });
-  },
-});
+    newDocument() {
+      get().loadDocument({ path: '', name: 'untitled.json', workflow: emptyWorkflow(), warnings: [] });
+    },
+
+    commit(next, opts = {}) {
+      const s = get();
+      if (!s.doc) return;
+      if (next === s.doc) {
+        if (opts.select) get().selectNodes(opts.select);
+        return;
+      }
+      const now = historyClock.now();
+      const merge = !!opts.group && s.historyGroup === opts.group && now - s.historyAt < GROUP_MS && s.past.length > 0;
+      const past = merge ? s.past : [...s.past, { doc: s.doc, label: opts.label ?? 'Edit' }].slice(-HISTORY_LIMIT);
+      set({
+        ...view(s, next, opts.select),
+        past,
+        future: [],
+        historyGroup: opts.group ?? null,
+        historyAt: now,
+      });
+    },
+
+    edit(f, opts) {
+      const { doc } = get();
+      if (doc) get().commit(f(doc), opts);
+    },
+
+    setWorkflow(w, opts) {
+      w.nodes ??= [];
+      w.edges ??= [];
+      get().commit(w, { label: opts?.label ?? 'Replace workflow' });
+    },
+
+    updateNode(id, f, opts) {
+      get().edit((w) => withNode(w, id, f), opts);
+    },
+
+    endEditGroup() {
+      if (get().historyGroup !== null) set({ historyGroup: null });
+    },
+
+    undo() {
+      const s = get();
+      const prev = s.past[s.past.length - 1];
+      if (!prev || !s.doc) return;
+      set({
+        ...view(s, prev.doc),
+        past: s.past.slice(0, -1),
+        future: [...s.future, { doc: s.doc, label: prev.label }],
+        historyGroup: null,
+      });
+    },
+
+    redo() {
+      const s = get();
+      const next = s.future[s.future.length - 1];
+      if (!next || !s.doc) return;
+      set({
+        ...view(s, next.doc),
+        future: s.future.slice(0, -1),
+        past: [...s.past, { doc: s.doc, label: next.label }],
+        historyGroup: null,
+      });
+    },
+
+    setPositions(pos, opts) {
+      const s = get();
+      if (!s.doc) return;
+      const next = withPositions(s.doc, pos);
+      const direction = opts?.direction ?? s.direction;
+      if (next === s.doc && direction === s.direction) return;
+      if (opts?.markDirty === false) {
+        // A layout made on load is part of opening the file, not an edit.
+        const base = { ...s, direction };
+        set({
+          ...view(base, next),
+          direction,
+          savedDoc: s.savedDoc === s.doc ? next : s.savedDoc,
+          dirty: s.savedDoc === s.doc ? false : s.dirty,
+        });
+        return;
+      }
+      if (direction !== s.direction) set({ direction });
+      get().commit(next, { label: 'Move' });
+    },
+
+    onNodesChange(changes) {
+      // Deleting goes through deleteSelection (undoable); React Flow's own
+      // remove changes are ignored.
+      const applied = changes.filter((c) => c.type !== 'remove');
+      if (!applied.length) return;
+      const nodes = applyNodeChanges(applied, get().nodes);
+      const selectionChanged = applied.some((c) => c.type === 'select');
+      set({
+        nodes,
+        ...(selectionChanged ? { selectedNodeIds: nodes.filter((n) => n.selected).map((n) => n.id) } : {}),
+      });
+      // A finished drag writes the new positions into the document: one step per drag.
+      const dropped: Record<string, Position> = {};
+      for (const c of applied) {
+        if (c.type === 'position' && c.dragging === false) {
+          const n = nodes.find((x) => x.id === c.id);
+          if (n) dropped[n.id] = n.position;
+        }
+      }
+      if (Object.keys(dropped).length) get().setPositions(dropped);
+    },
+
+    onEdgesChange(changes) {
+      const allowed = changes.filter((c) => c.type === 'select');
+      if (allowed.length) set({ edges: applyEdgeChanges(allowed, get().edges) });
+    },
+
+    connect(c) {
+      const { doc } = get();
+      if (!doc) return { ok: false, reason: 'No workflow is open.' };
+      const check = checkConnection(doc, c);
+      if (check.ok) get().commit(addEdge(doc, check.edge, check.setLoopId), { label: 'Connect' });
+      return check;
+    },
+
+    addNode(spec, pos, opts) {
+      const { doc } = get();
+      if (!doc) return [];
+      const { nodes, edges } = makeNodes(doc, spec, pos);
+      const ids = nodes.map((n) => n.id);
+      let next = addElements(doc, nodes, edges);
+      const after = opts?.after ? next.nodes.find((n) => n.id === opts.after) : undefined;
+      if (after) {
+        for (const h of freeOutputs(next, after)) {
+          const check = checkConnection(next, { source: after.id, sourceHandle: h, target: ids[0], targetHandle: 'in' });
+          if (check.ok) {
+            next = addEdge(next, check.edge, check.setLoopId);
+            break;
+          }
+        }
+      }
+      get().commit(next, { select: [ids[0]], label: `Add ${spec.type}` });
+      return ids;
+    },
+
+    deleteSelection() {
+      const s = get();
+      if (!s.doc) return 0;
+      const ids = s.nodes.filter((n) => n.selected).map((n) => n.id);
+      const keys = selectedEdgeKeys(s.edges);
+      const next = removeElements(s.doc, ids, keys);
+      if (next === s.doc) return 0;
+      get().commit(next, { select: [], label: 'Delete' });
+      return ids.length + keys.length;
+    },
+
+    copySelection() {
+      const s = get();
+      if (!s.doc) return 0;
+      const clip = copyNodes(
+        s.doc,
+        s.nodes.filter((n) => n.selected).map((n) => n.id),
+      );
+      if (!clip) return 0;
+      set({ clipboard: clip, pasteCount: 0 });
+      return clip.nodes.length;
+    },
+
+    paste() {
+      const s = get();
+      if (!s.doc || !s.clipboard) return 0;
+      const k = s.pasteCount + 1;
+      const { doc, ids } = pasteNodes(s.doc, s.clipboard, { x: 40 * k, y: 40 * k });
+      set({ pasteCount: k });
+      get().commit(doc, { select: ids, label: 'Paste' });
+      return ids.length;
+    },
+
+    duplicateSelection() {
+      const s = get();
+      if (!s.doc) return 0;
+      const clip = copyNodes(
+        s.doc,
+        s.nodes.filter((n) => n.selected).map((n) => n.id),
+      );
+      if (!clip) return 0;
+      const { doc, ids } = pasteNodes(s.doc, clip, { x: 40, y: 40 });
+      get().commit(doc, { select: ids, label: 'Duplicate' });
+      return ids.length;
+    },
+
+    markSaved(path, saved) {
+      const s = get();
+      const doc = saved ?? s.doc;
+      set({ path, fileName: baseName(path), savedDoc: doc, dirty: s.doc !== doc, historyGroup: null });
+    },
+
+    dismissWarnings() {
+      set({ openWarnings: [] });
+    },
+  };
+  return self;
+};

@@ -1,4 +1,4 @@
-import type { OpenResult, Workflow } from '../types';
+import type { OpenResult, Tool, Workflow } from '../types';
 
 /** A small workflow touching every node type, with positions. */
 export function fixtureWorkflow(): Workflow {
@@ -30,3 +30,41 @@ export function fixtureWorkflow(): Workflow {
 export function fixtureOpen(overrides: Partial<OpenResult> = {}): OpenResult {
   return { path: '/tmp/fixture.json', name: 'fixture.json', workflow: fixtureWorkflow(), warnings: [], ...overrides };
 }
+
+/** A small tool catalog: two built-in tools and one MCP tool. */
+export const TOOLS: Tool[] = [
+  {
+    name: 'http_request',
+    description: 'Send an HTTP request and capture the response.',
+    input_schema: {
+      type: 'object',
+      properties: {
+        method: { type: 'string', enum: ['GET', 'POST'] },
+        url: { type: 'string', format: 'uri', description: 'Where to send it' },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        body: { type: 'string' },
+        retries: { type: 'integer', minimum: 0 },
+        follow: { type: 'boolean', default: true },
+      },
+      required: ['method', 'url'],
+      additionalProperties: false,
+    },
+    outputs: [{ name: 'status', type: 'integer', description: 'HTTP status code' }],
+    side_effects: true,
+  },
+  {
+    name: 'read_file',
+    description: 'Read a text file.',
+    input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    outputs: [{ name: 'content', type: 'string', description: '' }],
+    side_effects: false,
+  },
+  {
+    name: 'files.search',
+    description: 'Search files (an MCP tool).',
+    server: 'files',
+    input_schema: { type: 'object', properties: { q: { type: 'string' } } },
+    outputs: [],
+    side_effects: false,
+  },
+];

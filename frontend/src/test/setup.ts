@@ -2,9 +2,13 @@
 // sizes so nodes, handles and edges render in unit tests.
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 afterEach(() => cleanup());
+
+// The machine running the suite is often busy; rendering React Flow under
+// jsdom can take seconds then.
+vi.setConfig({ testTimeout: 30_000 });
 
 class ResizeObserverStub {
   private cb: ResizeObserverCallback;

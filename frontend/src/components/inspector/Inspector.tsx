@@ -1,0 +1,275 @@
+// The Inspector tab: edits the selected node (name, key, enabled, the form
+// of its type and the advanced run settings), several selected nodes at
+// once (enable, disable, duplicate, delete), or the workflow itself.
+import { Copy, Power, PowerOff, Trash2 } from 'lucide-react';
+import { useCallback, useId, useState } from 'react';
+import { keyProblem } from '../../graph/ids';
+import { renameKey, setField, takenKeys, updateNode } from '../../graph/edit';
+import { typeMeta } from '../../graph/nodeMeta';
+import { useStore } from '../../store';
+import { isEnabled, type Retry, type Workflow, type WorkflowNode } from '../../types';
+import { NodeIcon } from '../NodeIcon';
+import { ProblemBadge } from '../WeftNode';
+import { ConditionInput } from './ConditionInput';
+import { DraftInput, Field, NumberField, TextInput, Toggle } from './fields';
+import { AiStepForm, AiTransformForm, EndLoopForm, IfForm, LoopForm, SwitchForm, type Commit, type CommitDoc } from './forms';
+import { ToolForm } from './ToolForm';
+
+function KeyField({ node, doc, commitDoc }: { node: WorkflowNode; doc: Workflow; commitDoc: CommitDoc }) {
+  const id = useId();
+  const [error, setError] = useState('');
+  return (
+    <Field
+      label="Key"
+      htmlFor={id}
+      required
+      error={error}
+      hint={
+        <>
+          Refers to this node's outputs: <code>{node.key || 'key'}.field</code>. Renaming updates the references.
+        </>
+      }
+    >
+      <DraftInput<string>
+        id={id}
+        testId="inspector-key"
+        value={node.key}
+        format={(v) => v}
+        parse={(t) => {
+          const problem = keyProblem(t, takenKeys(doc, node.id));
+          return problem ? { ok: false, error: problem } : { ok: true, value: t };
+        }}
+        onError={setError}
+        onCommit={(k) => commitDoc((w) => renameKey(w, node.id, k), 'key')}
+        mono
+      />
+    </Field>
+  );
+}
+
+function retryWith(r: Retry | undefined, f: (r: Retry) => Retry): Retry | undefined {
+  const next = f(structuredClone(r ?? {}));
+  if (next.backoff && Object.values(next.backoff).every((v) => v === undefined)) delete next.backoff;
+  return Object.values(next).some((v) => v !== undefined) ? next : undefined;
+}
+
+function clean<T extends object>(o: T): T {
+  for (const k of Object.keys(o) as (keyof T)[]) if (o[k] === undefined) delete o[k];
+  return o;
+}
+
+function Advanced({ node, commit }: { node: WorkflowNode; commit: Commit }) {
+  const r = node.retry;
+  const setRetry = (f: (r: Retry) => Retry, field: string) => commit((n) => setField(n, 'retry', retryWith(n.retry, f)), field);
+  const set = node.timeout_ms !== undefined || !!node.retry || !!node.verify;
+  return (
+    <details className="advanced" open={set || undefined} data-testid="inspector-advanced">
+      <summary>Advanced</summary>
+      <NumberField
+        label="Timeout (ms)"
+        value={node.timeout_ms}
+        min={0}
+        placeholder="none"
+        hint="Fail the node if it runs longer."
+        onCommit={(v) => commit((n) => setField(n, 'timeout_ms', v || undefined), 'timeout_ms')}
+        testId="inspector-timeout"
+      />
+      <NumberField
+        label="Retry: max attempts"
+        value={r?.max_attempts}
+        min={1}
+        max={100}
+        placeholder="from settings"
+        onCommit={(v) => setRetry((x) => clean({ ...x, max_attempts: v }), 'retry.max_attempts')}
+        testId="inspector-retry-attempts"
+      />
+      <div className="grid-2">
+        <NumberField
+          label="Backoff initial (ms)"
+          value={r?.backoff?.initial_ms}
+          min={0}
+          onCommit={(v) => setRetry((x) => ({ ...x, backoff: clean({ ...x.backoff, initial_ms: v }) }), 'retry.initial_ms')}
+        />
+        <NumberField
+          label="Backoff max (ms)"
+          value={r?.backoff?.max_ms}
+          min={0}
+          onCommit={(v) => setRetry((x) => ({ ...x, backoff: clean({ ...x.backoff, max_ms: v }) }), 'retry.max_ms')}
+        />
+        <NumberField
+          label="Multiplier"
+          value={r?.backoff?.multiplier}
+          integer={false}
+          min={1}
+          onCommit={(v) => setRetry((x) => ({ ...x, backoff: clean({ ...x.backoff, multiplier: v }) }), 'retry.multiplier')}
+        />
+        <NumberField
+          label="Jitter (0–1)"
+          value={r?.backoff?.jitter}
+          integer={false}
+          min={0}
+          max={1}
+          onCommit={(v) => setRetry((x) => ({ ...x, backoff: clean({ ...x.backoff, jitter: v }) }), 'retry.jitter')}
+        />
+      </div>
+      <ConditionInput
+        label="Verify"
+        testId="inspector-verify"
+        value={node.verify}
+        placeholder={`e.g. ${node.key || 'step'}.exit_code == 0`}
+        hint="Must hold for an attempt to count as a success."
+        onCommit={(v) => commit((n) => setField(n, 'verify', v || undefined), 'verify')}
+      />
+    </details>
+  );
+}
+
+function NodeInspector({ node, doc }: { node: WorkflowNode; doc: Workflow }) {
+  const updateNodeInStore = useStore((s) => s.updateNode);
+  const edit = useStore((s) => s.edit);
+  const problems = useStore((s) => s.problemsByNode[node.id]);
+  const nameId = useId();
+  const meta = typeMeta(node.type);
+  // Each field is its own undo group: a burst of typing in it is one step.
+  const commit: Commit = useCallback(
+    (f, field) => updateNodeInStore(node.id, f, { group: `${node.id}:${field}`, label: `Edit ${field}` }),
+    [node.id, updateNodeInStore],
+  );
+  const commitDoc: CommitDoc = useCallback(
+    (f, field) => edit(f, { group: `${node.id}:${field}`, label: `Edit ${field}` }),
+    [node.id, edit],
+  );
+  let form = null;
+  switch (node.type) {
+    case 'Tool':
+      form = <ToolForm node={node} commit={commit} />;
+      break;
+    case 'AiStep':
+      form = <AiStepForm node={node} commit={commit} />;
+      break;
+    case 'AiTransform':
+      form = <AiTransformForm node={node} commit={commit} />;
+      break;
+    case 'If':
+      form = <IfForm node={node} commit={commit} />;
+      break;
+    case 'Switch':
+      form = <SwitchForm node={node} commit={commit} commitDoc={commitDoc} />;
+      break;
+    case 'Loop':
+      form = <LoopForm node={node} commit={commit} />;
+      break;
+    case 'EndLoop':
+      form = <EndLoopForm node={node} doc={doc} commitDoc={commitDoc} />;
+      break;
+    default:
+      form = <div className="muted">Weft does not know the node type “{node.type}”; its params are kept as they are.</div>;
+  }
+  return (
+    <div className={`inspector-node family-${meta.family}`} data-testid="inspector-node" data-node-id={node.id}>
+      <header className="inspector-head">
+        <span className="weft-node-icon">
+          <NodeIcon type={node.type} size={16} />
+        </span>
+        <div className="inspector-title">
+          <span className="inspector-type">{meta.label}</span>
+          <code className="inspector-id" title="Node id">
+            {node.id}
+          </code>
+        </div>
+        <ProblemBadge problems={problems ?? []} />
+      </header>
+      {problems && problems.length > 0 && (
+        <ul className="inspector-problems" data-testid="inspector-problems">
+          {problems.map((p, i) => (
+            <li key={i} className={p.severity}>
+              {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Field label="Name" htmlFor={nameId}>
+        <TextInput id={nameId} testId="inspector-name" value={node.name} onCommit={(v) => commit((n) => setField(n, 'name', v), 'name')} />
+      </Field>
+      <KeyField node={node} doc={doc} commitDoc={commitDoc} />
+      <Toggle
+        label={isEnabled(node) ? 'Enabled' : 'Disabled (passed through at run time)'}
+        checked={isEnabled(node)}
+        testId="inspector-enabled"
+        onChange={(on) => commit((n) => setField(n, 'enabled', on ? undefined : false), 'enabled')}
+      />
+      <div className="inspector-form">{form}</div>
+      <Advanced node={node} commit={commit} />
+    </div>
+  );
+}
+
+function MultiInspector({ ids }: { ids: string[] }) {
+  const edit = useStore((s) => s.edit);
+  const del = useStore((s) => s.deleteSelection);
+  const dup = useStore((s) => s.duplicateSelection);
+  const setEnabled = (on: boolean) =>
+    edit(
+      (w) => ids.reduce((acc, id) => updateNode(acc, id, (n) => setField(n, 'enabled', on ? undefined : false)), w),
+      { label: on ? 'Enable' : 'Disable' },
+    );
+  return (
+    <div className="inspector-multi" data-testid="inspector-multi">
+      <p>
+        <strong>{ids.length} nodes</strong> selected.
+      </p>
+      <div className="button-row">
+        <button type="button" className="btn" onClick={() => setEnabled(true)}>
+          <Power size={14} /> Enable
+        </button>
+        <button type="button" className="btn" onClick={() => setEnabled(false)}>
+          <PowerOff size={14} /> Disable
+        </button>
+        <button type="button" className="btn" onClick={() => dup()}>
+          <Copy size={14} /> Duplicate
+        </button>
+        <button type="button" className="btn danger" onClick={() => del()}>
+          <Trash2 size={14} /> Delete
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function WorkflowInspector({ doc }: { doc: Workflow }) {
+  const edit = useStore((s) => s.edit);
+  const id = useId();
+  const counts = new Map<string, number>();
+  for (const n of doc.nodes) counts.set(n.type, (counts.get(n.type) ?? 0) + 1);
+  return (
+    <div className="inspector-workflow" data-testid="inspector-workflow">
+      <Field label="Workflow name" htmlFor={id}>
+        <TextInput id={id} testId="inspector-workflow-name" value={doc.name} onCommit={(v) => edit((w) => ({ ...w, name: v }), { group: 'workflow:name', label: 'Rename workflow' })} />
+      </Field>
+      <p className="muted">
+        {doc.nodes.length} node{doc.nodes.length === 1 ? '' : 's'}, {doc.edges.length} edge{doc.edges.length === 1 ? '' : 's'}
+        {counts.size > 0 && ` (${[...counts.entries()].map(([t, c]) => `${c} ${typeMeta(t).label}`).join(', ')})`}
+      </p>
+      <p className="muted small">Select a node to edit it. Shift-click or Shift-drag selects several.</p>
+    </div>
+  );
+}
+
+export function Inspector() {
+  const doc = useStore((s) => s.doc);
+  const selected = useStore((s) => s.selectedNodeIds);
+  if (!doc) return <div className="inspector muted">No workflow open.</div>;
+  if (selected.length > 1) {
+    return (
+      <div className="inspector">
+        <MultiInspector ids={selected} />
+      </div>
+    );
+  }
+  const node = selected.length === 1 ? doc.nodes.find((n) => n.id === selected[0]) : undefined;
+  return (
+    <div className="inspector" data-testid="inspector">
+      {node ? <NodeInspector key={node.id} node={node} doc={doc} /> : <WorkflowInspector doc={doc} />}
+    </div>
+  );
+}

@@ -1,0 +1,208 @@
+// Live validation, autosave and restore, and asking before unsaved changes
+// are discarded (New, Open, closing the window).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixtureOpen } from '../test/fixtures';
+
+const closeHandlers: (() => void)[] = [];
+
+vi.mock('../api', () => ({
+  api: {
+    loadSample: vi.fn(),
+    openWorkflow: vi.fn(),
+    openWorkflowDialog: vi.fn(),
+    saveWorkflow: vi.fn(async () => {}),
+    saveWorkflowAsDialog: vi.fn(),
+    validateWorkflow: vi.fn(async () => ({ valid: true, problems: [] })),
+    toolCatalog: vi.fn(async () => []),
+    setWindowTitle: vi.fn(),
+    log: vi.fn(),
+    autosave: vi.fn(async () => {}),
+    loadAutosave: vi.fn(async () => ({ found: false, saved_at: '', path: '', name: '', workflow: null, warnings: [] })),
+    clearAutosave: vi.fn(async () => {}),
+    recentFiles: vi.fn(async () => []),
+    addRecentFile: vi.fn(async (p: string) => [{ path: p, name: p.split('/').pop(), opened_at: '' }]),
+    removeRecentFile: vi.fn(async () => []),
+    setDirty: vi.fn(async () => {}),
+    confirmClose: vi.fn(async () => {}),
+    cancelClose: vi.fn(async () => {}),
+    onCloseRequested: vi.fn((cb: () => void) => {
+      closeHandlers.push(cb);
+      return () => {};
+    }),
+  },
+  errorMessage: (e: unknown) => (e instanceof Error ? e.message : String(e)),
+}));
+
+import { api } from '../api';
+import { setField } from '../graph/edit';
+import { makeActions } from './actions';
+import { createAppStore, type AppStore } from './index';
+
+const mocked = vi.mocked(api);
+let store: AppStore;
+let actions: ReturnType<typeof makeActions>;
+let unwatch: () => void;
+const s = () => store.getState();
+
+function rename(name: string) {
+  s().updateNode('n1', (n) => setField(n, 'name', name), { group: 'n1:name' });
+}
+
+/** Let queued promise callbacks run. */
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  vi.clearAllMocks();
+  closeHandlers.length = 0;
+  store = createAppStore();
+  actions = makeActions(store);
+  unwatch = actions.watch();
+  s().loadDocument(fixtureOpen());
+});
+
+afterEach(() => {
+  unwatch();
+  vi.useRealTimers();
+});
+
+describe('live validation', () => {
+  it('validates once, shortly after a burst of edits', async () => {
+    await vi.runAllTimersAsync();
+    mocked.validateWorkflow.mockClear();
+    rename('a');
+    rename('ab');
+    rename('abc');
+    expect(mocked.validateWorkflow).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(299);
+    expect(mocked.validateWorkflow).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(mocked.validateWorkflow).toHaveBeenCalledTimes(1);
+    expect(mocked.validateWorkflow.mock.calls[0][0].nodes[0].name).toBe('abc');
+    // Undo is an edit too.
+    s().undo();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(mocked.validateWorkflow).toHaveBeenCalledTimes(2);
+  });
+
+  it('drops a result that arrives after the document changed', async () => {
+    let answer!: (r: { valid: boolean; problems: never[] }) => void;
+    mocked.validateWorkflow.mockImplementationOnce(() => new Promise((r) => (answer = r)));
+    const pending = actions.validate();
+    rename('changed meanwhile');
+    answer({ valid: false, problems: [] });
+    await pending;
+    expect(s().valid).toBeNull();
+  });
+});
+
+describe('autosave', () => {
+  it('autosaves two seconds after the last edit and clears it on save', async () => {
+    rename('x');
+    await vi.advanceTimersByTimeAsync(1500);
+    rename('xy');
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(mocked.autosave).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(mocked.autosave).toHaveBeenCalledTimes(1);
+    const [doc, path, name] = mocked.autosave.mock.calls[0];
+    expect(doc.nodes[0].name).toBe('xy');
+    expect([path, name]).toEqual(['/tmp/fixture.json', 'fixture.json']);
+    expect(mocked.setDirty).toHaveBeenCalledWith(true);
+
+    await actions.save();
+    await settle();
+    expect(mocked.saveWorkflow).toHaveBeenCalledWith('/tmp/fixture.json', s().doc);
+    expect(mocked.clearAutosave).toHaveBeenCalled();
+    expect(mocked.setDirty).toHaveBeenLastCalledWith(false);
+    expect(mocked.addRecentFile).toHaveBeenCalledWith('/tmp/fixture.json');
+    // Nothing is autosaved for a clean document.
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(mocked.autosave).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers to restore an autosave at start', async () => {
+    const w = fixtureOpen().workflow!;
+    w.nodes[0].name = 'Unsaved edit';
+    mocked.loadAutosave.mockResolvedValueOnce({ found: true, saved_at: '2026-03-04T05:06:07Z', path: '/home/u/flow.json', name: 'flow.json', workflow: w, warnings: [] });
+    const started = actions.startup();
+    await settle();
+    await vi.waitFor(() => expect(s().dialog).not.toBeNull());
+    expect(s().dialog!.title).toMatch(/^Restore unsaved changes from .+\?$/);
+    expect(s().dialog!.buttons.map((b) => b.label)).toEqual(['Restore', 'Discard']);
+    s().answerDialog('restore');
+    await started;
+    expect(s()).toMatchObject({ path: '/home/u/flow.json', fileName: 'flow.json', dirty: true });
+    expect(s().doc!.nodes[0].name).toBe('Unsaved edit');
+    expect(mocked.loadSample).not.toHaveBeenCalled();
+    // A second startup (React's StrictMode) does not ask again.
+    await actions.startup();
+    expect(mocked.loadAutosave).toHaveBeenCalledTimes(1);
+  });
+
+  it('discards the autosave and opens the sample when asked to', async () => {
+    mocked.loadAutosave.mockResolvedValueOnce({ found: true, saved_at: '2026-03-04T05:06:07Z', path: '', name: 'sample.json', workflow: fixtureOpen().workflow, warnings: [] });
+    mocked.loadSample.mockResolvedValueOnce(fixtureOpen({ path: '', name: 'sample.json' }));
+    const started = actions.startup();
+    await vi.waitFor(() => expect(s().dialog).not.toBeNull());
+    s().answerDialog('discard');
+    await started;
+    expect(mocked.clearAutosave).toHaveBeenCalled();
+    expect(s()).toMatchObject({ fileName: 'sample.json', dirty: false });
+  });
+});
+
+describe('asking before discarding unsaved changes', () => {
+  it('does not ask when there is nothing unsaved', async () => {
+    expect(await actions.newDocument()).toBe(true);
+    expect(s().dialog).toBeNull();
+    expect(s().doc!.nodes).toEqual([]);
+  });
+
+  it('keeps the document on Cancel and discards on Don’t save', async () => {
+    rename('edited');
+    let p = actions.newDocument();
+    await vi.waitFor(() => expect(s().dialog?.title).toBe('Save changes?'));
+    expect(s().dialog!.message).toMatch(/“fixture.json” has unsaved changes/);
+    s().answerDialog('cancel');
+    expect(await p).toBe(false);
+    expect(s().doc!.nodes[0].name).toBe('edited');
+
+    p = actions.newDocument();
+    await vi.waitFor(() => expect(s().dialog).not.toBeNull());
+    s().answerDialog('discard');
+    expect(await p).toBe(true);
+    expect(s().doc!.nodes).toEqual([]);
+    expect(mocked.clearAutosave).toHaveBeenCalled();
+  });
+
+  it('saves first on Save, then opens', async () => {
+    rename('edited');
+    mocked.openWorkflow.mockResolvedValueOnce(fixtureOpen({ path: '/tmp/other.json', name: 'other.json' }));
+    const p = actions.openPath('/tmp/other.json');
+    await vi.waitFor(() => expect(s().dialog).not.toBeNull());
+    s().answerDialog('save');
+    await p;
+    expect(mocked.saveWorkflow).toHaveBeenCalledWith('/tmp/fixture.json', expect.objectContaining({ name: 'Fixture' }));
+    expect(s().fileName).toBe('other.json');
+  });
+
+  it('asks when the window closes, and closes only when allowed', async () => {
+    rename('edited');
+    expect(closeHandlers).toHaveLength(1);
+    closeHandlers[0]();
+    await vi.waitFor(() => expect(s().dialog).not.toBeNull());
+    expect(s().dialog!.message).toMatch(/before closing Weft/);
+    s().answerDialog('cancel');
+    await vi.waitFor(() => expect(mocked.cancelClose).toHaveBeenCalled());
+    expect(mocked.confirmClose).not.toHaveBeenCalled();
+
+    closeHandlers[0]();
+    await vi.waitFor(() => expect(s().dialog).not.toBeNull());
+    s().answerDialog('discard');
+    await vi.waitFor(() => expect(mocked.confirmClose).toHaveBeenCalled());
+    expect(mocked.clearAutosave).toHaveBeenCalled();
+  });
+});
