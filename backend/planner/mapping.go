@@ -50,6 +50,9 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 		if n.Name == "" {
 			n.Name = defaultName(s)
 		}
+		if n.Name == "" {
+			n.Name = string(s.Type)
+		}
 		if s.ID != "" {
 			if _, dup := p.idMap[s.ID]; dup {
 				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
