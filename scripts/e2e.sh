@@ -2,22 +2,86 @@
 # End-to-end test: `wails dev` under a private Xvfb display serves the app
 # with live Go bindings on http://localhost:34115; the system Chromium
 # (playwright-core) drives it. Screenshots go to artifacts/.
+#
+# The app runs with private XDG_CONFIG_HOME and XDG_DATA_HOME (temporary
+# directories) and WEFT_KEYRING=off, so it never touches the user's settings,
+# chats or autosaves. Its settings point at the fake LLM server (llmtest's
+# fakellm), which the specs script through its control endpoints.
+#
 # Usage: scripts/e2e.sh   (needs: xvfb, chromium, wails CLI, npm deps;
 # scripts/deps.sh test installs them)
+#        scripts/e2e.sh --restart-app   (for specs: stops the running
+# `wails dev` and starts it again with the same environment; needs the
+# WEFT_E2E_SCRATCH that scripts/e2e.sh exports)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 export PATH="$(go env GOPATH)/bin:$PATH"
-export WEFT_KEYRING=off
-START=$(date +%s)
+PORT=34115
 ART="$ROOT/artifacts"
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# start_app LOG: starts `wails dev` in its own process group (so that it,
+# Vite and the Go app all stop together), records the group in
+# $SCRATCH/dev.pgid and waits until the app answers. -m: never `go mod
+# tidy`; -s: Vite serves the frontend, no build; -skipbindings: the committed
+# bindings are used as they are.
+start_app() {
+  local log=$1
+  setsid wails dev -tags webkit2_41 -m -nosyncgomod -s -skipbindings -noreload -nogorebuild -nocolour \
+    -loglevel Warning -viteservertimeout 60 >"$log" 2>&1 </dev/null &
+  local pgid=$!
+  echo "$pgid" >"$SCRATCH/dev.pgid"
+  echo "e2e: waiting for http://localhost:$PORT (log: $log)"
+  for _ in $(seq 1 600); do
+    if ! kill -0 "$pgid" 2>/dev/null; then
+      echo "e2e: wails dev exited early:" >&2
+      tail -40 "$log" >&2
+      return 1
+    fi
+    if grep -q "To develop in the browser" "$log" && port_open "$PORT"; then
+      return 0
+    fi
+    sleep 0.5
+  done
+  echo "e2e: wails dev did not come up within 300s" >&2
+  tail -40 "$log" >&2
+  return 1
+}
+
+# stop_app stops the process group recorded by start_app and waits until the
+# port is free again.
+stop_app() {
+  local pgid
+  pgid=$(cat "$SCRATCH/dev.pgid" 2>/dev/null || true)
+  [ -n "$pgid" ] || return 0
+  kill -TERM -- "-$pgid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 -- "-$pgid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL -- "-$pgid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 -- "-$pgid" 2>/dev/null || break; sleep 0.1; done
+  for _ in $(seq 1 100); do port_open "$PORT" || break; sleep 0.1; done
+  rm -f "$SCRATCH/dev.pgid"
+}
+
+if [ "${1:-}" = "--restart-app" ]; then
+  SCRATCH=${WEFT_E2E_SCRATCH:?--restart-app is for specs run by scripts/e2e.sh}
+  n=$(($(cat "$SCRATCH/restarts" 2>/dev/null || echo 0) + 1))
+  echo "$n" >"$SCRATCH/restarts"
+  t0=$(date +%s)
+  stop_app
+  start_app "$ART/e2e-wails-dev-restart$n.log"
+  echo "e2e: app restarted in $(($(date +%s) - t0))s"
+  exit 0
+fi
+
+START=$(date +%s)
 mkdir -p "$ART"
 LOG="$ART/e2e-wails-dev.log"
-PORT=34115
 
 SCRATCH=$(mktemp -d /tmp/weft-e2e.XXXXXX)
 XVFB_PID=""
-DEV_PGID=""
+FAKE_PID=""
 
 result() {
   local rc=$1
@@ -31,10 +95,10 @@ result() {
 cleanup() {
   local rc=$?
   trap - EXIT INT TERM
-  if [ -n "$DEV_PGID" ]; then
-    kill -TERM -- "-$DEV_PGID" 2>/dev/null || true
-    for _ in $(seq 1 50); do kill -0 -- "-$DEV_PGID" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL -- "-$DEV_PGID" 2>/dev/null || true
+  stop_app
+  if [ -n "$FAKE_PID" ]; then
+    kill "$FAKE_PID" 2>/dev/null || true
+    wait "$FAKE_PID" 2>/dev/null || true
   fi
   if [ -n "$XVFB_PID" ]; then
     kill "$XVFB_PID" 2>/dev/null || true
@@ -56,10 +120,47 @@ need node
 [ -d frontend/node_modules ] || (cd frontend && npm ci --no-audit --no-fund --loglevel=error)
 [ -d e2e/node_modules ] || (cd e2e && npm ci --no-audit --no-fund --loglevel=error)
 
-if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
+if port_open "$PORT"; then
   echo "e2e: port $PORT is already in use (another wails dev?); stop it first" >&2
   exit 2
 fi
+
+# Private settings, chats and autosaves. Go's own settings file lives under
+# XDG_CONFIG_HOME too, so pin it first; the WEFT_LLM_* overrides would point
+# the app elsewhere.
+export GOENV="$(go env GOENV)"
+export XDG_CONFIG_HOME="$SCRATCH/config" XDG_DATA_HOME="$SCRATCH/data"
+export WEFT_KEYRING=off
+unset WEFT_LLM_BASE_URL WEFT_LLM_MODEL WEFT_LLM_API_KEY WEFT_MAX_REPAIR_ATTEMPTS
+mkdir -p "$XDG_CONFIG_HOME/weft" "$XDG_DATA_HOME"
+
+# The fake LLM: an OpenAI-compatible server the specs script over HTTP.
+echo "e2e: starting the fake LLM"
+go build -o "$SCRATCH/fakellm" ./backend/llm/llmtest/cmd/fakellm
+FAKE_KEY=sk-e2e-fake-0123456789
+"$SCRATCH/fakellm" --addr 127.0.0.1:0 --api-key "$FAKE_KEY" >"$SCRATCH/fakellm.url" 2>"$ART/e2e-fakellm.log" </dev/null &
+FAKE_PID=$!
+FAKE_URL=""
+for _ in $(seq 1 100); do
+  FAKE_URL=$(head -n1 "$SCRATCH/fakellm.url" 2>/dev/null || true)
+  [ -n "$FAKE_URL" ] && break
+  kill -0 "$FAKE_PID" 2>/dev/null || break
+  sleep 0.1
+done
+[ -n "$FAKE_URL" ] || { echo "e2e: the fake LLM did not start:" >&2; cat "$ART/e2e-fakellm.log" >&2; exit 1; }
+echo "e2e: fake LLM at $FAKE_URL"
+
+SETTINGS="$XDG_CONFIG_HOME/weft/settings.json"
+cat >"$SETTINGS" <<EOF
+{
+  "max_repair_attempts": 3,
+  "llm": { "base_url": "$FAKE_URL", "model": "fake-model", "api_key": "$FAKE_KEY", "timeout_s": 30 },
+  "features": { "allow_ai_transforms": true, "allow_agent_steps": false },
+  "mcp_servers": {},
+  "run": { "default_retries": 2, "retention_runs": 50 }
+}
+EOF
+chmod 600 "$SETTINGS"
 
 # A private X display: the first free number from 99 up.
 DISPLAY_NUM=99
@@ -71,31 +172,13 @@ XVFB_PID=$!
 for _ in $(seq 1 50); do [ -e "/tmp/.X11-unix/X${DISPLAY_NUM}" ] && break; sleep 0.1; done
 export DISPLAY=":$DISPLAY_NUM"
 
-# wails dev in its own process group so that it, Vite and the Go app all stop
-# together. -m: never `go mod tidy`; -s: Vite serves the frontend, no build;
-# -skipbindings: the committed bindings are used as they are.
-echo "e2e: starting wails dev on $DISPLAY (log: $LOG)"
-setsid wails dev -tags webkit2_41 -m -nosyncgomod -s -skipbindings -noreload -nogorebuild -nocolour \
-  -loglevel Warning -viteservertimeout 60 >"$LOG" 2>&1 </dev/null &
-DEV_PGID=$!
-
-echo "e2e: waiting for http://localhost:$PORT"
-ready=""
-for _ in $(seq 1 600); do
-  if ! kill -0 "$DEV_PGID" 2>/dev/null; then
-    echo "e2e: wails dev exited early:" >&2
-    tail -40 "$LOG" >&2
-    exit 1
-  fi
-  if grep -q "To develop in the browser" "$LOG" && (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-    ready=1
-    break
-  fi
-  sleep 0.5
-done
-[ -n "$ready" ] || { echo "e2e: wails dev did not come up within 300s" >&2; tail -40 "$LOG" >&2; exit 1; }
+echo "e2e: starting wails dev on $DISPLAY"
+start_app "$LOG"
 echo "e2e: app up after $(($(date +%s) - START))s"
 
-cp e2e/fixtures/invalid.json "$SCRATCH/invalid.json"
+for f in invalid pipeline empty; do cp "e2e/fixtures/$f.json" "$SCRATCH/$f.json"; done
 export WEFT_URL="http://localhost:$PORT" WEFT_INVALID="$SCRATCH/invalid.json" WEFT_ARTIFACTS="$ART"
+export WEFT_PIPELINE="$SCRATCH/pipeline.json" WEFT_EMPTY="$SCRATCH/empty.json"
+export WEFT_FAKE_LLM="$FAKE_URL" WEFT_SETTINGS="$SETTINGS" WEFT_E2E_SCRATCH="$SCRATCH"
+export WEFT_RESTART="$ROOT/scripts/e2e.sh --restart-app"
 (cd e2e && node --test --test-concurrency=1 --test-reporter=spec tests/)

@@ -99,11 +99,13 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
     };
     store.getState().showProposal(p, base);
     publishWarnings(warnings);
-    const changed = [...diff.added_node_ids, ...diff.modified_node_ids, ...diff.removed_node_ids];
-    if (base.nodes.length === 0 || changed.length === 0) {
+    // Show the change with the nodes it connects to.
+    const around = new Set([...diff.added_node_ids, ...diff.modified_node_ids, ...diff.removed_node_ids]);
+    for (const e of [...diff.added_edges, ...diff.removed_edges]) around.add(e.from).add(e.to);
+    if (base.nodes.length === 0 || around.size === 0) {
       store.getState().requestFitAll();
     } else {
-      store.setState((s) => ({ focusRequest: { nodeIds: changed, seq: (s.focusRequest?.seq ?? 0) + 1 } }));
+      store.setState((s) => ({ focusRequest: { nodeIds: [...around], seq: (s.focusRequest?.seq ?? 0) + 1 } }));
     }
   }
 

@@ -155,7 +155,7 @@ describe('preview of a proposed change', () => {
     expect(s.dirty).toBe(false);
     expect(s.chatMessages[1]).toMatchObject({ state: 'proposed', valid: true, summary: '+1 node, −1 node, 1 modified' });
     // The canvas is asked to show the changed nodes.
-    expect(s.focusRequest?.nodeIds).toEqual(['n7', 'n1', 'n4']);
+    expect(s.focusRequest?.nodeIds).toEqual(['n7', 'n1', 'n4', 'n3', 'n6']);
   });
 
   it('re-merges through the backend when the document changed meanwhile', async () => {

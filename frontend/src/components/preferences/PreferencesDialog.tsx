@@ -518,27 +518,4 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
   );
 }
 
-/** The toolbar button that opens Preferences (Ctrl+,). */
-export function PreferencesButton({ apiImpl }: { apiImpl?: PrefsApi }) {
-  const [open, setOpen] = useState(false);
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === ',') {
-        e.preventDefault();
-        setOpen(true);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-  return (
-    <>
-      <button type="button" className="prefs-open" onClick={() => setOpen(true)} title="Preferences (Ctrl+,)" data-testid="open-preferences">
-        <Settings2 size={15} /> Preferences
-      </button>
-      {open && <PreferencesDialog onClose={() => setOpen(false)} apiImpl={apiImpl} />}
-    </>
-  );
-}
-
 export default PreferencesDialog;

@@ -1,0 +1,257 @@
+// End-to-end: the Assistant panel against the fake LLM (llmtest's fakellm),
+// through the real Go bindings served by `wails dev`. scripts/e2e.sh starts
+// both and sets WEFT_URL, WEFT_FAKE_LLM (the fake's /v1 URL), WEFT_PIPELINE
+// and WEFT_EMPTY (scratch copies of e2e/fixtures), WEFT_ARTIFACTS.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+
+const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
+const FAKE = (process.env.WEFT_FAKE_LLM ?? '').replace(/\/v1\/?$/, '');
+const PIPELINE = process.env.WEFT_PIPELINE;
+const EMPTY = process.env.WEFT_EMPTY;
+const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
+const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
+
+// Replies of the fake model. The pipeline is download → unzip → notify.
+const ADD_LOG = `{"message": "Added a last step that logs the archive was unpacked.",
+ "add_nodes": [{"id": "archive_log", "step_type": "Tool", "name": "Log archive unpacked", "tool_name": "log", "arguments": {"message": "archive unpacked"}}],
+ "add_edges": [{"from": "notify", "to": "archive_log"}]}`;
+const IF_ONE_BRANCH = `{"add_nodes": [{"id": "check", "step_type": "If", "name": "Download ok?", "condition": "download.exit_code == 0"}],
+ "add_edges": [{"from": "download", "to": "check"}, {"from": "check", "to": "unzip", "output": {"type": "IfTrue"}}],
+ "remove_edges": [{"from": "download", "to": "unzip"}]}`;
+const IF_BOTH_BRANCHES = `Here is the corrected change.
+\`\`\`json
+{"message": "Unzip only when the download worked, and report a failed download.",
+ "add_nodes": [{"id": "check", "step_type": "If", "name": "Download ok?", "condition": "download.exit_code == 0"},
+               {"id": "report", "step_type": "Tool", "name": "Report failure", "tool_name": "log", "arguments": {"message": "download failed"}}],
+ "add_edges": [{"from": "download", "to": "check"}, {"from": "check", "to": "unzip", "output": "IfTrue"}, {"from": "check", "to": "report", "output": "false"}],
+ "remove_edges": [{"from": "download", "to": "unzip"}]}
+\`\`\``;
+const PLAN = `{"message": "A workflow that lists the reports and logs how many there are.",
+ "steps": [
+  {"key": "list_reports", "step_type": "Tool", "name": "List reports", "tool_name": "run_command", "arguments": {"command": "ls reports"}},
+  {"key": "say_count", "step_type": "Tool", "name": "Log the list", "tool_name": "log", "arguments": {"message": "reports listed"}}
+ ]}`;
+
+let context;
+let page;
+let profile;
+const consoleErrors = [];
+
+async function fake(path, body) {
+  const res = await fetch(FAKE + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(res.ok, `fake LLM ${path}: HTTP ${res.status}`);
+  return res.json();
+}
+
+/** script resets the fake model and queues its next replies. */
+async function script(...steps) {
+  await fake('/_llmtest/reset', {});
+  await fake('/_llmtest/steps', steps);
+}
+
+const state = () => page.evaluate(() => {
+  const s = window.weft.store.getState();
+  return { nodes: s.doc?.nodes.map((n) => n.key) ?? [], edges: s.doc?.edges.length ?? 0, dirty: s.dirty, path: s.path };
+});
+
+async function openWorkflow(path) {
+  // Save first so that opening never stops at an unsaved-changes question.
+  await page.evaluate(async (p) => {
+    if (window.weft.store.getState().dirty) await window.weft.actions.save();
+    await window.weft.actions.openPath(p);
+  }, path);
+  const name = path.split('/').pop();
+  await page.waitForFunction((n) => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes(n), name);
+  await page.locator('[data-testid="tab-assistant"]').click();
+  await page.waitForSelector('[data-testid="assistant-panel"]');
+}
+
+async function ask(text) {
+  const input = page.locator('[data-testid="assistant-input"]');
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+async function progressText() {
+  return (await page.locator('[data-testid="assistant-progress"]').textContent())?.trim();
+}
+
+before(async () => {
+  assert.ok(FAKE, 'WEFT_FAKE_LLM must name the fake LLM');
+  assert.ok(PIPELINE && EMPTY, 'WEFT_PIPELINE and WEFT_EMPTY must name the fixtures');
+  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    viewport: { width: 1440, height: 860 },
+    deviceScaleFactor: 1,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.stack ?? String(e)));
+  await page.goto(URL, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
+  // The settings as scripts/e2e.sh wrote them (another spec may have changed
+  // the repair budget): three model calls at most.
+  await page.evaluate(async () => {
+    const v = await window.go.main.App.GetSettings();
+    await window.go.main.App.SaveSettings({ ...v.settings, max_repair_attempts: 3 }, null);
+  });
+});
+
+after(async () => {
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe('Assistant panel', () => {
+  it('previews a proposed change on the canvas, applies it and saves it to the file', async () => {
+    await script({ text: ADD_LOG, delay: '1500ms' });
+    await openWorkflow(PIPELINE);
+    assert.match(await page.textContent('[data-testid="chat-empty"]'), /Ask about this workflow/);
+
+    await ask('Log that the archive was unpacked at the end');
+    await page.waitForSelector('[data-testid="assistant-progress"]');
+    assert.equal(await progressText(), 'Thinking…');
+    assert.equal(await page.locator('[data-testid="assistant-stop"]').count(), 1, 'Stop shows while the assistant works');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-thinking.png') });
+
+    // The proposal: the new node drawn green on the canvas, a review banner.
+    await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
+    const added = page.locator('.weft-node.preview-added');
+    await added.first().waitFor();
+    assert.equal(await added.count(), 1);
+    assert.match(await added.textContent(), /Log archive unpacked/);
+    const border = await added.evaluate((el) => getComputedStyle(el).borderTopColor);
+    assert.equal(border, 'rgb(63, 207, 142)', 'added nodes are green');
+    assert.equal(await page.getAttribute('[data-testid="review-banner"]', 'data-valid'), 'true');
+    assert.match(await page.textContent('[data-testid="review-added"]'), /Log archive unpacked/);
+    assert.match(await page.textContent('[data-testid="chat-assistant"]'), /Added a last step/);
+    // Nothing is applied yet.
+    assert.deepEqual((await state()).nodes, ['download', 'unzip', 'notify']);
+    await page.waitForTimeout(400); // the canvas centres the change
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-preview.png') });
+
+    // Apply: one change to the document, then Save writes it.
+    await page.locator('[data-testid="apply-change"]').click();
+    await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
+    assert.equal(await page.locator('.weft-node[class*="preview-"]').count(), 0, 'the preview is gone');
+    const s = await state();
+    assert.deepEqual(s.nodes, ['download', 'unzip', 'notify', 'archive_log']);
+    assert.equal(s.dirty, true);
+    await page.waitForSelector('.weft-node[data-testid^="node-"]:has-text("Log archive unpacked")');
+    await page.keyboard.press('Control+s');
+    await page.waitForFunction(() => !window.weft.store.getState().dirty);
+    const saved = JSON.parse(readFileSync(PIPELINE, 'utf8'));
+    const node = saved.nodes.find((n) => n.key === 'archive_log');
+    assert.ok(node, 'the added node is in the file');
+    assert.equal(node.params.tool, 'log');
+    assert.ok(saved.edges.some((e) => e.from === 'notify' && e.to === node.id), 'and its edge');
+
+    // The request reached the fake model with the workflow in the prompt,
+    // and the conversation is kept beside the file.
+    const reqs = await fake('/_llmtest/requests');
+    assert.equal(reqs.length, 1);
+    assert.match(reqs[0].messages.at(-1).content, /archive was unpacked/);
+    assert.match(reqs[0].messages[0].content, /download/);
+    assert.ok(existsSync(PIPELINE.replace(/\.json$/, '.chat.json')), 'chat saved beside the workflow');
+  });
+
+  it('shows the repair progress when the first reply leaves an If with one branch', async () => {
+    await script({ text: IF_ONE_BRANCH, delay: '1200ms' }, { text: IF_BOTH_BRANCHES, delay: '3s' });
+    await ask('Only unzip when the download worked');
+    await page.waitForSelector('[data-testid="assistant-progress"]');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="assistant-progress"]')?.textContent?.includes('Repairing'),
+      null,
+      { timeout: 15_000 },
+    );
+    assert.equal(await progressText(), 'Repairing (attempt 2 of 3)…');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-repairing.png') });
+
+    await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
+    assert.equal(await page.getAttribute('[data-testid="review-banner"]', 'data-valid'), 'true');
+    assert.match(await page.textContent('[data-testid="review-banner"]'), /2 attempts/);
+    assert.equal(await page.locator('.weft-node.preview-added').count(), 2);
+    const reqs = await fake('/_llmtest/requests');
+    assert.equal(reqs.length, 2);
+    assert.match(reqs[1].messages.at(-1).content, /if_missing_branch/);
+
+    // Discard leaves the document as it was.
+    const before = await state();
+    await page.locator('[data-testid="discard-change"]').click();
+    await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
+    assert.deepEqual(await state(), before);
+    assert.equal(await page.locator('.weft-node[class*="preview-"]').count(), 0);
+  });
+
+  it('asks before applying a change that stays invalid, and applies it as one undo step', async () => {
+    await script({ text: IF_ONE_BRANCH }, { text: IF_ONE_BRANCH }, { text: IF_ONE_BRANCH });
+    const before = await state();
+    await ask('Only unzip when the download worked');
+    await page.waitForSelector('[data-testid="review-banner"][data-valid="false"]', { timeout: 20_000 });
+    assert.match(await page.textContent('[data-testid="review-problems"]'), /if_missing_branch/);
+    // The assistant's warnings are listed in the problems panel too.
+    await page.waitForFunction(() => window.weft.store.getState().warnings.some((w) => w.source === 'assistant'));
+    const apply = page.locator('[data-testid="apply-change"]');
+    assert.match(await apply.textContent(), /Apply anyway/);
+    await apply.click();
+    await page.waitForSelector('[data-testid="apply-anyway-confirm"]');
+    assert.deepEqual(await state(), before, 'not applied before the confirmation');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-invalid.png') });
+    await page.getByRole('button', { name: 'Apply anyway', exact: true }).click();
+    await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
+    assert.ok((await state()).nodes.includes('check'));
+    await page.waitForSelector('[data-testid="problem-row"][data-code="if_missing_branch"]');
+
+    // One undo step takes the whole change back.
+    await page.evaluate(() => window.weft.store.getState().undo());
+    assert.deepEqual((await state()).nodes, before.nodes);
+    assert.equal((await state()).edges, before.edges);
+  });
+
+  it('stops a request in flight', async () => {
+    await script({ text: ADD_LOG, delay: '30s' });
+    await ask('Take your time');
+    await page.waitForSelector('[data-testid="assistant-stop"]');
+    await page.locator('[data-testid="assistant-stop"]').click();
+    await page.waitForSelector('[data-testid="assistant-send"]');
+    assert.equal(await page.locator('[data-testid="assistant-progress"]').count(), 0);
+    assert.match(await page.locator('[data-testid="chat-assistant"]').last().textContent(), /Stopped\./);
+    assert.equal(await page.locator('[data-testid="assistant-error"]').count(), 0);
+  });
+
+  it('plans an empty workflow: preview, then apply', async () => {
+    await script({ text: PLAN, delay: '800ms' });
+    await openWorkflow(EMPTY);
+    await page.waitForSelector('[data-testid="chat-empty"]');
+    assert.match(await page.textContent('[data-testid="chat-empty"]'), /Describe the automation you want/);
+    await ask('List the reports and log them');
+    await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
+    assert.match(await page.textContent('[data-testid="review-banner"]'), /Proposed plan/);
+    assert.equal(await page.locator('.weft-node.preview-added').count(), 2);
+    await page.waitForTimeout(400);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-plan.png') });
+    await page.locator('[data-testid="apply-change"]').click();
+    await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
+    assert.deepEqual((await state()).nodes, ['list_reports', 'say_count']);
+    await page.waitForFunction(() => document.querySelectorAll('.weft-node[data-testid^="node-"]').length === 2);
+  });
+
+  it('logged no errors in the page', () => {
+    const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e));
+    assert.deepEqual(real, []);
+  });
+});

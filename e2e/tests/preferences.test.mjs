@@ -1,0 +1,126 @@
+// End-to-end: the Preferences dialog saves through the Go bindings to the
+// settings file and the value survives a restart of the app.
+// scripts/e2e.sh sets WEFT_URL, WEFT_SETTINGS (the private settings.json),
+// WEFT_FAKE_LLM, WEFT_RESTART (a command that restarts `wails dev`) and
+// WEFT_ARTIFACTS.
+import assert from 'node:assert/strict';
+import { execSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+
+const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
+const SETTINGS = process.env.WEFT_SETTINGS;
+const RESTART = process.env.WEFT_RESTART;
+const FAKE_URL = process.env.WEFT_FAKE_LLM;
+const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
+const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
+const HELP = '0 = skip validation, 1 = validate only, N = validate and retry (up to N model calls)';
+
+let context;
+let page;
+let profile;
+const consoleErrors = [];
+
+const onDisk = () => JSON.parse(readFileSync(SETTINGS, 'utf8'));
+
+async function load() {
+  await page.goto(URL, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions, null, { timeout: 60_000 });
+  await page.waitForSelector('[data-testid="doc-title"]');
+}
+
+async function openPreferences() {
+  await page.locator('[data-testid="preferences-button"]').click();
+  await page.waitForSelector('[data-testid="preferences-dialog"] [data-testid="pref-max-repair"]');
+  return page.locator('[data-testid="preferences-dialog"]');
+}
+
+before(async () => {
+  assert.ok(SETTINGS && RESTART, 'WEFT_SETTINGS and WEFT_RESTART must be set (run through scripts/e2e.sh)');
+  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    viewport: { width: 1280, height: 860 },
+    deviceScaleFactor: 1,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
+  });
+  page.on('pageerror', (e) => consoleErrors.push(e.stack ?? String(e)));
+  await load();
+});
+
+after(async () => {
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+describe('Preferences', () => {
+  it('shows the settings file, the stored key as set, and tests the connection', async () => {
+    const dlg = await openPreferences();
+    assert.match(await dlg.locator('[data-testid="settings-path"]').textContent(), new RegExp(SETTINGS.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.equal(await dlg.locator('[data-testid="pref-base-url"]').inputValue(), FAKE_URL);
+    assert.equal(await dlg.locator('[data-testid="pref-model"]').inputValue(), 'fake-model');
+    assert.match(await dlg.locator('[data-testid="pref-api-key-status"]').textContent(), /^set \(/);
+    assert.equal(await dlg.locator('[data-testid="pref-api-key"]').getAttribute('type'), 'password');
+    assert.ok((await dlg.textContent()).includes(HELP), 'the repair help text');
+
+    await dlg.locator('[data-testid="test-connection"]').click();
+    await page.waitForFunction(() => /available|answered/.test(document.querySelector('[data-testid="test-connection-result"]')?.textContent ?? ''));
+    assert.match(await dlg.locator('[data-testid="test-connection-result"]').textContent(), /model "fake-model" is available/);
+
+    // A wrong key typed into the form fails the test and is not saved.
+    await dlg.locator('[data-testid="pref-api-key"]').fill('sk-wrong');
+    assert.match(await dlg.locator('[data-testid="pref-api-key-status"]').textContent(), /will be replaced/);
+    await dlg.locator('[data-testid="test-connection"]').click();
+    await page.waitForFunction(() => /API key|401|auth/i.test(document.querySelector('[data-testid="test-connection-result"]')?.textContent ?? ''));
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+    assert.equal(onDisk().llm.api_key, 'sk-e2e-fake-0123456789');
+  });
+
+  it('validates Max repair attempts, saves 5 and keeps it across a restart', async () => {
+    const dlg = await openPreferences();
+    const field = dlg.locator('[data-testid="pref-max-repair"]');
+    const save = dlg.locator('[data-testid="prefs-save"]');
+    await field.fill('11');
+    await dlg.getByText('Must be from 0 to 10').waitFor();
+    assert.equal(await save.isDisabled(), true, 'Save is disabled while invalid');
+    await field.fill('5');
+    assert.equal(await dlg.getByText('Must be from 0 to 10').count(), 0);
+    assert.equal(await save.isDisabled(), false);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-preferences.png') });
+    await save.click();
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+    const saved = onDisk();
+    assert.equal(saved.max_repair_attempts, 5);
+    assert.equal(saved.llm.base_url, FAKE_URL, 'the rest is kept');
+    assert.equal(saved.llm.api_key, 'sk-e2e-fake-0123456789', 'the key is kept');
+
+    // Restart the app (wails dev and its Go process) and load the page again.
+    execSync(RESTART, { stdio: 'inherit', timeout: 320_000 });
+    await load();
+    const again = await openPreferences();
+    assert.equal(await again.locator('[data-testid="pref-max-repair"]').inputValue(), '5');
+    assert.equal(onDisk().max_repair_attempts, 5);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-preferences-after-restart.png') });
+
+    // Back to the value the other specs expect.
+    await again.locator('[data-testid="pref-max-repair"]').fill('3');
+    await again.locator('[data-testid="prefs-save"]').click();
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+    assert.equal(onDisk().max_repair_attempts, 3);
+  });
+
+  it('logged no errors in the page', () => {
+    // The restart drops the dev server's connection for a moment.
+    const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js|ERR_CONNECTION|WebSocket/i.test(e));
+    assert.deepEqual(real, []);
+  });
+});
