@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -1452,14 +1451,4 @@ func (p *Plan) attachNodeIDs(ws []Warning) {
 			ws[i].NodeID = id
 		}
 	}
-}
-
-// sortedKeys returns a map's keys in order, for deterministic messages.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
