@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"sync"
@@ -127,13 +128,13 @@ func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
 	}
 
 	var loadWarnings []assistant.Warning
-	chatPath, perr := assistant.ChatPath(req.Path, req.Workflow.ID)
+	chatPath, loadPath, perr := chatFiles(req.Path, req.Workflow.ID)
 	conv := assistant.NewConversation(req.Workflow.ID)
 	if perr != nil {
 		loadWarnings = append(loadWarnings, assistant.Warning{Stage: assistant.StageHistory,
 			Message: "this conversation is not saved: " + perr.Error()})
 	} else {
-		c, ws, lerr := assistant.LoadChat(chatPath, req.Workflow.ID)
+		c, ws, lerr := assistant.LoadChat(loadPath, req.Workflow.ID)
 		if lerr != nil {
 			return nil, lerr
 		}
@@ -211,7 +212,7 @@ func (a *App) AssistantStop() bool {
 // said in the warnings.
 func (a *App) AssistantHistory(workflowID, path string) (ChatHistory, error) {
 	h := ChatHistory{Messages: []assistant.ChatMessage{}, Warnings: []string{}}
-	p, err := assistant.ChatPath(path, workflowID)
+	_, p, err := chatFiles(path, workflowID)
 	if err != nil {
 		return h, nil
 	}
@@ -229,14 +230,39 @@ func (a *App) AssistantHistory(workflowID, path string) (ChatHistory, error) {
 
 // AssistantClearHistory deletes the saved conversation of a workflow.
 func (a *App) AssistantClearHistory(workflowID, path string) error {
-	p, err := assistant.ChatPath(path, workflowID)
+	save, load, err := chatFiles(path, workflowID)
 	if err != nil {
 		return nil
 	}
-	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("clear chat: %w", err)
+	for _, p := range []string{save, load} {
+		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("clear chat: %w", err)
+		}
 	}
 	return nil
+}
+
+// chatFiles says where the conversation of a workflow is saved and where it
+// is read from. They differ once: a workflow first saved to a file keeps
+// the conversation it had while unsaved (kept by id under XDG_DATA_HOME)
+// until the next exchange writes it beside the file.
+func chatFiles(path, workflowID string) (save, load string, err error) {
+	save, err = assistant.ChatPath(path, workflowID)
+	if err != nil {
+		return "", "", err
+	}
+	load = save
+	if path == "" || workflowID == "" {
+		return save, load, nil
+	}
+	if _, err := os.Stat(save); errors.Is(err, fs.ErrNotExist) {
+		if byID, err := assistant.ChatPath("", workflowID); err == nil {
+			if _, err := os.Stat(byID); err == nil {
+				load = byID
+			}
+		}
+	}
+	return save, load, nil
 }
 
 // PreviewPatch merges patch into w without changing anything, and says what

@@ -212,6 +212,21 @@ func TestAssistantSendPlansAnEmptyWorkflow(t *testing.T) {
 	if err != nil || len(h.Messages) != 2 || !strings.HasPrefix(h.Path, os.Getenv("XDG_DATA_HOME")) {
 		t.Fatalf("history = %+v, %v", h, err)
 	}
+	// Saved to a file, the workflow keeps that conversation, and the next
+	// exchange moves on to the chat beside the file.
+	file := filepath.Join(t.TempDir(), "hello.json")
+	h2, err := a.AssistantHistory(w.ID, file)
+	if err != nil || len(h2.Messages) != 2 || h2.Path != h.Path {
+		t.Fatalf("history after Save As = %+v, %v", h2, err)
+	}
+	srv.Enqueue(llmtest.Reply("Nothing to change."))
+	if _, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: file, Message: "anything else?"}); err != nil {
+		t.Fatal(err)
+	}
+	h3, err := a.AssistantHistory(w.ID, file)
+	if err != nil || len(h3.Messages) != 4 || h3.Path != strings.TrimSuffix(file, ".json")+".chat.json" {
+		t.Fatalf("history beside the file = %+v, %v", h3, err)
+	}
 }
 
 func TestAssistantStop(t *testing.T) {

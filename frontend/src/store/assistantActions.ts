@@ -37,6 +37,14 @@ export type ApplyOutcome = 'applied' | 'needs-confirm' | 'none';
 export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = api, deps?: AssistantDeps) {
   let unsubscribe: (() => void) | null = null;
 
+  // Opening another document ends the review of a change to the old one
+  // and the request about it, whichever sidebar tab shows.
+  store.subscribe((s, prev) => {
+    if (s.docSeq === prev.docSeq) return;
+    if (s.proposal) discard();
+    if (s.chatBusy) void apiImpl.assistantStop();
+  });
+
   /** Progress events are heard from the first message on, whichever tab shows. */
   function subscribe() {
     if (unsubscribe) return;

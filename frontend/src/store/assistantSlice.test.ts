@@ -185,6 +185,16 @@ describe('preview of a proposed change', () => {
     expect(s.chatMessages[1].state).toBe('discarded');
   });
 
+  it('ends the review when another document is opened', async () => {
+    fake.assistantSend.mockResolvedValue(result());
+    const a = actions();
+    await a.send('add a greeting');
+    expect(store.getState().previewNodes).not.toBeNull();
+    store.getState().loadDocument(fixtureOpen({ path: '/tmp/other.json', name: 'other.json' }));
+    expect(store.getState().proposal).toBeNull();
+    expect(store.getState().previewNodes).toBeNull();
+  });
+
   it('summarises diffs', () => {
     expect(changeSummary(result().diff)).toBe('+1 node, −1 node, 1 modified');
     expect(
