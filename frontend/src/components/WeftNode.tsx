@@ -55,7 +55,7 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
       data-node-type={node.type}
     >
       {!preview && <RunChip state={run} />}
-      <Handle type="target" position={inPos} id="in" className="handle handle-in" />
+      <Handle type="target" position={inPos} id="in" className="handle handle-in" data-testid={`handle-${node.id}-in`} />
       {backTarget && (
         <Handle
           type="target"
