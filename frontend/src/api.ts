@@ -21,6 +21,20 @@ import type {
   ValidationResult,
   Workflow,
 } from './types';
+// Run panel (app_run.go):
+import type {
+  RunEscalation,
+  RunEvent,
+  RunFinished,
+  RunHistory,
+  RunLogFile,
+  RunReplan,
+  RunResponse,
+  RunStart,
+  RunStatusView,
+  SideEffect,
+  ToolCatalogResult,
+} from './types';
 
 // The generated bindings type their arguments as Wails model classes; our
 // plain JSON objects have the same shape, so they are passed through as-is
@@ -162,6 +176,69 @@ export const api = {
   onCloseRequested(cb: () => void): () => void {
     try {
       return EventsOn('weft:close-requested', () => cb());
+    } catch {
+      return () => {}; // no Wails runtime (plain browser, tests)
+    }
+  },
+  // --- Run panel (app_run.go) ---
+  /** Starts a run in the background; started false with problems or approval steps when it cannot. */
+  async startRun(w: Workflow, path: string, approved?: string[]): Promise<RunStart> {
+    const r = (await (approved
+      ? App.StartApprovedRun(w as unknown as Any, path, approved)
+      : App.StartRun(w as unknown as Any, path))) as unknown as RunStart;
+    return {
+      started: !!r?.started,
+      error: r?.error ?? '',
+      problems: r?.problems ?? [],
+      approval: r?.approval ?? [],
+      approval_changed: r?.approval_changed ?? [],
+      warnings: r?.warnings ?? [],
+    };
+  },
+  async stopRun(): Promise<boolean> {
+    return App.StopRun();
+  },
+  async respondEscalation(id: string, resp: RunResponse): Promise<void> {
+    await App.RespondEscalation(id, resp as unknown as Any);
+  },
+  async runStatus(): Promise<RunStatusView> {
+    const r = (await App.GetRunStatus()) as unknown as RunStatusView;
+    return { running: !!r?.running, run_id: r?.run_id ?? '', workflow_id: r?.workflow_id ?? '', escalation: r?.escalation ?? null, can_replan: !!r?.can_replan };
+  },
+  async canReplan(): Promise<boolean> {
+    return App.CanReplan();
+  },
+  async runHistory(path: string, workflowId: string): Promise<RunHistory> {
+    const r = (await App.RunHistory(path, workflowId)) as unknown as RunHistory;
+    return { dir: r?.dir ?? '', runs: r?.runs ?? [], warnings: r?.warnings ?? [] };
+  },
+  async runEvents(runDir: string): Promise<RunLogFile> {
+    const r = (await App.RunEvents(runDir)) as unknown as RunLogFile;
+    return { events: r?.events ?? [], total: r?.total ?? 0, truncated: !!r?.truncated, warnings: r?.warnings ?? [] };
+  },
+  async sideEffectSteps(w: Workflow): Promise<SideEffect[]> {
+    return ((await App.SideEffectSteps(w as unknown as Any)) as unknown as SideEffect[]) ?? [];
+  },
+  /** The built-in and MCP tools, with why some MCP tools are missing. */
+  async toolCatalogFull(): Promise<ToolCatalogResult> {
+    const r = (await App.ToolCatalogFull()) as unknown as ToolCatalogResult;
+    return { tools: r?.tools ?? [], warnings: r?.warnings ?? [] };
+  },
+  /** Subscribes to the run's events ("run:event", "run:escalation", "run:replanned", "run:finished"). */
+  onRun(h: {
+    event(e: RunEvent): void;
+    escalation(e: RunEscalation): void;
+    replanned(r: RunReplan): void;
+    finished(f: RunFinished): void;
+  }): () => void {
+    try {
+      const offs = [
+        EventsOn('run:event', (e: RunEvent) => h.event(e)),
+        EventsOn('run:escalation', (e: RunEscalation) => h.escalation(e)),
+        EventsOn('run:replanned', (r: RunReplan) => h.replanned(r)),
+        EventsOn('run:finished', (f: RunFinished) => h.finished(f)),
+      ];
+      return () => offs.forEach((off) => off());
     } catch {
       return () => {}; // no Wails runtime (plain browser, tests)
     }

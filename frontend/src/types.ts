@@ -266,3 +266,239 @@ export interface AutosaveView {
   workflow: Workflow | null;
   warnings: string[];
 }
+
+// --- Run (app_run.go, backend/runner) ---
+
+export type RunEventType =
+  | 'run_started'
+  | 'node_started'
+  | 'attempt'
+  | 'failure'
+  | 'retry'
+  | 'escalated'
+  | 'user_response'
+  | 'resolved'
+  | 'variable_set'
+  | 'branch_evaluated'
+  | 'loop_iteration'
+  | 'node_finished'
+  | 'node_skipped'
+  | 'warning'
+  | 'log'
+  | 'tool_call'
+  | 'run_finished';
+
+export type RunNodeStatus = 'running' | 'ok' | 'retrying' | 'escalated' | 'failed' | 'skipped' | 'canceled';
+export type RunOutcome = 'succeeded' | 'failed' | 'aborted' | 'canceled' | 'replanned';
+export type FailureSeverity = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW';
+
+export interface Classification {
+  severity: FailureSeverity | string;
+  category: string;
+  retryable: boolean;
+  suggested_fix?: string;
+}
+
+/** One failed attempt (runner.FailureRecord). */
+export interface FailureRecord extends Classification {
+  attempt: number;
+  /** RFC 3339 */
+  time: string;
+  failure_type: string;
+  error: string;
+  output_summary?: string;
+  duration_ms: number;
+}
+
+export type RunAction = 'retry' | 'skip' | 'abort' | 'fix' | 'replan';
+
+/** The answer to an escalation (runner.Response). */
+export interface RunResponse {
+  action: RunAction;
+  instruction?: string;
+  arguments?: Record<string, unknown>;
+}
+
+export interface KnownFix {
+  time?: string;
+  tool?: string;
+  category?: string;
+  failure_type?: string;
+  error?: string;
+  resolution: string;
+  fix?: string;
+  attempts?: number;
+}
+
+/** What the runner asks when automated recovery is exhausted (runner.Escalation). */
+export interface Escalation extends Classification {
+  run_id: string;
+  node_id: string;
+  node_key: string;
+  node_name: string;
+  node_type: string;
+  tool?: string;
+  reason: 'max_attempts' | 'not_retryable' | string;
+  attempts: number;
+  max_attempts: number;
+  failures: FailureRecord[];
+  last_error: string;
+  known_fixes?: KnownFix[];
+  notice?: string;
+  can_replan: boolean;
+  choices: RunAction[];
+}
+
+/** The "run:escalation" event: answer it with respondEscalation(id, …). */
+export interface RunEscalation {
+  id: string;
+  escalation: Escalation;
+}
+
+export interface NodeRef {
+  id: string;
+  key: string;
+  name?: string;
+}
+
+export interface NodeStat extends NodeRef {
+  executions: number;
+  attempts: number;
+  failures: number;
+  result: string;
+}
+
+/** A run's retry statistics (runner.Summary). */
+export interface RunSummary {
+  nodes: number;
+  first_attempt_successes: number;
+  retried: number;
+  retry_successes: number;
+  escalations: number;
+  skipped: number;
+  disabled: number;
+  failed: number;
+  failure_types: Record<string, number> | null;
+  categories: Record<string, number> | null;
+  details: NodeStat[] | null;
+  duration_ms: number;
+}
+
+/** One "run:event" (runner.Event); fields not relevant to a type are absent. */
+export interface RunEvent {
+  seq: number;
+  time: string;
+  type: RunEventType | string;
+  run_id: string;
+  node_id?: string;
+  node_key?: string;
+  node_name?: string;
+  status?: RunNodeStatus | string;
+  attempt?: number;
+  max_attempts?: number;
+  iteration?: number;
+  branch?: string;
+  condition?: string;
+  message?: string;
+  tool?: string;
+  delay_ms?: number;
+  duration_ms?: number;
+  outputs?: Record<string, unknown>;
+  failure?: FailureRecord;
+  escalation?: Escalation;
+  response?: RunResponse;
+  outcome?: RunOutcome | string;
+  summary?: RunSummary;
+}
+
+/** A step that changes the world, approved before a replanned version runs (runner.SideEffect). */
+export interface SideEffect extends NodeRef {
+  type: string;
+  tool?: string;
+  kind: 'command' | 'file_write' | 'request' | 'tool' | 'unknown_tool' | 'agent' | string;
+  detail: string;
+  tools?: string[];
+}
+
+export interface RunStart {
+  started: boolean;
+  error?: string;
+  problems: Problem[];
+  approval: SideEffect[];
+  approval_changed: string[];
+  warnings: string[];
+}
+
+/** The "run:finished" event. */
+export interface RunFinished {
+  run_id: string;
+  dir: string;
+  outcome: RunOutcome | string;
+  error?: string;
+  stopped_at?: NodeRef | null;
+  summary?: RunSummary | null;
+  warnings: string[];
+  replanned: boolean;
+  started: string;
+  finished: string;
+  problems: Problem[];
+}
+
+/** The "run:replanned" event: a new plan, as a change to review. */
+export interface RunReplan {
+  run_id: string;
+  message: string;
+  changes: string;
+  stopped_at?: NodeRef | null;
+  patch: WorkflowPatch;
+  workflow: Workflow;
+  diff: PatchDiff;
+  warnings: StageWarning[];
+  valid: boolean;
+  problems: Problem[];
+  side_effects: SideEffect[];
+  changed_ids: string[];
+}
+
+export interface RunStatusView {
+  running: boolean;
+  run_id: string;
+  workflow_id: string;
+  escalation: RunEscalation | null;
+  can_replan: boolean;
+}
+
+/** One past run (summary.json). */
+export interface RunRecord {
+  run_id: string;
+  dir: string;
+  workflow_id: string;
+  workflow_name: string;
+  outcome: RunOutcome | string;
+  error?: string;
+  stopped_at?: NodeRef | null;
+  summary?: RunSummary | null;
+  warnings: string[];
+  replanned: boolean;
+  started: string;
+  finished: string;
+  complete: boolean;
+}
+
+export interface RunHistory {
+  dir: string;
+  runs: RunRecord[];
+  warnings: string[];
+}
+
+export interface RunLogFile {
+  events: RunEvent[];
+  total: number;
+  truncated: boolean;
+  warnings: string[];
+}
+
+export interface ToolCatalogResult {
+  tools: Tool[];
+  warnings: string[];
+}

@@ -2,11 +2,12 @@
 import { create } from 'zustand';
 import { createAssistantSlice, type AssistantSlice } from './assistantSlice'; // assistant panel
 import { createProblemsSlice, type ProblemsSlice } from './problemsSlice';
+import { createRunSlice, type RunSlice } from './runSlice'; // run panel
 import { createSelectionSlice, type SelectionSlice } from './selectionSlice';
 import { createUiSlice, type UiSlice } from './uiSlice';
 import { createWorkflowSlice, type WorkflowSlice } from './workflowSlice';
 
-export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice;
+export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice; // RunSlice: run panel
 
 export function createAppStore() {
   return create<StoreState>()((...a) => ({
@@ -15,6 +16,7 @@ export function createAppStore() {
     ...createSelectionSlice(...a),
     ...createUiSlice(...a),
     ...createAssistantSlice(...a), // assistant panel
+    ...createRunSlice(...a), // run panel
   }));
 }
 

@@ -1,0 +1,53 @@
+// A node's run status on the canvas: a chip over its top edge (running,
+// ok, retrying n/m, needs you, failed, skipped, stopped); the node gets a
+// matching ring through runClass.
+import { Check, CircleAlert, Hand, LoaderCircle, Redo2, RotateCw, Square, X } from 'lucide-react';
+import type { NodeRunState } from '../../store/runSlice';
+import { STATUS_LABEL } from './format';
+import './run.css';
+
+const ICONS = {
+  running: LoaderCircle,
+  ok: Check,
+  retrying: RotateCw,
+  escalated: Hand,
+  failed: X,
+  skipped: Redo2,
+  canceled: Square,
+} as const;
+
+/** runClass is the class the node takes for its ring. */
+export function runClass(st: NodeRunState | undefined): string {
+  return st ? `run-${st.status}` : '';
+}
+
+export function chipText(st: NodeRunState): string {
+  const n = st.attempt && st.maxAttempts ? `${st.attempt}/${st.maxAttempts}` : '';
+  switch (st.status) {
+    case 'retrying':
+      return n ? `retrying ${n}` : 'retrying';
+    case 'running':
+      if (st.iteration) return `iteration ${st.iteration}`;
+      return st.attempt && st.attempt > 1 && n ? `attempt ${n}` : 'running';
+    case 'ok':
+      return st.attempt && st.attempt > 1 ? `ok · ${st.attempt} attempts` : 'ok';
+    default:
+      return STATUS_LABEL[st.status] ?? st.status;
+  }
+}
+
+export function RunChip({ state }: { state: NodeRunState | undefined }) {
+  if (!state) return null;
+  const Icon = ICONS[state.status] ?? CircleAlert;
+  return (
+    <span
+      className={`run-chip ${state.status}`}
+      data-testid="run-chip"
+      data-status={state.status}
+      title={state.message ? `${chipText(state)}: ${state.message}` : chipText(state)}
+    >
+      <Icon size={11} className={state.status === 'running' ? 'spin' : undefined} />
+      {chipText(state)}
+    </span>
+  );
+}

@@ -1,0 +1,78 @@
+// Past runs of the workflow, newest first, each with its summary; one can
+// be opened in the log.
+import { ChevronRight, RefreshCw, ScrollText } from 'lucide-react';
+import { useState } from 'react';
+import type { RunRecord } from '../../types';
+import { duration, OUTCOME_LABEL, plural, when } from './format';
+import { RunSummary } from './RunSummary';
+import './run.css';
+
+function brief(r: RunRecord): string {
+  const s = r.summary;
+  if (!s) return r.complete ? '' : 'no summary: still going, or stopped abruptly';
+  const parts = [plural(s.nodes, 'step')];
+  if (s.escalations) parts.push(plural(s.escalations, 'escalation'));
+  if (s.retried) parts.push(`${s.retried} retried`);
+  if (s.skipped) parts.push(`${s.skipped} skipped`);
+  return parts.join(' · ');
+}
+
+export function RunHistory({
+  runs,
+  loading,
+  error,
+  viewing,
+  onView,
+  onRefresh,
+}: {
+  runs: RunRecord[];
+  loading: boolean;
+  error: string | null;
+  viewing: string | null;
+  onView(r: RunRecord): void;
+  onRefresh(): void;
+}) {
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <div className="run-history" data-testid="run-history">
+      <div className="run-history-bar">
+        <span className="muted">{loading ? 'Loading…' : plural(runs.length, 'run')}</span>
+        <button type="button" className="icon" title="Refresh" aria-label="Refresh the history" onClick={onRefresh}>
+          <RefreshCw size={13} />
+        </button>
+      </div>
+      {error && <p className="run-note error">{error}</p>}
+      {!loading && !runs.length && !error && <p className="run-history-empty muted">This workflow has not run yet.</p>}
+      <ul className="run-history-list">
+        {runs.map((r) => {
+          const expanded = open === r.run_id;
+          const outcome = r.complete ? r.outcome : 'incomplete';
+          return (
+            <li key={r.run_id} className={expanded ? 'open' : ''} data-testid="history-row" data-outcome={outcome}>
+              <button type="button" className="run-history-row" onClick={() => setOpen(expanded ? null : r.run_id)} aria-expanded={expanded}>
+                <ChevronRight size={13} className="chev" />
+                <span className="run-history-when">{when(r.started)}</span>
+                <span className={`outcome-chip ${outcome}`}>{OUTCOME_LABEL[outcome] ?? outcome}</span>
+                <span className="run-history-brief muted">{brief(r)}</span>
+                {r.summary && <span className="run-history-dur muted">{duration(r.summary.duration_ms)}</span>}
+              </button>
+              {expanded && (
+                <div className="run-history-detail">
+                  {r.summary && <RunSummary summary={r.summary} outcome={r.outcome} error={r.error} stoppedAt={r.stopped_at} testId="history-summary" />}
+                  <div className="run-history-actions">
+                    <button type="button" className="btn" onClick={() => onView(r)} disabled={viewing === r.run_id} data-testid="history-view-log">
+                      <ScrollText size={13} /> {viewing === r.run_id ? 'Shown in the log' : 'Show log'}
+                    </button>
+                    <code className="run-history-id" title={r.dir}>
+                      {r.run_id}
+                    </code>
+                  </div>
+                </div>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}

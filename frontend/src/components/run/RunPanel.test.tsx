@@ -1,0 +1,271 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixtureOpen, fixtureWorkflow } from '../../test/fixtures';
+import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunStart } from '../../types';
+
+vi.mock('../../api', () => ({
+  api: {},
+  ASSISTANT_STOPPED: 'assistant: stopped',
+  errorMessage: (e: unknown) => (e instanceof Error ? e.message : String(e)),
+}));
+
+import { useStore } from '../../store';
+import { RunChip, chipText } from './RunChip';
+import { makeRunActions, RUN_REPLAN_ENTRY, type RunApi } from './runActions';
+import { escalation, finished, summary } from './runFixtures';
+import { RunPanel } from './RunPanel';
+
+const initial = useStore.getState();
+type Handlers = Parameters<RunApi['onRun']>[0];
+let heard: Handlers | null;
+let fake: Record<keyof RunApi, ReturnType<typeof vi.fn>>;
+let seq = 0;
+
+function ev(type: string, over: Partial<RunEvent> = {}): RunEvent {
+  return { seq: ++seq, time: '2026-01-02T03:04:05Z', type, run_id: 'r1', ...over };
+}
+
+function started(over: Partial<RunStart> = {}): RunStart {
+  return { started: true, problems: [], approval: [], approval_changed: [], warnings: [], ...over };
+}
+
+const record = (id: string, over: Partial<RunRecord> = {}): RunRecord => ({
+  run_id: id,
+  dir: `/tmp/.weft/runs/${id}`,
+  workflow_id: 'wf-1',
+  workflow_name: 'Fixture',
+  outcome: 'succeeded',
+  summary: summary(),
+  warnings: [],
+  replanned: false,
+  started: '2026-01-02T03:04:05Z',
+  finished: '2026-01-02T03:04:07Z',
+  complete: true,
+  ...over,
+});
+
+beforeEach(() => {
+  useStore.setState(initial, true);
+  useStore.getState().loadDocument(fixtureOpen());
+  heard = null;
+  fake = {
+    startRun: vi.fn().mockResolvedValue(started()),
+    stopRun: vi.fn().mockResolvedValue(true),
+    respondEscalation: vi.fn().mockResolvedValue(undefined),
+    runStatus: vi.fn().mockResolvedValue({ running: false, run_id: '', workflow_id: '', escalation: null, can_replan: false }),
+    canReplan: vi.fn().mockResolvedValue(false),
+    runHistory: vi.fn().mockResolvedValue({ dir: '/tmp/.weft/runs', runs: [], warnings: [] }),
+    runEvents: vi.fn().mockResolvedValue({ events: [], total: 0, truncated: false, warnings: [] }),
+    onRun: vi.fn().mockImplementation((h: Handlers) => {
+      heard = h;
+      return () => {};
+    }),
+    log: vi.fn(),
+  };
+});
+
+function setup() {
+  const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+  render(<RunPanel actions={actions} />);
+  return actions;
+}
+
+describe('run actions', () => {
+  it('starts the document, follows its events and answers an escalation', async () => {
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    await actions.start();
+    const doc = useStore.getState().doc;
+    expect(fake.startRun).toHaveBeenCalledWith(doc, '/tmp/fixture.json', undefined);
+    expect(useStore.getState().runPhase).toBe('running');
+    heard!.event(ev('run_started'));
+    heard!.event(ev('node_started', { node_id: 'n1', status: 'running' }));
+    expect(useStore.getState().nodeRun.n1.status).toBe('running');
+
+    const esc: RunEscalation = escalation();
+    heard!.escalation(esc);
+    expect(useStore.getState().runEscalation).toBe(esc);
+    expect(useStore.getState().sidebarTab).toBe('run');
+    expect(await actions.respond({ action: 'skip' })).toBe(true);
+    expect(fake.respondEscalation).toHaveBeenCalledWith('r1#1', { action: 'skip' });
+    expect(useStore.getState().runEscalation).toBeNull();
+
+    const fin: RunFinished = finished();
+    heard!.finished(fin);
+    expect(useStore.getState().runPhase).toBe('finished');
+    expect(useStore.getState().runResult).toBe(fin);
+    expect(fake.runHistory).toHaveBeenCalledWith('/tmp/fixture.json', 'wf-1');
+  });
+
+  it('gathers events before the store takes them', async () => {
+    vi.useFakeTimers();
+    try {
+      const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 50 });
+      actions.subscribe();
+      useStore.getState().runStarting('wf-1');
+      heard!.event(ev('run_started'));
+      heard!.event(ev('node_started', { node_id: 'n1', status: 'running' }));
+      expect(useStore.getState().runLog).toHaveLength(0);
+      vi.advanceTimersByTime(60);
+      expect(useStore.getState().runLog).toHaveLength(2);
+      // An escalation takes what is queued first, in order.
+      heard!.event(ev('escalated', { node_id: 'n1', status: 'escalated' }));
+      heard!.escalation(escalation());
+      expect(useStore.getState().nodeRun.n1.status).toBe('escalated');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps an answer the backend refused on show, with the reason', async () => {
+    fake.respondEscalation.mockRejectedValue(new Error('escalation r1#1 is not waiting for an answer'));
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    actions.subscribe();
+    heard!.escalation(escalation());
+    expect(await actions.respond({ action: 'retry' })).toBe(false);
+    expect(useStore.getState().runEscalation?.id).toBe('r1#1');
+    expect(useStore.getState().escalationError).toMatch(/not waiting/);
+  });
+
+  it('asks for approval of a replanned version, then runs it with the steps approved', async () => {
+    const steps = [{ id: 'n1', key: 'list', name: 'List files', type: 'Tool', tool: 'run_command', kind: 'command', detail: 'runs `ls`' }];
+    fake.startRun.mockResolvedValueOnce(started({ started: false, approval: steps, approval_changed: ['n1'], error: 'approve' }));
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    await actions.start();
+    expect(useStore.getState().runApproval).toEqual({ steps, changed: ['n1'] });
+    expect(useStore.getState().runPhase).toBe('idle');
+    expect(useStore.getState().runError).toBeNull();
+    await actions.approve();
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['n1']);
+    expect(useStore.getState().runApproval).toBeNull();
+    expect(useStore.getState().runPhase).toBe('running');
+  });
+
+  it('shows a replanned version as a change to review', () => {
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    actions.subscribe();
+    const w = fixtureWorkflow();
+    const added = { id: 'n9', key: 'fix', name: 'Fix', type: 'Tool', params: { tool: 'log', arguments: { message: 'x' } } };
+    const rp: RunReplan = {
+      run_id: 'r1',
+      message: 'List files failed; a new plan was made',
+      changes: '1 step added (fix)',
+      patch: { added_nodes: [added], removed_node_ids: [], updated_nodes: [], added_edges: [], removed_edges: [], warnings: [] },
+      workflow: { ...w, nodes: [...w.nodes, added] },
+      diff: { added_node_ids: ['n9'], removed_node_ids: [], modified_node_ids: [], added_edges: [], removed_edges: [] },
+      warnings: [],
+      valid: true,
+      problems: [],
+      side_effects: [],
+      changed_ids: [],
+    };
+    heard!.replanned(rp);
+    const s = useStore.getState();
+    expect(s.runReplan).toBe(rp);
+    expect(s.proposal?.entryId).toBe(RUN_REPLAN_ENTRY);
+    expect(s.previewStatus).toEqual({ n9: 'added' });
+  });
+});
+
+describe('RunPanel', () => {
+  it('runs, shows statuses, the escalation dialog and the summary', async () => {
+    setup();
+    await waitFor(() => expect(fake.runHistory).toHaveBeenCalled());
+    expect(screen.getByTestId('run-status')).toHaveTextContent('not run in this session');
+    fireEvent.click(screen.getByTestId('run-button'));
+    await waitFor(() => expect(fake.startRun).toHaveBeenCalled());
+    await waitFor(() => expect(screen.getByTestId('stop-button')).toBeInTheDocument());
+
+    act(() => {
+      heard!.event(ev('run_started', { message: 'Fixture' }));
+      heard!.event(ev('node_started', { node_id: 'n1', node_name: 'List files', status: 'running', tool: 'fs.list' }));
+      heard!.event(ev('node_finished', { node_id: 'n1', node_name: 'List files', status: 'ok', attempt: 1, duration_ms: 8 }));
+    });
+    expect(screen.getByTestId('run-status')).toHaveTextContent('Running · 1/1 steps');
+    const entries = screen.getAllByTestId('log-entry');
+    expect(entries.map((e) => e.getAttribute('data-type'))).toEqual(['run_started', 'node_started', 'node_finished']);
+
+    act(() => heard!.escalation(escalation()));
+    const dialog = screen.getByTestId('escalation-dialog');
+    expect(within(dialog).getAllByTestId('attempt-row')).toHaveLength(2);
+    expect(screen.getByTestId('run-status')).toHaveTextContent('Waiting for you at List files');
+    fireEvent.click(within(dialog).getByTestId('esc-skip'));
+    await waitFor(() => expect(fake.respondEscalation).toHaveBeenCalledWith('r1#1', { action: 'skip' }));
+    await waitFor(() => expect(screen.queryByTestId('escalation-dialog')).toBeNull());
+
+    act(() => heard!.finished(finished({ summary: summary({ nodes: 2, first_attempt_successes: 1 }) })));
+    const sum = screen.getByTestId('run-summary');
+    expect(within(sum).getByTestId('run-outcome')).toHaveTextContent('Succeeded');
+    expect(within(sum).getByTestId('summary-nodes')).toHaveAttribute('data-value', '2');
+    expect(within(sum).getByTestId('summary-first_attempt_successes')).toHaveAttribute('data-value', '1');
+    expect(within(sum).getByTestId('summary-escalations')).toHaveAttribute('data-value', '1');
+    expect(within(sum).getByTestId('summary-skipped')).toHaveAttribute('data-value', '1');
+    expect(within(sum).getByTestId('summary-failure-types')).toHaveTextContent('verification_failed ×1');
+    expect(screen.getByTestId('run-button')).toBeEnabled();
+  });
+
+  it('lists the problems of a workflow that cannot run', async () => {
+    fake.startRun.mockResolvedValue(
+      started({
+        started: false,
+        error: 'the workflow is not valid, so it cannot run',
+        problems: [{ code: 'if_missing_branch', severity: 'error', message: 'If "Is big" has no IfFalse edge', node_ids: ['n3'], edges: null }],
+      }),
+    );
+    setup();
+    fireEvent.click(screen.getByTestId('run-button'));
+    const err = await screen.findByTestId('run-error');
+    expect(err).toHaveTextContent('not valid');
+    fireEvent.click(within(err).getByText('If "Is big" has no IfFalse edge'));
+    expect(useStore.getState().selectedNodeIds).toEqual(['n3']);
+  });
+
+  it('shows past runs with their summary and opens one in the log', async () => {
+    fake.runHistory.mockResolvedValue({ dir: '/tmp/.weft/runs', runs: [record('20260102-030405.000-aaaaaa'), record('20260101-030405.000-bbbbbb', { outcome: 'failed' })], warnings: [] });
+    fake.runEvents.mockResolvedValue({ events: [ev('run_started', { message: 'old run' }), ev('run_finished', { outcome: 'succeeded' })], total: 2, truncated: false, warnings: [] });
+    setup();
+    fireEvent.click(screen.getByTestId('run-view-history'));
+    const rows = await screen.findAllByTestId('history-row');
+    expect(rows.map((r) => r.getAttribute('data-outcome'))).toEqual(['succeeded', 'failed']);
+    fireEvent.click(within(rows[0]).getByRole('button'));
+    expect(within(rows[0]).getByTestId('history-summary')).toHaveTextContent('Escalations');
+    fireEvent.click(within(rows[0]).getByTestId('history-view-log'));
+    await waitFor(() => expect(fake.runEvents).toHaveBeenCalledWith('/tmp/.weft/runs/20260102-030405.000-aaaaaa'));
+    expect(await screen.findByTestId('viewing-past-run')).toHaveTextContent('20260102-030405.000-aaaaaa');
+    expect(screen.getAllByTestId('log-entry')[0]).toHaveTextContent('Run started: old run');
+  });
+
+  it('filters the log', async () => {
+    setup();
+    await act(async () => {
+      useStore.getState().runStarting('wf-1');
+      heard ??= null;
+    });
+    act(() =>
+      useStore.getState().applyRunEvents([
+        ev('run_started'),
+        ev('node_started', { node_id: 'n1', node_name: 'List files' }),
+        ev('attempt', { node_id: 'n1', node_name: 'List files', attempt: 1 }),
+        ev('failure', { node_id: 'n1', node_name: 'List files', attempt: 1, failure: escalation().escalation.failures[0] }),
+      ]),
+    );
+    expect(screen.getAllByTestId('log-entry')).toHaveLength(3);
+    fireEvent.click(screen.getByTestId('log-filter-all'));
+    expect(screen.getAllByTestId('log-entry')).toHaveLength(4);
+    fireEvent.click(screen.getByTestId('log-filter-problems'));
+    expect(screen.getAllByTestId('log-entry').map((e) => e.getAttribute('data-type'))).toEqual(['run_started', 'failure']);
+    fireEvent.click(screen.getByTestId('log-filter-all'));
+    fireEvent.change(screen.getByTestId('log-search'), { target: { value: 'attempt 1' } });
+    expect(screen.getAllByTestId('log-entry').map((e) => e.getAttribute('data-type'))).toEqual(['attempt', 'failure']);
+  });
+});
+
+describe('RunChip', () => {
+  it('says the status, with the attempt while retrying', () => {
+    expect(chipText({ status: 'retrying', attempt: 2, maxAttempts: 3 })).toBe('retrying 2/3');
+    expect(chipText({ status: 'ok', attempt: 3 })).toBe('ok · 3 attempts');
+    expect(chipText({ status: 'escalated' })).toBe('needs you');
+    render(<RunChip state={{ status: 'failed', message: 'exit 3' }} />);
+    expect(screen.getByTestId('run-chip')).toHaveAttribute('data-status', 'failed');
+    expect(screen.getByTestId('run-chip')).toHaveAttribute('title', 'failed: exit 3');
+  });
+});

@@ -1,0 +1,66 @@
+// A run's retry statistics: steps run, first-attempt successes, retried,
+// retry successes, escalations, skipped, failed and the failure types.
+import type { NodeRef, RunSummary as Summary } from '../../types';
+import { duration, OUTCOME_LABEL } from './format';
+import './run.css';
+
+const STATS: { key: keyof Summary; label: string; tone?: string }[] = [
+  { key: 'nodes', label: 'Steps run' },
+  { key: 'first_attempt_successes', label: 'First-attempt ok', tone: 'ok' },
+  { key: 'retried', label: 'Retried', tone: 'warn' },
+  { key: 'retry_successes', label: 'Retry successes', tone: 'ok' },
+  { key: 'escalations', label: 'Escalations', tone: 'warn' },
+  { key: 'skipped', label: 'Skipped', tone: 'dim' },
+  { key: 'failed', label: 'Failed', tone: 'error' },
+];
+
+export function RunSummary({
+  summary,
+  outcome,
+  error,
+  stoppedAt,
+  testId = 'run-summary',
+}: {
+  summary: Summary | null | undefined;
+  outcome: string;
+  error?: string;
+  stoppedAt?: NodeRef | null;
+  testId?: string;
+}) {
+  const types = Object.entries(summary?.failure_types ?? {}).filter(([, n]) => n > 0);
+  return (
+    <section className={`run-summary outcome-${outcome}`} data-testid={testId} data-outcome={outcome}>
+      <header>
+        <span className={`outcome-chip ${outcome}`} data-testid="run-outcome">
+          {OUTCOME_LABEL[outcome] ?? outcome}
+        </span>
+        {summary && <span className="muted">in {duration(summary.duration_ms)}</span>}
+        {stoppedAt && outcome !== 'succeeded' && <span className="muted"> at {stoppedAt.name || stoppedAt.key}</span>}
+      </header>
+      {error && outcome !== 'succeeded' && <p className="run-summary-error">{error}</p>}
+      {summary && (
+        <dl className="run-stats">
+          {STATS.map((s) => {
+            const v = (summary[s.key] as number) ?? 0;
+            return (
+              <div key={s.key} className={`stat ${v ? (s.tone ?? '') : 'zero'}`} data-testid={`summary-${s.key}`} data-value={v}>
+                <dt>{s.label}</dt>
+                <dd>{v}</dd>
+              </div>
+            );
+          })}
+        </dl>
+      )}
+      {types.length > 0 && (
+        <div className="run-failure-types" data-testid="summary-failure-types">
+          <span className="muted">Failure types</span>
+          {types.map(([t, n]) => (
+            <code key={t} className="ft-chip">
+              {t} ×{n}
+            </code>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,6 @@
+// The app's one set of run actions, on the app store and the real api.
+import { api } from '../../api';
+import { useStore } from '../../store';
+import { makeRunActions } from './runActions';
+
+export const runActions = makeRunActions(useStore, api);

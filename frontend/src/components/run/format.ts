@@ -1,0 +1,53 @@
+// Small formatting helpers of the Run panel.
+import type { RunNodeStatus } from '../../types';
+
+/** clock shows an RFC 3339 time as HH:MM:SS in local time. */
+export function clock(iso: string | undefined, withMs = false): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const s = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return withMs ? `${s}.${p(d.getMilliseconds(), 3)}` : s;
+}
+
+/** when shows a past run's start: the time today, else the date and time. */
+export function when(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime()) || d.getFullYear() < 2000) return '—';
+  const sameDay = d.toDateString() === now.toDateString();
+  if (sameDay) return clock(iso);
+  return `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${clock(iso).slice(0, 5)}`;
+}
+
+/** duration shows milliseconds compactly: 850ms, 2.4s, 3m 05s. */
+export function duration(ms: number | undefined): string {
+  if (ms === undefined || ms < 0) return '';
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
+  const m = Math.floor(ms / 60_000);
+  const s = Math.round((ms % 60_000) / 1000);
+  return `${m}m ${String(s).padStart(2, '0')}s`;
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+export const OUTCOME_LABEL: Record<string, string> = {
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+  aborted: 'Aborted',
+  canceled: 'Stopped',
+  replanned: 'Replanned',
+};
+
+export const STATUS_LABEL: Record<RunNodeStatus, string> = {
+  running: 'running',
+  ok: 'ok',
+  retrying: 'retrying',
+  escalated: 'needs you',
+  failed: 'failed',
+  skipped: 'skipped',
+  canceled: 'stopped',
+};

@@ -1,0 +1,65 @@
+// Fixtures of the run panel's tests: a summary, an escalation with two
+// failed attempts and the end of a run.
+import type { RunEscalation, RunFinished, RunSummary } from '../../types';
+
+export function summary(over: Partial<RunSummary> = {}): RunSummary {
+  return {
+    nodes: 3,
+    first_attempt_successes: 2,
+    retried: 0,
+    retry_successes: 0,
+    escalations: 1,
+    skipped: 1,
+    disabled: 0,
+    failed: 0,
+    failure_types: { verification_failed: 1 },
+    categories: { logic: 1 },
+    details: [],
+    duration_ms: 1234,
+    ...over,
+  };
+}
+
+export function escalation(over: Partial<RunEscalation['escalation']> = {}): RunEscalation {
+  return {
+    id: 'r1#1',
+    escalation: {
+      run_id: 'r1',
+      node_id: 'n1',
+      node_key: 'list',
+      node_name: 'List files',
+      node_type: 'Tool',
+      tool: 'run_command',
+      reason: 'max_attempts',
+      attempts: 2,
+      max_attempts: 2,
+      failures: [
+        { attempt: 1, time: '2026-01-02T03:04:05Z', failure_type: 'verification_failed', error: 'verify `list.exit_code == 0` is false', output_summary: 'exit_code: 3', duration_ms: 4, severity: 'MEDIUM', category: 'logic', retryable: true },
+        { attempt: 2, time: '2026-01-02T03:04:06Z', failure_type: 'execution_error', error: 'permission denied', output_summary: '', duration_ms: 5, severity: 'HIGH', category: 'permission', retryable: false },
+      ],
+      last_error: 'permission denied',
+      severity: 'HIGH',
+      category: 'permission',
+      retryable: false,
+      suggested_fix: 'Check the permissions.',
+      can_replan: false,
+      choices: ['retry', 'skip', 'abort', 'fix'],
+      ...over,
+    },
+  };
+}
+
+export function finished(over: Partial<RunFinished> = {}): RunFinished {
+  return {
+    run_id: 'r1',
+    dir: '/tmp/.weft/runs/r1',
+    outcome: 'succeeded',
+    summary: summary(),
+    warnings: [],
+    replanned: false,
+    started: '2026-01-02T03:04:05Z',
+    finished: '2026-01-02T03:04:07Z',
+    problems: [],
+    ...over,
+  };
+}
