@@ -187,7 +187,7 @@ function CanvasInner() {
         <FocusFollower />
       </ReactFlow>
       {!hasDoc && <div className="canvas-empty">Loading workflow…</div>}
-      {empty && (
+      {empty && !previewing /* assistant: a plan's preview draws here */ && (
         <div className="canvas-empty" data-testid="canvas-empty-hint">
           <div className="canvas-hint">
             <MousePointerClick size={22} />
