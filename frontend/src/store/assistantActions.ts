@@ -5,7 +5,7 @@
 import { api, ASSISTANT_STOPPED, errorMessage, type Api } from '../api';
 import type { AssistantResult, StageWarning, Workflow } from '../types';
 import type { Proposal } from './assistantSlice';
-import type { AppStore, StoreState } from './index';
+import type { AppStore } from './index';
 
 export type AssistantApi = Pick<
   Api,
@@ -193,30 +193,16 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
   return { subscribe, loadHistory, send, stop, apply, discard, clearHistory };
 }
 
-// --- Integration with the editor's store (history and warnings) ---
-
-type EditorHooks = {
-  /** the editor's history-recorded replacement of the whole document */
-  setWorkflow?: (w: Workflow, opts?: { label?: string }) => void;
-  /** the problems panel's warnings of one source */
-  setWarnings?: (source: string, warnings: { source: string; stage?: string; message: string; node_id?: string }[]) => void;
-};
-
 /** commitWorkflow puts w in place of the document as one undo step. */
 export function commitWorkflow(store: AppStore, w: Workflow, label: string): void {
-  const s = store.getState() as StoreState & EditorHooks;
-  if (typeof s.setWorkflow === 'function') {
-    s.setWorkflow(w, { label });
-    return;
-  }
-  s.replaceDocumentFromAssistant(w);
+  store.getState().setWorkflow(w, { label });
 }
 
 /** setAssistantWarnings shows the assistant's warnings in the problems panel. */
 export function setAssistantWarnings(store: AppStore, ws: StageWarning[]): void {
-  const s = store.getState() as StoreState & EditorHooks;
-  const list = ws.map((w) => ({ source: WARNING_SOURCE, stage: w.stage, message: w.message, node_id: w.node_id }));
-  if (typeof s.setWarnings === 'function') s.setWarnings(WARNING_SOURCE, list);
+  store
+    .getState()
+    .setWarnings(WARNING_SOURCE, ws.map((w) => ({ source: WARNING_SOURCE, stage: w.stage, message: w.message, node_id: w.node_id })));
 }
 
 export type AssistantActions = ReturnType<typeof makeAssistantActions>;

@@ -231,11 +231,15 @@ describe('apply', () => {
     expect(s.previewNodes).toBeNull();
     expect(s.chatMessages[1].state).toBe('applied');
     expect(validate).toHaveBeenCalled();
+    // One undo step takes the whole change back.
+    store.getState().undo();
+    expect(store.getState().doc!.nodes.map((n) => n.id)).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
+    expect(store.getState().dirty).toBe(false);
   });
 
-  it('uses the editor history (setWorkflow) when the store has it', async () => {
+  it('applies through the editor history (setWorkflow)', async () => {
     const setWorkflow = vi.fn();
-    store.setState({ setWorkflow } as never);
+    store.setState({ setWorkflow });
     fake.assistantSend.mockResolvedValue(result({ kind: 'plan' }));
     const a = actions();
     await a.send('plan it');
@@ -264,9 +268,9 @@ describe('apply', () => {
     expect(store.getState().confirmingApplyAnyway).toBe(false);
   });
 
-  it('sends the warnings to the problems panel when it takes them', async () => {
+  it('sends the warnings to the problems panel', async () => {
     const setWarnings = vi.fn();
-    store.setState({ setWarnings } as never);
+    store.setState({ setWarnings });
     fake.assistantSend.mockResolvedValue(result());
     const a = actions();
     await a.send('add a greeting');

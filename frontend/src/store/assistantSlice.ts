@@ -87,9 +87,6 @@ export interface AssistantSlice {
   setConfirmingApplyAnyway(on: boolean): void;
   setChatError(e: string | null): void;
   onPreviewNodesChange(changes: NodeChange<WeftFlowNode>[]): void;
-  /** replaceDocumentFromAssistant puts w in place of the document (used
-   * only when the editor's history-recorded setWorkflow is absent). */
-  replaceDocumentFromAssistant(w: Workflow): void;
 }
 
 /** progressText is what the panel says while the assistant works. */
@@ -286,11 +283,5 @@ export const createAssistantSlice: StateCreator<StoreState, [], [], AssistantSli
     // The preview is read-only: only measuring and selection apply.
     const allowed = changes.filter((c) => c.type === 'dimensions' || c.type === 'select');
     if (allowed.length) set({ previewNodes: applyNodeChanges(allowed, nodes) });
-  },
-
-  replaceDocumentFromAssistant(w) {
-    w.nodes ??= [];
-    w.edges ??= [];
-    set({ doc: w, dirty: true, nodes: toFlowNodes(w), edges: toFlowEdges(w), selectedNodeIds: [] });
   },
 });
