@@ -9,7 +9,8 @@
 # fakellm), which the specs script through its control endpoints.
 #
 # Usage: scripts/e2e.sh   (needs: xvfb, chromium, wails CLI, npm deps;
-# scripts/deps.sh test installs them)
+# scripts/deps.sh test installs them). WEFT_E2E_PORT picks another port for
+# the dev server than 34115 (to run beside another `wails dev`).
 #        scripts/e2e.sh --restart-app   (for specs: stops the running
 # `wails dev` and starts it again with the same environment; needs the
 # WEFT_E2E_SCRATCH that scripts/e2e.sh exports)
@@ -17,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 export PATH="$(go env GOPATH)/bin:$PATH"
-PORT=34115
+PORT=${WEFT_E2E_PORT:-34115}
 ART="$ROOT/artifacts"
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -30,7 +31,7 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 start_app() {
   local log=$1
   setsid wails dev -tags webkit2_41 -m -nosyncgomod -s -skipbindings -noreload -nogorebuild -nocolour \
-    -loglevel Warning -viteservertimeout 60 >"$log" 2>&1 </dev/null &
+    -devserver "localhost:$PORT" -loglevel Warning -viteservertimeout 60 >"$log" 2>&1 </dev/null &
   local pgid=$!
   echo "$pgid" >"$SCRATCH/dev.pgid"
   echo "e2e: waiting for http://localhost:$PORT (log: $log)"
@@ -180,5 +181,5 @@ for f in invalid pipeline empty; do cp "e2e/fixtures/$f.json" "$SCRATCH/$f.json"
 export WEFT_URL="http://localhost:$PORT" WEFT_INVALID="$SCRATCH/invalid.json" WEFT_ARTIFACTS="$ART"
 export WEFT_PIPELINE="$SCRATCH/pipeline.json" WEFT_EMPTY="$SCRATCH/empty.json"
 export WEFT_FAKE_LLM="$FAKE_URL" WEFT_SETTINGS="$SETTINGS" WEFT_E2E_SCRATCH="$SCRATCH"
-export WEFT_RESTART="$ROOT/scripts/e2e.sh --restart-app"
+export WEFT_RESTART="$ROOT/scripts/e2e.sh --restart-app" WEFT_E2E_PORT="$PORT"
 (cd e2e && node --test --test-concurrency=1 --test-reporter=spec tests/)
