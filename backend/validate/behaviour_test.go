@@ -3,7 +3,10 @@ package validate
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -370,6 +373,48 @@ func TestValidKeyFastPath(t *testing.T) {
 	for _, k := range keys {
 		if validKey(k) != workflow.ValidKey(k) {
 			t.Errorf("%q: fast path %v, ValidKey %v", k, validKey(k), workflow.ValidKey(k))
+		}
+	}
+}
+
+// TestShapeCache checks that compiling a batch (which reuses the result of
+// a condition for later ones of the same shape) gives exactly what
+// compiling each condition on its own gives.
+func TestShapeCache(t *testing.T) {
+	shapes := []string{
+		"%s.exit_code == 0", "%s.x == 0 && %s.y", "%s.x == %s.y", "let v = %s.x; v > 0",
+		"%s.x ==", `%s.s matches "("`, `%s.s matches "a+"`, "len(%s.files) > 0", "%s.x in [1, 2]",
+		"%s?.x ?? %s", "all(%s.files, # != '')", "{a: %s.x}.a == 1", "%s.ok ? %s.a : %s.b", "1 + 2",
+		"%s.s startsWith 'x' and not %s.t", "%s(%s.x)", "%s[%s.k] == 1", "%s.x > 1 // note", "$env.%s == 1",
+		`%s.s matches "(%s"`, `%s.s == '%s \' %s'`, "%s.s == `%s`", `%s.b == b"%s"`, "%s . /* c */ %s == 1",
+		"%s.x > 1e3", "1..%s.n", "%s.é == 1 && é%s", "%s[0:%s.n]", "%s ? %s : %s", "#%s", "%s | len()",
+	}
+	names := []string{"a", "b", "check", "count", "len", "v", "now", "fetch_2", "_x", "date", "map", "true", "nil", "not", "(", "x1", "é"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var js []condJob
+	for k := 0; k < 20000; k++ {
+		s := shapes[rng.IntN(len(shapes))]
+		var args []any
+		for range strings.Count(s, "%s") {
+			args = append(args, names[rng.IntN(len(names))])
+		}
+		js = append(js, condJob{text: fmt.Sprintf(s, args...)})
+	}
+	compileJobs(js)
+	cfg := newExprConfig()
+	for _, j := range js {
+		want, werr := compileCondition(cfg, j.text)
+		if (werr == nil) != (j.err == nil) {
+			t.Fatalf("%q: batch error %v, alone %v", j.text, j.err, werr)
+		}
+		if werr != nil {
+			if werr.Error() != j.err.Error() {
+				t.Errorf("%q: batch error %q, alone %q", j.text, j.err, werr)
+			}
+			continue
+		}
+		if !slices.Equal(want.idents, j.res.idents) {
+			t.Errorf("%q: batch reads %v, alone %v", j.text, j.res.idents, want.idents)
 		}
 	}
 }

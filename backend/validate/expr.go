@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/expr-lang/expr/ast"
@@ -87,8 +90,8 @@ func compileCondition(cfg *conf.Config, expr string) (res compiled, err error) {
 	if strings.TrimSpace(expr) == "" {
 		return res, &ConditionError{Message: "the condition is empty"}
 	}
-	if n := utf8.RuneCountInString(expr); n > MaxConditionLength {
-		return res, &ConditionError{Message: fmt.Sprintf("the condition is %d characters long; the limit is %d", n, MaxConditionLength)}
+	if utf8.RuneCountInString(expr) > MaxConditionLength {
+		return res, conditionLengthError(expr)
 	}
 	defer func() {
 		// A checker bug must not take the app down with it.
@@ -113,6 +116,11 @@ func compileCondition(cfg *conf.Config, expr string) (res compiled, err error) {
 		return res, conditionError(err)
 	}
 	return compiled{idents: rootIdents(tree.Node)}, nil
+}
+
+func conditionLengthError(expr string) *ConditionError {
+	n := utf8.RuneCountInString(expr)
+	return &ConditionError{Message: fmt.Sprintf("the condition is %d characters long; the limit is %d", n, MaxConditionLength)}
 }
 
 func conditionError(err error) *ConditionError {
@@ -227,4 +235,156 @@ func templateRoots(s string, out []string) []string {
 
 func isIdentByte(c byte, first bool) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
+}
+
+// shaper computes shape keys, reusing its buffers.
+type shaper struct {
+	b    strings.Builder
+	kept []string
+}
+
+// shapeKey returns a key that two conditions share when they differ only in
+// the names of the variables they read, and those names in order of first
+// appearance. The key is the text itself with each such name replaced by a
+// placeholder; everything else is kept byte for byte. A name is replaced
+// only where it cannot matter to parsing or type checking without an
+// environment: an identifier outside string literals that is not a
+// keyword, builtin, literal or $env, does not follow "." or "#" (member,
+// pointer) and does not precede "(" or ":" (call, map key). Not replacing
+// is always safe, so the scanner only needs to be exact about where string
+// literals start and end, which it does the way expr's lexer does. The same
+// name always gets the same placeholder, so `let` bindings keep their
+// meaning. ok is false for a text with a comment (which could hide the "."
+// before a member) and when a name is both replaced and kept (`v(v.x)`),
+// which could not be mapped back.
+func (s *shaper) shapeKey(expr string) (key string, names []string, ok bool) {
+	s.b.Reset()
+	s.kept = s.kept[:0]
+	i := 0
+	for i < len(expr) {
+		c := expr[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := skipQuoted(expr, i)
+			s.b.WriteString(expr[i:j])
+			i = j
+		case c == '`':
+			j := len(expr)
+			if k := strings.IndexByte(expr[i+1:], '`'); k >= 0 {
+				j = i + 1 + k + 1
+			}
+			s.b.WriteString(expr[i:j])
+			i = j
+		case c == '/' && (strings.HasPrefix(expr[i:], "//") || strings.HasPrefix(expr[i:], "/*")):
+			// A comment could hide the "." before a member name from
+			// replaceableWord; comments are rare, so just do not share.
+			return "", nil, false
+		case c >= '0' && c <= '9':
+			j := i
+			for j < len(expr) && (isWordByte(expr, j) || expr[j] == '.') {
+				j += wordRuneLen(expr, j)
+			}
+			s.b.WriteString(expr[i:j])
+			i = j
+		case isWordStart(expr, i):
+			j := i
+			for j < len(expr) && isWordByte(expr, j) {
+				j += wordRuneLen(expr, j)
+			}
+			word := expr[i:j]
+			if (word == "b" || word == "B") && j < len(expr) && (expr[j] == '\'' || expr[j] == '"') {
+				k := skipQuoted(expr, j) // a bytes literal
+				s.b.WriteString(expr[i:k])
+				i = k
+				continue
+			}
+			if replaceableWord(expr, i, j) {
+				p := slices.Index(names, word)
+				if p < 0 {
+					p = len(names)
+					names = append(names, word)
+				}
+				s.b.WriteString("\x00")
+				s.b.WriteString(strconv.Itoa(p))
+				s.b.WriteString("\x00")
+			} else {
+				s.kept = append(s.kept, word)
+				s.b.WriteString(word)
+			}
+			i = j
+		default:
+			s.b.WriteByte(c)
+			i++
+		}
+	}
+	for _, n := range names {
+		if slices.Contains(s.kept, n) {
+			return "", nil, false
+		}
+	}
+	return s.b.String(), names, true
+}
+
+// skipQuoted returns the index just past the string literal starting with
+// the quote at i (or the end of the text if it is not closed); a backslash
+// escapes the next byte, as in expr's lexer.
+func skipQuoted(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case q:
+			return j + 1
+		}
+	}
+	return len(s)
+}
+
+// isWordStart reports whether an identifier starts at s[i]: like expr's
+// lexer, any letter or digit other than an ASCII digit (which starts a
+// number), '_' or '$'.
+func isWordStart(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) && (r < '0' || r > '9')
+}
+
+func isWordByte(s string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func wordRuneLen(s string, i int) int {
+	_, n := utf8.DecodeRuneInString(s[i:])
+	return n
+}
+
+var keywords = map[string]bool{
+	"not": true, "in": true, "and": true, "or": true, "matches": true, "contains": true,
+	"startsWith": true, "endsWith": true, "let": true, "if": true, "else": true,
+	"true": true, "false": true, "nil": true, "$env": true,
+}
+
+// replaceableWord reports whether the identifier expr[i:j] is a variable
+// name that may be swapped for a placeholder (see shapeKey).
+func replaceableWord(expr string, i, j int) bool {
+	w := expr[i:j]
+	if keywords[w] || builtinNames[w] || strings.HasPrefix(w, "$") {
+		return false
+	}
+	p := i - 1
+	for p >= 0 && (expr[p] == ' ' || expr[p] == '\t' || expr[p] == '\n' || expr[p] == '\r') {
+		p--
+	}
+	if p >= 0 && (expr[p] == '.' || expr[p] == '#') {
+		return false
+	}
+	n := j
+	for n < len(expr) && (expr[n] == ' ' || expr[n] == '\t' || expr[n] == '\n' || expr[n] == '\r') {
+		n++
+	}
+	if n < len(expr) && (expr[n] == '(' || expr[n] == ':') {
+		return false
+	}
+	return true
 }

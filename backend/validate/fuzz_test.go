@@ -6,6 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/weft-dev/weft/backend/workflow"
@@ -149,4 +152,76 @@ func fuzzGraph(t *testing.T, data []byte) {
 	if r2 := Validate(w, catalog); !reflect.DeepEqual(r, r2) {
 		t.Fatalf("not deterministic")
 	}
+}
+
+// FuzzShapeKey checks the premise of the shape cache in compileJobs: a
+// condition and the same condition with its replaceable names renamed
+// compile alike, reading the renamed names.
+//
+//	go test ./backend/validate -run='^$' -fuzz=FuzzShapeKey -fuzztime=1m
+func FuzzShapeKey(f *testing.F) {
+	for _, s := range []string{
+		"check.exit_code == 0", "let v = a.x; v > 0 && b.y", `a.s matches "(x"`, "a ? b : c", "{k: a.x}.k",
+		"all(a.files, # != '')", "x[a:b] == c", "a.x in [1, 2] or not b", "len(a.s) > 1e3", "f(a) == b",
+		`a == b"x" && c == ` + "`raw c`", "a . b", "é.x == ü", "1..n", "$env.a == b",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		if strings.ContainsRune(expr, 0) || len(expr) > 300 {
+			return
+		}
+		var sh shaper
+		key, names, ok := sh.shapeKey(expr)
+		if !ok || len(names) == 0 {
+			return
+		}
+		fresh := make([]string, len(names))
+		for k := range names {
+			for n := 0; ; n++ {
+				c := fmt.Sprintf("r%d_%d", k, n)
+				if !strings.Contains(expr, c) {
+					fresh[k] = c
+					break
+				}
+			}
+		}
+		// Rebuild the text from the key, with the fresh names.
+		parts := strings.Split(key, "\x00")
+		var b strings.Builder
+		for k, p := range parts {
+			if k%2 == 1 {
+				i, err := strconv.Atoi(p)
+				if err != nil {
+					t.Fatalf("bad placeholder %q in %q", p, key)
+				}
+				b.WriteString(fresh[i])
+			} else {
+				b.WriteString(p)
+			}
+		}
+		renamed := b.String()
+		if key2, _, ok2 := sh.shapeKey(renamed); !ok2 || key2 != key {
+			t.Fatalf("%q renamed to %q changes its shape", expr, renamed)
+		}
+		cfg := newExprConfig()
+		r1, err1 := compileCondition(cfg, expr)
+		r2, err2 := compileCondition(cfg, renamed)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("%q: %v; renamed %q: %v", expr, err1, renamed, err2)
+		}
+		if err1 != nil {
+			return
+		}
+		want := make([]string, len(r1.idents))
+		for k, id := range r1.idents {
+			want[k] = id
+			if p := slices.Index(names, id); p >= 0 {
+				want[k] = fresh[p]
+			}
+		}
+		if !slices.Equal(want, r2.idents) {
+			t.Fatalf("%q reads %v; renamed %q reads %v, want %v", expr, r1.idents, renamed, r2.idents, want)
+		}
+	})
 }

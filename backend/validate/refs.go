@@ -3,9 +3,11 @@ package validate
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -115,13 +117,46 @@ func (v *validator) startBackground() (wait func()) {
 	return wg.Wait
 }
 
+// compileJobs compiles a batch of conditions. Conditions that differ only
+// in the node keys they read (`fetch.status == 200`, `ping.status == 200`)
+// have the same shape (see shapeKey) and compile the same way, so each
+// shape is compiled once per batch and its result reused with the names
+// swapped; a shape that fails is compiled again for each condition, so
+// every error message quotes its own text.
 func compileJobs(js []condJob) {
 	cfg := newExprConfig()
+	var sh shaper
+	type entry struct {
+		res   compiled
+		names []string // the root names of the condition that was compiled
+	}
+	seen := map[string]entry{}
 	for i := range js {
-		if js[i].required && strings.TrimSpace(js[i].text) == "" {
+		j := &js[i]
+		if j.required && strings.TrimSpace(j.text) == "" {
 			continue // reported by checkConditions
 		}
-		js[i].res, js[i].err = compileCondition(cfg, js[i].text)
+		if utf8.RuneCountInString(j.text) > MaxConditionLength {
+			j.err = conditionLengthError(j.text)
+			continue
+		}
+		key, names, ok := sh.shapeKey(j.text)
+		if ok {
+			if e, hit := seen[key]; hit {
+				j.res = compiled{idents: make([]string, len(e.res.idents))}
+				for k, id := range e.res.idents {
+					j.res.idents[k] = id
+					if p := slices.Index(e.names, id); p >= 0 {
+						j.res.idents[k] = names[p]
+					}
+				}
+				continue
+			}
+		}
+		j.res, j.err = compileCondition(cfg, j.text)
+		if ok && j.err == nil {
+			seen[key] = entry{res: j.res, names: names}
+		}
 	}
 }
 
