@@ -63,6 +63,14 @@ const state = () => page.evaluate(() => {
   return { nodes: s.doc?.nodes.map((n) => n.key) ?? [], edges: s.doc?.edges.length ?? 0, dirty: s.dirty, path: s.path };
 });
 
+/** previewCounts counts the preview's nodes by status (added, removed, modified). */
+const previewCounts = () =>
+  page.evaluate(() => {
+    const out = {};
+    for (const v of Object.values(window.weft.store.getState().previewStatus ?? {})) out[v] = (out[v] ?? 0) + 1;
+    return out;
+  });
+
 async function openWorkflow(path) {
   // Save first so that opening never stops at an unsaved-changes question.
   await page.evaluate(async (p) => {
@@ -133,6 +141,7 @@ describe('Assistant panel', () => {
     const added = page.locator('.weft-node.preview-added');
     await added.first().waitFor();
     assert.equal(await added.count(), 1);
+    assert.deepEqual(await previewCounts(), { added: 1 });
     assert.match(await added.textContent(), /Log archive unpacked/);
     const border = await added.evaluate((el) => getComputedStyle(el).borderTopColor);
     assert.equal(border, 'rgb(63, 207, 142)', 'added nodes are green');
@@ -184,7 +193,9 @@ describe('Assistant panel', () => {
     await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
     assert.equal(await page.getAttribute('[data-testid="review-banner"]', 'data-valid'), 'true');
     assert.match(await page.textContent('[data-testid="review-banner"]'), /2 attempts/);
-    assert.equal(await page.locator('.weft-node.preview-added').count(), 2);
+    assert.deepEqual(await previewCounts(), { added: 2 });
+    // The canvas brings the change into view.
+    await page.waitForFunction(() => document.querySelectorAll('.weft-node.preview-added').length === 2);
     const reqs = await fake('/_llmtest/requests');
     assert.equal(reqs.length, 2);
     assert.match(reqs[1].messages.at(-1).content, /if_missing_branch/);
@@ -241,7 +252,8 @@ describe('Assistant panel', () => {
     await ask('List the reports and log them');
     await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
     assert.match(await page.textContent('[data-testid="review-banner"]'), /Proposed plan/);
-    assert.equal(await page.locator('.weft-node.preview-added').count(), 2);
+    assert.deepEqual(await previewCounts(), { added: 2 });
+    await page.waitForFunction(() => document.querySelectorAll('.weft-node.preview-added').length === 2);
     await page.waitForTimeout(400);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-plan.png') });
     await page.locator('[data-testid="apply-change"]').click();

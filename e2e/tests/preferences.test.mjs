@@ -85,6 +85,31 @@ describe('Preferences', () => {
     assert.equal(onDisk().llm.api_key, 'sk-e2e-fake-0123456789');
   });
 
+  it('adds an MCP server with arguments and environment, and removes it again', async () => {
+    let dlg = await openPreferences();
+    await dlg.locator('[data-testid="mcp-add"]').click();
+    const row = dlg.locator('[data-testid="mcp-server"]').last();
+    await row.getByLabel('Server name', { exact: true }).fill('my files');
+    await dlg.getByText('No dots, spaces or slashes (tools are named server.tool)').waitFor();
+    assert.equal(await dlg.locator('[data-testid="prefs-save"]').isDisabled(), true);
+    await row.getByLabel('Server name', { exact: true }).fill('files');
+    await row.getByLabel('Command', { exact: true }).fill('/bin/false');
+    await row.getByLabel('Arguments', { exact: true }).fill('--root "/tmp/my files" -v');
+    await row.getByRole('button', { name: /environment variable/ }).click();
+    await row.getByLabel('Variable', { exact: true }).fill('LOG_LEVEL');
+    await row.getByLabel('Value', { exact: true }).fill('debug');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-preferences-mcp.png') });
+    await dlg.locator('[data-testid="prefs-save"]').click();
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+    assert.deepEqual(onDisk().mcp_servers, { files: { command: '/bin/false', args: ['--root', '/tmp/my files', '-v'], env: { LOG_LEVEL: 'debug' } } });
+
+    dlg = await openPreferences();
+    await dlg.getByRole('button', { name: 'Remove server files' }).click();
+    await dlg.locator('[data-testid="prefs-save"]').click();
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+    assert.deepEqual(onDisk().mcp_servers, {});
+  });
+
   it('validates Max repair attempts, saves 5 and keeps it across a restart', async () => {
     const dlg = await openPreferences();
     const field = dlg.locator('[data-testid="pref-max-repair"]');
