@@ -72,6 +72,7 @@ function McpServerRow({
     <div className="mcp-row" data-testid="mcp-server">
       <div className="mcp-grid">
         <div className="mcp-cell">
+          <span className="mcp-caption">Name</span>
           <input
             id={`${id}-name`}
             aria-label="Server name"
@@ -83,6 +84,7 @@ function McpServerRow({
           {errors[`mcp.${row.id}.name`] && <div className="prefs-error">{errors[`mcp.${row.id}.name`]}</div>}
         </div>
         <div className="mcp-cell">
+          <span className="mcp-caption">Command</span>
           <input
             id={`${id}-command`}
             aria-label="Command"
@@ -98,6 +100,7 @@ function McpServerRow({
           <Trash2 size={14} />
         </button>
       </div>
+      <span className="mcp-caption">Arguments</span>
       <input
         aria-label="Arguments"
         placeholder='arguments, e.g. -y @modelcontextprotocol/server-filesystem "/my files"'
@@ -106,6 +109,7 @@ function McpServerRow({
         onChange={(e) => onChange({ ...row, args: e.target.value })}
       />
       <div className="mcp-env">
+        {row.env.length > 0 && <span className="mcp-caption">Environment</span>}
         {row.env.map((v) => {
           const err = errors[`mcp.${row.id}.env.${v.id}`];
           return (
