@@ -270,11 +270,11 @@ func capitalize(s string) string {
 
 // checkRefs reports keys read by conditions and templates that no upstream
 // node has (unknown_variable, a warning).
-func (v *validator) checkRefs() {
+func (v *validator) checkRefs(ancestryGraph func() flowGraph) {
 	if len(v.refs) == 0 {
 		return
 	}
-	ag := v.ancestryGraph()
+	ag := ancestryGraph()
 	a := ancestry{g: &ag, seen: make([]int32, v.n), budget: 8*(v.n+len(v.edges)) + 100_000}
 	for k := range v.refs {
 		rs := &v.refs[k]

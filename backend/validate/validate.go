@@ -134,12 +134,20 @@ func (v *validator) run() {
 	}
 	v.buildGraph()
 	v.checkEntries()
+	// The ancestry graph only reads what is built by now; on a large
+	// workflow, build it alongside the remaining checks.
+	ancestry := v.ancestryGraph
+	if v.n >= 2000 {
+		ch := make(chan flowGraph, 1)
+		go func() { ch <- v.ancestryGraph() }()
+		ancestry = func() flowGraph { return <-ch }
+	}
 	v.checkCycles()
 	v.checkLoops()
 	waitBackground()
 	v.checkKeys()
 	v.checkConditions()
-	v.checkRefs()
+	v.checkRefs(ancestry)
 }
 
 // ---- problems ----
@@ -481,8 +489,10 @@ func (v *validator) indexEdges() {
 	}
 	es := v.w.Edges
 	m := len(es)
-	from := make([]int32, m)
-	to := make([]int32, m)
+	// all holds every edge, resolved and labelled in one pass (the output
+	// label is behind a pointer: read it once); the kept ones are then
+	// compacted in place into v.edges.
+	all := make([]edgeRef, m)
 	counts := make([]int32, v.n+1)
 	// Edges are usually listed along the flow and nodes in about the same
 	// order, so an edge tends to start where the previous one started or
@@ -503,12 +513,14 @@ func (v *validator) indexEdges() {
 	}
 	lastF, lastT := int32(-1), int32(-1)
 	for k := range es {
-		f := resolve(es[k].From, lastF, lastT)
+		e := &es[k]
+		f := resolve(e.From, lastF, lastT)
 		if f >= 0 {
 			counts[f+1]++
 		}
-		t := resolve(es[k].To, f, lastT)
-		from[k], to[k] = f, t
+		t := resolve(e.To, f, lastT)
+		out, name := edgeLabel(e)
+		all[k] = edgeRef{e: e, from: f, to: t, out: out, name: name}
 		lastF, lastT = f, t
 	}
 	for i := 1; i <= v.n; i++ {
@@ -516,28 +528,26 @@ func (v *validator) indexEdges() {
 	}
 	bySrc := make([]int32, counts[v.n])
 	fill := make([]int32, v.n)
-	for k := range es {
-		if f := from[k]; f >= 0 {
+	for k := range all {
+		if f := all[k].from; f >= 0 {
 			bySrc[counts[f]+fill[f]] = int32(k)
 			fill[f]++
 		}
 	}
 	dupEdge := make([]bool, m)
-	same := func(a, b int) bool {
-		if to[a] != to[b] || to[a] < 0 && es[a].To != es[b].To {
-			return false
-		}
-		oa, na := edgeLabel(&es[a])
-		ob, nb := edgeLabel(&es[b])
-		return oa == ob && na == nb
+	same := func(a, b *edgeRef) bool {
+		return a.to == b.to && (a.to >= 0 || a.e.To == b.e.To) && a.out == b.out && a.name == b.name
 	}
 	for i := 0; i < v.n; i++ {
 		list := bySrc[counts[i]:counts[i+1]]
+		if len(list) < 2 {
+			continue
+		}
 		if len(list) > 32 {
 			seen := make(map[edgeKey]struct{}, len(list))
 			for _, k := range list {
-				o, nm := edgeLabel(&es[k])
-				key := edgeKey{"", es[k].To, o, nm}
+				a := &all[k]
+				key := edgeKey{"", a.e.To, a.out, a.name}
 				if _, ok := seen[key]; ok {
 					dupEdge[k] = true
 				}
@@ -547,7 +557,7 @@ func (v *validator) indexEdges() {
 		}
 		for a := 1; a < len(list); a++ {
 			for b := 0; b < a; b++ {
-				if same(int(list[a]), int(list[b])) {
+				if same(&all[list[a]], &all[list[b]]) {
 					dupEdge[list[a]] = true
 					break
 				}
@@ -555,13 +565,12 @@ func (v *validator) indexEdges() {
 		}
 	}
 	var orphan map[edgeKey]struct{}
-	for k := range es {
-		if from[k] < 0 {
+	for k := range all {
+		if a := &all[k]; a.from < 0 {
 			if orphan == nil {
 				orphan = map[edgeKey]struct{}{}
 			}
-			o, nm := edgeLabel(&es[k])
-			key := edgeKey{es[k].From, es[k].To, o, nm}
+			key := edgeKey{a.e.From, a.e.To, a.out, a.name}
 			if _, ok := orphan[key]; ok {
 				dupEdge[k] = true
 			}
@@ -569,17 +578,17 @@ func (v *validator) indexEdges() {
 		}
 	}
 
-	v.edges = make([]edgeRef, 0, m)
+	v.edges = all[:0]
 	v.softIn = make([]bool, v.n)
 	outCount := make([]int32, v.n+1)
-	for k := range es {
-		e := &es[k]
-		out, name := edgeLabel(e)
+	for k := range all {
+		a := all[k]
+		e := a.e
 		if dupEdge[k] {
-			v.add(CodeDuplicateEdge, SeverityError, "The "+v.edgeDesc(e, out)+" appears more than once; remove the copy", v.endpoints(e), e)
+			v.add(CodeDuplicateEdge, SeverityError, "The "+v.edgeDesc(e, a.out)+" appears more than once; remove the copy", v.endpoints(e), e)
 			continue
 		}
-		f, t := from[k], to[k]
+		f, t := a.from, a.to
 		if f < 0 || t < 0 {
 			var msg string
 			switch {
@@ -599,7 +608,7 @@ func (v *validator) indexEdges() {
 		if t == f {
 			v.add(CodeSelfLoop, SeverityError, fmt.Sprintf("%s has an edge to itself; use a Loop with an EndLoop to repeat steps", v.typed(f)), []int32{f}, e)
 		}
-		v.edges = append(v.edges, edgeRef{e: e, from: f, to: t, out: out, name: name})
+		v.edges = append(v.edges, a) // in place: never overtakes k
 		outCount[f+1]++
 	}
 	// Out-edge lists per node, in edge order.
