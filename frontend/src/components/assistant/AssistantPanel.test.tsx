@@ -60,6 +60,18 @@ beforeEach(() => {
 });
 
 describe('AssistantPanel', () => {
+  it('shows an error with a way to Preferences', async () => {
+    useStore.getState().loadDocument(fixtureOpen());
+    fake.assistantSend.mockRejectedValue('no model is configured: open Preferences and set the model name');
+    setup();
+    const input = screen.getByTestId('assistant-input');
+    fireEvent.change(input, { target: { value: 'hi' } });
+    await act(async () => fireEvent.click(screen.getByTestId('assistant-send')));
+    expect(await screen.findByTestId('assistant-error')).toHaveTextContent('no model is configured');
+    fireEvent.click(screen.getByTestId('assistant-open-preferences'));
+    expect(useStore.getState().preferencesOpen).toBe(true);
+  });
+
   it('invites a description for an empty workflow', async () => {
     useStore.getState().loadDocument(fixtureOpen({ workflow: { format: 'weft/v1', id: 'empty', name: '', nodes: [], edges: [] } }));
     setup();

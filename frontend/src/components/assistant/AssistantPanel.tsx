@@ -61,6 +61,7 @@ export function AssistantPanel({ actions = assistantActions }: { actions?: Assis
   const progress = useStore((s) => s.chatProgress);
   const error = useStore((s) => s.chatError);
   const setError = useStore((s) => s.setChatError);
+  const openPreferences = useStore((s) => s.setPreferencesOpen);
   const hasProposal = useStore((s) => s.proposal !== null);
   const [text, setText] = useState('');
   const listRef = useRef<HTMLOListElement>(null);
@@ -141,7 +142,12 @@ export function AssistantPanel({ actions = assistantActions }: { actions?: Assis
       {error && (
         <div className="assistant-error" role="alert" data-testid="assistant-error">
           <CircleAlert size={14} />
-          <span>{error}</span>
+          <span>
+            {error}
+            <button type="button" className="link" onClick={() => openPreferences(true)} data-testid="assistant-open-preferences">
+              Open Preferences
+            </button>
+          </span>
           <button type="button" className="icon" aria-label="Dismiss" onClick={() => setError(null)}>
             ×
           </button>
