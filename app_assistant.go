@@ -114,6 +114,8 @@ func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
 	if strings.TrimSpace(req.Message) == "" {
 		return nil, errors.New("the message is empty")
 	}
+	ctx, done := a.beginAssistant() // from here on AssistantStop applies
+	defer done()
 	st, err := a.settingsStore()
 	if err != nil {
 		return nil, err
@@ -142,8 +144,6 @@ func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
 		loadWarnings = append(loadWarnings, ws...)
 	}
 
-	ctx, done := a.beginAssistant()
-	defer done()
 	w := req.Workflow
 	res, err := assistant.Chat(ctx, client, assistant.Request{Workflow: &w, Message: req.Message, Conversation: conv},
 		assistant.Config{
