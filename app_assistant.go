@@ -20,6 +20,7 @@ import (
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -149,7 +150,7 @@ func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
 		assistant.Config{
 			MaxRepairAttempts: s.MaxRepairAttempts,
 			Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
-			Catalog:           a.catalog,
+			Catalog:           a.assistantCatalog(s),
 			OnProgress:        func(p assistant.Progress) { a.emit(EventAssistantProgress, p) },
 		})
 	if err != nil {
@@ -313,6 +314,16 @@ func llmConfig(l settings.LLM) llm.Config {
 		timeout = settings.DefaultTimeoutS * time.Second
 	}
 	return llm.Config{BaseURL: strings.TrimSpace(l.BaseURL), Model: strings.TrimSpace(l.Model), APIKey: l.APIKey, Timeout: timeout}
+}
+
+// assistantCatalog is the tools the assistant may use: the built-ins and,
+// when MCP servers are configured, their tools (listed and cached by
+// ToolCatalogFull).
+func (a *App) assistantCatalog(s settings.Settings) *tools.Catalog {
+	if len(s.MCPServers) == 0 {
+		return a.catalog
+	}
+	return tools.NewCatalog(a.ToolCatalogFull().Tools...)
 }
 
 // assistantClient builds the model client for the effective settings.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
 	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -304,5 +306,35 @@ func TestTestConnection(t *testing.T) {
 	}
 	if _, err := a.TestConnection(settings.LLM{BaseURL: srv.URL}, nil); err == nil {
 		t.Fatal("no model: want an error")
+	}
+}
+
+func TestAssistantKnowsTheMCPTools(t *testing.T) {
+	reply := `{"message": "Reads the notes.", "add_nodes": [{"id": "read_notes", "step_type": "Tool", "name": "Read notes", "tool_name": "files.read", "arguments": {"path": "notes.txt"}}],
+ "add_edges": [{"from": "notify", "to": "read_notes"}]}`
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(reply)))
+	a, _ := assistantApp(t, srv, 1, "")
+	v, err := a.GetSettings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := v.Settings
+	s.MCPServers = map[string]settings.MCPServer{"files": {Command: "files-mcp"}}
+	if _, err := a.SaveSettings(s, nil); err != nil {
+		t.Fatal(err)
+	}
+	a.runState().catalog = func(context.Context, settings.Settings) (*tools.Catalog, map[string]error) {
+		return tools.Builtin().With("files", []tools.Tool{{Name: "read", InputSchema: json.RawMessage(`{"type": "object"}`)}}), nil
+	}
+	w, path := pipelineFile(t)
+	res, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: path, Message: "read my notes at the end"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Valid || res.Patch == nil || len(res.Patch.AddedNodes) != 1 || res.Patch.AddedNodes[0].Params.Tool != "files.read" {
+		t.Fatalf("valid %v patch %+v warnings %v", res.Valid, res.Patch, res.Warnings)
+	}
+	if sys := srv.Requests()[0].System(); !strings.Contains(sys, "files.read") {
+		t.Error("the system prompt does not list the MCP tool")
 	}
 }
