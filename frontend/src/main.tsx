@@ -5,6 +5,7 @@ import './styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import App from './App';
+import { canvasBridge } from './components/canvasBridge';
 import { api, errorMessage } from './api';
 import { useStore } from './store';
 import { actions } from './store/actions';
@@ -15,7 +16,7 @@ window.addEventListener('unhandledrejection', (e) => api.log('error', `unhandled
 
 // Test hook for the e2e suite and the benchmarks: the same actions the UI
 // uses (openPath, saveTo, …) and the store.
-(window as unknown as { weft?: unknown }).weft = { actions, store: useStore };
+(window as unknown as { weft?: unknown }).weft = { actions, store: useStore, canvas: canvasBridge };
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -5,38 +5,27 @@
 import {
   Background,
   BackgroundVariant,
+  ControlButton,
   Controls,
-  MiniMap,
   ReactFlow,
   ReactFlowProvider,
   useReactFlow,
+  useStore as useFlowStore,
   type Connection,
   type Edge,
   type FinalConnectionState,
-  type Node,
 } from '@xyflow/react';
-import { MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, useRef, type DragEvent } from 'react';
+import { Maximize, MousePointerClick } from 'lucide-react';
+import { useCallback, useEffect, useRef, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import { checkConnection } from '../graph/connect';
 import type { NodeSpec } from '../graph/edit';
-import { typeMeta } from '../graph/nodeMeta';
-import { NODE_WIDTH, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
+import { LARGE_WORKFLOW } from '../graph/startView';
+import { LOW_DETAIL_ZOOM, NODE_WIDTH, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import { useStore, type StoreState } from '../store';
-import { canvasBridge, PALETTE_MIME } from './canvasBridge';
+import { canvasBridge, fitViewport, PALETTE_MIME, startViewport } from './canvasBridge';
+import { CanvasMiniMap } from './CanvasMiniMap';
+import { OverviewLayer } from './OverviewLayer';
 import { nodeTypes } from './WeftNode';
-
-const FAMILY_COLOURS: Record<string, string> = {
-  tool: '#4f8cff',
-  ai: '#a77bff',
-  branch: '#f0a34b',
-  loop: '#2fbf9b',
-  unknown: '#8a8f98',
-};
-
-function miniMapColour(n: Node): string {
-  const data = (n as WeftFlowNode).data;
-  return FAMILY_COLOURS[typeMeta(data?.node?.type ?? '').family];
-}
 
 // The assistant's preview of a proposed change (store/assistantSlice.ts),
 // read loosely so the canvas works with or without that slice.
@@ -47,19 +36,34 @@ type PreviewState = {
 };
 const pv = (s: StoreState) => s as StoreState & PreviewState;
 
+/** Below this zoom a large workflow is drawn as an overview picture. */
+export const OVERVIEW_ZOOM = 0.25;
+const NO_NODES: WeftFlowNode[] = [];
+const NO_EDGES: WeftFlowEdge[] = [];
+
 function FocusFollower() {
   const focus = useStore((s) => s.focusRequest);
   const rf = useReactFlow();
   useEffect(() => {
     if (!focus) return;
-    // Let React Flow measure freshly loaded nodes before fitting.
-    const t = window.setTimeout(() => {
-      if (focus.nodeIds.length) {
-        void rf.fitView({ nodes: focus.nodeIds.map((id) => ({ id })), duration: 300, padding: 0.6, maxZoom: 1.25 });
-      } else {
-        void rf.fitView({ duration: 0, padding: 0.12, maxZoom: 1.1 });
+    const { doc, nodes } = useStore.getState();
+    if (!focus.nodeIds.length) {
+      // A large workflow opens on its start, at a readable zoom.
+      const vp = doc ? startViewport(doc) : null;
+      if (vp) {
+        void rf.setViewport(vp);
+        return;
       }
-    }, 30);
+    }
+    const fit = () => {
+      const vp = focus.nodeIds.length
+        ? fitViewport(useStore.getState().nodes, { ids: focus.nodeIds, padding: 0.6, maxZoom: 1.25 })
+        : fitViewport(useStore.getState().nodes);
+      if (vp) void rf.setViewport(vp, { duration: focus.nodeIds.length ? 300 : 0 });
+    };
+    fit();
+    // Once more after React Flow has measured freshly loaded nodes.
+    const t = nodes.length ? window.setTimeout(fit, 40) : undefined;
     return () => window.clearTimeout(t);
   }, [focus, rf]);
   return null;
@@ -82,6 +86,11 @@ function CanvasInner() {
   const empty = useStore((s) => s.doc !== null && s.doc.nodes.length === 0);
   const rf = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
+  const lowDetail = useFlowStore((s) => s.transform[2] < LOW_DETAIL_ZOOM);
+  // A large workflow zoomed far out is drawn as one picture (OverviewLayer).
+  const large = useStore((s) => (s.doc?.nodes.length ?? 0) > LARGE_WORKFLOW);
+  const farOut = useFlowStore((s) => s.transform[2] < OVERVIEW_ZOOM);
+  const overview = large && farOut && !previewing;
 
   useEffect(() => {
     canvasBridge.center = () => {
@@ -89,10 +98,27 @@ function CanvasInner() {
       if (!r) return null;
       return rf.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 });
     };
-    canvasBridge.fitView = () => void rf.fitView({ duration: 200, padding: 0.12, maxZoom: 1.1 });
+    canvasBridge.fitView = (o) => {
+      const vp = fitViewport(useStore.getState().nodes);
+      if (vp) void rf.setViewport(vp, { duration: o?.duration ?? 200 });
+    };
+    canvasBridge.size = () => {
+      const el = wrapper.current;
+      if (!el) return null;
+      const r = el.getBoundingClientRect();
+      // (offsetWidth for layout-less test DOMs)
+      const width = r.width || el.offsetWidth;
+      const height = r.height || el.offsetHeight;
+      return width > 0 && height > 0 ? { width, height } : null;
+    };
+    canvasBridge.getViewport = () => rf.getViewport();
+    canvasBridge.setViewport = (v) => void rf.setViewport(v);
     return () => {
       canvasBridge.center = () => null;
       canvasBridge.fitView = () => {};
+      canvasBridge.size = () => null;
+      canvasBridge.getViewport = () => null;
+      canvasBridge.setViewport = () => {};
     };
   }, [rf]);
 
@@ -140,16 +166,29 @@ function CanvasInner() {
     [rf],
   );
 
+  // In the overview a click zooms in there, back to the editable canvas.
+  const onPaneClick = useCallback(
+    (e: ReactMouseEvent) => {
+      const p = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const size = canvasBridge.size();
+      if (!size) return;
+      const zoom = 0.75;
+      void rf.setViewport({ x: size.width / 2 - p.x * zoom, y: size.height / 2 - p.y * zoom, zoom }, { duration: 250 });
+    },
+    [rf],
+  );
+
   const onNodeDoubleClick = useCallback(() => {
     useStore.getState().setSidebarTab('inspector');
     window.setTimeout(() => document.querySelector<HTMLInputElement>('[data-testid="inspector-name"]')?.focus(), 0);
   }, []);
 
   return (
-    <div className="canvas" data-testid="canvas" ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
+    <div className={`canvas${lowDetail ? ' lod-low' : ''}${overview ? ' overview' : ''}`} data-testid="canvas" ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow
-        nodes={nodes}
-        edges={edges}
+        nodes={overview ? NO_NODES : nodes}
+        edges={overview ? NO_EDGES : edges}
+        onPaneClick={overview ? onPaneClick : undefined}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
@@ -166,24 +205,21 @@ function CanvasInner() {
         snapGrid={[10, 10]}
         connectionRadius={28}
         onlyRenderVisibleElements
-        fitView
-        fitViewOptions={{ padding: 0.12, maxZoom: 1.1 }}
         minZoom={0.05}
         maxZoom={2}
         colorMode="dark"
         proOptions={{ hideAttribution: true }}
       >
         <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} />
-        <MiniMap
-          pannable
-          zoomable
-          nodeColor={miniMapColour}
-          nodeStrokeWidth={0}
-          nodeBorderRadius={6}
-          maskColor="rgba(12,13,16,0.6)"
-          style={{ width: 168, height: 108 }}
-        />
-        <Controls showInteractive={false} />
+        {overview && <OverviewLayer nodes={nodes} edges={edges} />}
+        <CanvasMiniMap nodes={nodes} />
+        <Controls showInteractive={false} showFitView={false}>
+          {/* React Flow's own fit waits for every node to be measured, which
+              the nodes outside the view of a large workflow never are. */}
+          <ControlButton className="react-flow__controls-fitview" onClick={() => canvasBridge.fitView()} title="Fit view (F)" aria-label="Fit view">
+            <Maximize />
+          </ControlButton>
+        </Controls>
         <FocusFollower />
       </ReactFlow>
       {!hasDoc && <div className="canvas-empty">Loading workflow…</div>}

@@ -23,12 +23,14 @@ describe('WeftNode', () => {
     expect(within(tool).getByText('list')).toBeInTheDocument();
     expect(within(tool).getByText('fs.list(path=".")')).toBeInTheDocument();
     expect(await screen.findByTestId('node-n2')).toHaveTextContent('until loop.index >= 3 · max 10');
-    expect(screen.getByTestId('node-n6')).toHaveTextContent('back to Each file');
+    expect(await screen.findByTestId('node-n6')).toHaveTextContent('back to Each file');
   });
 
   it('has typed handles for If, Switch, Loop and EndLoop', async () => {
     render(<Canvas />);
     await screen.findByTestId('node-n3');
+    // The view fits the workflow once it is drawn; then every node is in view.
+    await screen.findByTestId('node-n6');
     for (const id of ['handle-n3-true', 'handle-n3-false', 'handle-n5-case:small', 'handle-n5-case:big', 'handle-n5-default', 'handle-n2-body', 'handle-n2-done', 'handle-n6-back']) {
       expect(screen.getByTestId(id)).toBeInTheDocument();
     }

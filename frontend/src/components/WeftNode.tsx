@@ -1,9 +1,9 @@
 // The canvas node: one component for every node type, styled by type family.
-import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { Handle, Position, useStore as useFlowStore, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { typeMeta } from '../graph/nodeMeta';
 import type { WeftFlowNode } from '../graph/toFlow';
-import { nodeHeight } from '../graph/toFlow';
+import { LOW_DETAIL_ZOOM, nodeHeight, outputPlacement } from '../graph/toFlow';
 import { useStore } from '../store';
 import { isEnabled, type Problem } from '../types';
 import { NodeIcon } from './NodeIcon';
@@ -32,14 +32,15 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
   const outPos = tb ? Position.Bottom : Position.Right;
   const backPos = tb ? Position.Right : Position.Bottom;
   const problems = useStore((s) => s.problemsByNode[id]) ?? NO_PROBLEMS;
+  const low = useFlowStore((s) => s.transform[2] < LOW_DETAIL_ZOOM);
   // The assistant's preview marks nodes added, removed or modified.
   const preview = useStore((s) => (s as { previewStatus?: Record<string, string> | null }).previewStatus?.[id]);
   // Run panel: the node's status in the run (store/runSlice.ts), hidden under a preview.
   const run = useStore((s) => s.nodeRun[id]);
   const meta = typeMeta(node.type);
   const enabled = isEnabled(node);
-  const side = outputs.filter((o) => o.id !== 'back');
-  const multi = side.length > 1;
+  const placed = outputPlacement(outputs);
+  const multi = placed.length > 1;
   const classes = ['weft-node', `family-${meta.family}`, `type-${node.type}`, `dir-${direction}`];
   if (!enabled) classes.push('disabled');
   if (selected) classes.push('selected');
@@ -65,27 +66,40 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
           data-testid={`handle-${node.id}-back-in`}
         />
       )}
-      <div className={`weft-node-body${multi ? ' with-outputs' : ''}`}>
-        <div className="weft-node-head">
-          <span className="weft-node-icon">
-            <NodeIcon type={node.type} />
-          </span>
-          <span className="weft-node-name" title={node.name}>
-            {node.name || node.key || node.id}
-          </span>
-          <ProblemBadge problems={problems} />
+      {low ? (
+        // Zoomed far out: icon and name only, quick to draw.
+        <div className="weft-node-body lod">
+          <div className="weft-node-head">
+            <span className="weft-node-icon">
+              <NodeIcon type={node.type} size={22} />
+            </span>
+            <span className="weft-node-name">{node.name || node.key || node.id}</span>
+            <ProblemBadge problems={problems} />
+          </div>
         </div>
-        <div className="weft-node-meta">
-          <code className="weft-node-key">{node.key}</code>
-          <span className="weft-node-type">{meta.label}</span>
-          {!enabled && <span className="weft-node-off">disabled</span>}
+      ) : (
+        <div className={`weft-node-body${multi ? ' with-outputs' : ''}`}>
+          <div className="weft-node-head">
+            <span className="weft-node-icon">
+              <NodeIcon type={node.type} />
+            </span>
+            <span className="weft-node-name" title={node.name}>
+              {node.name || node.key || node.id}
+            </span>
+            <ProblemBadge problems={problems} />
+          </div>
+          <div className="weft-node-meta">
+            <code className="weft-node-key">{node.key}</code>
+            <span className="weft-node-type">{meta.label}</span>
+            {!enabled && <span className="weft-node-off">disabled</span>}
+          </div>
+          <div className="weft-node-summary" title={summary}>
+            {summary}
+          </div>
         </div>
-        <div className="weft-node-summary" title={summary}>
-          {summary}
-        </div>
-      </div>
-      {side.map((o, i) => {
-        const at = multi ? `${((i + 1) / (side.length + 1)) * 100}%` : '50%';
+      )}
+      {placed.map(({ o, at: f }) => {
+        const at = `${f * 100}%`;
         const place = tb ? { left: at } : { top: at };
         return (
           <div key={o.id}>
@@ -97,7 +111,7 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
               style={place}
               data-testid={`handle-${node.id}-${o.id}`}
             />
-            {multi && (
+            {multi && !low && (
               <span className={`handle-label out-${o.kind}`} style={place}>
                 {o.label}
               </span>

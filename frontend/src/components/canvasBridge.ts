@@ -1,6 +1,9 @@
 // What other components may ask of the canvas (which lives inside its own
 // React Flow provider): where the middle of the view is, and fitting.
-import type { Position } from '../types';
+import type { Viewport } from '@xyflow/react';
+import { boundsOf, startNodes } from '../graph/startView';
+import { NODE_WIDTH, type WeftFlowNode } from '../graph/toFlow';
+import type { Position, Workflow } from '../types';
 
 /** The drag-and-drop type of a palette entry (its NodeSpec as JSON). */
 export const PALETTE_MIME = 'application/x-weft-node';
@@ -8,8 +11,76 @@ export const PALETTE_MIME = 'application/x-weft-node';
 export const canvasBridge: {
   /** the flow coordinates of the middle of the visible canvas, or null */
   center: () => Position | null;
-  fitView: () => void;
+  fitView: (o?: { duration?: number }) => void;
+  /** the viewport, for benchmarks and tests */
+  getViewport: () => Viewport | null;
+  setViewport: (v: Viewport) => void;
+  /** the size of the canvas on screen, or null */
+  size: () => { width: number; height: number } | null;
 } = {
+  size: () => null,
   center: () => null,
   fitView: () => {},
+  getViewport: () => null,
+  setViewport: () => {},
 };
+
+export interface Bounds {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** viewportFor centres bounds in a canvas of the given size. */
+export function viewportFor(
+  b: Bounds,
+  size: { width: number; height: number },
+  o: { padding?: number; minZoom?: number; maxZoom?: number } = {},
+): Viewport {
+  const pad = o.padding ?? 0.15;
+  const zx = size.width / (b.width * (1 + 2 * pad) || 1);
+  const zy = size.height / (b.height * (1 + 2 * pad) || 1);
+  const zoom = Math.min(o.maxZoom ?? 1, Math.max(o.minZoom ?? 0.05, Math.min(zx, zy)));
+  return { x: size.width / 2 - (b.x + b.width / 2) * zoom, y: size.height / 2 - (b.y + b.height / 2) * zoom, zoom };
+}
+
+/** startViewport is the view a large workflow opens on (its start, see
+ * graph/startView.ts), or null for one that is fitted whole. */
+export function startViewport(w: Workflow): Viewport | null {
+  const start = startNodes(w);
+  const size = canvasBridge.size();
+  const b = start.length && size ? boundsOf(w, start, NODE_WIDTH, 120) : null;
+  return b && size ? viewportFor(b, size, { maxZoom: 1, minZoom: 0.5 }) : null;
+}
+
+/** boundsOfNodes is the box around flow nodes (all of them, or those in ids). */
+export function boundsOfNodes(nodes: WeftFlowNode[], ids?: string[]): Bounds | null {
+  const want = ids ? new Set(ids) : null;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const n of nodes) {
+    if (want && !want.has(n.id)) continue;
+    const w = n.measured?.width ?? n.width ?? NODE_WIDTH;
+    const h = n.measured?.height ?? n.height ?? 92;
+    x0 = Math.min(x0, n.position.x);
+    y0 = Math.min(y0, n.position.y);
+    x1 = Math.max(x1, n.position.x + w);
+    y1 = Math.max(y1, n.position.y + h);
+  }
+  return Number.isFinite(x0) ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
+/** fitViewport fits flow nodes into the canvas; computed from the nodes'
+ * own positions and sizes, so unlike React Flow's fitView it does not wait
+ * for nodes that are not drawn (and so never measured) in a large workflow. */
+export function fitViewport(
+  nodes: WeftFlowNode[],
+  o: { ids?: string[]; padding?: number; minZoom?: number; maxZoom?: number } = {},
+): Viewport | null {
+  const b = boundsOfNodes(nodes, o.ids);
+  const size = canvasBridge.size();
+  return b && size ? viewportFor(b, size, { padding: o.padding ?? 0.12, minZoom: o.minZoom ?? 0.05, maxZoom: o.maxZoom ?? 1.1 }) : null;
+}

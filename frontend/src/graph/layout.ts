@@ -52,8 +52,10 @@ export async function elkLayout(w: Workflow): Promise<Record<string, Position>> 
       targets: [`${e.to}::in`],
     })),
   };
-  elk ??= new ELK();
-  const res = await elk.layout(graph);
+  // ELK keeps what it allocated for a graph; a large one gets an engine of
+  // its own that is dropped afterwards rather than held for the session.
+  const engine = w.nodes.length > 300 ? new ELK() : (elk ??= new ELK());
+  const res = await engine.layout(graph);
   const out: Record<string, Position> = {};
   for (const c of res.children ?? []) {
     out[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };

@@ -1,11 +1,15 @@
 // Converts a weft/v1 workflow into React Flow nodes and edges.
-import { MarkerType, type Edge, type Node } from '@xyflow/react';
+import { MarkerType, Position as Side, type Edge, type Node, type NodeHandle } from '@xyflow/react';
 import type { Workflow, WorkflowEdge, WorkflowNode } from '../types';
 import { isBackEdge, outputsFor, sourceHandle, type EdgeKind, type OutputHandle } from './handles';
 import { edgeKey } from './edit';
 import { summary } from './nodeMeta';
 
 export const NODE_WIDTH = 220;
+
+/** Below this zoom nodes are drawn with less detail (icon and name only):
+ * nothing else is readable there, and large workflows pan faster. */
+export const LOW_DETAIL_ZOOM = 0.4;
 
 export function nodeHeight(outputs: number): number {
   return Math.max(92, 36 + outputs * 26);
@@ -66,6 +70,34 @@ export function flowDirection(w: Workflow): Direction {
   return dy > dx ? 'TB' : 'LR';
 }
 
+/** The size of a handle on screen (styles.css: .react-flow__handle.handle). */
+export const HANDLE_SIZE = 10;
+
+/** outputPlacement says where each side output handle sits along the
+ * node's output side, as a fraction (WeftNode draws them there). */
+export function outputPlacement(outputs: OutputHandle[]): { o: OutputHandle; at: number }[] {
+  const side = outputs.filter((o) => o.id !== 'back');
+  return side.map((o, i) => ({ o, at: side.length > 1 ? (i + 1) / (side.length + 1) : 0.5 }));
+}
+
+/** handlesFor is where React Flow would measure a node's handles. Given up
+ * front, nodes outside the view need not be drawn once just to be measured
+ * (with onlyRenderVisibleElements, unmeasured nodes are always drawn). */
+export function handlesFor(outputs: OutputHandle[], backTarget: boolean, direction: Direction, width: number, height: number): NodeHandle[] {
+  const h = HANDLE_SIZE / 2;
+  const at = (cx: number, cy: number) => ({ x: cx - h, y: cy - h, width: HANDLE_SIZE, height: HANDLE_SIZE });
+  const tb = direction === 'TB';
+  const out: NodeHandle[] = [{ id: 'in', type: 'target', position: tb ? Side.Top : Side.Left, ...(tb ? at(width / 2, 0) : at(0, height / 2)) }];
+  const backSide = tb ? Side.Right : Side.Bottom;
+  const backAt = tb ? at(width, height / 2) : at(width / 2, height);
+  if (backTarget) out.push({ id: 'back', type: 'target', position: backSide, ...backAt });
+  for (const { o, at: f } of outputPlacement(outputs)) {
+    out.push({ id: o.id, type: 'source', position: tb ? Side.Bottom : Side.Right, ...(tb ? at(width * f, height) : at(width, height * f)) });
+  }
+  if (outputs.some((o) => o.id === 'back')) out.push({ id: 'back', type: 'source', position: backSide, ...backAt });
+  return out;
+}
+
 function sameOutputs(a: OutputHandle[], b: OutputHandle[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
@@ -113,6 +145,7 @@ export function toFlowNodes(w: Workflow, direction: Direction = flowDirection(w)
       position,
       width: NODE_WIDTH,
       height,
+      handles: handlesFor(outputs, backTarget, direction, NODE_WIDTH, height),
       data: { node: n, direction, summary: sum, outputs, backTarget },
     };
     if (old?.selected) out.selected = true;

@@ -4,6 +4,7 @@
 import { api, errorMessage } from '../api';
 import { layoutWorkflow } from '../graph/layout';
 import { missingPositions } from '../graph/toFlow';
+import { canvasBridge, startViewport } from '../components/canvasBridge';
 import type { OpenResult, Workflow } from '../types';
 import { useStore, type AppStore } from './index';
 
@@ -132,6 +133,10 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
 
   async function show(r: OpenResult, o?: { dirty?: boolean }): Promise<boolean> {
     if (!r.workflow) return false; // cancelled dialog
+    // A large workflow opens on its start: move the view there before its
+    // nodes are drawn, so that only the nodes in view are ever rendered.
+    const vp = startViewport(r.workflow);
+    if (vp) canvasBridge.setViewport(vp);
     get().loadDocument(r, o);
     get().setStatus(null);
     const { doc, docSeq } = get();

@@ -34,20 +34,26 @@ const g = globalThis as unknown as Record<string, unknown>;
 g.ResizeObserver ??= ResizeObserverStub;
 g.DOMMatrixReadOnly ??= DOMMatrixReadOnlyStub;
 
+// Pixel sizes in the style count; anything else (100%, auto) is a 1200×800 box.
+const px = (v: string, dflt: number) => (v.endsWith('px') ? parseFloat(v) : dflt);
+
 Object.defineProperties(HTMLElement.prototype, {
   offsetHeight: {
     configurable: true,
     get() {
-      return parseFloat((this as HTMLElement).style.height) || 800;
+      return px((this as HTMLElement).style.height, 800);
     },
   },
   offsetWidth: {
     configurable: true,
     get() {
-      return parseFloat((this as HTMLElement).style.width) || 1200;
+      return px((this as HTMLElement).style.width, 1200);
     },
   },
 });
 
 (SVGElement.prototype as unknown as { getBBox: () => DOMRect }).getBBox = () =>
   ({ x: 0, y: 0, width: 40, height: 16 }) as DOMRect;
+
+// jsdom has no canvas; the minimap draws nothing in tests.
+HTMLCanvasElement.prototype.getContext = (() => null) as unknown as HTMLCanvasElement['getContext'];

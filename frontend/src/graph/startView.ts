@@ -1,0 +1,56 @@
+// Which nodes a freshly opened workflow shows first. A small workflow is
+// fitted whole; a large one (hundreds of nodes, unreadable when fitted and
+// slow to draw all at once) opens on its start: the entry nodes and the
+// first steps after them, at a readable zoom. F (fit view) shows it all.
+import type { Workflow } from '../types';
+
+/** Workflows with more nodes than this open on their start. */
+export const LARGE_WORKFLOW = 250;
+/** How many nodes the start view tries to show. */
+export const START_NODES = 24;
+
+/** startNodes returns the ids to fit on open, or [] to fit everything. */
+export function startNodes(w: Workflow, limit = START_NODES): string[] {
+  if (w.nodes.length <= LARGE_WORKFLOW) return [];
+  const ids = new Set(w.nodes.map((n) => n.id));
+  const types = new Map(w.nodes.map((n) => [n.id, n.type]));
+  const succ = new Map<string, string[]>();
+  const indeg = new Map<string, number>();
+  for (const e of w.edges) {
+    if (!ids.has(e.from) || !ids.has(e.to) || types.get(e.from) === 'EndLoop') continue;
+    (succ.get(e.from) ?? succ.set(e.from, []).get(e.from)!).push(e.to);
+    indeg.set(e.to, (indeg.get(e.to) ?? 0) + 1);
+  }
+  const entries = w.nodes.filter((n) => !indeg.get(n.id)).map((n) => n.id);
+  const queue = entries.length ? entries.slice(0, 3) : [w.nodes[0].id];
+  const seen = new Set(queue);
+  for (let i = 0; i < queue.length && seen.size < limit; i++) {
+    for (const t of succ.get(queue[i]) ?? []) {
+      if (seen.size >= limit) break;
+      if (!seen.has(t)) {
+        seen.add(t);
+        queue.push(t);
+      }
+    }
+  }
+  return [...seen];
+}
+
+/** boundsOf is the box around the given nodes' saved positions (null if
+ * any lacks one). */
+export function boundsOf(w: Workflow, ids: string[], width: number, height: number) {
+  const want = new Set(ids);
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const n of w.nodes) {
+    if (!want.has(n.id)) continue;
+    if (!n.position) return null;
+    x0 = Math.min(x0, n.position.x);
+    y0 = Math.min(y0, n.position.y);
+    x1 = Math.max(x1, n.position.x + width);
+    y1 = Math.max(y1, n.position.y + height);
+  }
+  return Number.isFinite(x0) ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
