@@ -2,9 +2,11 @@ package validate
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -511,17 +513,31 @@ func (v *validator) indexEdges() {
 		}
 		return -1
 	}
-	lastF, lastT := int32(-1), int32(-1)
-	for k := range es {
-		e := &es[k]
-		f := resolve(e.From, lastF, lastT)
-		if f >= 0 {
+	resolveRange := func(lo, hi int) {
+		lastF, lastT := int32(-1), int32(-1)
+		for k := lo; k < hi; k++ {
+			e := &es[k]
+			f := resolve(e.From, lastF, lastT)
+			t := resolve(e.To, f, lastT)
+			out, name := edgeLabel(e)
+			all[k] = edgeRef{e: e, from: f, to: t, out: out, name: name}
+			lastF, lastT = f, t
+		}
+	}
+	// On a large workflow, resolve the two halves at once (the id map is
+	// only read here, which is safe from several goroutines).
+	if m >= 20000 && runtime.GOMAXPROCS(0) > 1 {
+		var wg sync.WaitGroup
+		wg.Go(func() { resolveRange(0, m/2) })
+		resolveRange(m/2, m)
+		wg.Wait()
+	} else {
+		resolveRange(0, m)
+	}
+	for k := range all {
+		if f := all[k].from; f >= 0 {
 			counts[f+1]++
 		}
-		t := resolve(e.To, f, lastT)
-		out, name := edgeLabel(e)
-		all[k] = edgeRef{e: e, from: f, to: t, out: out, name: name}
-		lastF, lastT = f, t
 	}
 	for i := 1; i <= v.n; i++ {
 		counts[i] += counts[i-1]
