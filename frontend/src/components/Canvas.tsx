@@ -204,7 +204,7 @@ function CanvasInner() {
         snapToGrid
         snapGrid={[10, 10]}
         connectionRadius={28}
-        onlyRenderVisibleElements
+        onlyRenderVisibleElements={large}
         minZoom={0.05}
         maxZoom={2}
         colorMode="dark"

@@ -1,7 +1,7 @@
 // What other components may ask of the canvas (which lives inside its own
 // React Flow provider): where the middle of the view is, and fitting.
 import type { Viewport } from '@xyflow/react';
-import { boundsOf, startNodes } from '../graph/startView';
+import { boundsOf, START_ZOOM, startNodes } from '../graph/startView';
 import { NODE_WIDTH, type WeftFlowNode } from '../graph/toFlow';
 import type { Position, Workflow } from '../types';
 
@@ -48,10 +48,10 @@ export function viewportFor(
 /** startViewport is the view a large workflow opens on (its start, see
  * graph/startView.ts), or null for one that is fitted whole. */
 export function startViewport(w: Workflow): Viewport | null {
-  const start = startNodes(w);
   const size = canvasBridge.size();
-  const b = start.length && size ? boundsOf(w, start, NODE_WIDTH, 120) : null;
-  return b && size ? viewportFor(b, size, { maxZoom: 1, minZoom: 0.5 }) : null;
+  const start = startNodes(w, size, NODE_WIDTH, 110);
+  const b = start.length && size ? boundsOf(w, start, NODE_WIDTH, 110) : null;
+  return b && size ? viewportFor(b, size, { maxZoom: 1, minZoom: START_ZOOM }) : null;
 }
 
 /** boundsOfNodes is the box around flow nodes (all of them, or those in ids). */

@@ -1,7 +1,8 @@
-// Which nodes a freshly opened workflow shows first. A small workflow is
-// fitted whole; a large one (hundreds of nodes, unreadable when fitted and
-// slow to draw all at once) opens on its start: the entry nodes and the
-// first steps after them, at a readable zoom. F (fit view) shows it all.
+// Which nodes a freshly opened workflow shows first. A workflow that fits
+// the canvas at a readable zoom is fitted whole; a larger one (unreadable
+// when fitted, and for hundreds of nodes slow to draw all at once) opens on
+// its start: the entry nodes and the first steps after them, as many as fit
+// at a readable zoom. F (fit view) and the minimap show it all.
 import type { Workflow } from '../types';
 
 /** Workflows with more nodes than this open on their start. */
@@ -9,9 +10,13 @@ export const LARGE_WORKFLOW = 250;
 /** How many nodes the start view tries to show. */
 export const START_NODES = 24;
 
-/** startNodes returns the ids to fit on open, or [] to fit everything. */
-export function startNodes(w: Workflow, limit = START_NODES): string[] {
-  if (w.nodes.length <= LARGE_WORKFLOW) return [];
+/** Fitting below this zoom makes text unreadable; show the start instead. */
+export const READABLE_ZOOM = 0.45;
+/** The zoom the start view aims for. */
+export const START_ZOOM = 0.6;
+
+/** entryOrder lists node ids breadth-first from the entries (at most limit). */
+export function entryOrder(w: Workflow, limit = START_NODES): string[] {
   const ids = new Set(w.nodes.map((n) => n.id));
   const types = new Map(w.nodes.map((n) => [n.id, n.type]));
   const succ = new Map<string, string[]>();
@@ -21,6 +26,7 @@ export function startNodes(w: Workflow, limit = START_NODES): string[] {
     (succ.get(e.from) ?? succ.set(e.from, []).get(e.from)!).push(e.to);
     indeg.set(e.to, (indeg.get(e.to) ?? 0) + 1);
   }
+  if (!w.nodes.length) return [];
   const entries = w.nodes.filter((n) => !indeg.get(n.id)).map((n) => n.id);
   const queue = entries.length ? entries.slice(0, 3) : [w.nodes[0].id];
   const seen = new Set(queue);
@@ -53,4 +59,36 @@ export function boundsOf(w: Workflow, ids: string[], width: number, height: numb
     y1 = Math.max(y1, n.position.y + height);
   }
   return Number.isFinite(x0) ? { x: x0, y: y0, width: x1 - x0, height: y1 - y0 } : null;
+}
+
+type Size = { width: number; height: number };
+type Box = { x: number; y: number; width: number; height: number };
+
+function zoomToFit(b: Box, size: Size, pad: number): number {
+  return Math.min(size.width / (b.width * (1 + 2 * pad) || 1), size.height / (b.height * (1 + 2 * pad) || 1));
+}
+
+/** startNodes returns the ids to show on open, or [] to fit everything:
+ * the workflow's first steps, as many as fit at START_ZOOM, when fitting the
+ * whole would be below READABLE_ZOOM. */
+export function startNodes(w: Workflow, size?: Size | null, nodeWidth = 220, nodeHeight = 110): string[] {
+  const all = boundsOf(
+    w,
+    w.nodes.map((n) => n.id),
+    nodeWidth,
+    nodeHeight,
+  );
+  if (!all) return [];
+  if (size) {
+    if (zoomToFit(all, size, 0.12) >= READABLE_ZOOM) return [];
+  } else if (w.nodes.length <= LARGE_WORKFLOW) return [];
+  const order = entryOrder(w, Math.min(w.nodes.length, 400));
+  if (!size) return order.slice(0, START_NODES);
+  const out: string[] = [];
+  for (const id of order) {
+    const b = boundsOf(w, [...out, id], nodeWidth, nodeHeight);
+    if (out.length >= 3 && (!b || zoomToFit(b, size, 0.15) < START_ZOOM)) break;
+    out.push(id);
+  }
+  return out;
 }

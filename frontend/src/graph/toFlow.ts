@@ -9,7 +9,7 @@ export const NODE_WIDTH = 220;
 
 /** Below this zoom nodes are drawn with less detail (icon and name only):
  * nothing else is readable there, and large workflows pan faster. */
-export const LOW_DETAIL_ZOOM = 0.4;
+export const LOW_DETAIL_ZOOM = 0.2;
 
 export function nodeHeight(outputs: number): number {
   return Math.max(92, 36 + outputs * 26);
