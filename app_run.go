@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/weft-dev/weft/backend/assistant"
@@ -37,7 +38,11 @@ import (
 // "run:event" for every runner.Event; "run:escalation" (a RunEscalation)
 // right after the escalated event, when the run waits for an answer;
 // "run:replanned" (a RunReplan) when the run ended with a new plan; and last
-// "run:finished" (a RunFinished).
+// "run:finished" (a RunFinished). They are emitted in that order, but the
+// transport may deliver them out of order (wails dev sends each message
+// from its own goroutine): events carry their seq (1, 2, … per run) and
+// the others the seq of the last event before them (AfterSeq), for the
+// frontend to put them back in order.
 const (
 	EventRunEvent      = "run:event"
 	EventRunEscalation = "run:escalation"
@@ -76,6 +81,8 @@ type RunStart struct {
 type RunEscalation struct {
 	ID         string            `json:"id"`
 	Escalation runner.Escalation `json:"escalation"`
+	// AfterSeq is the seq of the last run event sent before it.
+	AfterSeq int64 `json:"after_seq"`
 }
 
 // RunFinished is the end of a run.
@@ -92,6 +99,8 @@ type RunFinished struct {
 	Finished  time.Time       `json:"finished"`
 	// Problems are set when the run could not start after all.
 	Problems []validate.Problem `json:"problems"`
+	// AfterSeq is the seq of the last run event sent before it.
+	AfterSeq int64 `json:"after_seq"`
 }
 
 // RunReplan is a new plan made after a failure, as a change to review
@@ -112,6 +121,8 @@ type RunReplan struct {
 	// before it runs; ChangedIDs those of them the replan added or changed.
 	SideEffects []runner.SideEffect `json:"side_effects"`
 	ChangedIDs  []string            `json:"changed_ids"`
+	// AfterSeq is the seq of the last run event sent before it.
+	AfterSeq int64 `json:"after_seq"`
 }
 
 // RunStatus says whether a run goes, for a frontend that (re)loads while
@@ -231,6 +242,9 @@ type activeRun struct {
 	canReplan  bool
 	out        chan emission
 
+	// lastSeq is the seq of the last event sent.
+	lastSeq atomic.Int64
+
 	mu      sync.Mutex
 	runID   string
 	seq     int
@@ -262,7 +276,7 @@ func (r *activeRun) Escalate(ctx context.Context, e runner.Escalation) (runner.R
 	r.seq++
 	id := fmt.Sprintf("%s#%d", e.RunID, r.seq)
 	r.waiting[id] = ch
-	esc := &RunEscalation{ID: id, Escalation: e}
+	esc := &RunEscalation{ID: id, Escalation: e, AfterSeq: r.lastSeq.Load()}
 	if esc.Escalation.Failures == nil {
 		esc.Escalation.Failures = []runner.FailureRecord{}
 	}
@@ -389,6 +403,7 @@ func (a *App) startRun(w workflow.Workflow, path string, approved []string) (Run
 				run.runID = e.RunID
 				run.mu.Unlock()
 			}
+			run.lastSeq.Store(e.Seq)
 			run.send(EventRunEvent, e)
 		}}
 	// The runner checks again (its replan mark; RequireApproval for a
@@ -448,8 +463,10 @@ func (a *App) runInBackground(ctx context.Context, run *activeRun, rn *runner.Ru
 	fin.RunID, fin.Dir, fin.Outcome, fin.Error, fin.StoppedAt = res.RunID, res.Dir, res.Outcome, res.Error, res.StoppedAt
 	fin.Summary, fin.Warnings, fin.Replanned = &res.Summary, nonNil(res.Warnings), res.Replanned != nil
 	fin.Started, fin.Finished = res.Started, res.Finished
+	fin.AfterSeq = run.lastSeq.Load()
 	if res.Replanned != nil {
 		rp := a.replanProposal(w, res)
+		rp.AfterSeq = fin.AfterSeq
 		rs.mu.Lock()
 		rs.approval = approvalFor(rp)
 		rs.mu.Unlock()
@@ -497,15 +514,56 @@ func replanPatch(old, nw *workflow.Workflow) assistant.WorkflowPatch {
 	for _, id := range d.ModifiedNodeIDs {
 		modified[id] = true
 	}
+	// Steps the replan kept stay where the user put them; new ones keep
+	// their place in the planner's layout relative to a kept neighbour.
+	shift := layoutShift(old, nw)
 	for _, n := range nw.Nodes {
 		switch {
 		case added[n.ID]:
+			if d, ok := shift[n.ID]; ok && n.Position != nil {
+				n.Position = &workflow.Position{X: n.Position.X + d.X, Y: n.Position.Y + d.Y}
+			}
 			p.AddedNodes = append(p.AddedNodes, n)
 		case modified[n.ID]:
+			if o := old.NodeByID(n.ID); o != nil && o.Position != nil {
+				n.Position = &workflow.Position{X: o.Position.X, Y: o.Position.Y}
+			}
 			p.UpdatedNodes = append(p.UpdatedNodes, n)
 		}
 	}
 	return p
+}
+
+// layoutShift gives each node new to nw the move that puts the planner's
+// layout onto the old one around it: the difference between where a kept
+// neighbour (through an edge, predecessors first) was and where the planner
+// put it. Nodes with no kept neighbour in reach are not in the map.
+func layoutShift(old, nw *workflow.Workflow) map[string]workflow.Position {
+	out := map[string]workflow.Position{}
+	for i := range nw.Nodes {
+		if o := old.NodeByID(nw.Nodes[i].ID); o != nil && o.Position != nil && nw.Nodes[i].Position != nil {
+			out[nw.Nodes[i].ID] = workflow.Position{X: o.Position.X - nw.Nodes[i].Position.X, Y: o.Position.Y - nw.Nodes[i].Position.Y}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, e := range nw.Edges {
+			for _, pair := range [][2]string{{e.From, e.To}, {e.To, e.From}} {
+				if d, ok := out[pair[0]]; ok {
+					if _, done := out[pair[1]]; !done && old.NodeByID(pair[1]) == nil {
+						out[pair[1]] = d
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	for i := range nw.Nodes {
+		if old.NodeByID(nw.Nodes[i].ID) != nil {
+			delete(out, nw.Nodes[i].ID)
+		}
+	}
+	return out
 }
 
 // RespondEscalation answers the escalation id with resp (retry, skip, abort,

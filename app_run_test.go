@@ -141,6 +141,9 @@ func TestRunEscalationAnsweredWithSkip(t *testing.T) {
 
 	esc := ev.next(t, EventRunEscalation).(RunEscalation)
 	e := esc.Escalation
+	if evs := ev.runnerEvents(); esc.AfterSeq == 0 || evs[len(evs)-1].Seq != esc.AfterSeq || evs[len(evs)-1].Type != runner.EvEscalated {
+		t.Fatalf("escalation after seq %d; events so far end with %+v", esc.AfterSeq, evs[len(evs)-1])
+	}
 	if e.NodeKey != "broken" || e.Attempts != 1 || len(e.Failures) != 1 || e.Failures[0].FailureType != runner.FailVerification {
 		t.Fatalf("escalation = %+v", e)
 	}
@@ -168,6 +171,14 @@ func TestRunEscalationAnsweredWithSkip(t *testing.T) {
 	}
 
 	fin := ev.next(t, EventRunFinished).(RunFinished)
+	if evs := ev.runnerEvents(); fin.AfterSeq != evs[len(evs)-1].Seq || evs[len(evs)-1].Type != runner.EvRunFinished {
+		t.Fatalf("finished after seq %d, last event %+v", fin.AfterSeq, evs[len(evs)-1])
+	}
+	for i, e := range ev.runnerEvents() {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d", i, e.Seq)
+		}
+	}
 	if fin.Outcome != runner.OutcomeSucceeded || fin.Summary == nil {
 		t.Fatalf("finished = %+v", fin)
 	}
@@ -557,5 +568,31 @@ func TestReplanThroughThePlanner(t *testing.T) {
 	}
 	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeReplanned {
 		t.Fatalf("finished = %+v", fin)
+	}
+}
+
+func TestReplanPatchKeepsTheLayout(t *testing.T) {
+	old := workflow.New("x")
+	old.Nodes = []workflow.Node{
+		{ID: "a", Key: "a", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "a"}}, Position: &workflow.Position{X: 100, Y: 100}},
+		{ID: "b", Key: "b", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "b"}}, Position: &workflow.Position{X: 400, Y: 100}},
+	}
+	old.Edges = []workflow.Edge{{From: "a", To: "b"}}
+	nw := old.Clone()
+	// The planner laid everything out again: b changed, c is new after b.
+	nw.Nodes[0].Position = &workflow.Position{X: 0, Y: 0}
+	nw.Nodes[1].Position = &workflow.Position{X: 0, Y: 200}
+	nw.Nodes[1].Params.Arguments = map[string]any{"message": "B"}
+	nw.Nodes = append(nw.Nodes, workflow.Node{ID: "c", Key: "c", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "c"}}, Position: &workflow.Position{X: 0, Y: 400}})
+	nw.Edges = append(nw.Edges, workflow.Edge{From: "b", To: "c"})
+	p := replanPatch(old, nw)
+	if len(p.UpdatedNodes) != 1 || *p.UpdatedNodes[0].Position != (workflow.Position{X: 400, Y: 100}) {
+		t.Fatalf("updated = %+v", p.UpdatedNodes)
+	}
+	if len(p.AddedNodes) != 1 || *p.AddedNodes[0].Position != (workflow.Position{X: 400, Y: 300}) {
+		t.Fatalf("added at %+v, want beside b as the planner placed it", p.AddedNodes[0].Position)
+	}
+	if nw.Nodes[2].Position.Y != 400 {
+		t.Fatal("the planner's workflow was changed")
 	}
 }
