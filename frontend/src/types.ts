@@ -353,6 +353,8 @@ export interface Escalation extends Classification {
 export interface RunEscalation {
   id: string;
   escalation: Escalation;
+  /** the seq of the last run event sent before it */
+  after_seq?: number;
 }
 
 export interface NodeRef {
@@ -442,6 +444,8 @@ export interface RunFinished {
   started: string;
   finished: string;
   problems: Problem[];
+  /** the seq of the last run event sent before it */
+  after_seq?: number;
 }
 
 /** The "run:replanned" event: a new plan, as a change to review. */
@@ -458,6 +462,8 @@ export interface RunReplan {
   problems: Problem[];
   side_effects: SideEffect[];
   changed_ids: string[];
+  /** the seq of the last run event sent before it */
+  after_seq?: number;
 }
 
 export interface RunStatusView {

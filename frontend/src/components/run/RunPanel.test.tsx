@@ -45,6 +45,7 @@ const record = (id: string, over: Partial<RunRecord> = {}): RunRecord => ({
 });
 
 beforeEach(() => {
+  seq = 0;
   useStore.setState(initial, true);
   useStore.getState().loadDocument(fixtureOpen());
   heard = null;
@@ -116,6 +117,55 @@ describe('run actions', () => {
     }
   });
 
+  it('puts events delivered out of order back in order, the end after its last event', async () => {
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    await actions.start();
+    const e1 = ev('run_started');
+    const e2 = ev('node_started', { node_id: 'n1', status: 'running' });
+    const e3 = ev('escalated', { node_id: 'n1', status: 'escalated' });
+    const e4 = ev('node_finished', { node_id: 'n1', status: 'ok' });
+    const e5 = ev('run_finished', { outcome: 'succeeded' });
+    heard!.event(e2);
+    expect(useStore.getState().runLog).toHaveLength(0);
+    heard!.escalation({ ...escalation(), after_seq: 3 });
+    heard!.event(e1);
+    expect(useStore.getState().runLog.map((l) => l.seq)).toEqual([1, 2]);
+    expect(useStore.getState().runEscalation).toBeNull(); // its event has not come yet
+    heard!.event(e3);
+    expect(useStore.getState().runEscalation?.id).toBe('r1#1');
+    expect(useStore.getState().nodeRun.n1.status).toBe('escalated');
+    useStore.getState().setRunEscalation(null);
+    heard!.finished({ ...finished(), after_seq: 5 });
+    heard!.event(e5);
+    expect(useStore.getState().runPhase).toBe('running');
+    heard!.event(e4);
+    const s = useStore.getState();
+    expect(s.runPhase).toBe('finished');
+    expect(s.runLog.map((l) => l.seq)).toEqual([1, 2, 3, 4, 5]);
+    expect(s.nodeRun.n1.status).toBe('ok');
+    heard!.event(e2); // a duplicate is dropped
+    expect(useStore.getState().runLog).toHaveLength(5);
+  });
+
+  it('skips a gap that lasts', async () => {
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0, gapMs: 100 });
+    await actions.start();
+    vi.useFakeTimers();
+    try {
+      heard!.event(ev('run_started'));
+      ev('node_started', { node_id: 'n1' }); // lost
+      heard!.event(ev('node_finished', { node_id: 'n1', status: 'ok' }));
+      heard!.finished({ ...finished(), after_seq: 3 });
+      expect(useStore.getState().runLog).toHaveLength(1);
+      vi.advanceTimersByTime(150);
+      expect(useStore.getState().runLog.map((l) => l.seq)).toEqual([1, 3]);
+      expect(useStore.getState().runPhase).toBe('finished');
+      expect(fake.log).toHaveBeenCalledWith('warning', expect.stringContaining('seq 2–2 never came'));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('keeps an answer the backend refused on show, with the reason', async () => {
     fake.respondEscalation.mockRejectedValue(new Error('escalation r1#1 is not waiting for an answer'));
     const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
@@ -163,6 +213,9 @@ describe('run actions', () => {
     expect(s.runReplan).toBe(rp);
     expect(s.proposal?.entryId).toBe(RUN_REPLAN_ENTRY);
     expect(s.previewStatus).toEqual({ n9: 'added' });
+    // Applied (or discarded) in the review, it is done with.
+    useStore.getState().endProposal('applied');
+    expect(useStore.getState().runReplan).toBeNull();
   });
 });
 

@@ -90,7 +90,11 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
       status = `${OUTCOME_LABEL[result?.outcome ?? ''] ?? result?.outcome ?? 'Finished'}${result?.summary ? ` · ${plural(result.summary.nodes, 'step')}` : ''}`;
       break;
     default:
-      status = doc ? `${plural(steps.length, 'step')} · not run in this session` : 'No workflow open';
+      status = approval
+        ? 'Waiting for your approval'
+        : doc
+          ? `${plural(steps.length, 'step')} · not run in this session`
+          : 'No workflow open';
   }
 
   return (

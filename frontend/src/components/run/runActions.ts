@@ -20,6 +20,8 @@ export const RUN_REPLAN_ENTRY = -1;
 export interface RunActionsOptions {
   /** how long events are gathered before the store takes them; 0 applies each at once */
   flushMs?: number;
+  /** how long a missing event is waited for before it is skipped */
+  gapMs?: number;
 }
 
 type Loose = StoreState & { setSidebarTab?: (t: 'inspector' | 'assistant' | 'run') => void };
@@ -31,6 +33,7 @@ export function historyKeyOf(path: string, id: string | undefined): string {
 
 export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: RunActionsOptions = {}) {
   const flushMs = opts.flushMs ?? 50;
+  const GAP_MS = opts.gapMs ?? 1500;
   let unsubscribe: (() => void) | null = null;
   let queue: RunEvent[] = [];
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -51,26 +54,87 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     s.setSidebarTab?.('run');
   }
 
-  const handlers = {
-    event(e: RunEvent) {
-      queue.push(e);
+  // The transport may deliver messages out of order (wails dev sends each
+  // from its own goroutine). Events carry seq 1, 2, …; the escalation, the
+  // replan and the end carry the seq of the last event before them. Events
+  // wait for the ones before them; the others for their event. A gap that
+  // lasts (a lost message) is skipped after GAP_MS.
+  let nextSeq: number | null = 1; // null: take the first event's seq (joined a run already going)
+  const pending = new Map<number, RunEvent>();
+  type Later = { after: number; rank: number; apply(): void };
+  let later: Later[] = [];
+  let gapTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function reset(next: number | null) {
+    nextSeq = next;
+    pending.clear();
+    later = [];
+    if (gapTimer) clearTimeout(gapTimer);
+    gapTimer = null;
+  }
+
+  function drain() {
+    if (nextSeq === null && pending.size) nextSeq = Math.min(...pending.keys());
+    while (nextSeq !== null && pending.has(nextSeq)) {
+      queue.push(pending.get(nextSeq)!);
+      pending.delete(nextSeq);
+      nextSeq++;
+    }
+    const due = later.filter((l) => nextSeq === null || l.after < nextSeq).sort((a, b) => a.after - b.after || a.rank - b.rank);
+    if (due.length) {
+      later = later.filter((l) => !due.includes(l));
+      flush();
+      for (const l of due) l.apply();
+    } else if (queue.length) {
       if (flushMs <= 0) flush();
       else if (!timer) timer = setTimeout(flush, flushMs);
+    }
+    if (gapTimer) clearTimeout(gapTimer);
+    gapTimer = null;
+    if (pending.size || later.length) {
+      gapTimer = setTimeout(() => {
+        gapTimer = null;
+        const waiting = [...pending.keys(), ...later.map((l) => l.after + 1)];
+        if (!waiting.length) return;
+        const to = Math.min(...waiting);
+        apiImpl.log('warning', `run events: seq ${nextSeq}–${to - 1} never came; going on without them`);
+        nextSeq = Math.max(nextSeq ?? 0, to);
+        drain();
+      }, GAP_MS);
+    }
+  }
+
+  function whenDue(after: number | undefined, rank: number, apply: () => void) {
+    later.push({ after: after ?? 0, rank, apply });
+    drain();
+  }
+
+  const handlers = {
+    event(e: RunEvent) {
+      if (nextSeq !== null && e.seq < nextSeq) {
+        if (e.type !== 'run_started') return; // seen already, or an earlier run's
+        reset(e.seq); // a run this window did not start (another window, a reload)
+      }
+      pending.set(e.seq, e);
+      drain();
     },
     escalation(e: RunEscalation) {
-      flush();
-      store.getState().setRunEscalation(e);
-      showRunTab();
+      whenDue(e.after_seq, 0, () => {
+        store.getState().setRunEscalation(e);
+        showRunTab();
+      });
     },
     replanned(r: RunReplan) {
-      flush();
-      store.getState().setRunReplan(r);
-      showReplan(r);
+      whenDue(r.after_seq, 1, () => {
+        store.getState().setRunReplan(r);
+        showReplan(r);
+      });
     },
     finished(f: RunFinished) {
-      flush();
-      store.getState().runFinished(f);
-      void loadHistory(true);
+      whenDue(f.after_seq, 2, () => {
+        store.getState().runFinished(f);
+        void loadHistory(true);
+      });
     },
   };
 
@@ -80,11 +144,14 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     // (An api without run events, as some tests mock it, hears nothing.)
     unsubscribe = typeof apiImpl.onRun === 'function' ? apiImpl.onRun(handlers) : () => {};
     // Another workflow: the statuses and history of this one go.
+    // (A first save gives the same document a path: that keeps them.)
     store.subscribe((s, prev) => {
-      if (s.doc?.id !== prev.doc?.id || s.path !== prev.path) {
-        if (s.doc?.id !== prev.doc?.id) s.clearRunStatus();
-        if (s.runReplan && s.doc?.id !== s.runReplan.workflow?.id) s.setRunReplan(null);
-      }
+      // A replan applied or discarded in the review is done with.
+      if (prev.proposal?.entryId === RUN_REPLAN_ENTRY && s.proposal !== prev.proposal && s.runReplan) s.setRunReplan(null);
+      const other = s.doc?.id !== prev.doc?.id || (s.path !== prev.path && prev.path !== '');
+      if (!other) return;
+      s.clearRunStatus();
+      if (s.runReplan) s.setRunReplan(null);
     });
   }
 
@@ -95,6 +162,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     if (!doc || s.runPhase === 'running' || s.runPhase === 'starting' || s.runPhase === 'stopping') return;
     subscribe();
     s.setRunApproval(null);
+    reset(1);
     s.runStarting(doc.id);
     try {
       const r = await apiImpl.startRun(doc, s.path, approved);
@@ -198,9 +266,10 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       store.getState().setCanReplan(can);
       if (!st.running) return;
       subscribe();
+      reset(null);
       const s = store.getState();
       if (s.runPhase !== 'running') store.setState({ runPhase: 'running', runId: st.run_id || null, runWorkflowId: st.workflow_id });
-      if (st.escalation) handlers.escalation(st.escalation);
+      if (st.escalation) handlers.escalation({ ...st.escalation, after_seq: 0 });
     } catch (e) {
       apiImpl.log('warning', `run status: ${errorMessage(e)}`);
     }
