@@ -492,6 +492,7 @@ export namespace main {
 	export class RunEscalation {
 	    id: string;
 	    escalation: runner.Escalation;
+	    after_seq: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunEscalation(source);
@@ -501,6 +502,7 @@ export namespace main {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
 	        this.escalation = this.convertValues(source["escalation"], runner.Escalation);
+	        this.after_seq = source["after_seq"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
