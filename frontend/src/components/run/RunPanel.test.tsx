@@ -280,7 +280,7 @@ describe('RunPanel', () => {
     const rows = await screen.findAllByTestId('history-row');
     expect(rows.map((r) => r.getAttribute('data-outcome'))).toEqual(['succeeded', 'failed']);
     fireEvent.click(within(rows[0]).getByRole('button'));
-    expect(within(rows[0]).getByTestId('history-summary')).toHaveTextContent('Escalations');
+    expect(within(rows[0]).getByTestId('history-summary')).toHaveTextContent('Escalated');
     fireEvent.click(within(rows[0]).getByTestId('history-view-log'));
     await waitFor(() => expect(fake.runEvents).toHaveBeenCalledWith('/tmp/.weft/runs/20260102-030405.000-aaaaaa'));
     expect(await screen.findByTestId('viewing-past-run')).toHaveTextContent('20260102-030405.000-aaaaaa');

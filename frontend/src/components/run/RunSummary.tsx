@@ -6,13 +6,23 @@ import './run.css';
 
 const STATS: { key: keyof Summary; label: string; tone?: string }[] = [
   { key: 'nodes', label: 'Steps run' },
-  { key: 'first_attempt_successes', label: 'First-attempt ok', tone: 'ok' },
+  { key: 'first_attempt_successes', label: 'First try ok', tone: 'ok' },
   { key: 'retried', label: 'Retried', tone: 'warn' },
-  { key: 'retry_successes', label: 'Retry successes', tone: 'ok' },
-  { key: 'escalations', label: 'Escalations', tone: 'warn' },
+  { key: 'retry_successes', label: 'Retry ok', tone: 'ok' },
+  { key: 'escalations', label: 'Escalated', tone: 'warn' },
   { key: 'skipped', label: 'Skipped', tone: 'dim' },
   { key: 'failed', label: 'Failed', tone: 'error' },
 ];
+
+const TITLES: Partial<Record<keyof Summary, string>> = {
+  nodes: 'Step executions (a step in a loop counts each time)',
+  first_attempt_successes: 'Succeeded on the first attempt',
+  retried: 'Needed more than one attempt',
+  retry_successes: 'Succeeded after one or more retries',
+  escalations: 'Asked you what to do',
+  skipped: 'Skipped after an escalation',
+  failed: 'Failed and ended the run',
+};
 
 export function RunSummary({
   summary,
@@ -43,7 +53,7 @@ export function RunSummary({
           {STATS.map((s) => {
             const v = (summary[s.key] as number) ?? 0;
             return (
-              <div key={s.key} className={`stat ${v ? (s.tone ?? '') : 'zero'}`} data-testid={`summary-${s.key}`} data-value={v}>
+              <div key={s.key} className={`stat ${v ? (s.tone ?? '') : 'zero'}`} data-testid={`summary-${s.key}`} data-value={v} title={TITLES[s.key]}>
                 <dt>{s.label}</dt>
                 <dd>{v}</dd>
               </div>
