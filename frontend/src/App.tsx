@@ -12,11 +12,19 @@ import { Toolbar } from './components/Toolbar';
 import { useStore } from './store';
 import { actions as defaultActions, type Actions } from './store/actions';
 
-function Preferences() {
+function Preferences({ actions }: { actions: Actions }) {
   const open = useStore((s) => s.preferencesOpen);
   const setOpen = useStore((s) => s.setPreferencesOpen);
   if (!open || !PreferencesDialog) return null;
-  return <PreferencesDialog onClose={() => setOpen(false)} />;
+  return (
+    <PreferencesDialog
+      onClose={() => {
+        setOpen(false);
+        // MCP servers may have changed: list their tools again.
+        void actions.loadCatalog();
+      }}
+    />
+  );
 }
 
 export default function App({ actions = defaultActions, autoload = true }: { actions?: Actions; autoload?: boolean }) {
@@ -50,7 +58,7 @@ export default function App({ actions = defaultActions, autoload = true }: { act
       </main>
       <DialogHost />
       <ShortcutsSheet />
-      <Preferences />
+      <Preferences actions={actions} />
       <Toasts />
     </div>
   );

@@ -207,11 +207,22 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     return true;
   }
 
+  /** loadCatalog lists the built-in tools at once, then adds the MCP
+   * servers' tools (starting the servers can take a while). */
   async function loadCatalog() {
     try {
-      get().setTools(await api.toolCatalog());
+      const builtins = await api.toolCatalog();
+      if (!get().tools.length) get().setTools(builtins);
     } catch (e) {
       api.log('warning', `tool catalog: ${errorMessage(e)}`);
+    }
+    if (typeof api.toolCatalogFull !== 'function') return;
+    try {
+      const full = await api.toolCatalogFull();
+      if (full.tools.length) get().setTools(full.tools);
+      for (const w of full.warnings) api.log('warning', `tool catalog: ${w}`);
+    } catch (e) {
+      api.log('warning', `MCP tools: ${errorMessage(e)}`);
     }
   }
 
