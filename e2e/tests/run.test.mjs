@@ -106,6 +106,14 @@ before(async () => {
   page.on('pageerror', (e) => consoleErrors.push(e.stack ?? String(e)));
   await page.goto(URL, { waitUntil: 'domcontentloaded' });
   await ready();
+  if (FAKE) {
+    // The model as scripts/e2e.sh set it (another spec may have changed it): Replan asks it.
+    await page.evaluate(async (base) => {
+      const v = await window.go.main.App.GetSettings();
+      const llm = { ...v.settings.llm, base_url: base, model: 'fake-model' };
+      await window.go.main.App.SaveSettings({ ...v.settings, llm, max_repair_attempts: 3 }, null);
+    }, process.env.WEFT_FAKE_LLM);
+  }
 });
 
 after(async () => {
