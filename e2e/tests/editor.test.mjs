@@ -166,6 +166,29 @@ describe('Weft editor', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-editor-connected.png') });
   });
 
+  it('adds a connected node by dropping a connection on empty canvas and picking it in the palette', async () => {
+    const before = await state();
+    const from = page.locator(`[data-testid="handle-${logId}-out"]`);
+    const a = await center(from);
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    await page.mouse.move(a.x + 120, a.y + 140, { steps: 8 });
+    await page.mouse.up();
+    await page.waitForSelector('[data-testid="palette-pending"]');
+    await page.locator('[data-testid="palette-search"]').fill('wait');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => window.weft.store.getState().doc.nodes.length === n + 1, before.nodes.length);
+    const s = await state();
+    const added = s.nodes.at(-1);
+    assert.equal(added.params.tool, 'wait');
+    assert.deepEqual(s.edges.at(-1), { from: logId, to: added.id });
+    assert.equal(s.past, before.past + 1, 'added and connected in one step');
+    // Undo it, to keep the rest of the spec about two nodes.
+    await page.locator('[data-testid="undo-button"]').click();
+    assert.equal((await state()).nodes.length, before.nodes.length);
+    await page.locator('[data-testid="palette-search"]').fill('');
+  });
+
   it('edits the arguments in the inspector, and undoes and redoes the edit', async () => {
     await page.locator(`[data-testid="node-${readId}"] .weft-node-name`).click();
     await page.waitForFunction((id) => window.weft.store.getState().selectedNodeIds.join() === id, readId);

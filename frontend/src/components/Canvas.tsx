@@ -133,14 +133,25 @@ function CanvasInner() {
   }, []);
 
   // isValidConnection only says no; the reason is shown when the drag ends.
-  const onConnectEnd = useCallback((_: MouseEvent | TouchEvent, st: FinalConnectionState) => {
+  // A connection from an output dropped on empty canvas asks the palette
+  // for the node to add there.
+  const onConnectEnd = useCallback((e: MouseEvent | TouchEvent, st: FinalConnectionState) => {
+    if (!st.toHandle && st.fromHandle?.type === 'source' && st.fromNode) {
+      const pt = 'changedTouches' in e ? e.changedTouches[0] : e;
+      const p = rf.screenToFlowPosition({ x: pt.clientX, y: pt.clientY });
+      const s = useStore.getState();
+      s.setPendingConnect({ source: st.fromNode.id, sourceHandle: st.fromHandle.id ?? null, position: { x: p.x, y: p.y - 46 } });
+      if (!s.paletteOpen) s.setPaletteOpen(true);
+      window.setTimeout(() => document.querySelector<HTMLInputElement>('[data-testid="palette-search"]')?.focus(), 0);
+      return;
+    }
     if (st.isValid !== false) return;
     const c = toConnection(st);
     const doc = useStore.getState().doc;
     if (!c || !doc) return;
     const r = checkConnection(doc, c);
     if (!r.ok) useStore.getState().toast(r.reason);
-  }, []);
+  }, [rf]);
 
   const onDragOver = useCallback((e: DragEvent) => {
     if (e.dataTransfer.types.includes(PALETTE_MIME)) {
@@ -178,6 +189,10 @@ function CanvasInner() {
     [rf],
   );
 
+  const clearPending = useCallback(() => {
+    if (useStore.getState().pendingConnect) useStore.getState().setPendingConnect(null);
+  }, []);
+
   const onNodeDoubleClick = useCallback(() => {
     useStore.getState().setSidebarTab('inspector');
     window.setTimeout(() => document.querySelector<HTMLInputElement>('[data-testid="inspector-name"]')?.focus(), 0);
@@ -188,7 +203,7 @@ function CanvasInner() {
       <ReactFlow
         nodes={overview ? NO_NODES : nodes}
         edges={overview ? NO_EDGES : edges}
-        onPaneClick={overview ? onPaneClick : undefined}
+        onPaneClick={overview ? onPaneClick : clearPending}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}

@@ -68,6 +68,19 @@ describe('Palette', () => {
     expect(added.position!.x).toBeGreaterThan(n4.position!.x);
   });
 
+  it('adds the node a connection dropped on empty canvas asked for, connected from its handle', () => {
+    act(() => s().edit((w) => ({ ...w, edges: w.edges.filter((e) => !(e.from === 'n3' && e.output?.type === 'IfFalse')) })));
+    act(() => s().setPendingConnect({ source: 'n3', sourceHandle: 'false', position: { x: 700, y: 300 } }));
+    render(<Palette />);
+    expect(screen.getByTestId('palette-pending')).toHaveTextContent('Pick a node to add and connect.');
+    fireEvent.click(screen.getByTestId('palette-tool:read_file'));
+    const added = s().doc!.nodes.at(-1)!;
+    expect(added.position).toEqual({ x: 700, y: 300 });
+    expect(s().doc!.edges.at(-1)).toEqual({ from: 'n3', to: added.id, output: { type: 'IfFalse' } });
+    expect(s().pendingConnect).toBeNull();
+    expect(s().past).toHaveLength(2); // the edit above, then add-and-connect as one step
+  });
+
   it('puts the node spec on a drag', () => {
     render(<Palette />);
     const data: Record<string, string> = {};

@@ -77,6 +77,11 @@ export function searchEntries(entries: PaletteEntry[], q: string): PaletteEntry[
 export function addFromPalette(spec: NodeSpec): string[] {
   const s = useStore.getState();
   if (!s.doc) return [];
+  const pending = s.pendingConnect;
+  if (pending && s.doc.nodes.some((n) => n.id === pending.source)) {
+    s.setPendingConnect(null);
+    return s.addNode(spec, pending.position, { after: pending.source, handle: pending.sourceHandle });
+  }
   const sel = s.selectedNodeIds.length === 1 ? s.doc.nodes.find((n) => n.id === s.selectedNodeIds[0]) : undefined;
   let pos: Position;
   if (sel?.position) {
@@ -94,6 +99,8 @@ export function addFromPalette(spec: NodeSpec): string[] {
 export function Palette() {
   const tools = useStore((s) => s.tools);
   const hasDoc = useStore((s) => s.doc !== null);
+  const pending = useStore((s) => s.pendingConnect);
+  const setPending = useStore((s) => s.setPendingConnect);
   const [q, setQ] = useState('');
   const [active, setActive] = useState(0);
   const input = useRef<HTMLInputElement>(null);
@@ -121,6 +128,7 @@ export function Palette() {
       add(shown[active]);
     } else if (ev.key === 'Escape') {
       setQ('');
+      setPending(null);
       input.current?.blur();
     }
   };
@@ -131,7 +139,15 @@ export function Palette() {
   };
 
   return (
-    <aside className="palette" aria-label="Palette" data-testid="palette">
+    <aside className={`palette${pending ? ' pending' : ''}`} aria-label="Palette" data-testid="palette">
+      {pending && (
+        <div className="palette-pending" data-testid="palette-pending">
+          <span>Pick a node to add and connect.</span>
+          <button type="button" className="icon" aria-label="Cancel" onClick={() => setPending(null)}>
+            <X size={13} />
+          </button>
+        </div>
+      )}
       <div className="palette-search">
         <Search size={14} aria-hidden="true" />
         <input

@@ -144,6 +144,7 @@ export function handleShortcut(e: KeyboardEvent, actions: Actions): boolean {
   }
   if (e.key === 'Escape') {
     s.clearSelection();
+    s.setPendingConnect(null);
     return true;
   }
   if (e.key === '/') {

@@ -36,6 +36,14 @@ interface OpenDialog extends DialogRequest {
 
 export type SidebarTab = 'inspector' | 'assistant' | 'run';
 
+/** A connection dropped on empty canvas: the next palette pick is added
+ * there and connected from this handle. */
+export interface PendingConnect {
+  source: string;
+  sourceHandle: string | null;
+  position: { x: number; y: number };
+}
+
 export interface UiSlice {
   status: Status | null;
   busy: boolean;
@@ -48,6 +56,8 @@ export interface UiSlice {
   sidebarTab: SidebarTab;
   tools: Tool[];
   recent: RecentFile[];
+  pendingConnect: PendingConnect | null;
+  setPendingConnect(p: PendingConnect | null): void;
   setStatus(s: Status | null): void;
   setBusy(b: boolean): void;
   /** toast shows a short message that goes away by itself. */
@@ -79,6 +89,10 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   sidebarTab: 'inspector',
   tools: [],
   recent: [],
+  pendingConnect: null,
+  setPendingConnect(pendingConnect) {
+    set({ pendingConnect });
+  },
   setStatus(status) {
     set({ status });
   },

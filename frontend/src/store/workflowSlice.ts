@@ -87,7 +87,7 @@ export interface WorkflowSlice {
   /** addNode adds what a palette entry makes at pos and selects it; with
    * after, it also connects that node's first free output to it when that
    * is allowed. Returns the new ids. */
-  addNode(spec: NodeSpec, pos: Position, opts?: { after?: string }): string[];
+  addNode(spec: NodeSpec, pos: Position, opts?: { after?: string; handle?: string | null }): string[];
   deleteSelection(): number;
   copySelection(): number;
   paste(): number;
@@ -313,7 +313,9 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
       let next = addElements(doc, nodes, edges);
       const after = opts?.after ? next.nodes.find((n) => n.id === opts.after) : undefined;
       if (after) {
-        for (const h of freeOutputs(next, after)) {
+        // From the given handle (a connection dropped on empty canvas), or the first free one.
+        const handles = opts?.handle !== undefined ? [opts.handle] : freeOutputs(next, after);
+        for (const h of handles) {
           const check = checkConnection(next, { source: after.id, sourceHandle: h, target: ids[0], targetHandle: 'in' });
           if (check.ok) {
             next = addEdge(next, check.edge, check.setLoopId);
