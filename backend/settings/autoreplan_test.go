@@ -25,7 +25,7 @@ func TestAutoReplanDefaults(t *testing.T) {
 
 func TestAutoReplanClamp(t *testing.T) {
 	for _, c := range []struct {
-		json, sev string
+		json, sev     string
 		max, warnings int
 	}{
 		{`{"run": {"auto_replan": {"max_per_run": 9}}}`, "HIGH", 5, 1},
