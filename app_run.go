@@ -225,12 +225,21 @@ func defaultReplanner(s settings.Settings, client llm.Client, cat *tools.Catalog
 	if client == nil {
 		return nil
 	}
-	return &planner.Replanner{Client: client, Config: planner.Config{
-		MaxRepairAttempts: s.MaxRepairAttempts,
+	cfg := planner.Config{
+		// A replan is always validated: even with max_repair_attempts 0 an
+		// unchecked proposal must never reach a run.
+		MaxRepairAttempts: max(s.MaxRepairAttempts, 1),
 		Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
 		Catalog:           cat,
 		Model:             s.LLM.Model,
-	}}
+	}
+	if mem, err := planner.DefaultMemory(); err == nil {
+		cfg.Memory = mem
+	}
+	if pats, err := runner.DefaultPatternStore(); err == nil {
+		cfg.Patterns = pats
+	}
+	return &planner.Replanner{Client: client, Config: cfg}
 }
 
 // activeRun is the run in progress.
