@@ -12,7 +12,6 @@ import (
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/runner"
-	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -115,7 +114,8 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 	cfg := planner.Config{
 		MaxRepairAttempts: s.MaxRepairAttempts,
 		Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
-		Catalog:           tools.Builtin(),
+		// Configured MCP servers' tools are offered to the model too.
+		Catalog:           c.toolCatalog(ctx, s, nil),
 		Model:             s.LLM.Model,
 		Memory:            mem,
 		Logger:            c.log,
