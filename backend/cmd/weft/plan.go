@@ -115,11 +115,11 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		MaxRepairAttempts: s.MaxRepairAttempts,
 		Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
 		// Configured MCP servers' tools are offered to the model too.
-		Catalog:           c.toolCatalog(ctx, s, nil),
-		Model:             s.LLM.Model,
-		Memory:            mem,
-		Logger:            c.log,
-		OnProgress:        func(e planner.Event) { c.progress(e) },
+		Catalog:    c.toolCatalog(ctx, s, nil),
+		Model:      s.LLM.Model,
+		Memory:     mem,
+		Logger:     c.log,
+		OnProgress: func(e planner.Event) { c.progress(e) },
 	}
 	if pats, err := runner.DefaultPatternStore(); err == nil {
 		cfg.Patterns = pats // failures seen at run time: the prompt's "Known failure patterns"
