@@ -93,7 +93,7 @@ type validator struct {
 
 	idx  map[string]int32 // node id → its first node
 	dup  []bool           // node reuses an id taken earlier: left out of the graph
-	kind []uint8          // isLoop, isEndLoop flags: a compact copy of the types hot loops read
+	kind []uint8          // isLoop, isIf…: a compact copy of the types hot loops read
 
 	// Filled in the background (see startBackground).
 	keyFirst map[string]int32   // key → first node with it
@@ -270,26 +270,32 @@ func sortProblems(ps []Problem, idx map[string]int32) {
 
 // ---- nodes ----
 
+// Node kinds in v.kind; 0 is a plain step (Tool, AiStep, AiTransform or an
+// unknown type).
 const (
-	isLoop uint8 = 1 << iota
+	isLoop uint8 = 1 + iota
 	isEndLoop
+	isIf
+	isSwitch
 )
 
 func (v *validator) indexNodes() {
 	v.idx = make(map[string]int32, v.n)
 	v.dup = make([]bool, v.n)
 	v.kind = make([]uint8, v.n)
+	var dupIDs []string
+	groups := map[string][]int32{}
 	for i := range v.nodes {
 		switch v.nodes[i].Type {
 		case workflow.TypeLoop:
 			v.kind[i] = isLoop
 		case workflow.TypeEndLoop:
 			v.kind[i] = isEndLoop
+		case workflow.TypeIf:
+			v.kind[i] = isIf
+		case workflow.TypeSwitch:
+			v.kind[i] = isSwitch
 		}
-	}
-	var dupIDs []string
-	groups := map[string][]int32{}
-	for i := range v.nodes {
 		id := v.nodes[i].ID
 		if first, ok := v.idx[id]; ok {
 			v.dup[i] = true
@@ -677,8 +683,11 @@ func (v *validator) out(i int32) []int32 { return v.outList[v.outStart[i]:v.outS
 
 // checkOutputs checks the labels and number of a node's outgoing edges.
 func (v *validator) checkOutputs(i int32) {
-	nd := &v.nodes[i]
 	outs := v.out(i)
+	if v.kind[i] == 0 && (len(outs) == 0 || len(outs) == 1 && v.edges[outs[0]].out == "") {
+		return // the common case: a step with at most one plain edge
+	}
+	nd := &v.nodes[i]
 	badLabel := func(r int32, allowed string) {
 		er := &v.edges[r]
 		var msg string
