@@ -8,7 +8,7 @@ export WEFT_REQUIRE_MCP ?= 1
 GO ?= go
 TAGS := webkit2_41
 
-.PHONY: all deps deps-build run build weft test test-go test-frontend test-e2e test-smoke vet fuzz bench bench-repair clean
+.PHONY: all deps deps-build run build weft test test-go test-frontend test-e2e test-smoke vet fuzz bench bench-repair bench-editor clean
 
 all: build
 
@@ -59,6 +59,10 @@ bench:
 
 bench-repair:
 	$(GO) run ./backend/planner/benchrepair
+
+# Open/render/pan figures in Chromium and the built app's memory (needs port 34115 free).
+bench-editor: deps
+	scripts/bench-editor.sh
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html artifacts weft

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/versions"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -74,6 +76,10 @@ type App struct {
 
 	// session: autosave, recent files and the close guard (app_session.go).
 	session appSession
+
+	// versions keeps every saved state of a workflow so any two can be
+	// compared (replans add theirs too); nil keeps none.
+	versions func() (*versions.Store, error)
 }
 
 // NewApp returns the App with the built-in tool catalog, the embedded
@@ -84,6 +90,7 @@ func NewApp() *App {
 		catalog:  tools.Builtin(),
 		dialogs:  wailsDialogs{},
 		newStore: settings.NewStore,
+		versions: versions.DefaultStore,
 	}
 }
 
@@ -152,7 +159,23 @@ func (a *App) SaveWorkflow(path string, w workflow.Workflow) error {
 		return err
 	}
 	a.rememberDir(abs)
+	a.recordVersion(&w)
 	return nil
+}
+
+// recordVersion keeps the saved state as a plan version. It is best effort:
+// the file is already safely saved, so a failure here is only logged.
+func (a *App) recordVersion(w *workflow.Workflow) {
+	if a.versions == nil {
+		return
+	}
+	st, err := a.versions()
+	if err == nil {
+		_, err = st.Save(w, versions.ReasonManual)
+	}
+	if err != nil {
+		slog.Warn("could not record a version of the saved workflow", "workflow", w.ID, "error", err)
+	}
 }
 
 // SaveWorkflowAsDialog asks where to save w and saves it there. It returns

@@ -13,6 +13,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/versions"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -40,6 +41,8 @@ func testApp(t *testing.T) (*App, *fakeDialogs) {
 	a.newStore = func() (*settings.Store, error) {
 		return &settings.Store{Path: path, Keyring: settings.NoKeyring{}}, nil
 	}
+	vdir := filepath.Join(t.TempDir(), "versions")
+	a.versions = func() (*versions.Store, error) { return &versions.Store{Dir: vdir}, nil }
 	return a, d
 }
 
@@ -283,5 +286,37 @@ func TestSettingsStoreError(t *testing.T) {
 	}
 	if _, err := a.SaveSettings(settings.Defaults(), nil); err == nil {
 		t.Error("SaveSettings: want error")
+	}
+}
+
+func TestSaveRecordsVersions(t *testing.T) {
+	a, _ := testApp(t)
+	res, err := a.LoadSample()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "wf.json")
+	w := *res.Workflow
+	if err := a.SaveWorkflow(path, w); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.SaveWorkflow(path, w); err != nil { // unchanged: no new version
+		t.Fatal(err)
+	}
+	w.Name = "Renamed"
+	if err := a.SaveWorkflow(path, w); err != nil {
+		t.Fatal(err)
+	}
+	st, _ := a.versions()
+	vs, err := st.List(w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 2 {
+		t.Fatalf("want 2 versions, got %d: %+v", len(vs), vs)
+	}
+	d, err := st.CompareVersions(w.ID, vs[0].N, vs[1].N)
+	if err != nil || d.Empty() {
+		t.Fatalf("versions do not differ: %v %+v", err, d)
 	}
 }
