@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
@@ -146,12 +147,14 @@ func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
 	}
 
 	w := req.Workflow
+	stream := &progressStream{emit: func(p assistant.Progress) { a.emit(EventAssistantProgress, p) }}
 	res, err := assistant.Chat(ctx, client, assistant.Request{Workflow: &w, Message: req.Message, Conversation: conv},
 		assistant.Config{
 			MaxRepairAttempts: s.MaxRepairAttempts,
 			Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
 			Catalog:           a.assistantCatalog(s),
-			OnProgress:        func(p assistant.Progress) { a.emit(EventAssistantProgress, p) },
+			OnProgress:        stream.progress,
+			ChatOptions:       llm.Options{OnDelta: stream.delta, OnReset: stream.reset},
 		})
 	if err != nil {
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
@@ -336,4 +339,49 @@ func (a *App) assistantClient(s settings.Settings) (llm.Client, error) {
 		return nil, err
 	}
 	return c, nil
+}
+
+// progressStream forwards the assistant's progress and, while a reply
+// streams in, how much of it has arrived: without it a slow local model
+// looks the same as a hung one. Deltas are throttled so a fast stream does
+// not flood the frontend with events.
+type progressStream struct {
+	emit func(assistant.Progress)
+
+	mu       sync.Mutex
+	last     assistant.Progress
+	lastEmit time.Time
+}
+
+// streamEmitEvery bounds how often "received" updates go out.
+const streamEmitEvery = 200 * time.Millisecond
+
+func (s *progressStream) progress(p assistant.Progress) {
+	s.mu.Lock()
+	s.last = p
+	s.lastEmit = time.Time{}
+	s.mu.Unlock()
+	s.emit(p)
+}
+
+func (s *progressStream) delta(d string) {
+	s.mu.Lock()
+	s.last.Received += utf8.RuneCountInString(d)
+	now := time.Now()
+	send := s.lastEmit.IsZero() || now.Sub(s.lastEmit) >= streamEmitEvery
+	p := s.last
+	if send {
+		s.lastEmit = now
+	}
+	s.mu.Unlock()
+	if send {
+		s.emit(p)
+	}
+}
+
+// reset is called when a broken stream is asked again: what arrived is void.
+func (s *progressStream) reset() {
+	s.mu.Lock()
+	s.last.Received = 0
+	s.mu.Unlock()
 }

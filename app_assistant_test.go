@@ -121,10 +121,29 @@ func TestAssistantSendRepairsAndSavesTheChat(t *testing.T) {
 	if res.Message != "Unzip only when the download worked." {
 		t.Errorf("message = %q", res.Message)
 	}
-	got := ev.list()
+	// Each call starts with its stage; the streamed reply then reports how
+	// much has arrived, under the same stage.
+	var stages []assistant.Progress
+	received := map[int]int{}
+	for _, p := range ev.list() {
+		if p.Received == 0 {
+			stages = append(stages, p)
+			continue
+		}
+		if len(stages) == 0 || p.Attempt != stages[len(stages)-1].Attempt || p.Kind != stages[len(stages)-1].Kind {
+			t.Fatalf("received update %+v outside its stage (stages so far %+v)", p, stages)
+		}
+		received[p.Attempt] = p.Received
+	}
 	want := []assistant.Progress{{Kind: assistant.ProgressThinking, Attempt: 1, Max: 3}, {Kind: assistant.ProgressRepairing, Attempt: 2, Max: 3}}
-	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
-		t.Fatalf("progress events = %+v, want %+v", got, want)
+	if len(stages) != 2 || stages[0] != want[0] || stages[1] != want[1] {
+		t.Fatalf("progress events = %+v, want %+v", stages, want)
+	}
+	if received[1] == 0 || received[2] == 0 || received[1] > len(oneBranch) {
+		t.Fatalf("streamed progress missing or wrong: %v (reply lengths %d, %d)", received, len(oneBranch), len(bothBranches))
+	}
+	if !srv.Requests()[0].Stream {
+		t.Fatal("the assistant did not stream its reply")
 	}
 	if res.Diff == nil || len(res.Diff.AddedNodeIDs) != 2 || keysOf(res.Workflow, res.Diff.AddedNodeIDs) != "big,fail" {
 		t.Fatalf("diff = %+v", res.Diff)
@@ -206,8 +225,13 @@ func TestAssistantSendPlansAnEmptyWorkflow(t *testing.T) {
 	if res.Kind != assistant.KindPlan || !res.Valid || res.Patch == nil || len(res.Patch.AddedNodes) != 1 {
 		t.Fatalf("plan result: kind %s valid %v patch %+v warnings %v", res.Kind, res.Valid, res.Patch, res.Warnings)
 	}
-	if len(ev.list()) != 1 || ev.list()[0].Kind != assistant.ProgressThinking {
-		t.Errorf("progress = %+v", ev.list())
+	if got := ev.list(); len(got) == 0 || got[0].Kind != assistant.ProgressThinking || got[0].Received != 0 {
+		t.Errorf("progress = %+v", got)
+	}
+	for _, p := range ev.list()[1:] {
+		if p.Kind != assistant.ProgressThinking || p.Received == 0 {
+			t.Errorf("only streamed updates of the one call may follow: %+v", ev.list())
+		}
 	}
 	// An unsaved workflow keeps its chat under XDG_DATA_HOME by id.
 	h, err := a.AssistantHistory(w.ID, "")

@@ -42,6 +42,9 @@ type Progress struct {
 	Kind    ProgressKind `json:"kind"`
 	Attempt int          `json:"attempt,omitempty"` // 1-based model call of this message
 	Max     int          `json:"max,omitempty"`     // calls allowed
+	// Received counts the reply's characters streamed in so far for this
+	// call (0 until the first arrive), so the UI can show the model working.
+	Received int `json:"received,omitempty"`
 }
 
 // Config tunes Chat; the app fills it from the settings.

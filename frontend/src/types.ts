@@ -233,6 +233,8 @@ export interface AssistantProgress {
   kind: 'thinking' | 'repairing' | 'summarizing';
   attempt?: number;
   max?: number;
+  /** Characters of the reply streamed in so far for this call. */
+  received?: number;
 }
 
 /** The result of Preferences' "Test connection" (llm.ConnectionInfo). */

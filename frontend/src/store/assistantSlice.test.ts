@@ -9,7 +9,7 @@ vi.mock('../api', () => ({
 }));
 
 import { makeAssistantActions, type AssistantApi } from './assistantActions';
-import { changeSummary, previewGraph, progressText } from './assistantSlice';
+import { changeSummary, previewGraph, progressText, receivedText } from './assistantSlice';
 import { createAppStore, type AppStore } from './index';
 
 // The patch: add n7 after n1, rename n1, remove n4 (and its edges).
@@ -326,5 +326,17 @@ describe('conversation', () => {
     await a.clearHistory();
     expect(fake.assistantClearHistory).toHaveBeenCalledWith('wf-1', '/tmp/fixture.json');
     expect(store.getState().chatMessages).toEqual([]);
+  });
+});
+
+describe('streamed progress', () => {
+  it('says how much of the reply has arrived, without changing the stage text', () => {
+    const p: AssistantProgress = { kind: 'repairing', attempt: 2, max: 3, received: 1536 };
+    expect(progressText(p)).toBe('Repairing (attempt 2 of 3)…');
+    expect(receivedText(p)).toBe('1.5k characters received');
+    expect(receivedText({ kind: 'thinking', received: 12 })).toBe('12 characters received');
+    expect(receivedText({ kind: 'thinking', received: 23456 })).toBe('23k characters received');
+    expect(receivedText({ kind: 'thinking' })).toBe('');
+    expect(receivedText(null)).toBe('');
   });
 });

@@ -102,6 +102,14 @@ export function progressText(p: AssistantProgress | null): string {
   }
 }
 
+/** receivedText says how much of a streamed reply has arrived. */
+export function receivedText(p: AssistantProgress | null): string {
+  const n = p?.received ?? 0;
+  if (n <= 0) return '';
+  const amount = n < 1000 ? String(n) : `${(n / 1000).toFixed(n < 10000 ? 1 : 0)}k`;
+  return `${amount} characters received`;
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }

@@ -7,7 +7,7 @@ import { CircleAlert, Eraser, LoaderCircle, SendHorizontal, Sparkles, Square } f
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from '../../store';
 import type { AssistantActions } from '../../store/assistantActions';
-import { progressText, type ChatEntry } from '../../store/assistantSlice';
+import { progressText, receivedText, type ChatEntry } from '../../store/assistantSlice';
 import { assistantActions } from './actions';
 import { ReviewBanner } from './ReviewBanner';
 
@@ -17,7 +17,7 @@ const STATE_LABEL: Record<string, string> = {
   discarded: 'discarded',
 };
 
-function Message({ m, progress }: { m: ChatEntry; progress: string }) {
+function Message({ m, progress, received }: { m: ChatEntry; progress: string; received: string }) {
   if (m.role === 'user') {
     return (
       <li className="chat-msg user" data-testid="chat-user">
@@ -32,6 +32,11 @@ function Message({ m, progress }: { m: ChatEntry; progress: string }) {
           <LoaderCircle size={14} className="spin" />
           <span>{progress || 'Thinking…'}</span>
         </div>
+        {received && (
+          <div className="chat-received" data-testid="assistant-received">
+            {received}
+          </div>
+        )}
       </li>
     );
   }
@@ -135,7 +140,7 @@ export function AssistantPanel({ actions = assistantActions }: { actions?: Assis
           </li>
         )}
         {messages.map((m) => (
-          <Message key={m.id} m={m} progress={progressText(progress)} />
+          <Message key={m.id} m={m} progress={progressText(progress)} received={receivedText(progress)} />
         ))}
       </ol>
 
