@@ -11,6 +11,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
@@ -80,6 +81,17 @@ type App struct {
 	// versions keeps every saved state of a workflow so any two can be
 	// compared (replans add theirs too); nil keeps none.
 	versions func() (*versions.Store, error)
+
+	// The assistant's and the runs' plumbing (app_assistant.go, app_run.go),
+	// made on first use so an App literal in tests works too.
+	stateOnce sync.Once
+	assist    *assistantState
+	run       *runState
+}
+
+func (a *App) initState() {
+	a.assist = &assistantState{}
+	a.run = &runState{replanner: defaultReplanner, catalog: runner.Catalog}
 }
 
 // NewApp returns the App with the built-in tool catalog, the embedded

@@ -69,8 +69,7 @@ type AppliedPatch struct {
 // Emitter sends an event to the frontend; tests replace it.
 type Emitter func(ctx context.Context, name string, data ...any)
 
-// assistantState is the App's assistant plumbing. It is kept beside App
-// rather than in it (app.go is shared), one per App.
+// assistantState is the App's assistant plumbing (App.assist).
 type assistantState struct {
 	mu     sync.Mutex
 	emit   Emitter
@@ -78,11 +77,9 @@ type assistantState struct {
 	seq    int
 }
 
-var assistantStates sync.Map // *App → *assistantState
-
 func (a *App) assistantState() *assistantState {
-	v, _ := assistantStates.LoadOrStore(a, &assistantState{})
-	return v.(*assistantState)
+	a.stateOnce.Do(a.initState)
+	return a.assist
 }
 
 // setEmitter replaces how events reach the frontend (tests).

@@ -212,11 +212,9 @@ type pendingApproval struct {
 // approvedHashes are the workflows (by workflowHash) whose side-effect
 // steps were approved in this session: they run again without asking.
 
-var runStates sync.Map // *App → *runState
-
 func (a *App) runState() *runState {
-	v, _ := runStates.LoadOrStore(a, &runState{replanner: defaultReplanner, catalog: runner.Catalog})
-	return v.(*runState)
+	a.stateOnce.Do(a.initState)
+	return a.run
 }
 
 // defaultReplanner is the planner's, with the model of the settings; no
