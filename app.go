@@ -11,6 +11,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
@@ -87,11 +88,13 @@ type App struct {
 	stateOnce sync.Once
 	assist    *assistantState
 	run       *runState
+	breakers  *llm.BreakerRegistry
 }
 
 func (a *App) initState() {
 	a.assist = &assistantState{}
 	a.run = &runState{replanner: defaultReplanner, catalog: runner.Catalog}
+	a.breakers = llm.NewBreakerRegistry()
 }
 
 // NewApp returns the App with the built-in tool catalog, the embedded

@@ -301,11 +301,18 @@ func (a *App) TestConnection(cfg settings.LLM, apiKey *string) (llm.ConnectionIn
 		}
 		key = s.LLM.APIKey
 	}
-	c, err := llm.New(llmConfig(settings.LLM{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKey: key, TimeoutS: cfg.TimeoutS}))
+	c, err := a.newLLM(settings.LLM{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKey: key, TimeoutS: cfg.TimeoutS})
 	if err != nil {
 		return llm.ConnectionInfo{}, err
 	}
 	return c.TestConnection(a.context())
+}
+
+// newLLM makes a client for the endpoint in l; all the App's clients share
+// one circuit-breaker registry.
+func (a *App) newLLM(l settings.LLM) (*llm.OpenAI, error) {
+	a.stateOnce.Do(a.initState)
+	return llm.New(llmConfig(l), llm.WithBreakerRegistry(a.breakers))
 }
 
 func llmConfig(l settings.LLM) llm.Config {
@@ -331,7 +338,7 @@ func (a *App) assistantClient(s settings.Settings) (llm.Client, error) {
 	if strings.TrimSpace(s.LLM.Model) == "" {
 		return nil, errors.New("no model is configured: open Preferences and set the model name")
 	}
-	c, err := llm.New(llmConfig(s.LLM))
+	c, err := a.newLLM(s.LLM)
 	if err != nil {
 		return nil, err
 	}

@@ -396,7 +396,7 @@ func (a *App) startRun(w workflow.Workflow, path string, approved []string) (Run
 
 	var client llm.Client
 	if strings.TrimSpace(s.LLM.Model) != "" {
-		c, err := llm.New(llmConfig(s.LLM))
+		c, err := a.newLLM(s.LLM)
 		if err != nil {
 			res.Warnings = append(res.Warnings, "AI steps cannot run: "+err.Error())
 		} else {
@@ -662,7 +662,7 @@ func (a *App) CanReplan() bool {
 	}
 	var client llm.Client
 	if strings.TrimSpace(s.LLM.Model) != "" {
-		if c, err := llm.New(llmConfig(s.LLM)); err == nil {
+		if c, err := a.newLLM(s.LLM); err == nil {
 			client = c
 		}
 	}

@@ -50,10 +50,6 @@ func NewBreakerRegistry() *BreakerRegistry {
 	return &BreakerRegistry{m: map[string]*breaker{}}
 }
 
-// DefaultBreakers is the process-wide registry used unless
-// WithBreakerRegistry says otherwise.
-var DefaultBreakers = NewBreakerRegistry()
-
 func (r *BreakerRegistry) get(endpoint string, s BreakerSettings, log *slog.Logger) *breaker {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -84,8 +84,10 @@ func WithRetry(p RetryPolicy) Option { return func(o *options) { o.retry = p } }
 // in the registry.
 func WithBreaker(s BreakerSettings) Option { return func(o *options) { o.breaker = s } }
 
-// WithBreakerRegistry sets where the per-endpoint breakers live (default
-// DefaultBreakers, shared by the whole process).
+// WithBreakerRegistry sets where the per-endpoint breakers live. Without
+// it a client has its own; a long-lived caller (the desktop app) passes one
+// registry to all its clients so an endpoint that keeps failing stays
+// paused across requests.
 func WithBreakerRegistry(r *BreakerRegistry) Option { return func(o *options) { o.registry = r } }
 
 // WithSleep replaces the backoff wait (tests record the delays). The
@@ -137,7 +139,7 @@ func New(cfg Config, opts ...Option) (*OpenAI, error) {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
 	if o.registry == nil {
-		o.registry = DefaultBreakers
+		o.registry = NewBreakerRegistry()
 	}
 	if o.sleep == nil {
 		o.sleep = sleepCtx
