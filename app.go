@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
@@ -110,6 +111,17 @@ func NewApp() *App {
 }
 
 func (a *App) startup(ctx context.Context) { a.ctx = ctx }
+
+// shutdown runs when the window has closed: a run in progress is stopped
+// (its tools and MCP servers end with it, its log records where it
+// stopped) and a pending assistant request is cancelled, so nothing is
+// left running or half-written behind the closed window.
+func (a *App) shutdown(context.Context) {
+	a.AssistantStop()
+	if a.StopRun() && !a.waitRun(10*time.Second) {
+		slog.Warn("the run in progress did not stop within 10s of closing the window")
+	}
+}
 
 func (a *App) context() context.Context {
 	if a.ctx == nil {

@@ -596,3 +596,29 @@ func TestReplanPatchKeepsTheLayout(t *testing.T) {
 		t.Fatal("the planner's workflow was changed")
 	}
 }
+
+func TestShutdownStopsTheRun(t *testing.T) {
+	a, ev := runApp(t)
+	w, path := runFile(t, "wf-shutdown", [2]string{"slow", "sleep 30"}, [2]string{"after", "true"})
+	if st, err := a.StartRun(w, path); err != nil || !st.Started {
+		t.Fatalf("StartRun = %+v, %v", st, err)
+	}
+	for {
+		if e := ev.next(t, EventRunEvent).(runner.Event); e.Type == runner.EvAttempt {
+			break
+		}
+	}
+	start := time.Now()
+	a.shutdown(context.Background())
+	if a.GetRunStatus().Running {
+		t.Fatal("a run is still going after the window closed")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("shutdown took %v", d)
+	}
+	fin := ev.next(t, EventRunFinished).(RunFinished)
+	if fin.Outcome != runner.OutcomeCanceled || fin.StoppedAt == nil || fin.StoppedAt.Key != "slow" {
+		t.Fatalf("finished = %+v", fin)
+	}
+	a.shutdown(context.Background()) // nothing running: a no-op
+}

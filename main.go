@@ -39,6 +39,7 @@ func main() {
 		BackgroundColour: &options.RGBA{R: 24, G: 26, B: 31, A: 255},
 		OnStartup:        app.startup,
 		OnBeforeClose:    app.beforeClose,
+		OnShutdown:       app.shutdown,
 		Bind:             []interface{}{app},
 		Linux: &linux.Options{
 			Icon:        icon,
