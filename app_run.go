@@ -207,6 +207,7 @@ type runState struct {
 type pendingApproval struct {
 	hash   string          // of the whole replanned workflow, positions aside
 	prints map[string]bool // of its added or changed side-effect nodes
+	info   *runner.ReplanInfo
 }
 
 // approvedHashes are the workflows (by workflowHash) whose side-effect
@@ -889,6 +890,9 @@ func approvalFor(rp RunReplan) *pendingApproval {
 		return nil
 	}
 	p := &pendingApproval{hash: workflowHash(rp.Workflow), prints: map[string]bool{}}
+	if info, ok := runner.ReplanInfoOf(rp.Workflow); ok {
+		p.info = &info
+	}
 	for _, id := range rp.ChangedIDs {
 		if n := rp.Workflow.NodeByID(id); n != nil {
 			p.prints[nodePrint(n)] = true
@@ -922,6 +926,32 @@ func (rs *runState) needsApproval(w *workflow.Workflow, cat *tools.Catalog) (ste
 		return nil, nil, false
 	}
 	return runner.SideEffectNodes(w, cat), changed, pending
+}
+
+// markApplied puts the runner's replan mark back on w when w is the last
+// replan applied as a patch (the merge keeps only nodes and edges). Saved,
+// the mark makes the version ask for approval again after a restart, not
+// only in the session that replanned it.
+func (rs *runState) markApplied(w *workflow.Workflow) {
+	if w == nil {
+		return
+	}
+	if _, marked := runner.ReplanInfoOf(w); marked {
+		return
+	}
+	rs.mu.Lock()
+	p := rs.approval
+	rs.mu.Unlock()
+	if p == nil || p.info == nil {
+		return
+	}
+	match := workflowHash(w) == p.hash
+	for i := 0; !match && i < len(w.Nodes); i++ {
+		match = p.prints[nodePrint(&w.Nodes[i])]
+	}
+	if match {
+		runner.MarkReplanned(w, *p.info)
+	}
 }
 
 func nodePrint(n *workflow.Node) string {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
 	"github.com/weft-dev/weft/backend/runner"
@@ -408,7 +409,7 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 		t.Fatal("the proposal's workflow lacks the runner's replan mark")
 	}
 	// The patch applied to the old workflow gives the proposal's steps
-	// (the assistant's Apply merges; the mark does not come along).
+	// (the assistant's Apply merges) and the app puts the mark back.
 	applied := a.ApplyPatch(w, rp.Patch)
 	b1, _ := json.Marshal(applied.Workflow.Nodes)
 	b2, _ := json.Marshal(rp.Workflow.Nodes)
@@ -417,8 +418,27 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	if string(b1) != string(b2) || string(e1) != string(e2) {
 		t.Fatalf("applied patch differs from the preview:\n%s\n%s", b1, b2)
 	}
-	if _, marked := runner.ReplanInfoOf(applied.Workflow); marked {
-		t.Fatal("the merged workflow carries the mark: this test no longer covers the patch path")
+	if _, marked := runner.ReplanInfoOf(applied.Workflow); !marked {
+		t.Fatal("the applied replan lost the runner's mark: after a save and a restart it would run without approval")
+	}
+	// Saved and opened by a fresh app (a restart), it still asks.
+	saved := filepath.Join(t.TempDir(), "replanned.json")
+	if err := workflow.Save(saved, applied.Workflow); err != nil {
+		t.Fatal(err)
+	}
+	reopened, _, err := workflow.Load(saved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, _ := runApp(t)
+	if st, err := fresh.StartRun(*reopened, saved); err != nil || st.Started || len(st.Approval) != 2 {
+		t.Fatalf("after a restart the replanned version ran without approval: %+v, %v", st, err)
+	}
+	// An ordinary edit applied later is not marked.
+	if other := a.ApplyPatch(w, assistant.WorkflowPatch{}); other.Workflow != nil {
+		if _, marked := runner.ReplanInfoOf(other.Workflow); marked {
+			t.Fatal("a workflow that is not the replan got the mark")
+		}
 	}
 	a.waitRun(5 * time.Second)
 
