@@ -66,23 +66,7 @@ func feedback(o *outcome, attempt, calls int) string {
 
 func writeProblems(b *strings.Builder, o *outcome) {
 	fmt.Fprintf(b, "Applied to the workflow, your change leaves it invalid (%d error(s)). Fix every problem:\n", len(o.errors))
-	n := 0
-	for _, sev := range []validate.Severity{validate.SeverityError, validate.SeverityWarning} {
-		for _, p := range o.problems {
-			if p.Severity != sev {
-				continue
-			}
-			n++
-			fmt.Fprintf(b, "%d. %s [%s]", n, p.Message, p.Code)
-			if sev == validate.SeverityWarning {
-				b.WriteString(" (warning)")
-			}
-			if refs := problemRefs(o.merged, p); refs != "" {
-				b.WriteString(" — " + refs)
-			}
-			b.WriteByte('\n')
-		}
-	}
+	n := planner.WriteProblemList(b, o.problems, func(p validate.Problem) string { return problemRefs(o.merged, p) })
 	if n == 0 {
 		for _, p := range o.errors {
 			n++

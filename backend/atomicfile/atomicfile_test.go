@@ -70,3 +70,17 @@ func TestMoveAside(t *testing.T) {
 		t.Fatal("moving a missing file succeeded")
 	}
 }
+
+func TestReadBounded(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(p, []byte("12345"), 0o600)
+	if b, err := ReadBounded(p, 5); err != nil || string(b) != "12345" {
+		t.Fatalf("at the limit: %q %v", b, err)
+	}
+	if _, err := ReadBounded(p, 4); err == nil || !strings.Contains(err.Error(), "over the 4 byte limit") {
+		t.Fatalf("over the limit: %v", err)
+	}
+	if _, err := ReadBounded(filepath.Join(t.TempDir(), "missing"), 4); !os.IsNotExist(err) {
+		t.Fatalf("missing: %v", err)
+	}
+}

@@ -60,9 +60,16 @@ func writeStageError(b *strings.Builder, e *StageError) {
 func writeProblems(b *strings.Builder, o *outcome) {
 	fmt.Fprintf(b, "The plan was read, but it is not a valid workflow: %s. Fix every problem:\n",
 		plural(len(o.errors), "error", "errors"))
+	WriteProblemList(b, o.problems, func(p validate.Problem) string { return problemRefs(o.wf, p) })
+}
+
+// WriteProblemList writes every problem for a re-ask, errors first,
+// numbered, with its code and, from refs, the names the model must edit. The
+// planner and the assistant both send it; it returns how many it wrote.
+func WriteProblemList(b *strings.Builder, problems []validate.Problem, refs func(validate.Problem) string) int {
 	n := 0
 	for _, sev := range []validate.Severity{validate.SeverityError, validate.SeverityWarning} {
-		for _, p := range o.problems {
+		for _, p := range problems {
 			if p.Severity != sev {
 				continue
 			}
@@ -71,12 +78,13 @@ func writeProblems(b *strings.Builder, o *outcome) {
 			if sev == validate.SeverityWarning {
 				b.WriteString(" (warning)")
 			}
-			if refs := problemRefs(o.wf, p); refs != "" {
-				b.WriteString(" — " + refs)
+			if r := refs(p); r != "" {
+				b.WriteString(" — " + r)
 			}
 			b.WriteByte('\n')
 		}
 	}
+	return n
 }
 
 // problemRefs names the steps and edges of a problem by the ids the model

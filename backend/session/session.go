@@ -146,7 +146,7 @@ func (s *Store) LoadAutosave() (*Autosave, []string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.path(AutosaveFile)
-	data, err := readBounded(p, maxAutosaveSize)
+	data, err := atomicfile.ReadBounded(p, maxAutosaveSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -286,7 +286,7 @@ func (s *Store) prune(list []Recent) []Recent {
 
 func (s *Store) readRecent() ([]Recent, []string, error) {
 	p := s.path(RecentFile)
-	data, err := readBounded(p, maxRecentSize)
+	data, err := atomicfile.ReadBounded(p, maxRecentSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -323,22 +323,4 @@ func (s *Store) moveAside(p, what string, why error) string {
 	}
 	s.log().Warn("corrupt session file moved aside", "path", p, "moved_to", moved, "error", why.Error())
 	return fmt.Sprintf("the %s was corrupt (%v); moved it to %s", what, why, moved)
-}
-
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("%d bytes is over the %d byte limit", st.Size(), limit)
-	}
-	var b bytes.Buffer
-	_, err = b.ReadFrom(f)
-	return b.Bytes(), err
 }

@@ -83,7 +83,7 @@ func (s *Store) log() *slog.Logger {
 // a warning. Only an unreadable file (permissions, I/O) is an error.
 func (s *Store) Load() (Settings, []string, error) {
 	out := Defaults()
-	data, err := readBounded(s.Path)
+	data, err := atomicfile.ReadBounded(s.Path, maxSettingsSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil, nil
 	}
@@ -154,24 +154,6 @@ func lineCol(data []byte, off int64) (int, int) {
 	return line, col
 }
 
-func readBounded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > maxSettingsSize {
-		return nil, fmt.Errorf("%d bytes is over the %d byte limit", st.Size(), maxSettingsSize)
-	}
-	var b bytes.Buffer
-	_, err = b.ReadFrom(f)
-	return b.Bytes(), err
-}
-
 // Effective is Load plus the WEFT_* environment overrides, for the CLI and
 // for runs. Invalid override values are ignored with a warning.
 func (s *Store) Effective() (Settings, []string, error) {
@@ -213,7 +195,7 @@ func ApplyEnv(st *Settings, getenv func(string) string) []string {
 func (s *Store) Save(st Settings) ([]string, error) {
 	warnings := st.Clamp()
 	// Keep unknown keys from the file on disk that the caller did not load.
-	if data, err := readBounded(s.Path); err == nil {
+	if data, err := atomicfile.ReadBounded(s.Path, maxSettingsSize); err == nil {
 		var onDisk map[string]json.RawMessage
 		if json.Unmarshal(data, &onDisk) == nil {
 			for k, v := range onDisk {
