@@ -6,12 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/weft-dev/weft/backend/assistant"
-	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
-	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -97,15 +94,14 @@ func (c *cli) chat(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "weft: %s\n", wn.Message)
 	}
 
-	client, err := llm.New(llm.Config{BaseURL: s.LLM.BaseURL, Model: s.LLM.Model, APIKey: s.LLM.APIKey,
-		Timeout: time.Duration(s.LLM.TimeoutS) * time.Second}, llm.WithLogger(c.log))
+	client, err := c.newLLM(s)
 	if err != nil {
 		return fail(exitUnusable, err)
 	}
 	cfg := assistant.Config{
 		MaxRepairAttempts: s.MaxRepairAttempts,
 		Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
-		Catalog:           tools.Builtin(),
+		Catalog:           c.toolCatalog(ctx, s, w),
 		OnProgress:        c.chatProgress,
 	}
 	res, err := assistant.Chat(ctx, client, assistant.Request{Workflow: w, Message: *message, Conversation: conv}, cfg)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
@@ -98,8 +97,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 	if strings.TrimSpace(s.LLM.Model) == "" {
 		return fail(exitUnusable, errors.New(noModelMsg))
 	}
-	client, err := llm.New(llm.Config{BaseURL: s.LLM.BaseURL, Model: s.LLM.Model, APIKey: s.LLM.APIKey,
-		Timeout: time.Duration(s.LLM.TimeoutS) * time.Second}, llm.WithLogger(c.log))
+	client, err := c.newLLM(s)
 	if err != nil {
 		return fail(exitUnusable, err)
 	}

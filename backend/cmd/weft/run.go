@@ -95,8 +95,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	}
 	var client llm.Client
 	if strings.TrimSpace(s.LLM.Model) != "" {
-		oc, err := llm.New(llm.Config{BaseURL: s.LLM.BaseURL, Model: s.LLM.Model, APIKey: s.LLM.APIKey,
-			Timeout: time.Duration(s.LLM.TimeoutS) * time.Second}, llm.WithLogger(c.log))
+		oc, err := c.newLLM(s)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "weft: warning: AI steps cannot run: %v\n", err)
 		} else {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/settings"
 )
 
@@ -91,4 +92,10 @@ func (c *cli) printWarnings(ws []string) {
 	for _, w := range ws {
 		fmt.Fprintf(c.stderr, "weft: warning: %s\n", w)
 	}
+}
+
+// newLLM is the client for the configured model.
+func (c *cli) newLLM(s settings.Settings) (*llm.OpenAI, error) {
+	return llm.New(llm.Config{BaseURL: s.LLM.BaseURL, Model: s.LLM.Model, APIKey: s.LLM.APIKey,
+		Timeout: time.Duration(s.LLM.TimeoutS) * time.Second}, llm.WithLogger(c.log))
 }
