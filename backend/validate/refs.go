@@ -162,15 +162,14 @@ func compileJobs(js []condJob) {
 
 // indexKeys maps keys to nodes and finds keys used more than once.
 func (v *validator) indexKeys() {
-	v.keyFirst = make(map[string]int32, v.n)
+	v.keyFirst = newIDTable(v.n)
 	for i := range v.nodes {
 		k := v.nodes[i].Key
 		if k == "" {
 			continue
 		}
-		first, ok := v.keyFirst[k]
-		if !ok {
-			v.keyFirst[k] = int32(i)
+		first := v.keyFirst.add(int32(i), k)
+		if first < 0 {
 			continue
 		}
 		if v.keyAll == nil {
@@ -295,7 +294,7 @@ func (v *validator) checkRefs(ancestryGraph func() flowGraph) {
 			}
 			cands := v.keyAll[key]
 			if cands == nil {
-				if i, ok := v.keyFirst[key]; ok {
+				if i, ok := v.keyFirst.lookup(key); ok {
 					cands = []int32{i}
 				}
 			}

@@ -91,12 +91,12 @@ type validator struct {
 	n     int
 	probs []Problem
 
-	idx  map[string]int32 // node id → its first node
-	dup  []bool           // node reuses an id taken earlier: left out of the graph
-	kind []uint8          // isLoop, isIf…: a compact copy of the types hot loops read
+	idx  *idTable // node id → its first node
+	dup  []bool   // node reuses an id taken earlier: left out of the graph
+	kind []uint8  // isLoop, isIf…: a compact copy of the types hot loops read
 
 	// Filled in the background (see startBackground).
-	keyFirst map[string]int32   // key → first node with it
+	keyFirst *idTable           // key → first node with it
 	keyAll   map[string][]int32 // keys used by more than one node
 	dupKeys  []string           // keys of keyAll, in order of first use
 	tmpl     [][]string         // per node, the keys its templates read
@@ -125,14 +125,43 @@ func (v *validator) run() {
 		v.add(CodeNoNodes, SeverityError, msg, nil)
 		return
 	}
-	v.indexNodes()
-	v.checkNodes()
+	// On a large workflow the checks that do not depend on each other run
+	// on two goroutines (see fork); small ones run in order.
+	par := v.n >= 2000
+	v.jobs = make([]condJob, 0, v.n/2+8)
+	v.refs = make([]refSet, 0, v.n+8)
+	if par {
+		c := v.fork()
+		done := make(chan struct{})
+		go func() { c.checkNodes(); close(done) }()
+		v.indexNodes()
+		<-done
+		v.jobs = c.jobs // checkNodes adds jobs; nothing else it writes is read later
+		v.join(c)
+	} else {
+		v.indexNodes()
+		v.checkNodes()
+	}
+	v.checkLoopPairs()
 	waitBackground := v.startBackground()
 	v.indexEdges()
-	for i := range v.nodes {
-		if !v.dup[i] {
-			v.checkOutputs(int32(i))
+	outputs := v
+	var outputsDone chan struct{}
+	if par {
+		outputs = v.fork()
+		outputsDone = make(chan struct{})
+	}
+	checkOutputs := func() {
+		for i := range outputs.nodes {
+			if !outputs.dup[i] {
+				outputs.checkOutputs(int32(i))
+			}
 		}
+	}
+	if par {
+		go func() { checkOutputs(); close(outputsDone) }()
+	} else {
+		checkOutputs()
 	}
 	v.buildGraph()
 	v.checkEntries()
@@ -150,7 +179,23 @@ func (v *validator) run() {
 	v.checkKeys()
 	v.checkConditions()
 	v.checkRefs(ancestry)
+	if par {
+		<-outputsDone
+		v.join(outputs)
+	}
 }
+
+// fork returns a copy of v for a check that runs on another goroutine
+// while v goes on: the copy shares what both only read and collects its
+// own problems, which join adds to v's. The caller makes sure the two do
+// not write the same fields.
+func (v *validator) fork() *validator {
+	c := *v
+	c.probs = nil
+	return &c
+}
+
+func (v *validator) join(c *validator) { v.probs = append(v.probs, c.probs...) }
 
 // ---- problems ----
 
@@ -224,7 +269,7 @@ func (v *validator) addEdges(code string, msg string, nodes []int32, refs []int3
 	v.add(code, SeverityError, msg, nodes, es...)
 }
 
-func sortProblems(ps []Problem, idx map[string]int32) {
+func sortProblems(ps []Problem, idx *idTable) {
 	type sortKey struct {
 		err   bool
 		first int32
@@ -234,8 +279,8 @@ func sortProblems(ps []Problem, idx map[string]int32) {
 	for k := range ps {
 		p := &ps[k]
 		keys[k] = sortKey{err: p.Severity == SeverityError, first: -1, nodes: strings.Join(p.NodeIDs, "\x00")}
-		if len(p.NodeIDs) > 0 {
-			if i, ok := idx[p.NodeIDs[0]]; ok {
+		if len(p.NodeIDs) > 0 && idx != nil {
+			if i, ok := idx.lookup(p.NodeIDs[0]); ok {
 				keys[k].first = i
 			}
 		}
@@ -280,7 +325,7 @@ const (
 )
 
 func (v *validator) indexNodes() {
-	v.idx = make(map[string]int32, v.n)
+	v.idx = newIDTable(v.n)
 	v.dup = make([]bool, v.n)
 	v.kind = make([]uint8, v.n)
 	var dupIDs []string
@@ -297,16 +342,14 @@ func (v *validator) indexNodes() {
 			v.kind[i] = isSwitch
 		}
 		id := v.nodes[i].ID
-		if first, ok := v.idx[id]; ok {
+		if first := v.idx.add(int32(i), id); first >= 0 {
 			v.dup[i] = true
 			if groups[id] == nil {
 				dupIDs = append(dupIDs, id)
 				groups[id] = []int32{first}
 			}
 			groups[id] = append(groups[id], int32(i))
-			continue
 		}
-		v.idx[id] = int32(i)
 	}
 	for _, id := range dupIDs {
 		g := groups[id]
@@ -316,14 +359,9 @@ func (v *validator) indexNodes() {
 }
 
 func (v *validator) checkNodes() {
-	v.jobs = make([]condJob, 0, v.n/2+8)
-	v.refs = make([]refSet, 0, v.n+8)
-	v.endTarget = make([]int32, v.n)
-	v.endsOf = make([][]int32, v.n)
 	for i := range v.nodes {
 		nd := &v.nodes[i]
 		ii := int32(i)
-		v.endTarget[i] = -1
 
 		if !nd.Type.Valid() {
 			msg := fmt.Sprintf("%s has no type; choose one of %s", v.label(ii), typeList())
@@ -385,14 +423,23 @@ func (v *validator) checkNodes() {
 			v.addJob(condJob{node: ii, kind: condVerify, text: nd.Verify})
 		}
 	}
-	// EndLoop targets, once every id is indexed.
+}
+
+// checkLoopPairs resolves EndLoop targets and pairs loops; it needs the id
+// index, unlike checkNodes.
+func (v *validator) checkLoopPairs() {
+	v.endTarget = make([]int32, v.n)
+	v.endsOf = make([][]int32, v.n)
+	for i := range v.endTarget {
+		v.endTarget[i] = -1
+	}
 	for i := range v.nodes {
 		if v.kind[i] != isEndLoop {
 			continue
 		}
 		nd := &v.nodes[i]
 		ii := int32(i)
-		t, ok := v.idx[nd.Params.LoopID]
+		t, ok := v.idx.lookup(nd.Params.LoopID)
 		switch {
 		case nd.Params.LoopID == "":
 			v.add(CodeEndloopBadTarget, SeverityError, fmt.Sprintf("EndLoop %s does not name its Loop (params.loop_id is empty)", v.label(ii)), []int32{ii})
@@ -508,16 +555,16 @@ func (v *validator) indexEdges() {
 	// first (a string compare with a node in cache) saves most map
 	// lookups, which on large workflows miss the cache. A guess must be the
 	// first node with the id, hence the dup check.
+	ids := v.idx
 	resolve := func(id string, g1, g2 int32) int32 {
+		h := ids.hash(id)
+		tag := uint32(h >> 32)
 		for _, g := range [7]int32{g1, g2, g1 + 1, g2 + 1, g1 + 2, g1 + 3, g1 + 4} {
-			if g >= 0 && int(g) < v.n && !v.dup[g] && v.nodes[g].ID == id {
+			if g >= 0 && int(g) < v.n && ids.tags[g] == tag && !v.dup[g] && ids.ids[g] == id {
 				return g
 			}
 		}
-		if i, ok := v.idx[id]; ok {
-			return i
-		}
-		return -1
+		return ids.find(id, h)
 	}
 	resolveRange := func(lo, hi int) {
 		lastF, lastT := int32(-1), int32(-1)
@@ -649,17 +696,17 @@ func (v *validator) indexEdges() {
 
 func (v *validator) endpoints(e *workflow.Edge) []int32 {
 	var out []int32
-	if i, ok := v.idx[e.From]; ok {
+	if i, ok := v.idx.lookup(e.From); ok {
 		out = append(out, i)
 	}
-	if i, ok := v.idx[e.To]; ok {
+	if i, ok := v.idx.lookup(e.To); ok {
 		out = append(out, i)
 	}
 	return out
 }
 
 func (v *validator) nodeRef(id string) string {
-	if i, ok := v.idx[id]; ok {
+	if i, ok := v.idx.lookup(id); ok {
 		return v.label(i)
 	}
 	return q(id)
