@@ -78,12 +78,12 @@ func (v *validator) placeName(kind place, node, caseIdx int32) string {
 // node keys, scanning templates and compiling conditions (the bulk of the
 // time on large workflows). It runs on worker goroutines pulling tasks from
 // a shared list while the caller runs the graph checks; wait blocks until
-// all of it is done. Workers write only v.keyFirst, v.keyAll, v.dupKeys,
-// v.tmpl and their own jobs' res and err, which the caller does not touch
+// all of it is done. Workers write only *v.keys, the elements of v.tmpl and their own jobs' res and err, which the caller does not touch
 // before wait returns. Each compile task has its own expr config, which is
 // not safe for concurrent use.
 func (v *validator) startBackground() (wait func()) {
 	v.tmpl = make([][]string, v.n)
+	v.keys = &keyIndex{}
 	tasks := []func(){v.indexKeys}
 	const nodesPerTask, jobsPerTask = 4096, 256
 	for lo := 0; lo < v.n; lo += nodesPerTask {
@@ -160,26 +160,34 @@ func compileJobs(js []condJob) {
 	}
 }
 
+// keyIndex maps node keys to nodes.
+type keyIndex struct {
+	first *idTable           // key → first node with it
+	all   map[string][]int32 // keys used by more than one node → all of them
+	dups  []string           // keys of all, in order of first use
+}
+
 // indexKeys maps keys to nodes and finds keys used more than once.
 func (v *validator) indexKeys() {
-	v.keyFirst = newIDTable(v.n)
+	ki := v.keys
+	ki.first = newIDTable(v.n)
 	for i := range v.nodes {
 		k := v.nodes[i].Key
 		if k == "" {
 			continue
 		}
-		first := v.keyFirst.add(int32(i), k)
+		first := ki.first.add(int32(i), k)
 		if first < 0 {
 			continue
 		}
-		if v.keyAll == nil {
-			v.keyAll = map[string][]int32{}
+		if ki.all == nil {
+			ki.all = map[string][]int32{}
 		}
-		if v.keyAll[k] == nil {
-			v.dupKeys = append(v.dupKeys, k)
-			v.keyAll[k] = []int32{first}
+		if ki.all[k] == nil {
+			ki.dups = append(ki.dups, k)
+			ki.all[k] = []int32{first}
 		}
-		v.keyAll[k] = append(v.keyAll[k], int32(i))
+		ki.all[k] = append(ki.all[k], int32(i))
 	}
 }
 
@@ -203,8 +211,8 @@ func (v *validator) scanTemplates(lo, hi int) {
 }
 
 func (v *validator) checkKeys() {
-	for _, k := range v.dupKeys {
-		g := v.keyAll[k]
+	for _, k := range v.keys.dups {
+		g := v.keys.all[k]
 		v.add(CodeDuplicateKey, SeverityError, fmt.Sprintf("%d nodes share the key %s: %s; conditions and templates could not tell them apart", len(g), q(k), v.names(g)), g)
 	}
 }
@@ -292,9 +300,9 @@ func (v *validator) checkRefs(ancestryGraph func() flowGraph) {
 					continue next
 				}
 			}
-			cands := v.keyAll[key]
+			cands := v.keys.all[key]
 			if cands == nil {
-				if i, ok := v.keyFirst.lookup(key); ok {
+				if i, ok := v.keys.first.lookup(key); ok {
 					cands = []int32{i}
 				}
 			}

@@ -95,11 +95,10 @@ type validator struct {
 	dup  []bool   // node reuses an id taken earlier: left out of the graph
 	kind []uint8  // isLoop, isIf…: a compact copy of the types hot loops read
 
-	// Filled in the background (see startBackground).
-	keyFirst *idTable           // key → first node with it
-	keyAll   map[string][]int32 // keys used by more than one node
-	dupKeys  []string           // keys of keyAll, in order of first use
-	tmpl     [][]string         // per node, the keys its templates read
+	// Filled in the background (see startBackground); behind a pointer so
+	// that fork's copy of v does not read what the workers write.
+	keys *keyIndex
+	tmpl [][]string // per node, the keys its templates read
 
 	edges    []edgeRef
 	outStart []int32 // per node, range into outList of its edges (label checks)
