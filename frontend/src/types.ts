@@ -140,7 +140,12 @@ export interface Settings {
     allow_agent_steps: boolean;
   };
   mcp_servers: Record<string, MCPServer>;
-  run: { default_retries: number; retention_runs: number };
+  run: {
+    default_retries: number;
+    retention_runs: number;
+    /** Automatic replanning after severe failures (backend/settings AutoReplan). */
+    auto_replan?: { enabled: boolean; max_per_run: number; min_severity: 'CRITICAL' | 'HIGH' };
+  };
 }
 
 export interface SettingsView {

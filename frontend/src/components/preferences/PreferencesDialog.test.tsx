@@ -19,7 +19,7 @@ function settings(): Settings {
     mcp_servers: {
       fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/my files'], env: { DEBUG: '1' } },
     },
-    run: { default_retries: 2, retention_runs: 50, auto_replan: { enabled: true } } as Settings['run'],
+    run: { default_retries: 2, retention_runs: 50, auto_replan: { enabled: true, max_per_run: 2, min_severity: 'HIGH' } },
   };
 }
 
@@ -143,7 +143,8 @@ describe('PreferencesDialog', () => {
     const [s, key] = fake.saveSettings.mock.calls[0];
     expect(s.max_repair_attempts).toBe(5);
     expect(s.features.allow_agent_steps).toBe(true);
-    expect(s.run.auto_replan).toEqual({ enabled: true }); // fields the form does not know survive
+    expect(s.run.retention_runs).toBe(50);
+    expect(s.run.auto_replan).toEqual({ enabled: true, max_per_run: 2, min_severity: 'HIGH' });
     expect(key).toBeNull();
     expect(onClose).toHaveBeenCalled();
     expect(useStore.getState().status?.text).toBe('Preferences saved.');
@@ -187,6 +188,18 @@ describe('PreferencesDialog', () => {
     expect(fake.saveSettings.mock.calls[0][0].mcp_servers).toEqual({
       web: { command: 'web-mcp', args: ['--port', '9', 'x y'], env: { TOKEN: 'abc' } },
     });
+  });
+
+  it('edits automatic replanning and saves it', async () => {
+    await open();
+    expect((screen.getByTestId('pref-auto-replan') as HTMLInputElement).checked).toBe(true);
+    fireEvent.change(screen.getByTestId('pref-auto-replan-max'), { target: { value: '9' } });
+    expect(await screen.findByText('Must be from 1 to 5')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('pref-auto-replan-max'), { target: { value: '4' } });
+    fireEvent.change(screen.getByTestId('pref-auto-replan-severity'), { target: { value: 'CRITICAL' } });
+    await act(async () => fireEvent.click(screen.getByTestId('prefs-save')));
+    expect(fake.saveSettings).toHaveBeenCalledTimes(1);
+    expect(fake.saveSettings.mock.calls[0][0].run.auto_replan).toEqual({ enabled: true, max_per_run: 4, min_severity: 'CRITICAL' });
   });
 
   it('tests the connection with the values in the form', async () => {

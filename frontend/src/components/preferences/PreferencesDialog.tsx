@@ -494,6 +494,51 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
                   aria-invalid={!!errors.retentionRuns}
                 />
               </Field>
+              <label className="prefs-check">
+                <input
+                  type="checkbox"
+                  data-testid="pref-auto-replan"
+                  checked={f.autoReplan}
+                  onChange={(e) => update('autoReplan', e.target.checked)}
+                />
+                <span>
+                  Replan automatically
+                  <small>After a severe failure the model proposes a new version instead of asking you first. You still review it, and approve its side-effect steps.</small>
+                </span>
+              </label>
+              {f.autoReplan && (
+                <>
+                  <Field
+                    label="Replans per run"
+                    htmlFor={fid('replans')}
+                    error={errors.autoReplanMax}
+                    help="At most this many automatic replans in one run (1–5)"
+                  >
+                    <input
+                      id={fid('replans')}
+                      data-testid="pref-auto-replan-max"
+                      className="num"
+                      type="number"
+                      min={LIMITS.autoReplanMax[0]}
+                      max={LIMITS.autoReplanMax[1]}
+                      value={f.autoReplanMax}
+                      onChange={(e) => update('autoReplanMax', e.target.value)}
+                      aria-invalid={!!errors.autoReplanMax}
+                    />
+                  </Field>
+                  <Field label="Replan from" htmlFor={fid('severity')} help="The least severe failure that replans">
+                    <select
+                      id={fid('severity')}
+                      data-testid="pref-auto-replan-severity"
+                      value={f.autoReplanSeverity}
+                      onChange={(e) => update('autoReplanSeverity', e.target.value === 'CRITICAL' ? 'CRITICAL' : 'HIGH')}
+                    >
+                      <option value="HIGH">High and critical failures</option>
+                      <option value="CRITICAL">Critical failures only</option>
+                    </select>
+                  </Field>
+                </>
+              )}
             </fieldset>
 
             <footer className="prefs-foot">

@@ -9,6 +9,7 @@ export const LIMITS = {
   timeoutS: [1, 3600],
   defaultRetries: [0, 10],
   retentionRuns: [1, 10000],
+  autoReplanMax: [1, 5],
 } as const;
 
 export const MAX_REPAIR_HELP = '0 = skip validation, 1 = validate only, N = validate and retry (up to N model calls)';
@@ -38,6 +39,9 @@ export interface PrefsForm {
   mcp: McpRow[];
   defaultRetries: string;
   retentionRuns: string;
+  autoReplan: boolean;
+  autoReplanMax: string;
+  autoReplanSeverity: 'CRITICAL' | 'HIGH';
 }
 
 /** What happens to the stored API key on save. */
@@ -109,6 +113,9 @@ export function formFromSettings(s: Settings): PrefsForm {
     }),
     defaultRetries: String(s.run?.default_retries ?? 2),
     retentionRuns: String(s.run?.retention_runs ?? 50),
+    autoReplan: !!s.run?.auto_replan?.enabled,
+    autoReplanMax: String(s.run?.auto_replan?.max_per_run ?? 2),
+    autoReplanSeverity: s.run?.auto_replan?.min_severity === 'CRITICAL' ? 'CRITICAL' : 'HIGH',
   };
 }
 
@@ -135,7 +142,12 @@ export function settingsFromForm(f: PrefsForm, base: Settings): Settings {
     llm: { ...base.llm, base_url: f.baseUrl.trim(), model: f.model.trim(), timeout_s: int(f.timeoutS), api_key: undefined },
     features: { ...base.features, allow_ai_transforms: f.allowAiTransforms, allow_agent_steps: f.allowAgentSteps },
     mcp_servers: servers,
-    run: { ...base.run, default_retries: int(f.defaultRetries), retention_runs: int(f.retentionRuns) },
+    run: {
+      ...base.run,
+      default_retries: int(f.defaultRetries),
+      retention_runs: int(f.retentionRuns),
+      auto_replan: { enabled: f.autoReplan, max_per_run: int(f.autoReplanMax), min_severity: f.autoReplanSeverity },
+    },
   };
 }
 
@@ -166,6 +178,7 @@ export function validateForm(f: PrefsForm): FormErrors {
   put('maxRepair', checkInt(f.maxRepair, LIMITS.maxRepair));
   put('defaultRetries', checkInt(f.defaultRetries, LIMITS.defaultRetries));
   put('retentionRuns', checkInt(f.retentionRuns, LIMITS.retentionRuns));
+  put('autoReplanMax', checkInt(f.autoReplanMax, LIMITS.autoReplanMax));
   const seen = new Set<string>();
   for (const r of f.mcp) {
     const name = r.name.trim();
