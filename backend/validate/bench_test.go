@@ -2,6 +2,7 @@ package validate
 
 import (
 	"fmt"
+	"strconv"
 	"testing"
 
 	"github.com/weft-dev/weft/backend/workflow"
@@ -12,8 +13,34 @@ import (
 // and a default, and a loop with an If inside a nested loop. Every step
 // reads the previous one through a template, and every condition reads an
 // earlier step, so the reference checks do real work.
-func genWorkflow(n int) *workflow.Workflow {
+func genWorkflow(n int) *workflow.Workflow { return genWorkflowOpt(n, false) }
+
+// genWorkflowOpt is genWorkflow; with distinct set, every condition also
+// checks a constant of its own (`… && 100001 > 0`), so no two conditions
+// share a shape (see shapeKey) and each is compiled on its own.
+func genWorkflowOpt(n int, distinct bool) *workflow.Workflow {
 	g := &gen{w: &workflow.Workflow{Format: workflow.Format, ID: "bench", Name: fmt.Sprintf("Generated %d", n)}}
+	if distinct {
+		defer func() {
+			k := 0
+			for i := range g.w.Nodes {
+				p := &g.w.Nodes[i].Params
+				uniq := func(c string) string {
+					k++
+					return c + " && " + strconv.Itoa(100000+k) + " > 0"
+				}
+				if p.Condition != "" {
+					p.Condition = uniq(p.Condition)
+				}
+				if p.ExitCondition != "" {
+					p.ExitCondition = uniq("(" + p.ExitCondition + ")")
+				}
+				for c := range p.Cases {
+					p.Cases[c].Condition = uniq(p.Cases[c].Condition)
+				}
+			}
+		}()
+	}
 	g.prev = g.tool("start", "echo start")
 	for b := 0; len(g.w.Nodes) < n; b++ {
 		switch b % 4 {
@@ -114,8 +141,8 @@ func (g *gen) edge(from, to int, out workflow.OutputType, name string) {
 }
 
 func TestGeneratedValid(t *testing.T) {
-	for _, n := range []int{50, 1000, 10000} {
-		r := Validate(genWorkflow(n), catalog)
+	for _, n := range []int{50, 1000, 10000, -1000} {
+		r := Validate(genWorkflowOpt(max(n, -n), n < 0), catalog)
 		if len(r.Problems) != 0 {
 			t.Errorf("%d nodes: %v", n, codes(r)[:min(5, len(r.Problems))])
 			r.Problems = r.Problems[:min(5, len(r.Problems))]
@@ -127,9 +154,17 @@ func TestGeneratedValid(t *testing.T) {
 // BenchmarkValidate measures Validate on generated valid workflows; see
 // docs/benchmarks.md, section validate_workflow.
 func BenchmarkValidate(b *testing.B) {
-	for _, n := range []int{1_000, 10_000, 100_000} {
-		w := genWorkflow(n)
-		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+	type size struct {
+		n        int
+		distinct bool
+	}
+	for _, sz := range []size{{1_000, false}, {10_000, false}, {100_000, false}, {100_000, true}} {
+		w := genWorkflowOpt(sz.n, sz.distinct)
+		name := fmt.Sprintf("%dk", sz.n/1000)
+		if sz.distinct {
+			name += "-distinct-conditions"
+		}
+		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			c0 := cpuTime()
 			for b.Loop() {
