@@ -583,10 +583,7 @@ func (a *App) RespondEscalation(id string, resp runner.Response) error {
 	default:
 		return fmt.Errorf("%q is not an answer: use retry, skip, abort, fix or replan", resp.Action)
 	}
-	rs := a.runState()
-	rs.mu.Lock()
-	run := rs.active
-	rs.mu.Unlock()
+	run := a.activeRun()
 	if run == nil {
 		return fmt.Errorf("no run is waiting for an answer (escalation %s)", id)
 	}
@@ -601,13 +598,18 @@ func (a *App) RespondEscalation(id string, resp runner.Response) error {
 	return nil
 }
 
+// activeRun is the run in progress, or nil.
+func (a *App) activeRun() *activeRun {
+	rs := a.runState()
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.active
+}
+
 // StopRun cancels the run in progress (an escalation waiting for an answer
 // ends with it). It reports whether there was one.
 func (a *App) StopRun() bool {
-	rs := a.runState()
-	rs.mu.Lock()
-	run := rs.active
-	rs.mu.Unlock()
+	run := a.activeRun()
 	if run == nil {
 		return false
 	}
@@ -617,10 +619,7 @@ func (a *App) StopRun() bool {
 
 // waitRun waits for the run in progress, if any, to end (tests, shutdown).
 func (a *App) waitRun(timeout time.Duration) bool {
-	rs := a.runState()
-	rs.mu.Lock()
-	run := rs.active
-	rs.mu.Unlock()
+	run := a.activeRun()
 	if run == nil {
 		return true
 	}
@@ -634,10 +633,7 @@ func (a *App) waitRun(timeout time.Duration) bool {
 
 // GetRunStatus says whether a run goes and what it waits for.
 func (a *App) GetRunStatus() RunStatus {
-	rs := a.runState()
-	rs.mu.Lock()
-	run := rs.active
-	rs.mu.Unlock()
+	run := a.activeRun()
 	if run == nil {
 		return RunStatus{}
 	}
