@@ -15,6 +15,7 @@ import (
 	"github.com/adrg/xdg"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // Environment overrides for headless use. They change the effective
@@ -126,32 +127,16 @@ func decodeStrict(data []byte, out *Settings) error {
 	switch {
 	case errors.As(err, &syn):
 		// Offset is just past the offending byte.
-		l, c := lineCol(data, max(syn.Offset-1, 0))
+		l, c := workflow.LineCol(data, max(syn.Offset-1, 0))
 		return fmt.Errorf("line %d, column %d: %v", l, c, syn)
 	case errors.As(err, &typ):
-		l, c := lineCol(data, typ.Offset)
+		l, c := workflow.LineCol(data, typ.Offset)
 		if typ.Field == "" {
 			return fmt.Errorf("line %d, column %d: expected a JSON object, got %s", l, c, typ.Value)
 		}
 		return fmt.Errorf("line %d, column %d: %s: expected %s, got %s", l, c, typ.Field, typ.Type, typ.Value)
 	}
 	return err
-}
-
-func lineCol(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	line, col := 1, 1
-	for _, c := range data[:off] {
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return line, col
 }
 
 // Effective is Load plus the WEFT_* environment overrides, for the CLI and
