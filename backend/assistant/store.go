@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/appdirs"
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/adrg/xdg"
 	"github.com/weft-dev/weft/backend/atomicfile"
 )
 
@@ -75,8 +74,7 @@ func ChatPath(workflowFile, workflowID string) (string, error) {
 	if workflowID == "" || strings.ContainsAny(workflowID, `/\`) || workflowID == "." || workflowID == ".." {
 		return "", fmt.Errorf("chat path: workflow id %q cannot name a file", workflowID)
 	}
-	xdg.Reload() // pick up XDG_DATA_HOME changes made after start (tests, embedding)
-	p, err := xdg.DataFile(filepath.Join("weft", "chats", workflowID+".chat.json"))
+	p, err := appdirs.DataFile("chats", workflowID+".chat.json")
 	if err != nil {
 		return "", fmt.Errorf("locate chat file: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/appdirs"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -16,8 +17,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/adrg/xdg"
 
 	"github.com/weft-dev/weft/backend/validate"
 )
@@ -69,8 +68,7 @@ type Memory struct {
 
 // MemoryPath is $XDG_DATA_HOME/weft/repair-memory.jsonl.
 func MemoryPath() (string, error) {
-	xdg.Reload() // pick up XDG_* changes made after start (tests, embedding)
-	p, err := xdg.DataFile(filepath.Join("weft", "repair-memory.jsonl"))
+	p, err := appdirs.DataFile("repair-memory.jsonl")
 	if err != nil {
 		return "", fmt.Errorf("locate repair memory: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/weft-dev/weft/backend/appdirs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,8 +12,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/adrg/xdg"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 )
@@ -53,8 +52,7 @@ type PatternStore struct {
 
 // DefaultPatternStore is $XDG_DATA_HOME/weft/patterns.jsonl.
 func DefaultPatternStore() (*PatternStore, error) {
-	xdg.Reload()
-	p, err := xdg.DataFile(filepath.Join("weft", "patterns.jsonl"))
+	p, err := appdirs.DataFile("patterns.jsonl")
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/weft-dev/weft/backend/appdirs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,8 +14,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/adrg/xdg"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 )
@@ -45,8 +44,7 @@ func DefaultRunsDir(workflowPath string) (string, error) {
 		}
 		return filepath.Join(filepath.Dir(abs), ".weft", "runs"), nil
 	}
-	xdg.Reload()
-	return filepath.Join(xdg.DataHome, "weft", "runs"), nil
+	return appdirs.DataDir("runs")
 }
 
 var runIDRe = regexp.MustCompile(`^\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}$`)

@@ -11,14 +11,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/appdirs"
 	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
-
-	"github.com/adrg/xdg"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -54,8 +53,7 @@ type Store struct {
 // DefaultDir is $XDG_DATA_HOME/weft, read afresh so that XDG_* changes made
 // after start (tests, embedding) apply.
 func DefaultDir() (string, error) {
-	xdg.Reload()
-	p, err := xdg.DataFile(filepath.Join("weft", AutosaveFile))
+	p, err := appdirs.DataFile(AutosaveFile)
 	if err != nil {
 		return "", fmt.Errorf("locate session directory: %w", err)
 	}

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/appdirs"
 	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"time"
-
-	"github.com/adrg/xdg"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -41,8 +39,7 @@ type Store struct {
 
 // DefaultPath is $XDG_CONFIG_HOME/weft/settings.json.
 func DefaultPath() (string, error) {
-	xdg.Reload() // pick up XDG_* changes made after start (tests, embedding)
-	p, err := xdg.ConfigFile(filepath.Join("weft", "settings.json"))
+	p, err := appdirs.ConfigFile("settings.json")
 	if err != nil {
 		return "", fmt.Errorf("locate settings file: %w", err)
 	}

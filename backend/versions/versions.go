@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/appdirs"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -23,8 +24,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/adrg/xdg"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -82,11 +81,7 @@ type Store struct {
 
 // DefaultDir is $XDG_DATA_HOME/weft/versions.
 func DefaultDir() (string, error) {
-	xdg.Reload() // pick up XDG_* changes made after start (tests, embedding)
-	if xdg.DataHome == "" {
-		return "", errors.New("versions: no XDG data directory")
-	}
-	return filepath.Join(xdg.DataHome, "weft", "versions"), nil
+	return appdirs.DataDir("versions")
 }
 
 // DefaultStore opens the store in DefaultDir.
