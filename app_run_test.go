@@ -435,10 +435,12 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 		t.Fatalf("after a restart the replanned version ran without approval: %+v, %v", st, err)
 	}
 	// An ordinary edit applied later is not marked.
-	if other := a.ApplyPatch(w, assistant.WorkflowPatch{}); other.Workflow != nil {
-		if _, marked := runner.ReplanInfoOf(other.Workflow); marked {
-			t.Fatal("a workflow that is not the replan got the mark")
-		}
+	other := a.ApplyPatch(w, assistant.WorkflowPatch{})
+	if other.Workflow == nil {
+		t.Fatal("ApplyPatch returned no workflow")
+	}
+	if _, marked := runner.ReplanInfoOf(other.Workflow); marked {
+		t.Fatal("a workflow that is not the replan got the mark")
 	}
 	a.waitRun(5 * time.Second)
 
