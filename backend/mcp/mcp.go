@@ -480,9 +480,14 @@ func catalogTool(srv string, t *sdk.Tool) tools.Tool {
 	if desc == "" {
 		desc = t.Title
 	}
-	sideEffects := true
-	if t.Annotations != nil && t.Annotations.ReadOnlyHint {
-		sideEffects = false
+	// MCP's defaults: a tool may change things unless readOnlyHint, and
+	// reaches an open world unless openWorldHint is false.
+	sideEffects, openWorld := true, true
+	if a := t.Annotations; a != nil {
+		sideEffects = !a.ReadOnlyHint
+		if a.OpenWorldHint != nil {
+			openWorld = *a.OpenWorldHint
+		}
 	}
 	return tools.Tool{
 		Name:        srv + "." + t.Name,
@@ -491,6 +496,7 @@ func catalogTool(srv string, t *sdk.Tool) tools.Tool {
 		Outputs:     Outputs,
 		Server:      srv,
 		SideEffects: sideEffects,
+		OpenWorld:   openWorld,
 	}
 }
 

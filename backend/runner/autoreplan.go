@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -95,6 +96,10 @@ func (r *run) replanned(nw *workflow.Workflow, n *workflow.Node, failures []Fail
 		info.AutoReplans++
 	}
 	MarkReplanned(nw, info)
+	// Whatever the replanner is, the steps it added or changed are a
+	// model's: they run only once a person approved them.
+	approval.MarkChanged(r.w, nw, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaReplan,
+		Model: r.opts.Settings.LLM.Model, Time: r.opts.Now()})
 	r.learn(n, failures, "replan", replanFix(n, nw), len(failures))
 }
 

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -143,7 +142,7 @@ func TestAutoReplanLimits(t *testing.T) {
 			e.opts.Settings.Run.AutoReplan.Enabled = true
 			e.opts.Settings.Run.AutoReplan.MaxPerRun = c.setting
 			e.opts.MaxAutoReplans = c.option
-			e.opts.Approve = approveAll
+			e.opts.Approvals = approveAll{}
 			ans := &answers{}
 			e.opts.Escalation = ans
 			res := e.run(chained(t, c.used))
@@ -167,7 +166,7 @@ func TestAutoReplanLimits(t *testing.T) {
 		p := &fakePlanner{}
 		e.opts.Replanner = p
 		e.opts.Settings.Run.AutoReplan.Enabled = true
-		e.opts.Approve = approveAll
+		e.opts.Approvals = approveAll{}
 		ans := &answers{resps: []Response{{Action: ActReplan}}}
 		e.opts.Escalation = ans
 		res := e.run(chained(t, 5))
@@ -179,4 +178,7 @@ func TestAutoReplanLimits(t *testing.T) {
 	})
 }
 
-func approveAll(context.Context, []SideEffect) (bool, error) { return true, nil }
+// approveAll approves every step (the tests here are about replanning).
+type approveAll struct{}
+
+func (approveAll) Approved(string) bool { return true }

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/mcp"
 	"github.com/weft-dev/weft/backend/settings"
@@ -73,15 +74,16 @@ type Options struct {
 	// automatically (SevCritical or SevHigh); "" means
 	// run.auto_replan.min_severity, else SevHigh.
 	AutoReplanMinSeverity Severity
-	// Approve is asked, before anything runs, about the side-effecting
-	// steps (SideEffectNodes) of a replanned workflow (ReplanInfoOf) or,
-	// with RequireApproval, of any workflow. Without it, or when it says
-	// no, Run returns an *ApprovalError and runs nothing.
-	Approve         func(ctx context.Context, steps []SideEffect) (bool, error)
-	RequireApproval bool
+	// Approvals says which model-written steps a person approved (by
+	// content fingerprint, package approval). Run starts nothing while a
+	// step a model wrote or changed needs approval and is not approved:
+	// it returns an *ApprovalError listing them. nil approves nothing.
+	// The application layer asks the person before it calls Run; this is
+	// the last check, so no caller can skip it.
+	Approvals approval.Checker
 	// ApprovalCatalog describes the tools for the approval check (MCP
-	// tools and their readOnlyHint); nil means the built-ins, so MCP
-	// tools count as side-effecting.
+	// tools and their annotations); nil means the built-ins, so MCP tools
+	// count as unknown and need approval.
 	ApprovalCatalog *tools.Catalog
 	// OnEvent receives every event as it happens, on the run's goroutine:
 	// it must not block for long.
@@ -229,7 +231,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	if err := rn.checkApproval(ctx, w); err != nil { // approval.go: replanned workflows
+	if err := rn.checkApproval(w); err != nil { // gate.go: model-written steps
 		return nil, err
 	}
 

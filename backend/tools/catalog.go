@@ -27,6 +27,11 @@ type Tool struct {
 	// SideEffects marks tools that change the world (run commands, write
 	// files, send requests); replanned workflows need approval to run them.
 	SideEffects bool `json:"side_effects"`
+	// OpenWorld marks tools that reach systems outside Weft's machine (an
+	// MCP tool's openWorldHint, true unless the server says false): a
+	// read-only tool that reaches out still needs approval when a model
+	// wrote the step, since what it sends can carry data out.
+	OpenWorld bool `json:"open_world,omitempty"`
 }
 
 // CommonOutputs are carried by every node's outputs.

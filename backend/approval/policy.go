@@ -1,0 +1,229 @@
+package approval
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// Kind says why a step can act on the world.
+type Kind string
+
+const (
+	KindCommand     Kind = "command"      // run_command
+	KindFileWrite   Kind = "file_write"   // write_file
+	KindRequest     Kind = "request"      // http_request, any method: a GET carries data out too
+	KindReadOutside Kind = "read_outside" // read_file / list_files outside the workflow's folder
+	KindTool        Kind = "tool"         // an MCP tool not annotated read-only and closed-world
+	KindUnknownTool Kind = "unknown_tool" // a tool the catalog does not describe
+	KindAgent       Kind = "agent"        // an AiStep that may call any of the above
+)
+
+// Step is a step that needs approval, with everything the person approves:
+// the full content, never shortened.
+type Step struct {
+	NodeID string            `json:"node_id"`
+	Key    string            `json:"key"`
+	Name   string            `json:"name"`
+	Type   workflow.NodeType `json:"type"`
+	Tool   string            `json:"tool,omitempty"`
+	Kind   Kind              `json:"kind"`
+	// Reason says in words what the step can do, for the list.
+	Reason string `json:"reason"`
+	// Arguments are a Tool step's arguments as written (templates
+	// unresolved: data inserted at run time is quoted, see docs/trust.md).
+	Arguments map[string]any `json:"arguments,omitempty"`
+	// Prompt and Tools are an AiStep's prompt and the tools it may call
+	// that need approval.
+	Prompt string   `json:"prompt,omitempty"`
+	Tools  []string `json:"tools,omitempty"`
+	// Content is the whole content approval covers (indented JSON).
+	Content string `json:"content"`
+	// Fingerprint identifies Content; approving records it.
+	Fingerprint string     `json:"fingerprint"`
+	Provenance  Provenance `json:"provenance"`
+}
+
+// Scope is what the rule needs to know besides the workflow.
+type Scope struct {
+	// Catalog describes the tools (MCP tools with their annotations); nil
+	// means the built-ins, so every MCP tool counts as unknown.
+	Catalog *tools.Catalog
+	// Dir is the workflow's folder; "" for an unsaved workflow, where
+	// every read counts as outside.
+	Dir string
+}
+
+// Needs says whether n's kind of step needs approval when a model wrote
+// it, and why; "" when it does not (control flow, AI transforms, reads
+// inside the folder, read-only closed-world MCP tools, wait, log).
+func Needs(n *workflow.Node, sc Scope) (Kind, string, []string) {
+	if sc.Catalog == nil {
+		sc.Catalog = tools.Builtin()
+	}
+	switch n.Type {
+	case workflow.TypeTool:
+		k, why := toolNeeds(n.Params.Tool, n.Params.Arguments, sc)
+		return k, why, nil
+	case workflow.TypeAiStep:
+		var risky []string
+		for _, t := range n.Params.AllowedTools {
+			// The model chooses the arguments: judge the tool alone.
+			if k, _ := toolNeeds(t, nil, sc); k != "" {
+				risky = append(risky, t)
+			}
+		}
+		if len(risky) > 0 {
+			return KindAgent, "an AI agent may call " + strings.Join(risky, ", "), risky
+		}
+	}
+	return "", "", nil
+}
+
+// toolNeeds judges one tool call; args nil means any arguments.
+func toolNeeds(name string, args map[string]any, sc Scope) (Kind, string) {
+	switch name {
+	case "run_command":
+		return KindCommand, "runs a shell command"
+	case "write_file":
+		return KindFileWrite, "writes a file"
+	case "http_request":
+		return KindRequest, "sends an HTTP request (any request can carry data out)"
+	case "read_file", "list_files":
+		verb := map[string]string{"read_file": "reads a file", "list_files": "lists a folder"}[name]
+		if args == nil {
+			return KindReadOutside, verb + " anywhere"
+		}
+		if where, outside := outsideFolder(args, sc.Dir); outside {
+			return KindReadOutside, verb + " " + where
+		}
+		return "", ""
+	case "wait", "log":
+		return "", ""
+	}
+	t, ok := sc.Catalog.Lookup(name)
+	switch {
+	case !ok:
+		return KindUnknownTool, fmt.Sprintf("calls %s, which the tool catalog does not describe, so what it does is unknown", name)
+	case t.Server == "" && !t.SideEffects:
+		return "", ""
+	case t.SideEffects || t.OpenWorld:
+		what := "may change things"
+		if !t.SideEffects {
+			what = "reaches outside systems (not annotated openWorldHint: false)"
+		}
+		if t.Server != "" {
+			return KindTool, fmt.Sprintf("calls %s (MCP server %s), which %s", name, t.Server, what)
+		}
+		return KindTool, fmt.Sprintf("calls %s, which %s", name, what)
+	}
+	return "", ""
+}
+
+// outsideFolder says whether a read's path (and list pattern) may leave
+// dir: a templated path, an absolute path elsewhere, `..` out of it, or a
+// symbolic link that leads out. where describes the place for the list.
+func outsideFolder(args map[string]any, dir string) (where string, outside bool) {
+	p, _ := args["path"].(string)
+	pat, _ := args["pattern"].(string)
+	if strings.Contains(p, "{{") || strings.Contains(pat, "{{") {
+		return "at a path taken from data at run time", true
+	}
+	if strings.ContainsAny(pat, `/\`) || strings.Contains(pat, "..") {
+		return "with a pattern that reaches into other folders", true
+	}
+	if dir == "" {
+		return "outside a saved workflow's folder", true
+	}
+	if strings.HasPrefix(p, "~") {
+		return "in the home folder (" + p + ")", true
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(dir, p)
+	}
+	abs = filepath.Clean(abs)
+	base := filepath.Clean(dir)
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	if real, err := filepath.EvalSymlinks(base); err == nil {
+		base = real
+	}
+	rel, err := filepath.Rel(base, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(os.PathSeparator)) {
+		return "outside the workflow's folder (" + p + ")", true
+	}
+	return "", false
+}
+
+// Pending lists the enabled steps of w a model wrote that need approval
+// and whose exact content is not approved, in node order.
+func Pending(w *workflow.Workflow, sc Scope, approved func(fingerprint string) bool) []Step {
+	var out []Step
+	for _, s := range Required(w, sc) {
+		if approved == nil || !approved(s.Fingerprint) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// legacyReplanKey is the workflow field with which versions of Weft
+// before per-step provenance marked a replanned workflow (the runner still
+// writes it to count replans). Such a file's unmarked steps count as a
+// model's: they were gated then and stay gated.
+const legacyReplanKey = "weft_replan"
+
+// Required lists the enabled steps of w a model wrote that need approval,
+// approved or not.
+func Required(w *workflow.Workflow, sc Scope) []Step {
+	if w == nil {
+		return nil
+	}
+	_, legacy := w.Extra[legacyReplanKey]
+	var out []Step
+	for i := range w.Nodes {
+		n := &w.Nodes[i]
+		pv, model := Of(n)
+		if !model && legacy {
+			pv, model = Provenance{Source: SourceModel, Via: ViaReplan}, true
+		}
+		if !model || !n.IsEnabled() {
+			continue
+		}
+		if s, ok := StepOf(n, sc); ok {
+			s.Provenance = pv
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// StepOf describes n for approval when its kind needs it (whoever wrote
+// it).
+func StepOf(n *workflow.Node, sc Scope) (Step, bool) {
+	kind, why, risky := Needs(n, sc)
+	if kind == "" {
+		return Step{}, false
+	}
+	content := Content(n)
+	b, _ := json.MarshalIndent(content, "", "  ")
+	s := Step{NodeID: n.ID, Key: n.Key, Name: n.Name, Type: n.Type, Kind: kind, Reason: why,
+		Content: string(b), Fingerprint: Fingerprint(n), Tools: risky}
+	switch n.Type {
+	case workflow.TypeTool:
+		s.Tool, s.Arguments = n.Params.Tool, n.Params.Arguments
+		if s.Arguments == nil {
+			s.Arguments = map[string]any{}
+		}
+	case workflow.TypeAiStep:
+		s.Prompt = n.Params.Prompt
+	}
+	return s, true
+}

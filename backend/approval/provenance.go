@@ -1,0 +1,131 @@
+// Package approval decides which steps of a workflow need a person's
+// approval before they run, and remembers what was approved. The rule is
+// small: a step a model wrote or changed (it carries model provenance)
+// whose kind can act on the world (commands, file writes, any HTTP request,
+// reads outside the workflow's folder, MCP tools that are not read-only
+// and closed-world, AI agents that may call such tools) runs only after a
+// person approved its exact content, identified by a content fingerprint.
+// Hand-written steps need no approval. Both the desktop app and the CLI
+// ask through the application layer, which calls this package; the runner
+// checks it again before anything runs.
+package approval
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// ProvenanceKey is the node field that records who wrote the node. It is
+// kept in the workflow file, so a model-written step is still known as one
+// after save, reopen and restart, and it stays after approval: approval is
+// recorded per content fingerprint, so if the content changes again (by a
+// model, or by hand) it is asked about again.
+const ProvenanceKey = "provenance"
+
+// Source values.
+const SourceModel = "model"
+
+// Via says which feature of Weft brought the model's content in.
+const (
+	ViaPlan   = "plan"   // the planner's workflow
+	ViaPatch  = "patch"  // an assistant patch (added or changed node)
+	ViaReplan = "replan" // a replanned version after a failure
+	ViaFix    = "fix"    // a fix the model suggested for a failing step
+)
+
+// Provenance is what the mark says.
+type Provenance struct {
+	Source string    `json:"source"`
+	Via    string    `json:"via,omitempty"`
+	Model  string    `json:"model,omitempty"`
+	Time   time.Time `json:"time,omitzero"`
+}
+
+// Mark records that a model wrote or changed n.
+func Mark(n *workflow.Node, p Provenance) {
+	if p.Source == "" {
+		p.Source = SourceModel
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return
+	}
+	if n.Extra == nil {
+		n.Extra = workflow.Extra{}
+	}
+	n.Extra[ProvenanceKey] = b
+}
+
+// MarkAll marks every node of w (a plan or a replanned version).
+func MarkAll(w *workflow.Workflow, p Provenance) {
+	if w == nil {
+		return
+	}
+	for i := range w.Nodes {
+		Mark(&w.Nodes[i], p)
+	}
+}
+
+// MarkChanged marks the nodes of nw that are new or whose content differs
+// from the node with the same id in old (a replan, a patch result). Nodes
+// the model kept as they were keep their own mark, or none.
+func MarkChanged(old, nw *workflow.Workflow, p Provenance) []string {
+	if nw == nil {
+		return nil
+	}
+	var ids []string
+	for i := range nw.Nodes {
+		n := &nw.Nodes[i]
+		var o *workflow.Node
+		if old != nil {
+			o = old.NodeByID(n.ID)
+		}
+		if o != nil && Fingerprint(o) == Fingerprint(n) {
+			if pv, ok := Of(o); ok {
+				Mark(n, pv)
+			} else {
+				Clear(n)
+			}
+			continue
+		}
+		Mark(n, p)
+		ids = append(ids, n.ID)
+	}
+	return ids
+}
+
+// Of reads the mark. A mark that is present but cannot be read still
+// counts as a model's: the safe side.
+func Of(n *workflow.Node) (Provenance, bool) {
+	if n == nil || n.Extra == nil {
+		return Provenance{}, false
+	}
+	raw, ok := n.Extra[ProvenanceKey]
+	if !ok {
+		return Provenance{}, false
+	}
+	var p Provenance
+	if json.Unmarshal(raw, &p) != nil || p.Source == "" {
+		return Provenance{Source: SourceModel}, true
+	}
+	return p, true
+}
+
+// FromModel reports whether n carries a model's mark. Only the model
+// source exists today; any other value is treated as a model's too.
+func FromModel(n *workflow.Node) bool {
+	_, ok := Of(n)
+	return ok
+}
+
+// Clear removes the mark.
+func Clear(n *workflow.Node) {
+	if n != nil && n.Extra != nil {
+		delete(n.Extra, ProvenanceKey)
+		if len(n.Extra) == 0 {
+			n.Extra = nil
+		}
+	}
+}

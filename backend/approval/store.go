@@ -1,0 +1,174 @@
+package approval
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/weft-dev/weft/backend/appdirs"
+	"github.com/weft-dev/weft/backend/atomicfile"
+)
+
+// StoreFile is the approvals file's name in Weft's XDG data directory.
+const StoreFile = "approvals.json"
+
+const (
+	// maxStoreBytes bounds reading the file: a wrong or hostile file
+	// cannot exhaust memory.
+	maxStoreBytes = 32 << 20
+	// maxEntries bounds the file: the oldest approvals go first (they are
+	// asked for again if their steps ever come back).
+	maxEntries = 100_000
+)
+
+// Record is one approved content.
+type Record struct {
+	Time time.Time `json:"time"`
+	// Key, Tool and Workflow say what was approved, for a person reading
+	// the file; only the fingerprint decides.
+	Key      string `json:"key,omitempty"`
+	Tool     string `json:"tool,omitempty"`
+	Workflow string `json:"workflow,omitempty"`
+	// By says how: "desktop", "cli", "cli --approve", "weft approve".
+	By string `json:"by,omitempty"`
+}
+
+type storeDoc struct {
+	Version  int               `json:"version"`
+	Approved map[string]Record `json:"approved"`
+}
+
+// Store keeps approved fingerprints in a JSON file. It re-reads the file
+// before every answer and merges before every write, so the desktop app
+// and the CLI share one set of approvals. A file that cannot be read is
+// moved aside and counts as empty: everything is asked for again, never
+// approved by accident.
+type Store struct {
+	path string
+	now  func() time.Time
+
+	mu sync.Mutex
+}
+
+// OpenStore uses the file at path.
+func OpenStore(path string) *Store {
+	return &Store{path: path, now: time.Now}
+}
+
+// DefaultStore is $XDG_DATA_HOME/weft/approvals.json.
+func DefaultStore() (*Store, error) {
+	p, err := appdirs.DataFile(StoreFile)
+	if err != nil {
+		return nil, fmt.Errorf("approvals: %w", err)
+	}
+	return OpenStore(p), nil
+}
+
+// Path is the file the store uses.
+func (s *Store) Path() string { return s.path }
+
+// load reads the file; a missing file is empty, an unreadable one is moved
+// aside (warn says so).
+func (s *Store) load() (doc storeDoc, warn error) {
+	doc.Approved = map[string]Record{}
+	b, err := atomicfile.ReadBounded(s.path, maxStoreBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return doc, nil
+	}
+	if err == nil {
+		var d storeDoc
+		if err = json.Unmarshal(b, &d); err == nil {
+			if d.Approved != nil {
+				doc.Approved = d.Approved
+			}
+			return doc, nil
+		}
+	}
+	if _, statErr := os.Stat(s.path); statErr == nil {
+		if moved, mvErr := atomicfile.MoveAside(s.path, s.now()); mvErr == nil {
+			return doc, fmt.Errorf("approvals file %s could not be read (%v); moved it to %s: earlier approvals are asked for again", s.path, err, moved)
+		}
+	}
+	return doc, fmt.Errorf("approvals file %s could not be read: %w; earlier approvals are asked for again", s.path, err)
+}
+
+// Approved reports whether the content with this fingerprint was approved.
+func (s *Store) Approved(fingerprint string) bool {
+	set, _ := s.Snapshot()
+	return set[fingerprint]
+}
+
+// Snapshot reads the approved fingerprints once (for checking many steps);
+// warn is set when the file had to be moved aside.
+func (s *Store) Snapshot() (map[string]bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	doc, warn := s.load()
+	out := make(map[string]bool, len(doc.Approved))
+	for fp := range doc.Approved {
+		out[fp] = true
+	}
+	return out, warn
+}
+
+// Approve records the steps' fingerprints as approved.
+func (s *Store) Approve(steps []Step, workflowName, by string) error {
+	if len(steps) == 0 {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	doc, _ := s.load()
+	now := s.now().UTC()
+	for _, st := range steps {
+		if st.Fingerprint == "" {
+			continue
+		}
+		doc.Approved[st.Fingerprint] = Record{Time: now, Key: st.Key, Tool: st.Tool, Workflow: workflowName, By: by}
+	}
+	prune(doc.Approved)
+	doc.Version = 1
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return fmt.Errorf("approvals: %w", err)
+	}
+	if err := atomicfile.WriteFile(s.path, append(b, '\n'), 0o600); err != nil {
+		return fmt.Errorf("save approvals: %w", err)
+	}
+	return nil
+}
+
+// prune keeps the newest maxEntries approvals.
+func prune(m map[string]Record) {
+	if len(m) <= maxEntries {
+		return
+	}
+	type kv struct {
+		fp string
+		t  time.Time
+	}
+	all := make([]kv, 0, len(m))
+	for fp, r := range m {
+		all = append(all, kv{fp, r.Time})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].t.After(all[j].t) })
+	for _, x := range all[maxEntries:] {
+		delete(m, x.fp)
+	}
+}
+
+// Checker answers "is this approved?" for a run: a store, or a fixed set
+// (tests, a single CLI invocation).
+type Checker interface {
+	Approved(fingerprint string) bool
+}
+
+// Set is a Checker over a fixed set of fingerprints.
+type Set map[string]bool
+
+// Approved implements Checker.
+func (s Set) Approved(fp string) bool { return s[fp] }

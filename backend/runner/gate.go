@@ -1,0 +1,62 @@
+package runner
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// ApprovalError is returned by Run when steps a model wrote or changed
+// need approval and are not approved. The run did not start.
+type ApprovalError struct {
+	Steps []approval.Step
+}
+
+func (e *ApprovalError) Error() string {
+	var names []string
+	for i, s := range e.Steps {
+		if i == 5 {
+			names = append(names, fmt.Sprintf("and %d more", len(e.Steps)-5))
+			break
+		}
+		names = append(names, fmt.Sprintf("%q (%s)", s.Key, s.Reason))
+	}
+	n := "1 step"
+	if len(e.Steps) != 1 {
+		n = fmt.Sprintf("%d steps", len(e.Steps))
+	}
+	return fmt.Sprintf("%s written or changed by a model need approval before the workflow runs: %s", n, strings.Join(names, ", "))
+}
+
+// checkApproval refuses a workflow with model-written steps that need
+// approval and are not approved. Called by Run before anything runs.
+func (rn *Runner) checkApproval(w *workflow.Workflow) error {
+	sc := approval.Scope{Catalog: rn.opts.ApprovalCatalog, Dir: rn.workflowDir()}
+	checker := rn.opts.Approvals
+	if checker == nil {
+		checker = approval.Set(nil)
+	}
+	if steps := approval.Pending(w, sc, checker.Approved); len(steps) > 0 {
+		return &ApprovalError{Steps: steps}
+	}
+	return nil
+}
+
+// workflowDir is the folder relative paths start from (Options.Dir, else
+// the workflow file's), "" when unsaved.
+func (rn *Runner) workflowDir() string {
+	if rn.opts.Dir != "" {
+		return rn.opts.Dir
+	}
+	if rn.opts.WorkflowPath == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(rn.opts.WorkflowPath)
+	if err != nil {
+		return ""
+	}
+	return filepath.Dir(abs)
+}
