@@ -36,7 +36,7 @@ func TestNeeds(t *testing.T) {
 	f := false
 	cat := tools.Builtin().With("gh", []tools.Tool{
 		{Name: "create_issue", SideEffects: true, OpenWorld: true},
-		{Name: "search", SideEffects: false, OpenWorld: true},   // readOnlyHint only: reaches out
+		{Name: "search", SideEffects: false, OpenWorld: true},  // readOnlyHint only: reaches out
 		{Name: "local_read", SideEffects: false, OpenWorld: f}, // readOnlyHint, openWorldHint false
 	})
 	for _, c := range []struct {
@@ -52,7 +52,7 @@ func TestNeeds(t *testing.T) {
 		{"read inside", tool("read_file", `{"path":"in.txt"}`), nil, dir, ""},
 		{"read in a subfolder", tool("read_file", `{"path":"sub/in.txt"}`), nil, dir, ""},
 		{"list inside", tool("list_files", `{"path":".","pattern":"*.txt"}`), nil, dir, ""},
-		{"read absolute inside", tool("read_file", `{"path":"` + filepath.Join(dir, "a") + `"}`), nil, dir, ""},
+		{"read absolute inside", tool("read_file", `{"path":"`+filepath.Join(dir, "a")+`"}`), nil, dir, ""},
 		{"read ssh key", tool("read_file", `{"path":"~/.ssh/id_rsa"}`), nil, dir, KindReadOutside},
 		{"read absolute outside", tool("read_file", `{"path":"/etc/passwd"}`), nil, dir, KindReadOutside},
 		{"read dot-dot", tool("read_file", `{"path":"../secret"}`), nil, dir, KindReadOutside},

@@ -72,12 +72,22 @@ func MarkAll(w *workflow.Workflow, p Provenance) {
 // from the node with the same id in old (a replan, a patch result). Nodes
 // the model kept as they were keep their own mark, or none.
 func MarkChanged(old, nw *workflow.Workflow, p Provenance) []string {
+	return MarkChangedAmong(old, nw, nil, p)
+}
+
+// MarkChangedAmong is MarkChanged looking only at the nodes of nw whose
+// ids are in among (the ones a merge touched; the others are copies);
+// nil means all.
+func MarkChangedAmong(old, nw *workflow.Workflow, among map[string]bool, p Provenance) []string {
 	if nw == nil {
 		return nil
 	}
 	var ids []string
 	for i := range nw.Nodes {
 		n := &nw.Nodes[i]
+		if among != nil && !among[n.ID] {
+			continue
+		}
 		var o *workflow.Node
 		if old != nil {
 			o = old.NodeByID(n.ID)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -289,6 +290,18 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 			out.Edges = append(out.Edges, e)
 		}
 	}
+	// Every patch comes from a model (the assistant, a replan): the steps
+	// it adds or changes are the model's until a person approves them,
+	// whatever the patch says about provenance. No time stamp: merging the
+	// same patch twice gives the same bytes (review, then apply).
+	touched := make(map[string]bool, len(updates)+len(x.added))
+	for id := range updates {
+		touched[id] = true
+	}
+	for id := range x.added {
+		touched[id] = true
+	}
+	approval.MarkChangedAmong(w, out, touched, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaPatch})
 	return out, warnings
 }
 

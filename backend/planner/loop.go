@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
@@ -229,6 +230,9 @@ func (l *loop) finish(stop string) {
 		if strings.TrimSpace(chosen.wf.Name) == "" {
 			chosen.wf.Name = nameFromGoal(l.goal)
 		}
+		// Every step is the model's until a person approves it (package
+		// approval): whatever the reply said about provenance.
+		approval.MarkAll(chosen.wf, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaPlan, Model: l.cfg.Model})
 	}
 	l.res.Summary = l.summary(chosen, stop)
 }

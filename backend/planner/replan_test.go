@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
@@ -178,7 +179,7 @@ func TestRunnerReplansWithPlanner(t *testing.T) {
 	if res.Replanned.NodeByKey("check").ID != "a" || !strings.Contains(fake.lastUser(1), "These steps finished before the failure: check.") {
 		t.Fatal("completed steps not kept")
 	}
-	steps := runner.SideEffectNodes(res.Replanned, nil)
+	steps := approval.Pending(res.Replanned, approval.Scope{Dir: dir}, nil)
 	if len(steps) != 1 || steps[0].Key != "run" {
 		t.Fatalf("approval %+v", steps)
 	}
@@ -187,7 +188,7 @@ func TestRunnerReplansWithPlanner(t *testing.T) {
 		t.Fatalf("ran without approval: %v", err)
 	}
 	approved := runner.New(runner.Options{Settings: s, Dir: dir, RunsDir: filepath.Join(dir, "runs"), Patterns: pats,
-		Approve: func(context.Context, []runner.SideEffect) (bool, error) { return true, nil }})
+		Approvals: approval.Set{steps[0].Fingerprint: true}})
 	res2, err := approved.Run(context.Background(), res.Replanned)
 	if err != nil || res2.Outcome != runner.OutcomeSucceeded {
 		t.Fatalf("approved run: %v %+v", err, res2)

@@ -8,6 +8,7 @@ package replan
 import (
 	"reflect"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/tools"
@@ -26,10 +27,10 @@ type Proposal struct {
 	// Changes are the field-level changes, Summary their one-line form.
 	Changes versions.Diff `json:"changes"`
 	Summary string        `json:"summary"`
-	// NeedsApproval are the steps of the new version that run commands,
-	// write files, send non-GET requests or call tools that may change
-	// things: the user approves them before it runs.
-	NeedsApproval []runner.SideEffect `json:"needs_approval"`
+	// NeedsApproval are the steps of the new version a model wrote or
+	// changed that can act (package approval): each runs only once a
+	// person approved its exact content (already approved ones included).
+	NeedsApproval []approval.Step `json:"needs_approval"`
 	// Replan is the replan mark of the new version (run, failed step,
 	// counts, version numbers), when it has one.
 	Replan *runner.ReplanInfo `json:"replan,omitempty"`
@@ -43,9 +44,9 @@ func Propose(old, nw *workflow.Workflow, cat *tools.Catalog) Proposal {
 	pv := assistant.PreviewPatch(old, p)
 	ch := versions.Compare(old, pv.Workflow)
 	prop := Proposal{Patch: p, Preview: pv, Changes: ch, Summary: ch.Summary(),
-		NeedsApproval: runner.SideEffectNodes(pv.Workflow, cat)}
+		NeedsApproval: approval.Required(pv.Workflow, approval.Scope{Catalog: cat})}
 	if prop.NeedsApproval == nil {
-		prop.NeedsApproval = []runner.SideEffect{}
+		prop.NeedsApproval = []approval.Step{}
 	}
 	if info, ok := runner.ReplanInfoOf(nw); ok {
 		prop.Replan = &info

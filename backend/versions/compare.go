@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -239,8 +240,25 @@ func changedFields(a, b *workflow.Node, loopA, loopB string) []string {
 	diff("timeout_ms", a.TimeoutMs, b.TimeoutMs)
 	diff("retry", a.Retry, b.Retry)
 	diff("verify", a.Verify, b.Verify)
-	diff("extra", jsonOf(a.Extra, pa.Extra), jsonOf(b.Extra, pb.Extra))
+	// Who wrote a step is not a change of what it does.
+	diff("extra", jsonOf(withoutProvenance(a.Extra), pa.Extra), jsonOf(withoutProvenance(b.Extra), pb.Extra))
 	return f
+}
+
+func withoutProvenance(x workflow.Extra) workflow.Extra {
+	if _, ok := x[approval.ProvenanceKey]; !ok {
+		return x
+	}
+	out := make(workflow.Extra, len(x))
+	for k, v := range x {
+		if k != approval.ProvenanceKey {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 func emptyNil(s []string) []string {
