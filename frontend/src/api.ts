@@ -32,7 +32,7 @@ import type {
   RunResponse,
   RunStart,
   RunStatusView,
-  SideEffect,
+  ApprovalStep,
   ToolCatalogResult,
 } from './types';
 
@@ -191,7 +191,6 @@ export const api = {
       error: r?.error ?? '',
       problems: r?.problems ?? [],
       approval: r?.approval ?? [],
-      approval_changed: r?.approval_changed ?? [],
       warnings: r?.warnings ?? [],
     };
   },
@@ -216,8 +215,9 @@ export const api = {
     const r = (await App.RunEvents(runDir)) as unknown as RunLogFile;
     return { events: r?.events ?? [], total: r?.total ?? 0, truncated: !!r?.truncated, warnings: r?.warnings ?? [] };
   },
-  async sideEffectSteps(w: Workflow): Promise<SideEffect[]> {
-    return ((await App.SideEffectSteps(w as unknown as Any)) as unknown as SideEffect[]) ?? [];
+  /** Records the person's approval of these steps' exact content (by fingerprint); returns the steps still waiting. */
+  async approveSteps(w: Workflow, path: string, fingerprints: string[]): Promise<ApprovalStep[]> {
+    return ((await App.ApproveSteps(w as unknown as Any, path, fingerprints)) as unknown as ApprovalStep[]) ?? [];
   },
   /** The built-in and MCP tools, with why some MCP tools are missing. */
   async toolCatalogFull(): Promise<ToolCatalogResult> {

@@ -420,21 +420,42 @@ export interface RunEvent {
   summary?: RunSummary;
 }
 
-/** A step that changes the world, approved before a replanned version runs (runner.SideEffect). */
-export interface SideEffect extends NodeRef {
+/** Who wrote a step (approval.Provenance): only model-written steps need approval. */
+export interface Provenance {
+  source: string;
+  via?: 'plan' | 'patch' | 'replan' | 'fix' | string;
+  model?: string;
+  time?: string;
+}
+
+/**
+ * A step a model wrote or changed that can act on the world (approval.Step).
+ * It runs only after a person approved its exact content, named by fingerprint.
+ */
+export interface ApprovalStep {
+  node_id: string;
+  key: string;
+  name: string;
   type: string;
   tool?: string;
-  kind: 'command' | 'file_write' | 'request' | 'tool' | 'unknown_tool' | 'agent' | string;
-  detail: string;
+  kind: 'command' | 'file_write' | 'request' | 'read_outside' | 'tool' | 'unknown_tool' | 'agent' | string;
+  reason: string;
+  /** a Tool step's arguments as written, in full */
+  arguments?: Record<string, unknown>;
+  prompt?: string;
   tools?: string[];
+  /** the whole content approval covers, as indented JSON */
+  content: string;
+  fingerprint: string;
+  provenance: Provenance;
 }
 
 export interface RunStart {
   started: boolean;
   error?: string;
   problems: Problem[];
-  approval: SideEffect[];
-  approval_changed: string[];
+  /** steps a model wrote that need approval before the run can start */
+  approval: ApprovalStep[];
   warnings: string[];
 }
 
@@ -467,7 +488,8 @@ export interface RunReplan {
   warnings: StageWarning[];
   valid: boolean;
   problems: Problem[];
-  side_effects: SideEffect[];
+  /** steps of the new plan that will need approval before it runs */
+  side_effects: ApprovalStep[];
   changed_ids: string[];
   /** the seq of the last run event sent before it */
   after_seq?: number;

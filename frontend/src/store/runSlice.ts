@@ -13,7 +13,7 @@ import type {
   RunNodeStatus,
   RunRecord,
   RunReplan,
-  SideEffect,
+  ApprovalStep,
 } from '../types';
 import type { StoreState } from './index';
 
@@ -58,6 +58,15 @@ export interface ViewedRun {
 /** The log keeps the latest entries only; the run folder has them all. */
 export const MAX_LOG = 3000;
 
+/** Steps a model wrote, waiting for the person's approval before the run starts. */
+export interface RunApproval {
+  steps: ApprovalStep[];
+  /** fingerprints approved in this dialog so far */
+  approved: string[];
+  /** the last approval call's error, shown in the dialog */
+  error?: string;
+}
+
 export interface RunSlice {
   runPhase: RunPhase;
   runId: string | null;
@@ -77,7 +86,7 @@ export interface RunSlice {
   runProblems: Problem[];
   runWarnings: string[];
   /** a replanned version waiting for approval of its side-effect steps */
-  runApproval: { steps: SideEffect[]; changed: string[] } | null;
+  runApproval: RunApproval | null;
   runReplan: RunReplan | null;
   /** the user answered Replan and the planner works */
   runReplanning: boolean;
@@ -98,7 +107,7 @@ export interface RunSlice {
   runFinished(f: RunFinished): void;
   setRunReplan(r: RunReplan | null): void;
   setRunReplanning(b: boolean): void;
-  setRunApproval(a: { steps: SideEffect[]; changed: string[] } | null): void;
+  setRunApproval(a: RunApproval | null): void;
   setCanReplan(b: boolean): void;
   setLogFilter(f: LogFilter): void;
   setLogQuery(q: string): void;

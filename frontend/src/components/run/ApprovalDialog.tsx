@@ -1,9 +1,11 @@
-// Before a replanned version runs, the user approves the steps that change
-// the world: commands, file writes, requests other than GET, tools that may
-// change things, AI agents allowed to call them.
-import { Bot, FilePen, Globe, ShieldAlert, SquareTerminal, Wrench } from 'lucide-react';
+// Before a run, the person approves each step a model wrote or changed that
+// can act on the world (commands, file writes, any HTTP request, reads
+// outside the workflow's folder, MCP tools, AI agents that may call them).
+// Approval covers the exact content shown here, in full: a later change by
+// a model, or by hand, asks again. The rule lives in Go (backend/approval).
+import { Bot, Check, FileSearch, FilePen, Globe, ShieldAlert, SquareTerminal, Wrench } from 'lucide-react';
 import { useId } from 'react';
-import type { SideEffect } from '../../types';
+import type { ApprovalStep } from '../../types';
 import { plural } from './format';
 import './run.css';
 
@@ -11,34 +13,51 @@ const KIND: Record<string, { label: string; icon: typeof Wrench }> = {
   command: { label: 'runs a command', icon: SquareTerminal },
   file_write: { label: 'writes a file', icon: FilePen },
   request: { label: 'sends a request', icon: Globe },
+  read_outside: { label: 'reads outside the folder', icon: FileSearch },
   tool: { label: 'calls a tool', icon: Wrench },
   unknown_tool: { label: 'unknown tool', icon: Wrench },
   agent: { label: 'AI agent', icon: Bot },
 };
 
+const VIA: Record<string, string> = {
+  plan: 'planned by a model',
+  patch: 'changed by the assistant',
+  replan: 'replanned after a failure',
+  fix: 'fix suggested by a model',
+};
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+}
+
 export function ApprovalDialog({
   steps,
-  changed,
-  onApprove,
+  approved,
+  error,
+  onApproveStep,
+  onApproveAll,
   onCancel,
 }: {
-  steps: SideEffect[];
-  changed: string[];
-  onApprove(): void;
+  steps: ApprovalStep[];
+  approved: string[];
+  error?: string;
+  onApproveStep(fingerprint: string): void;
+  onApproveAll(): void;
   onCancel(): void;
 }) {
   const titleId = useId();
-  const isNew = new Set(changed);
+  const done = new Set(approved);
+  const left = steps.filter((s) => !done.has(s.fingerprint)).length;
   return (
     <div className="run-modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onCancel()}>
       <div className="run-modal approval" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="approval-dialog">
         <header className="run-modal-head">
           <ShieldAlert size={16} className="esc-icon" />
           <div className="run-modal-titles">
-            <h2 id={titleId}>Approve the replanned version</h2>
+            <h2 id={titleId}>Approve steps a model wrote</h2>
             <p className="muted">
-              The planner made this version after a failure. Its {plural(steps.length, 'step')} below change things
-              outside Weft; check them before it runs.
+              A model wrote or changed {plural(steps.length, 'step')} below that can act outside Weft. Each runs only after you
+              approve exactly what is shown; if it changes later, you are asked again.
             </p>
           </div>
         </header>
@@ -46,25 +65,78 @@ export function ApprovalDialog({
           <ul className="approval-list">
             {steps.map((s) => {
               const k = KIND[s.kind] ?? { label: s.kind, icon: Wrench };
+              const isDone = done.has(s.fingerprint);
+              const args = Object.entries(s.arguments ?? {});
               return (
-                <li key={s.id} data-testid="approval-step" data-kind={s.kind}>
+                <li key={s.node_id} data-testid="approval-step" data-kind={s.kind} data-approved={isDone ? 'true' : 'false'}>
                   <k.icon size={14} className="approval-icon" />
                   <div className="approval-text">
                     <div className="approval-name">
                       <strong>{s.name || s.key}</strong> <code>{s.key}</code>
+                      {s.tool && <code>{s.tool}</code>}
                       <span className="approval-kind">{k.label}</span>
-                      {isNew.has(s.id) && <span className="approval-new">new in this plan</span>}
+                      <span className="approval-new">{VIA[s.provenance?.via ?? ''] ?? 'written by a model'}</span>
                     </div>
-                    <div className="approval-detail">{s.detail}</div>
+                    <div className="approval-detail">{s.reason}</div>
+                    {args.length > 0 && (
+                      <dl className="approval-args" data-testid="approval-args">
+                        {args.map(([name, v]) => (
+                          <div key={name}>
+                            <dt>{name}</dt>
+                            <dd>
+                              <pre tabIndex={0}>{text(v)}</pre>
+                            </dd>
+                          </div>
+                        ))}
+                      </dl>
+                    )}
+                    {s.prompt && (
+                      <dl className="approval-args">
+                        <div>
+                          <dt>prompt</dt>
+                          <dd>
+                            <pre tabIndex={0}>{s.prompt}</pre>
+                          </dd>
+                        </div>
+                        {s.tools && s.tools.length > 0 && (
+                          <div>
+                            <dt>may call</dt>
+                            <dd>{s.tools.join(', ')}</dd>
+                          </div>
+                        )}
+                      </dl>
+                    )}
+                    <details className="approval-content">
+                      <summary>Everything this approval covers</summary>
+                      <pre tabIndex={0} data-testid="approval-content">
+                        {s.content}
+                      </pre>
+                    </details>
+                  </div>
+                  <div className="approval-action">
+                    {isDone ? (
+                      <span className="approval-done" data-testid="approval-step-done">
+                        <Check size={13} /> Approved
+                      </span>
+                    ) : (
+                      <button type="button" className="btn" onClick={() => onApproveStep(s.fingerprint)} data-testid="approve-step">
+                        Approve
+                      </button>
+                    )}
                   </div>
                 </li>
               );
             })}
           </ul>
+          {error && (
+            <p className="run-error" role="alert">
+              {error}
+            </p>
+          )}
         </div>
         <footer className="run-modal-foot">
-          <button type="button" className="btn primary" onClick={onApprove} data-testid="approve-run" autoFocus>
-            Approve and run
+          <button type="button" className="btn primary" onClick={onApproveAll} data-testid="approve-run" autoFocus>
+            {left === 0 ? 'Run' : left === steps.length ? 'Approve all and run' : `Approve the other ${plural(left, 'step')} and run`}
           </button>
           <button type="button" className="btn" onClick={onCancel} data-testid="approve-cancel">
             Cancel

@@ -26,7 +26,7 @@ function ev(type: string, over: Partial<RunEvent> = {}): RunEvent {
 }
 
 function started(over: Partial<RunStart> = {}): RunStart {
-  return { started: true, problems: [], approval: [], approval_changed: [], warnings: [], ...over };
+  return { started: true, problems: [], approval: [], warnings: [], ...over };
 }
 
 const record = (id: string, over: Partial<RunRecord> = {}): RunRecord => ({
@@ -51,6 +51,7 @@ beforeEach(() => {
   heard = null;
   fake = {
     startRun: vi.fn().mockResolvedValue(started()),
+    approveSteps: vi.fn().mockResolvedValue([]),
     stopRun: vi.fn().mockResolvedValue(true),
     respondEscalation: vi.fn().mockResolvedValue(undefined),
     runStatus: vi.fn().mockResolvedValue({ running: false, run_id: '', workflow_id: '', escalation: null, can_replan: false }),
@@ -176,16 +177,39 @@ describe('run actions', () => {
     expect(useStore.getState().escalationError).toMatch(/not waiting/);
   });
 
-  it('asks for approval of a replanned version, then runs it with the steps approved', async () => {
-    const steps = [{ id: 'n1', key: 'list', name: 'List files', type: 'Tool', tool: 'run_command', kind: 'command', detail: 'runs `ls`' }];
-    fake.startRun.mockResolvedValueOnce(started({ started: false, approval: steps, approval_changed: ['n1'], error: 'approve' }));
+  it('asks for approval of model-written steps, records a single step, then runs with all approved', async () => {
+    const longCmd = `echo ${'x'.repeat(300)}; touch pwned`;
+    const step = (id: string, fp: string) => ({
+      node_id: id,
+      key: `k_${id}`,
+      name: `Step ${id}`,
+      type: 'Tool',
+      tool: 'run_command',
+      kind: 'command',
+      reason: 'runs a shell command',
+      arguments: { command: longCmd },
+      content: `{"params":{"arguments":{"command":"${longCmd}"}}}`,
+      fingerprint: fp,
+      provenance: { source: 'model', via: 'plan' },
+    });
+    const steps = [step('n1', 'fp1'), step('n2', 'fp2')];
+    fake.startRun.mockResolvedValueOnce(started({ started: false, approval: steps, error: 'approve' }));
+    fake.approveSteps.mockResolvedValueOnce([steps[1]]);
     const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
     await actions.start();
-    expect(useStore.getState().runApproval).toEqual({ steps, changed: ['n1'] });
+    expect(useStore.getState().runApproval).toEqual({ steps, approved: [] });
     expect(useStore.getState().runPhase).toBe('idle');
     expect(useStore.getState().runError).toBeNull();
+    render(<RunPanel actions={actions} />);
+    const dialog = screen.getByTestId('approval-dialog');
+    // The whole command is shown, never cut.
+    expect(within(dialog).getAllByTestId('approval-args')[0].textContent).toContain('; touch pwned');
+    fireEvent.click(within(dialog).getAllByTestId('approve-step')[0]);
+    await waitFor(() => expect(useStore.getState().runApproval?.approved).toEqual(['fp1']));
+    expect(fake.approveSteps).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1']);
+    expect(screen.getByTestId('approve-run').textContent).toMatch(/other 1 step/);
     await actions.approve();
-    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['n1']);
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['n1', 'n2']);
     expect(useStore.getState().runApproval).toBeNull();
     expect(useStore.getState().runPhase).toBe('running');
   });

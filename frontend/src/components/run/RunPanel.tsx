@@ -130,7 +130,14 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
       </header>
 
       {approval && (
-        <ApprovalDialog steps={approval.steps} changed={approval.changed} onApprove={() => void actions.approve()} onCancel={actions.cancelApproval} />
+        <ApprovalDialog
+          steps={approval.steps}
+          approved={approval.approved}
+          error={approval.error}
+          onApproveStep={(fp) => void actions.approveStep(fp)}
+          onApproveAll={() => void actions.approve()}
+          onCancel={actions.cancelApproval}
+        />
       )}
       {esc && (
         <EscalationDialog
@@ -190,7 +197,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
             {replan.changes && <p className="muted">{replan.changes}</p>}
             {replan.side_effects.length > 0 && (
               <p className="muted">
-                {plural(replan.side_effects.length, 'step')} that change things will need your approval before it runs.
+                {plural(replan.side_effects.length, 'step')} written by the model will need your approval before it runs.
               </p>
             )}
             {runProposal ? (

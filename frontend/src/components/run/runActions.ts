@@ -11,7 +11,7 @@ import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunRes
 
 export type RunApi = Pick<
   Api,
-  'startRun' | 'stopRun' | 'respondEscalation' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
+  'startRun' | 'approveSteps' | 'stopRun' | 'respondEscalation' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
 >;
 
 /** The chat entry id a replan proposal carries: it belongs to no message. */
@@ -155,7 +155,10 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     });
   }
 
-  /** start runs the document; approved lists the side-effect steps the user approved. */
+  /**
+   * start runs the document. When steps a model wrote need approval it opens the approval
+   * dialog instead; approved lists the node ids the person approved there (approve all).
+   */
   async function start(approved?: string[]): Promise<void> {
     const s = store.getState();
     const doc = s.doc;
@@ -172,7 +175,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       }
       if (r.approval.length) {
         store.getState().runStartFailed('');
-        store.getState().setRunApproval({ steps: r.approval, changed: r.approval_changed });
+        store.getState().setRunApproval({ steps: r.approval, approved: [] });
         return;
       }
       store.getState().runStartFailed(r.error || 'The run did not start.', r.problems);
@@ -181,11 +184,29 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     }
   }
 
-  /** approve runs the replanned version whose side-effect steps the dialog listed. */
+  /** approve approves every step the dialog lists (their exact content) and runs. */
   async function approve(): Promise<void> {
     const a = store.getState().runApproval;
     if (!a) return;
-    await start(a.steps.map((x) => x.id));
+    await start(a.steps.map((x) => x.node_id));
+  }
+
+  /** approveStep records the approval of one step's exact content; the run starts once none is left. */
+  async function approveStep(fingerprint: string): Promise<void> {
+    const s = store.getState();
+    const a = s.runApproval;
+    if (!a || !s.doc) return;
+    try {
+      const left = await apiImpl.approveSteps(s.doc, s.path, [fingerprint]);
+      const cur = store.getState().runApproval;
+      if (!cur) return;
+      const waiting = new Set(left.map((x) => x.fingerprint));
+      const approved = cur.steps.map((x) => x.fingerprint).filter((fp) => !waiting.has(fp));
+      store.getState().setRunApproval({ ...cur, approved, error: undefined });
+    } catch (e) {
+      const cur = store.getState().runApproval;
+      if (cur) store.getState().setRunApproval({ ...cur, error: errorMessage(e) });
+    }
   }
 
   function cancelApproval(): void {
@@ -311,6 +332,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     subscribe,
     start,
     approve,
+    approveStep,
     cancelApproval,
     stop,
     respond,
