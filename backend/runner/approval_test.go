@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -66,36 +66,6 @@ func TestSideEffectNodes(t *testing.T) {
 	}
 }
 
-func TestReplanMark(t *testing.T) {
-	w := parse(t, `"nodes":[],"edges":[]`)
-	if _, ok := ReplanInfoOf(w); ok {
-		t.Fatal("a plain workflow is not replanned")
-	}
-	MarkReplanned(w, ReplanInfo{RunID: "r1", FailedNode: "fetch", Auto: true, Replans: 1, AutoReplans: 1, FromVersion: 2})
-	// The mark survives saving and loading.
-	data, err := workflow.Marshal(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2, _, err := workflow.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, ok := ReplanInfoOf(w2)
-	if !ok || info.RunID != "r1" || info.FailedNode != "fetch" || !info.Auto || info.AutoReplans != 1 || info.FromVersion != 2 {
-		t.Fatalf("info %+v ok %v", info, ok)
-	}
-	// A mark that cannot be read still marks.
-	w2.Extra[ReplanExtraKey] = json.RawMessage(`"garbage"`)
-	if _, ok := ReplanInfoOf(w2); !ok {
-		t.Fatal("an unreadable mark must still require approval")
-	}
-	ClearReplanned(w2)
-	if _, ok := ReplanInfoOf(w2); ok || w2.Extra != nil {
-		t.Fatalf("cleared: %v", w2.Extra)
-	}
-}
-
 const sideEffectWF = `"nodes":[
  {"id":"a","key":"note","type":"Tool","params":{"tool":"write_file","arguments":{"path":"out.txt","content":"hi"}}},
  {"id":"b","key":"show","type":"Tool","params":{"tool":"log","arguments":{"message":"{{note.bytes}}"}}}],
@@ -104,7 +74,7 @@ const sideEffectWF = `"nodes":[
 func TestApprovalBeforeReplannedRun(t *testing.T) {
 	marked := func(t *testing.T) *workflow.Workflow {
 		w := parse(t, sideEffectWF)
-		MarkReplanned(w, ReplanInfo{Replans: 1})
+		failure.MarkReplanned(w, failure.ReplanInfo{Replans: 1})
 		return w
 	}
 	t.Run("nobody to ask", func(t *testing.T) {
@@ -170,7 +140,7 @@ func TestApprovalBeforeReplannedRun(t *testing.T) {
 	t.Run("nothing to approve", func(t *testing.T) {
 		e := newEnv(t)
 		w := parse(t, `"nodes":[{"id":"b","key":"show","type":"Tool","params":{"tool":"log","arguments":{"message":"hi"}}}],"edges":[]`)
-		MarkReplanned(w, ReplanInfo{Replans: 1})
+		failure.MarkReplanned(w, failure.ReplanInfo{Replans: 1})
 		wantOutcome(t, e.run(w), OutcomeSucceeded)
 	})
 	t.Run("steps are listed in node order", func(t *testing.T) {
