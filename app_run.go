@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/runner"
@@ -207,7 +208,7 @@ type runState struct {
 type pendingApproval struct {
 	hash   string          // of the whole replanned workflow, positions aside
 	prints map[string]bool // of its added or changed side-effect nodes
-	info   *runner.ReplanInfo
+	info   *failure.ReplanInfo
 }
 
 // approvedHashes are the workflows (by workflowHash) whose side-effect
@@ -235,7 +236,7 @@ func defaultReplanner(s settings.Settings, client llm.Client, cat *tools.Catalog
 	if mem, err := planner.DefaultMemory(); err == nil {
 		cfg.Memory = mem
 	}
-	if pats, err := runner.DefaultPatternStore(); err == nil {
+	if pats, err := failure.DefaultPatternStore(); err == nil {
 		cfg.Patterns = pats
 	}
 	return &planner.Replanner{Client: client, Config: cfg}
@@ -286,7 +287,7 @@ func (r *activeRun) Escalate(ctx context.Context, e runner.Escalation) (runner.R
 	r.waiting[id] = ch
 	esc := &RunEscalation{ID: id, Escalation: e, AfterSeq: r.lastSeq.Load()}
 	if esc.Escalation.Failures == nil {
-		esc.Escalation.Failures = []runner.FailureRecord{}
+		esc.Escalation.Failures = []failure.Record{}
 	}
 	r.current = esc
 	r.mu.Unlock()
@@ -491,8 +492,8 @@ func (a *App) replanProposal(old *workflow.Workflow, res *runner.Result) RunRepl
 	vr := validate.Validate(pv.Workflow, a.catalog)
 	rp := RunReplan{RunID: res.RunID, Message: res.Error, Changes: versions.Compare(old, res.Replanned).Summary(), StoppedAt: res.StoppedAt, Patch: patch,
 		Workflow: pv.Workflow, Diff: pv.Diff, Warnings: nonNil(pv.Warnings), Valid: vr.Valid, Problems: nonNil(vr.Problems)}
-	if info, ok := runner.ReplanInfoOf(res.Replanned); ok {
-		runner.MarkReplanned(pv.Workflow, info) // the whole version carries the runner's mark
+	if info, ok := failure.ReplanInfoOf(res.Replanned); ok {
+		failure.MarkReplanned(pv.Workflow, info) // the whole version carries the runner's mark
 	}
 	changed := map[string]bool{}
 	for _, id := range append(append([]string{}, pv.Diff.AddedNodeIDs...), pv.Diff.ModifiedNodeIDs...) {
@@ -886,7 +887,7 @@ func approvalFor(rp RunReplan) *pendingApproval {
 		return nil
 	}
 	p := &pendingApproval{hash: workflowHash(rp.Workflow), prints: map[string]bool{}}
-	if info, ok := runner.ReplanInfoOf(rp.Workflow); ok {
+	if info, ok := failure.ReplanInfoOf(rp.Workflow); ok {
 		p.info = &info
 	}
 	for _, id := range rp.ChangedIDs {
@@ -909,7 +910,7 @@ func (rs *runState) needsApproval(w *workflow.Workflow, cat *tools.Catalog) (ste
 	if done {
 		return nil, nil, false
 	}
-	_, marked := runner.ReplanInfoOf(w)
+	_, marked := failure.ReplanInfoOf(w)
 	if p != nil {
 		for i := range w.Nodes {
 			if p.prints[nodePrint(&w.Nodes[i])] {
@@ -932,7 +933,7 @@ func (rs *runState) markApplied(w *workflow.Workflow) {
 	if w == nil {
 		return
 	}
-	if _, marked := runner.ReplanInfoOf(w); marked {
+	if _, marked := failure.ReplanInfoOf(w); marked {
 		return
 	}
 	rs.mu.Lock()
@@ -946,7 +947,7 @@ func (rs *runState) markApplied(w *workflow.Workflow) {
 		match = p.prints[nodePrint(&w.Nodes[i])]
 	}
 	if match {
-		runner.MarkReplanned(w, *p.info)
+		failure.MarkReplanned(w, *p.info)
 	}
 }
 

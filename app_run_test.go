@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
 	"github.com/weft-dev/weft/backend/runner"
@@ -145,7 +146,7 @@ func TestRunEscalationAnsweredWithSkip(t *testing.T) {
 	if evs := ev.runnerEvents(); esc.AfterSeq == 0 || evs[len(evs)-1].Seq != esc.AfterSeq || evs[len(evs)-1].Type != runner.EvEscalated {
 		t.Fatalf("escalation after seq %d; events so far end with %+v", esc.AfterSeq, evs[len(evs)-1])
 	}
-	if e.NodeKey != "broken" || e.Attempts != 1 || len(e.Failures) != 1 || e.Failures[0].FailureType != runner.FailVerification {
+	if e.NodeKey != "broken" || e.Attempts != 1 || len(e.Failures) != 1 || e.Failures[0].FailureType != failure.FailVerification {
 		t.Fatalf("escalation = %+v", e)
 	}
 	if e.LastError == "" || e.Severity == "" || e.Category == "" || e.CanReplan {
@@ -184,7 +185,7 @@ func TestRunEscalationAnsweredWithSkip(t *testing.T) {
 		t.Fatalf("finished = %+v", fin)
 	}
 	s := fin.Summary
-	if s.Nodes != 3 || s.FirstAttemptSuccesses != 2 || s.Escalations != 1 || s.Skipped != 1 || s.FailureTypes[runner.FailVerification] != 1 {
+	if s.Nodes != 3 || s.FirstAttemptSuccesses != 2 || s.Escalations != 1 || s.Skipped != 1 || s.FailureTypes[failure.FailVerification] != 1 {
 		t.Fatalf("summary = %+v", s)
 	}
 	for _, f := range []string{out + ".1", out + ".3"} {
@@ -362,7 +363,7 @@ func TestStartRunInvalid(t *testing.T) {
 // step that writes a file.
 type fakeReplanner struct{}
 
-func (fakeReplanner) Replan(_ context.Context, req runner.ReplanRequest) (*workflow.Workflow, error) {
+func (fakeReplanner) Replan(_ context.Context, req failure.ReplanRequest) (*workflow.Workflow, error) {
 	w := req.Workflow.Clone()
 	for i := range w.Nodes {
 		if w.Nodes[i].ID == req.FailedNode.ID {
@@ -405,7 +406,7 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	if len(rp.SideEffects) != 2 || len(rp.ChangedIDs) != 2 {
 		t.Fatalf("side effects = %+v, changed %v", rp.SideEffects, rp.ChangedIDs)
 	}
-	if _, marked := runner.ReplanInfoOf(rp.Workflow); !marked {
+	if _, marked := failure.ReplanInfoOf(rp.Workflow); !marked {
 		t.Fatal("the proposal's workflow lacks the runner's replan mark")
 	}
 	// The patch applied to the old workflow gives the proposal's steps
@@ -418,7 +419,7 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	if string(b1) != string(b2) || string(e1) != string(e2) {
 		t.Fatalf("applied patch differs from the preview:\n%s\n%s", b1, b2)
 	}
-	if _, marked := runner.ReplanInfoOf(applied.Workflow); !marked {
+	if _, marked := failure.ReplanInfoOf(applied.Workflow); !marked {
 		t.Fatal("the applied replan lost the runner's mark: after a save and a restart it would run without approval")
 	}
 	// Saved and opened by a fresh app (a restart), it still asks.
@@ -439,7 +440,7 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	if other.Workflow == nil {
 		t.Fatal("ApplyPatch returned no workflow")
 	}
-	if _, marked := runner.ReplanInfoOf(other.Workflow); marked {
+	if _, marked := failure.ReplanInfoOf(other.Workflow); marked {
 		t.Fatal("a workflow that is not the replan got the mark")
 	}
 	a.waitRun(5 * time.Second)
@@ -480,7 +481,7 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 func TestMarkedWorkflowNeedsApproval(t *testing.T) {
 	a, ev := runApp(t)
 	w, path := runFile(t, "wf-marked", [2]string{"one", "true"})
-	runner.MarkReplanned(&w, runner.ReplanInfo{RunID: "r", FailedNode: "one", Replans: 1})
+	failure.MarkReplanned(&w, failure.ReplanInfo{RunID: "r", FailedNode: "one", Replans: 1})
 	st, err := a.StartRun(w, path)
 	if err != nil || st.Started || len(st.Approval) != 1 || st.Approval[0].Kind != runner.EffectCommand {
 		t.Fatalf("StartRun of a marked workflow = %+v, %v", st, err)

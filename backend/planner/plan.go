@@ -44,7 +44,7 @@ type Config struct {
 	// Memory, when set, receives a record of this plan and supplies the
 	// "Mistakes to avoid" list of the first prompt.
 	Memory *Memory
-	// Patterns, when set (the runner's *PatternStore), supplies the
+	// Patterns, when set (a *failure.PatternStore), supplies the
 	// "Known failure patterns" of the catalog's tools for the first
 	// prompt: failures seen at run time and what resolved them.
 	Patterns PatternSource

@@ -8,8 +8,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
-	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -44,7 +44,7 @@ type Replanner struct {
 
 // Replan asks the model for a new version of req.Workflow. It fails when
 // the model gave no valid workflow within the loop's attempts.
-func (p *Replanner) Replan(ctx context.Context, req runner.ReplanRequest) (*workflow.Workflow, error) {
+func (p *Replanner) Replan(ctx context.Context, req failure.ReplanRequest) (*workflow.Workflow, error) {
 	cfg := p.Config
 	if p.Catalog != nil {
 		if c := p.Catalog(ctx); c != nil {
@@ -69,7 +69,7 @@ func (p *Replanner) Replan(ctx context.Context, req runner.ReplanRequest) (*work
 // the best draft) is the new version: same workflow id and name, node
 // ids kept for the steps whose key and type it kept, with their retry
 // policy, enabled flag and timeout carried over.
-func ReplanWorkflow(ctx context.Context, client llm.Client, req runner.ReplanRequest, cfg Config) (Result, error) {
+func ReplanWorkflow(ctx context.Context, client llm.Client, req failure.ReplanRequest, cfg Config) (Result, error) {
 	if client == nil {
 		return Result{}, errors.Join(ErrConfig, errors.New("no LLM client"))
 	}
@@ -133,7 +133,7 @@ func replanTool(n *workflow.Node) string {
 // step and its failure records with their classification, the completed
 // steps, the outputs so far (bounded), the known failure patterns of the
 // failed step's tool, and what to do.
-func ReplanPrompt(req runner.ReplanRequest, patterns []runner.Pattern) string {
+func ReplanPrompt(req failure.ReplanRequest, patterns []failure.Pattern) string {
 	w := req.Workflow
 	var b strings.Builder
 	fmt.Fprintf(&b, "A run of the workflow %q failed. Make a new version of the workflow that reaches the same goal without this failure.\n", w.Name)
@@ -245,7 +245,7 @@ func replanClip(s string, n int) string {
 
 // outputsSoFar renders the outputs of the steps that ran, one line each,
 // completed steps first, within replanMaxOutputs.
-func outputsSoFar(w *workflow.Workflow, req runner.ReplanRequest) string {
+func outputsSoFar(w *workflow.Workflow, req failure.ReplanRequest) string {
 	if len(req.Outputs) == 0 {
 		return ""
 	}
@@ -396,7 +396,7 @@ func adoptVersion(old, nw *workflow.Workflow) map[string]string {
 	if len(old.Extra) > 0 {
 		nw.Extra = workflow.Extra{}
 		for k, v := range old.Extra {
-			if k != runner.ReplanExtraKey {
+			if k != failure.ReplanExtraKey {
 				nw.Extra[k] = append(json.RawMessage(nil), v...)
 			}
 		}

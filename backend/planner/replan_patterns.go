@@ -5,14 +5,14 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/failure"
 )
 
 // PatternSource supplies the failure patterns the runner learned, by tool
 // (tool name, or "AiStep" / "AiTransform/<kind>" for AI steps).
-// *runner.PatternStore implements it.
+// *failure.PatternStore implements it.
 type PatternSource interface {
-	Relevant(tool string, limit int) ([]runner.Pattern, error)
+	Relevant(tool string, limit int) ([]failure.Pattern, error)
 }
 
 // Bounds of the "Known failure patterns" section.
@@ -38,7 +38,7 @@ func (l *loop) knownPatterns() string {
 	if l.cfg.Features.AllowAITransforms {
 		names = append(names, "AiTransform/summarize", "AiTransform/extract", "AiTransform/classify")
 	}
-	var all []runner.Pattern
+	var all []failure.Pattern
 	for _, n := range names {
 		ps, err := l.cfg.Patterns.Relevant(n, perToolPatterns)
 		if err != nil {
@@ -53,11 +53,11 @@ func (l *loop) knownPatterns() string {
 // PatternsSection renders learned failure patterns for a prompt, most
 // frequent then most recent first, at most limit of them (0: all); ""
 // when there are none.
-func PatternsSection(ps []runner.Pattern, limit int) string {
+func PatternsSection(ps []failure.Pattern, limit int) string {
 	if len(ps) == 0 {
 		return ""
 	}
-	ps = append([]runner.Pattern(nil), ps...)
+	ps = append([]failure.Pattern(nil), ps...)
 	sort.SliceStable(ps, func(i, j int) bool {
 		if ps[i].Count != ps[j].Count {
 			return ps[i].Count > ps[j].Count
@@ -77,7 +77,7 @@ func PatternsSection(ps []runner.Pattern, limit int) string {
 
 // PatternLine renders one pattern: the tool, the error, how often and
 // what resolved it.
-func PatternLine(p runner.Pattern) string {
+func PatternLine(p failure.Pattern) string {
 	msg := strings.Join(strings.Fields(p.Error), " ")
 	if msg == "" {
 		msg = p.Signature

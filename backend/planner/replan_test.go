@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
@@ -50,17 +51,17 @@ const replanBadRef = `{"steps": [
   {"id": "show", "step_type": "If", "name": "Worked?", "condition": "build.exit_code == 0"}
 ]}`
 
-func failureRequest(t *testing.T) runner.ReplanRequest {
+func failureRequest(t *testing.T) failure.ReplanRequest {
 	w := parseWF(t, failingWF)
-	return runner.ReplanRequest{
+	return failure.ReplanRequest{
 		Workflow:   w,
 		FailedNode: *w.NodeByKey("run"),
-		Failures: []runner.FailureRecord{{Attempt: 1, FailureType: runner.FailVerification,
+		Failures: []failure.Record{{Attempt: 1, FailureType: failure.FailVerification,
 			Error: "verify `run.exit_code == 0` is false", OutputSummary: `exit_code: 126, stderr: "sh: ./build.sh: Permission denied"`,
-			Classification: runner.Classification{Severity: runner.SevHigh, Category: runner.CatPermission, SuggestedFix: "Make the file executable or run it with its interpreter."}}},
+			Classification: failure.Classification{Severity: failure.SevHigh, Category: failure.CatPermission, SuggestedFix: "Make the file executable or run it with its interpreter."}}},
 		Outputs:   map[string]any{"check": map[string]any{"success": true, "error": "", "note": strings.Repeat("x", 2000)}},
 		Completed: []string{"a"},
-		Patterns: []runner.Pattern{{Tool: "run_command", Category: runner.CatPermission, Error: "sh: ./deploy.sh: Permission denied",
+		Patterns: []failure.Pattern{{Tool: "run_command", Category: failure.CatPermission, Error: "sh: ./deploy.sh: Permission denied",
 			Resolution: "fix", Fix: `{"command": "sh ./deploy.sh"}`, Count: 2}},
 	}
 }
@@ -163,7 +164,7 @@ func TestRunnerReplansWithPlanner(t *testing.T) {
 	s := settings.Defaults()
 	s.Run.DefaultRetries = 0
 	s.Run.AutoReplan.Enabled = true
-	pats := &runner.PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}
+	pats := &failure.PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}
 	rn := runner.New(runner.Options{Settings: s, Dir: dir, RunsDir: filepath.Join(dir, "runs"), Patterns: pats,
 		Replanner: &Replanner{Client: fake, Config: Config{MaxRepairAttempts: 3, Patterns: pats}}})
 	res, err := rn.Run(context.Background(), parseWF(t, failingWF))
@@ -173,7 +174,7 @@ func TestRunnerReplansWithPlanner(t *testing.T) {
 	if res.Outcome != runner.OutcomeReplanned || res.Replanned == nil {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Error)
 	}
-	if info, ok := runner.ReplanInfoOf(res.Replanned); !ok || !info.Auto || info.FailedNode != "run" {
+	if info, ok := failure.ReplanInfoOf(res.Replanned); !ok || !info.Auto || info.FailedNode != "run" {
 		t.Fatalf("mark %+v", info)
 	}
 	if res.Replanned.NodeByKey("check").ID != "a" || !strings.Contains(fake.lastUser(1), "These steps finished before the failure: check.") {
@@ -246,12 +247,12 @@ func TestWorkflowPromptRoundTrip(t *testing.T) {
 
 func TestPatternsSectionGolden(t *testing.T) {
 	at := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
-	ps := []runner.Pattern{
-		{Time: at, Tool: "http_request", Category: runner.CatNetwork, Error: "dial tcp 10.0.0.1:443: connect: connection refused", Resolution: "retry", Count: 1},
-		{Time: at.Add(time.Hour), Tool: "run_command", Category: runner.CatPermission, Error: "exit 126: ./x.sh: Permission denied", Resolution: "fix", Fix: `{"command":"sh ./x.sh"}`, Count: 3},
-		{Time: at.Add(2 * time.Hour), Tool: "AiTransform/extract", Category: runner.CatLogic, Error: "the reply is not a JSON object", Resolution: "user_retry", Count: 1},
-		{Time: at, Tool: "read_file", Category: runner.CatNotFound, Error: "open notes.txt: no such file or directory", Resolution: "skip", Count: 2},
-		{Time: at, Tool: "write_file", Category: runner.CatPermission, Error: "open /etc/x: permission denied", Resolution: "replan", Fix: "the planner changed the step to save (write_file {\"path\":\"x\"})", Count: 1},
+	ps := []failure.Pattern{
+		{Time: at, Tool: "http_request", Category: failure.CatNetwork, Error: "dial tcp 10.0.0.1:443: connect: connection refused", Resolution: "retry", Count: 1},
+		{Time: at.Add(time.Hour), Tool: "run_command", Category: failure.CatPermission, Error: "exit 126: ./x.sh: Permission denied", Resolution: "fix", Fix: `{"command":"sh ./x.sh"}`, Count: 3},
+		{Time: at.Add(2 * time.Hour), Tool: "AiTransform/extract", Category: failure.CatLogic, Error: "the reply is not a JSON object", Resolution: "user_retry", Count: 1},
+		{Time: at, Tool: "read_file", Category: failure.CatNotFound, Error: "open notes.txt: no such file or directory", Resolution: "skip", Count: 2},
+		{Time: at, Tool: "write_file", Category: failure.CatPermission, Error: "open /etc/x: permission denied", Resolution: "replan", Fix: "the planner changed the step to save (write_file {\"path\":\"x\"})", Count: 1},
 	}
 	checkGolden(t, "patterns_section.txt", PatternsSection(ps, 4))
 	if PatternsSection(nil, 4) != "" {
@@ -261,12 +262,12 @@ func TestPatternsSectionGolden(t *testing.T) {
 
 func TestPlanPromptKnownPatterns(t *testing.T) {
 	dir := t.TempDir()
-	store := &runner.PatternStore{Path: filepath.Join(dir, "p.jsonl")}
+	store := &failure.PatternStore{Path: filepath.Join(dir, "p.jsonl")}
 	for i := 0; i < 3; i++ {
-		store.Record(runner.Pattern{Time: time.Now(), Tool: "run_command", Category: runner.CatPermission, Error: "exit 126: Permission denied", Resolution: "fix", Fix: "chmod"})
+		store.Record(failure.Pattern{Time: time.Now(), Tool: "run_command", Category: failure.CatPermission, Error: "exit 126: Permission denied", Resolution: "fix", Fix: "chmod"})
 	}
-	store.Record(runner.Pattern{Time: time.Now(), Tool: "AiStep", Category: runner.CatLogic, Error: "too many tool calls", Resolution: "retry"})
-	store.Record(runner.Pattern{Time: time.Now(), Tool: "not_in_catalog", Error: "x", Resolution: "retry"})
+	store.Record(failure.Pattern{Time: time.Now(), Tool: "AiStep", Category: failure.CatLogic, Error: "too many tool calls", Resolution: "retry"})
+	store.Record(failure.Pattern{Time: time.Now(), Tool: "not_in_catalog", Error: "x", Resolution: "retry"})
 
 	fake, _, err := planWith(t, Config{MaxRepairAttempts: 1, Patterns: store}, answer(replyValidFlat))
 	if err != nil {

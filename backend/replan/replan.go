@@ -10,7 +10,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/assistant"
-	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/versions"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -33,7 +33,7 @@ type Proposal struct {
 	NeedsApproval []approval.Step `json:"needs_approval"`
 	// Replan is the replan mark of the new version (run, failed step,
 	// counts, version numbers), when it has one.
-	Replan *runner.ReplanInfo `json:"replan,omitempty"`
+	Replan *failure.ReplanInfo `json:"replan,omitempty"`
 }
 
 // Propose prepares the review of nw, a replanned version of old. cat
@@ -48,7 +48,7 @@ func Propose(old, nw *workflow.Workflow, cat *tools.Catalog) Proposal {
 	if prop.NeedsApproval == nil {
 		prop.NeedsApproval = []approval.Step{}
 	}
-	if info, ok := runner.ReplanInfoOf(nw); ok {
+	if info, ok := failure.ReplanInfoOf(nw); ok {
 		prop.Replan = &info
 	}
 	return prop
@@ -194,9 +194,9 @@ func Record(store *versions.Store, old, nw *workflow.Workflow) (Recorded, error)
 	if err != nil {
 		return Recorded{}, err
 	}
-	if info, marked := runner.ReplanInfoOf(nw); marked {
+	if info, marked := failure.ReplanInfoOf(nw); marked {
 		info.FromVersion = from.N
-		runner.MarkReplanned(nw, info)
+		failure.MarkReplanned(nw, info)
 	}
 	to, err := store.SaveWithSummary(nw, versions.ReasonReplan, versions.Compare(old, nw).Summary())
 	if err != nil {

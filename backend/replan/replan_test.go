@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/weft-dev/weft/backend/assistant"
-	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/versions"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -135,7 +135,7 @@ func TestPatchLoopsAndLabels(t *testing.T) {
 
 func TestPropose(t *testing.T) {
 	old, nw := parse(t, oldWF), parse(t, newWF)
-	runner.MarkReplanned(nw, runner.ReplanInfo{RunID: "r1", FailedNode: "fetch", Replans: 1})
+	failure.MarkReplanned(nw, failure.ReplanInfo{RunID: "r1", FailedNode: "fetch", Replans: 1})
 	prop := Propose(old, nw, nil)
 	if !reflect.DeepEqual(prop.Preview.Diff.ModifiedNodeIDs, []string{"b"}) || !reflect.DeepEqual(prop.Preview.Diff.RemovedNodeIDs, []string{"e"}) ||
 		!reflect.DeepEqual(prop.Preview.Diff.AddedNodeIDs, []string{"n1"}) {
@@ -161,19 +161,19 @@ func TestPropose(t *testing.T) {
 func TestRecord(t *testing.T) {
 	store := &versions.Store{Dir: filepath.Join(t.TempDir(), "versions")}
 	old, nw := parse(t, oldWF), parse(t, newWF)
-	runner.MarkReplanned(nw, runner.ReplanInfo{Replans: 1})
+	failure.MarkReplanned(nw, failure.ReplanInfo{Replans: 1})
 	rec, err := Record(store, old, nw)
 	if err != nil || rec.From.N != 1 || rec.To.N != 2 || rec.To.Reason != versions.ReasonReplan || !strings.Contains(rec.To.Summary, "notify") {
 		t.Fatalf("record %+v %v", rec, err)
 	}
-	if info, _ := runner.ReplanInfoOf(nw); info.FromVersion != 1 {
+	if info, _ := failure.ReplanInfoOf(nw); info.FromVersion != 1 {
 		t.Fatalf("mark %+v", info)
 	}
 	// The replanned version fails and is replanned again: it is found as
 	// the latest version, not saved twice.
 	again := parse(t, newWF)
 	again.Nodes[1].Params.Arguments["url"] = "https://third.test"
-	runner.MarkReplanned(again, runner.ReplanInfo{Replans: 2})
+	failure.MarkReplanned(again, failure.ReplanInfo{Replans: 2})
 	rec2, err := Record(store, nw, again)
 	if err != nil || rec2.From.N != 2 || rec2.To.N != 3 {
 		t.Fatalf("record %+v %v", rec2, err)

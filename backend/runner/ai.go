@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -34,8 +35,8 @@ var xmlText = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
 type retryContext struct {
 	Attempt     int
 	MaxAttempts int
-	Failures    []FailureRecord
-	Learnings   []Pattern
+	Failures    []failure.Record
+	Learnings   []failure.Pattern
 	Instruction string // from a fix response: priority guidance
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
 )
@@ -95,7 +96,7 @@ func TestAiStepMaxToolCalls(t *testing.T) {
 		t.Errorf("after the budget the model is asked to answer: tool_choice %s", tc)
 	}
 	f := e.rec.of(EvFailure)
-	if len(f) != 1 || f[0].Failure.FailureType != FailRejected || !strings.Contains(f[0].Failure.Error, "max_tool_calls") {
+	if len(f) != 1 || f[0].Failure.FailureType != failure.FailRejected || !strings.Contains(f[0].Failure.Error, "max_tool_calls") {
 		t.Fatalf("failures %+v", f)
 	}
 }
@@ -171,7 +172,7 @@ func TestAiTransforms(t *testing.T) {
 		t.Errorf("classify request:\n%s", reqs[2].LastUser())
 	}
 	f := e.rec.of(EvFailure)
-	if len(f) != 1 || f[0].Failure.FailureType != FailRejected || !f[0].Failure.Retryable {
+	if len(f) != 1 || f[0].Failure.FailureType != failure.FailRejected || !f[0].Failure.Retryable {
 		t.Errorf("failures %+v", f)
 	}
 }
@@ -182,7 +183,7 @@ func TestAiWithoutModel(t *testing.T) {
 	res := e.run(parse(t, `"nodes":[{"id":"s","key":"gist","type":"AiTransform","params":{"kind":"summarize","input":"x"}}],"edges":[]`))
 	wantOutcome(t, res, OutcomeFailed)
 	f := e.rec.of(EvFailure)
-	if len(f) != 1 || f[0].Failure.Category != CatEnvironment || f[0].Failure.Severity != SevCritical || !strings.Contains(res.Error, "no model is configured") {
+	if len(f) != 1 || f[0].Failure.Category != failure.CatEnvironment || f[0].Failure.Severity != failure.SevCritical || !strings.Contains(res.Error, "no model is configured") {
 		t.Fatalf("failures %+v, error %q", f, res.Error)
 	}
 }

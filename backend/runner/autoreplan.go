@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -27,12 +28,12 @@ const (
 type autoReplanPolicy struct {
 	enabled bool
 	max     int
-	min     Severity
+	min     failure.Severity
 }
 
 func (o *Options) autoReplanPolicy() autoReplanPolicy {
 	ar := o.Settings.Run.AutoReplan
-	p := autoReplanPolicy{enabled: (o.AutoReplan || ar.Enabled) && o.Replanner != nil, max: DefaultMaxAutoReplans, min: SevHigh}
+	p := autoReplanPolicy{enabled: (o.AutoReplan || ar.Enabled) && o.Replanner != nil, max: DefaultMaxAutoReplans, min: failure.SevHigh}
 	switch {
 	case o.MaxAutoReplans > 0:
 		p.max = o.MaxAutoReplans
@@ -42,24 +43,24 @@ func (o *Options) autoReplanPolicy() autoReplanPolicy {
 	p.max = min(p.max, AutoReplanHardCap)
 	sev := o.AutoReplanMinSeverity
 	if sev == "" {
-		sev = Severity(strings.ToUpper(strings.TrimSpace(ar.MinSeverity)))
+		sev = failure.Severity(strings.ToUpper(strings.TrimSpace(ar.MinSeverity)))
 	}
-	if sev == SevCritical {
-		p.min = SevCritical
+	if sev == failure.SevCritical {
+		p.min = failure.SevCritical
 	}
 	return p
 }
 
 // severityRank orders severities, CRITICAL highest.
-func severityRank(s Severity) int {
+func severityRank(s failure.Severity) int {
 	switch s {
-	case SevCritical:
+	case failure.SevCritical:
 		return 4
-	case SevHigh:
+	case failure.SevHigh:
 		return 3
-	case SevMedium:
+	case failure.SevMedium:
 		return 2
-	case SevLow:
+	case failure.SevLow:
 		return 1
 	}
 	return 0
@@ -68,13 +69,13 @@ func severityRank(s Severity) int {
 // mayAutoReplan says whether a failure replans without asking. When the
 // failure is severe enough but the limit is reached, notice says so (for
 // the escalation and the log).
-func (r *run) mayAutoReplan(f FailureRecord) (ok bool, notice string) {
+func (r *run) mayAutoReplan(f failure.Record) (ok bool, notice string) {
 	p := r.opts.autoReplanPolicy()
 	if !p.enabled || severityRank(f.Severity) < severityRank(p.min) {
 		return false, ""
 	}
 	used := r.autoReplans
-	if info, marked := ReplanInfoOf(r.w); marked {
+	if info, marked := failure.ReplanInfoOf(r.w); marked {
 		used += info.AutoReplans
 	}
 	if used >= p.max {
@@ -88,14 +89,14 @@ func (r *run) mayAutoReplan(f FailureRecord) (ok bool, notice string) {
 // workflow (so it needs approval to run, and the chain's automatic
 // replans are counted) and records the replan as what was done about the
 // failure, for the planner's "Known failure patterns".
-func (r *run) replanned(nw *workflow.Workflow, n *workflow.Node, failures []FailureRecord, auto bool) {
-	prev, _ := ReplanInfoOf(r.w)
-	info := ReplanInfo{Time: r.opts.Now(), RunID: r.id, FailedNode: n.Key, Auto: auto,
+func (r *run) replanned(nw *workflow.Workflow, n *workflow.Node, failures []failure.Record, auto bool) {
+	prev, _ := failure.ReplanInfoOf(r.w)
+	info := failure.ReplanInfo{Time: r.opts.Now(), RunID: r.id, FailedNode: n.Key, Auto: auto,
 		Replans: prev.Replans + 1, AutoReplans: prev.AutoReplans}
 	if auto {
 		info.AutoReplans++
 	}
-	MarkReplanned(nw, info)
+	failure.MarkReplanned(nw, info)
 	// Whatever the replanner is, the steps it added or changed are a
 	// model's: they run only once a person approved them.
 	approval.MarkChanged(r.w, nw, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaReplan,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -29,7 +30,7 @@ func TestAutoReplanFromSettings(t *testing.T) {
 		if len(ans.asked) != 0 || len(p.got) != 1 || !p.got[0].Auto {
 			t.Fatalf("asked %d planner %+v", len(ans.asked), p.got)
 		}
-		info, ok := ReplanInfoOf(res.Replanned)
+		info, ok := failure.ReplanInfoOf(res.Replanned)
 		if !ok || info.RunID != res.RunID || info.FailedNode != "d" || !info.Auto || info.Replans != 1 || info.AutoReplans != 1 {
 			t.Fatalf("mark %+v %v", info, ok)
 		}
@@ -65,7 +66,7 @@ func TestAutoReplanFromSettings(t *testing.T) {
 		}
 		// …and replans CRITICAL ones.
 		wantOutcome(t, e.run(parse(t, criticalStep)), OutcomeReplanned)
-		if len(p.got) != 1 || p.got[0].Failures[0].Severity != SevCritical {
+		if len(p.got) != 1 || p.got[0].Failures[0].Severity != failure.SevCritical {
 			t.Fatalf("planner %+v", p.got)
 		}
 	})
@@ -75,7 +76,7 @@ func TestAutoReplanFromSettings(t *testing.T) {
 		p := &fakePlanner{}
 		e.opts.Replanner = p
 		e.opts.Settings.Run.AutoReplan.Enabled = true
-		e.opts.AutoReplanMinSeverity = SevCritical
+		e.opts.AutoReplanMinSeverity = failure.SevCritical
 		e.opts.Escalation = &answers{}
 		wantOutcome(t, e.run(parse(t, failingCommand)), OutcomeAborted)
 		if len(p.got) != 0 {
@@ -119,7 +120,7 @@ func TestAutoReplanLimits(t *testing.T) {
 	// A version replanned automatically carries the count of its chain.
 	chained := func(t *testing.T, autoReplans int) *workflow.Workflow {
 		w := parse(t, failingCommand)
-		MarkReplanned(w, ReplanInfo{Replans: autoReplans, AutoReplans: autoReplans})
+		failure.MarkReplanned(w, failure.ReplanInfo{Replans: autoReplans, AutoReplans: autoReplans})
 		return w
 	}
 	for _, c := range []struct {
@@ -154,7 +155,7 @@ func TestAutoReplanLimits(t *testing.T) {
 				return
 			}
 			wantOutcome(t, res, OutcomeReplanned)
-			info, _ := ReplanInfoOf(res.Replanned)
+			info, _ := failure.ReplanInfoOf(res.Replanned)
 			if info.AutoReplans != c.used+1 || info.Replans != c.used+1 {
 				t.Fatalf("mark %+v", info)
 			}
@@ -171,7 +172,7 @@ func TestAutoReplanLimits(t *testing.T) {
 		e.opts.Escalation = ans
 		res := e.run(chained(t, 5))
 		wantOutcome(t, res, OutcomeReplanned)
-		info, _ := ReplanInfoOf(res.Replanned)
+		info, _ := failure.ReplanInfoOf(res.Replanned)
 		if info.Auto || info.AutoReplans != 5 || info.Replans != 6 {
 			t.Fatalf("mark %+v", info)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/settings"
 )
 
@@ -22,7 +23,7 @@ func BenchmarkLoopOverhead(b *testing.B) {
  "edges":[{"from":"l","to":"g","output":"LoopBody"},{"from":"g","to":"e"},{"from":"e","to":"l"}]`)
 	dir := b.TempDir()
 	rn := New(Options{Settings: settings.Defaults(), Dir: dir, RunsDir: filepath.Join(dir, "runs"),
-		Patterns: &PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}})
+		Patterns: &failure.PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}})
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0 := cpuTime()
@@ -49,7 +50,7 @@ func BenchmarkRunFixedCost(b *testing.B) {
 	w := parse(b, `"nodes":[{"id":"g","key":"say","type":"Tool","params":{"tool":"log","arguments":{"message":"hi"}}}],"edges":[]`)
 	dir := b.TempDir()
 	rn := New(Options{Settings: settings.Defaults(), Dir: dir, RunsDir: filepath.Join(dir, "runs"),
-		Patterns: &PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}})
+		Patterns: &failure.PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}})
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		if res, err := rn.Run(context.Background(), w); err != nil || res.Outcome != OutcomeSucceeded {

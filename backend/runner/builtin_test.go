@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/mcp/mcptest"
 	"github.com/weft-dev/weft/backend/settings"
 )
@@ -66,7 +67,7 @@ func TestHTTPRequest(t *testing.T) {
 	e.opts.Sleep = (&sleeps{}).sleep
 	res := e.run(parse(t, `"nodes":[{"id":"h","key":"h","type":"Tool","retry":{"max_attempts":2},"params":{"tool":"http_request","arguments":{"method":"GET","url":"`+srv.URL+`/down"}},"verify":"h.status == 200"}],"edges":[]`))
 	wantOutcome(t, res, OutcomeFailed)
-	if f := e.rec.of(EvFailure); len(f) != 2 || f[0].Failure.Category != CatNetwork {
+	if f := e.rec.of(EvFailure); len(f) != 2 || f[0].Failure.Category != failure.CatNetwork {
 		t.Fatalf("failures %+v", f)
 	}
 	var ae *ArgError
@@ -77,7 +78,7 @@ func TestHTTPRequest(t *testing.T) {
 		t.Errorf("bad method: %v", err)
 	}
 	_, err = call(t, "", "http_request", map[string]any{"method": "GET", "url": "http://127.0.0.1:1/"})
-	if c := Classify(FailExecution, err, nil, false); err == nil || c.Category != CatNetwork || !c.Retryable {
+	if c := Classify(failure.FailExecution, err, nil, false); err == nil || c.Category != failure.CatNetwork || !c.Retryable {
 		t.Errorf("refused connection: %v %+v", err, c)
 	}
 }
@@ -107,7 +108,7 @@ func TestFileTools(t *testing.T) {
 		t.Fatalf("%v %v", out, err)
 	}
 	_, err = call(t, dir, "read_file", map[string]any{"path": "missing.txt"})
-	if c := Classify(FailExecution, err, nil, false); c.Category != CatNotFound || c.Retryable {
+	if c := Classify(failure.FailExecution, err, nil, false); c.Category != failure.CatNotFound || c.Retryable {
 		t.Errorf("missing file: %+v", c)
 	}
 	var ae *ArgError

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/validate"
 )
 
@@ -280,7 +281,7 @@ func TestDefaultRunsDir(t *testing.T) {
 	if got, _ := DefaultRunsDir(wf); got != filepath.Join(filepath.Dir(wf), ".weft", "runs") {
 		t.Fatalf("saved: %q", got)
 	}
-	p, err := DefaultPatternStore()
+	p, err := failure.DefaultPatternStore()
 	if err != nil || p.Path != filepath.Join(os.Getenv("XDG_DATA_HOME"), "weft", "patterns.jsonl") {
 		t.Fatalf("patterns: %+v %v", p, err)
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/weft-dev/weft/backend/failure"
 )
 
 func TestEventJSONMatchesEncodingJSON(t *testing.T) {
@@ -18,12 +20,12 @@ func TestEventJSONMatchesEncodingJSON(t *testing.T) {
 				"list": []any{"a", 1.0, map[string]any{"z": 1, "a": []any{}}}, "raw": json.RawMessage(`{ "x" : [1, 2] }`),
 				"strs": []string{"x"}, "m": map[string]any{}}},
 		{Seq: 3, Time: when, Type: EvFailure, RunID: "r", Status: StatusFailed, Attempt: 2, MaxAttempts: 3, DelayMs: 5, DurationMs: 9, Iteration: 4,
-			Failure: &FailureRecord{Attempt: 2, Time: when, FailureType: FailVerification, Error: "verify `a < b` is false",
-				Classification: Classification{Severity: SevMedium, Category: CatLogic, Retryable: true}}},
-		{Seq: 4, Time: when, Type: EvEscalated, RunID: "r", Escalation: &Escalation{NodeKey: "k", Choices: []Action{ActRetry}, Failures: []FailureRecord{}}},
+			Failure: &failure.Record{Attempt: 2, Time: when, FailureType: failure.FailVerification, Error: "verify `a < b` is false",
+				Classification: failure.Classification{Severity: failure.SevMedium, Category: failure.CatLogic, Retryable: true}}},
+		{Seq: 4, Time: when, Type: EvEscalated, RunID: "r", Escalation: &Escalation{NodeKey: "k", Choices: []Action{ActRetry}, Failures: []failure.Record{}}},
 		{Seq: 5, Time: when, Type: EvUserResponse, RunID: "r", Response: &Response{Action: ActFix, Arguments: map[string]any{"p": "<x>"}}},
 		{Seq: 6, Time: when, Type: EvBranchEvaluated, RunID: "r", Branch: "IfTrue", Condition: "a && b", Message: "m", Tool: "t"},
-		{Seq: 7, Time: when, Type: EvRunFinished, RunID: "r", Outcome: OutcomeSucceeded, Summary: &Summary{Nodes: 1, FailureTypes: map[FailureType]int{FailTimeout: 1}}},
+		{Seq: 7, Time: when, Type: EvRunFinished, RunID: "r", Outcome: OutcomeSucceeded, Summary: &Summary{Nodes: 1, FailureTypes: map[failure.Type]int{failure.FailTimeout: 1}}},
 	}
 	for _, e := range events {
 		var want bytes.Buffer

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/mcp/mcptest"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -86,7 +87,7 @@ func newEnv(t testing.TB) *env {
 		Settings: s,
 		Dir:      dir,
 		RunsDir:  filepath.Join(dir, ".weft", "runs"),
-		Patterns: &PatternStore{Path: filepath.Join(dir, "patterns.jsonl")},
+		Patterns: &failure.PatternStore{Path: filepath.Join(dir, "patterns.jsonl")},
 		OnEvent:  rec.add,
 	}}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/mcp"
 	"github.com/weft-dev/weft/backend/mcp/mcptest"
 	"github.com/weft-dev/weft/backend/settings"
@@ -43,7 +44,7 @@ func TestMCPToolNodes(t *testing.T) {
 	// environment problem carrying the server's stderr; attempt 2 ran on a
 	// restarted server.
 	fs := e.rec.of(EvFailure)
-	if len(fs) != 1 || fs[0].Failure.Category != CatEnvironment || !fs[0].Failure.Retryable || !strings.Contains(fs[0].Failure.Error, "crashing once on purpose") {
+	if len(fs) != 1 || fs[0].Failure.Category != failure.CatEnvironment || !fs[0].Failure.Retryable || !strings.Contains(fs[0].Failure.Error, "crashing once on purpose") {
 		t.Fatalf("failures %+v", fs)
 	}
 	if mcptest.Mark(marks, "crashed-x") != "yes" {
@@ -66,16 +67,16 @@ func TestMCPToolErrorAndTimeout(t *testing.T) {
  {"id":"s","key":"slow","type":"Tool","timeout_ms":300,"params":{"tool":"go.slow","arguments":{"ms":60000}}}],
  "edges":[{"from":"f","to":"s"}]`))
 	wantOutcome(t, res, OutcomeAborted) // the handler's second answer (for slow) is abort
-	if len(ans.asked) != 2 || ans.asked[0].NodeKey != "denied" || ans.asked[0].Category != CatPermission || ans.asked[0].Reason != "not_retryable" {
+	if len(ans.asked) != 2 || ans.asked[0].NodeKey != "denied" || ans.asked[0].Category != failure.CatPermission || ans.asked[0].Reason != "not_retryable" {
 		t.Fatalf("asked %+v", ans.asked)
 	}
-	var slowFail *FailureRecord
+	var slowFail *failure.Record
 	for _, ev := range e.rec.of(EvFailure) {
 		if ev.NodeKey == "slow" {
 			slowFail = ev.Failure
 		}
 	}
-	if slowFail == nil || slowFail.FailureType != FailTimeout {
+	if slowFail == nil || slowFail.FailureType != failure.FailTimeout {
 		t.Fatalf("slow failure %+v", slowFail)
 	}
 	deadline := time.Now().Add(5 * time.Second)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -13,7 +14,7 @@ import (
 // exhausted (or cannot help): an automatic replan, else an escalation to
 // the handler, else the run fails. It returns either a response to act on
 // (retry, fix, skip) or a Result that ends the run.
-func (r *run) recover(ctx context.Context, n *workflow.Node, failures []FailureRecord, attempt, maxA int, reason string, outputs map[string]any) (Response, *Result) {
+func (r *run) recover(ctx context.Context, n *workflow.Node, failures []failure.Record, attempt, maxA int, reason string, outputs map[string]any) (Response, *Result) {
 	last := failures[len(failures)-1]
 	notice := ""
 	auto, limited := r.mayAutoReplan(last) // autoreplan.go: setting, severity and limits
@@ -128,12 +129,12 @@ func describeResponse(resp Response) string {
 
 // replan asks the Replanner for a new workflow; the run ends with
 // OutcomeReplanned and the caller decides whether to run it.
-func (r *run) replan(ctx context.Context, n *workflow.Node, failures []FailureRecord, auto bool) (*Result, error) {
+func (r *run) replan(ctx context.Context, n *workflow.Node, failures []failure.Record, auto bool) (*Result, error) {
 	outs := make(map[string]any, len(r.set))
 	for k := range r.set {
 		outs[k] = r.vars[k]
 	}
-	req := ReplanRequest{Workflow: r.w.Clone(), FailedNode: *n, Failures: failures, Outputs: outs,
+	req := failure.ReplanRequest{Workflow: r.w.Clone(), FailedNode: *n, Failures: failures, Outputs: outs,
 		Completed: append([]string(nil), r.completed...), Patterns: r.learnings(toolName(n), 5), Auto: auto}
 	nw, err := r.opts.Replanner.Replan(ctx, req)
 	if err != nil {
@@ -149,19 +150,19 @@ func (r *run) replan(ctx context.Context, n *workflow.Node, failures []FailureRe
 
 // learn records what resolved the failures of one execution, once per
 // distinct failure signature.
-func (r *run) learn(n *workflow.Node, failures []FailureRecord, resolution, fix string, attempts int) {
+func (r *run) learn(n *workflow.Node, failures []failure.Record, resolution, fix string, attempts int) {
 	if r.pats == nil || len(failures) == 0 {
 		return
 	}
 	seen := map[string]bool{}
 	for i := len(failures) - 1; i >= 0; i-- {
 		f := failures[i]
-		sig := signature(f.Error)
+		sig := failure.Signature(f.Error)
 		if seen[sig] {
 			continue
 		}
 		seen[sig] = true
-		p := Pattern{Time: r.opts.Now(), Tool: toolName(n), Category: f.Category, FailureType: f.FailureType,
+		p := failure.Pattern{Time: r.opts.Now(), Tool: toolName(n), Category: f.Category, FailureType: f.FailureType,
 			Signature: sig, Error: f.Error, Resolution: resolution, Fix: fix, Attempts: attempts}
 		if err := r.pats.Record(p); err != nil {
 			r.warn(n, "could not record the failure pattern: "+err.Error())
@@ -172,7 +173,7 @@ func (r *run) learn(n *workflow.Node, failures []FailureRecord, resolution, fix 
 
 // learnings are the patterns recorded for a tool, for retry contexts and
 // the planner.
-func (r *run) learnings(tool string, limit int) []Pattern {
+func (r *run) learnings(tool string, limit int) []failure.Pattern {
 	if r.pats == nil {
 		return nil
 	}
@@ -185,10 +186,10 @@ func (r *run) learnings(tool string, limit int) []Pattern {
 
 // knownFixes are the learnings that match the failure (same signature
 // first, then same category).
-func (r *run) knownFixes(tool string, f FailureRecord) []Pattern {
+func (r *run) knownFixes(tool string, f failure.Record) []failure.Pattern {
 	all := r.learnings(tool, 0)
-	sig := signature(f.Error)
-	var same, related []Pattern
+	sig := failure.Signature(f.Error)
+	var same, related []failure.Pattern
 	for _, p := range all {
 		switch {
 		case p.Signature == sig:

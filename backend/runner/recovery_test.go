@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -53,7 +54,7 @@ func TestFlakyCommandSucceedsOnThirdAttempt(t *testing.T) {
 		t.Fatalf("failures %+v", fails)
 	}
 	f := fails[0].Failure
-	if f.FailureType != FailVerification || f.Category != CatNetwork || !f.Retryable || f.Attempt != 1 || !strings.Contains(f.OutputSummary, "exit_code=1") {
+	if f.FailureType != failure.FailVerification || f.Category != failure.CatNetwork || !f.Retryable || f.Attempt != 1 || !strings.Contains(f.OutputSummary, "exit_code=1") {
 		t.Errorf("failure record %+v", f)
 	}
 	retries := e.rec.of(EvRetry)
@@ -61,7 +62,7 @@ func TestFlakyCommandSucceedsOnThirdAttempt(t *testing.T) {
 		t.Errorf("retry events %+v", retries)
 	}
 	s := res.Summary
-	if s.Nodes != 2 || s.FirstAttemptSuccesses != 1 || s.Retried != 1 || s.RetrySuccesses != 1 || s.Escalations != 0 || s.FailureTypes[FailVerification] != 2 {
+	if s.Nodes != 2 || s.FirstAttemptSuccesses != 1 || s.Retried != 1 || s.RetrySuccesses != 1 || s.Escalations != 0 || s.FailureTypes[failure.FailVerification] != 2 {
 		t.Errorf("summary %+v", s)
 	}
 	if d := s.Details[0]; d.Key != "flaky" || d.Attempts != 3 || d.Result != "ok_after_retry" {
@@ -94,7 +95,7 @@ func TestFlakyCommandSucceedsOnThirdAttempt(t *testing.T) {
 	}
 	// Learned: this failure was resolved by retrying.
 	ps, _ := e.opts.Patterns.Relevant("run_command", 0)
-	if len(ps) != 1 || ps[0].Resolution != "retry" || ps[0].Category != CatNetwork {
+	if len(ps) != 1 || ps[0].Resolution != "retry" || ps[0].Category != failure.CatNetwork {
 		t.Errorf("patterns %+v", ps)
 	}
 }
@@ -116,7 +117,7 @@ func TestVerificationFailureWithoutHandlerFails(t *testing.T) {
 	if got := e.rec.logs(); !reflect.DeepEqual(got, []string{"first"}) {
 		t.Errorf("logs %q", got)
 	}
-	if res.Summary.FailureTypes[FailVerification] != 2 || res.Summary.Failed != 1 || res.Summary.Escalations != 1 {
+	if res.Summary.FailureTypes[failure.FailVerification] != 2 || res.Summary.Failed != 1 || res.Summary.Escalations != 1 {
 		t.Errorf("summary %+v", res.Summary)
 	}
 	if out, _ := res.Outputs["check"].(map[string]any); out["success"] != false || out["stdout"] != "41\n" {
@@ -135,7 +136,7 @@ func TestTimeoutIsRetried(t *testing.T) {
  {"id":"s","key":"slow","type":"Tool","timeout_ms":150,"retry":{"max_attempts":2},"params":{"tool":"run_command","arguments":{"command":"sleep 5"}}}],"edges":[]`))
 	wantOutcome(t, res, OutcomeFailed)
 	fs := e.rec.of(EvFailure)
-	if len(fs) != 2 || fs[0].Failure.FailureType != FailTimeout || fs[0].Failure.Category != CatTimeout || !strings.Contains(fs[0].Failure.Error, "timeout_ms of 150ms") {
+	if len(fs) != 2 || fs[0].Failure.FailureType != failure.FailTimeout || fs[0].Failure.Category != failure.CatTimeout || !strings.Contains(fs[0].Failure.Error, "timeout_ms of 150ms") {
 		t.Fatalf("failures %+v", fs)
 	}
 	if fs[0].Failure.DurationMs > 2000 {
@@ -158,7 +159,7 @@ func TestPermissionDeniedEscalatesAtOnce(t *testing.T) {
 		t.Fatalf("asked %d times", len(ans.asked))
 	}
 	esc := ans.asked[0]
-	if esc.Reason != "not_retryable" || esc.Attempts != 1 || esc.Category != CatPermission || esc.Retryable || esc.Severity != SevHigh || esc.SuggestedFix == "" {
+	if esc.Reason != "not_retryable" || esc.Attempts != 1 || esc.Category != failure.CatPermission || esc.Retryable || esc.Severity != failure.SevHigh || esc.SuggestedFix == "" {
 		t.Fatalf("escalation %+v", esc)
 	}
 	if len(e.rec.of(EvRetry)) != 0 {
@@ -302,7 +303,7 @@ func TestEscalationFixEditsToolArguments(t *testing.T) {
  {"id":"l","key":"say","type":"Tool","params":{"tool":"log","arguments":{"message":"{{read.content}}"}}}],
  "edges":[{"from":"r","to":"l"}]`))
 	wantOutcome(t, res, OutcomeSucceeded)
-	if len(ans.asked) != 2 || ans.asked[0].Category != CatNotFound || ans.asked[0].Reason != "not_retryable" {
+	if len(ans.asked) != 2 || ans.asked[0].Category != failure.CatNotFound || ans.asked[0].Reason != "not_retryable" {
 		t.Fatalf("asked %+v", ans.asked)
 	}
 	if !strings.Contains(ans.asked[1].Notice, "JSON object") {
@@ -334,11 +335,11 @@ func TestEscalationFixEditsToolArguments(t *testing.T) {
 }
 
 type fakePlanner struct {
-	got []ReplanRequest
+	got []failure.ReplanRequest
 	err error
 }
 
-func (p *fakePlanner) Replan(ctx context.Context, req ReplanRequest) (*workflow.Workflow, error) {
+func (p *fakePlanner) Replan(ctx context.Context, req failure.ReplanRequest) (*workflow.Workflow, error) {
 	p.got = append(p.got, req)
 	if p.err != nil {
 		return nil, p.err
@@ -440,28 +441,28 @@ func TestMergePatch(t *testing.T) {
 func TestClassify(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
-		ft        FailureType
+		ft        failure.Type
 		err       error
 		outputs   map[string]any
 		ai        bool
-		cat       Category
+		cat       failure.Category
 		retryable bool
 	}{
-		{"permission", FailExecution, &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrPermission}, nil, false, CatPermission, false},
-		{"permission for AI too", FailExecution, errors.New("EACCES: permission denied"), nil, true, CatPermission, false},
-		{"invalid args", FailExecution, argErrorf("bad"), nil, false, CatValidation, false},
-		{"missing file", FailExecution, &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrNotExist}, nil, false, CatNotFound, false},
-		{"missing file, AI can look elsewhere", FailExecution, &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrNotExist}, nil, true, CatNotFound, true},
-		{"command not found", FailVerification, errors.New("verify false"), map[string]any{"exit_code": 127}, false, CatDependency, false},
-		{"HTTP 503", FailVerification, errors.New("verify false"), map[string]any{"status": 503}, false, CatNetwork, true},
-		{"HTTP 403", FailVerification, errors.New("verify false"), map[string]any{"status": 403}, false, CatPermission, false},
-		{"stderr says", FailVerification, errors.New("verify false"), map[string]any{"exit_code": 1, "stderr": "ModuleNotFoundError: No module named 'yaml'"}, false, CatDependency, false},
-		{"timeout", FailTimeout, context.DeadlineExceeded, nil, false, CatTimeout, true},
-		{"disk full", FailExecution, errors.New("write: no space left on device"), nil, false, CatResource, false},
-		{"rate limit", FailExecution, errors.New("429 Too Many Requests"), nil, false, CatResource, true},
-		{"logic", FailVerification, errors.New("verify false"), map[string]any{"exit_code": 1}, false, CatLogic, true},
-		{"rejected model answer", FailRejected, errors.New("not JSON"), nil, true, CatLogic, true},
-		{"no model", FailExecution, &configError{"no model"}, nil, true, CatEnvironment, false},
+		{"permission", failure.FailExecution, &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrPermission}, nil, false, failure.CatPermission, false},
+		{"permission for AI too", failure.FailExecution, errors.New("EACCES: permission denied"), nil, true, failure.CatPermission, false},
+		{"invalid args", failure.FailExecution, argErrorf("bad"), nil, false, failure.CatValidation, false},
+		{"missing file", failure.FailExecution, &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrNotExist}, nil, false, failure.CatNotFound, false},
+		{"missing file, AI can look elsewhere", failure.FailExecution, &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrNotExist}, nil, true, failure.CatNotFound, true},
+		{"command not found", failure.FailVerification, errors.New("verify false"), map[string]any{"exit_code": 127}, false, failure.CatDependency, false},
+		{"HTTP 503", failure.FailVerification, errors.New("verify false"), map[string]any{"status": 503}, false, failure.CatNetwork, true},
+		{"HTTP 403", failure.FailVerification, errors.New("verify false"), map[string]any{"status": 403}, false, failure.CatPermission, false},
+		{"stderr says", failure.FailVerification, errors.New("verify false"), map[string]any{"exit_code": 1, "stderr": "ModuleNotFoundError: No module named 'yaml'"}, false, failure.CatDependency, false},
+		{"timeout", failure.FailTimeout, context.DeadlineExceeded, nil, false, failure.CatTimeout, true},
+		{"disk full", failure.FailExecution, errors.New("write: no space left on device"), nil, false, failure.CatResource, false},
+		{"rate limit", failure.FailExecution, errors.New("429 Too Many Requests"), nil, false, failure.CatResource, true},
+		{"logic", failure.FailVerification, errors.New("verify false"), map[string]any{"exit_code": 1}, false, failure.CatLogic, true},
+		{"rejected model answer", failure.FailRejected, errors.New("not JSON"), nil, true, failure.CatLogic, true},
+		{"no model", failure.FailExecution, &configError{"no model"}, nil, true, failure.CatEnvironment, false},
 	} {
 		c := Classify(tc.ft, tc.err, tc.outputs, tc.ai)
 		if c.Category != tc.cat || c.Retryable != tc.retryable || c.Severity == "" || c.SuggestedFix == "" {

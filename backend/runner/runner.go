@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/mcp"
 	"github.com/weft-dev/weft/backend/settings"
@@ -73,7 +74,7 @@ type Options struct {
 	// AutoReplanMinSeverity is the least severe failure that replans
 	// automatically (SevCritical or SevHigh); "" means
 	// run.auto_replan.min_severity, else SevHigh.
-	AutoReplanMinSeverity Severity
+	AutoReplanMinSeverity failure.Severity
 	// Approvals says which model-written steps a person approved (by
 	// content fingerprint, package approval). Run starts nothing while a
 	// step a model wrote or changed needs approval and is not approved:
@@ -98,7 +99,7 @@ type Options struct {
 	RunsDir string
 	// Patterns is the learning store; nil means the default one in the
 	// XDG data dir.
-	Patterns *PatternStore
+	Patterns *failure.PatternStore
 	// Tools adds (or overrides) tools by name.
 	Tools map[string]Tool
 	// ExprTimeout bounds each condition evaluation (default 500ms).
@@ -186,7 +187,7 @@ type run struct {
 	log  *runLog
 	eval *evaluator
 	mcp  *mcp.Manager
-	pats *PatternStore
+	pats *failure.PatternStore
 	rand *rand.Rand
 
 	vars      map[string]any // node key → outputs (maps are never mutated once set)
@@ -264,7 +265,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		rand: rand.New(rand.NewPCG(uint64(started.UnixNano()), 0x5eed)),
 		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{},
 		stats: map[string]*NodeStat{}, mcpSchemas: map[string]map[string]string{},
-		summary: Summary{FailureTypes: map[FailureType]int{}, Categories: map[Category]int{}}}
+		summary: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}}}
 	keys := make([]string, 0, len(w.Nodes))
 	for i := range w.Nodes {
 		k := w.Nodes[i].Key
@@ -291,7 +292,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 
 	r.pats = o.Patterns
 	if r.pats == nil {
-		if r.pats, err = DefaultPatternStore(); err != nil {
+		if r.pats, err = failure.DefaultPatternStore(); err != nil {
 			r.warnings = append(r.warnings, "failure patterns are not recorded: "+err.Error())
 		}
 	}
@@ -446,8 +447,8 @@ func (r *run) walk(ctx context.Context) *Result {
 // to go, and retrying gives the same answer.
 func (r *run) conditionFailed(n *workflow.Node, what, cond string, err error) *Result {
 	msg := fmt.Sprintf("the %s of %s %q (`%s`) could not be evaluated: %v", what, n.Type, n.Label(), cond, err)
-	fr := &FailureRecord{Attempt: 1, Time: r.opts.Now(), FailureType: FailExecution, Error: msg,
-		Classification: Classification{Severity: SevHigh, Category: CatLogic, SuggestedFix: "Fix the expression: compare values of the same type, and check the field names of the node outputs it reads."}}
+	fr := &failure.Record{Attempt: 1, Time: r.opts.Now(), FailureType: failure.FailExecution, Error: msg,
+		Classification: failure.Classification{Severity: failure.SevHigh, Category: failure.CatLogic, SuggestedFix: "Fix the expression: compare values of the same type, and check the field names of the node outputs it reads."}}
 	r.log.emit(Event{Type: EvFailure, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Failure: fr, Condition: cond})
 	r.summary.FailureTypes[fr.FailureType]++
 	r.summary.Categories[fr.Category]++
@@ -585,7 +586,7 @@ func isAI(n *workflow.Node) bool {
 func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 	p := r.policy(n)
 	maxA := p.maxAttempts
-	var failures []FailureRecord
+	var failures []failure.Record
 	roundFailures := 0
 	instruction := "" // from a fix response, for AI nodes
 	lastResponse := ""
@@ -727,7 +728,7 @@ func must(b []byte, _ error) []byte { return b }
 
 // attempt runs a node once, with its timeout, and checks verify. It returns
 // the outputs and, when the attempt failed, its failure record.
-func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *retryContext) (map[string]any, *FailureRecord) {
+func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *retryContext) (map[string]any, *failure.Record) {
 	actx := ctx
 	if n.TimeoutMs > 0 {
 		var cancel context.CancelFunc
@@ -761,27 +762,27 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 	}
 	out["success"] = err == nil
 	out["error"] = ""
-	ft := FailExecution
+	ft := failure.FailExecution
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
-			ft = FailTimeout
+			ft = failure.FailTimeout
 			if actx.Err() != nil {
 				err = fmt.Errorf("no result within the node's timeout_ms of %dms: %w", n.TimeoutMs, err)
 			}
 		}
 		var rej *rejectedError
 		if errors.As(err, &rej) {
-			ft = FailRejected
+			ft = failure.FailRejected
 		}
 	} else if strings.TrimSpace(n.Verify) != "" {
 		ok, verr := r.eval.evalBool(n.Verify, r.vars, n.Key, out)
 		switch {
 		case verr != nil:
 			err = fmt.Errorf("verify `%s` could not be evaluated: %v", n.Verify, verr)
-			ft = FailVerification
+			ft = failure.FailVerification
 		case !ok:
 			err = fmt.Errorf("verify `%s` is false", n.Verify)
-			ft = FailVerification
+			ft = failure.FailVerification
 		}
 		if err != nil {
 			out["success"] = false
@@ -796,7 +797,7 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 	if trace != "" {
 		summary = truncate("tool calls:\n"+trace+"\n"+summary, 3000)
 	}
-	return out, &FailureRecord{Attempt: attempt, Time: start, FailureType: ft, Error: err.Error(), OutputSummary: summary,
+	return out, &failure.Record{Attempt: attempt, Time: start, FailureType: ft, Error: err.Error(), OutputSummary: summary,
 		Classification: c, DurationMs: r.opts.Now().Sub(start).Milliseconds()}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -64,30 +65,18 @@ type Event struct {
 	Iteration   int `json:"iteration,omitempty"`
 	// Branch is the edge taken: IfTrue, IfFalse, the Switch case name,
 	// SwitchDefault, LoopBody or LoopDone.
-	Branch     string         `json:"branch,omitempty"`
-	Condition  string         `json:"condition,omitempty"`
-	Message    string         `json:"message,omitempty"`
-	Tool       string         `json:"tool,omitempty"`
-	DelayMs    int64          `json:"delay_ms,omitempty"`
-	DurationMs int64          `json:"duration_ms,omitempty"`
-	Outputs    map[string]any `json:"outputs,omitempty"`
-	Failure    *FailureRecord `json:"failure,omitempty"`
-	Escalation *Escalation    `json:"escalation,omitempty"`
-	Response   *Response      `json:"response,omitempty"`
-	Outcome    Outcome        `json:"outcome,omitempty"`
-	Summary    *Summary       `json:"summary,omitempty"`
-}
-
-// FailureRecord is one failed attempt (seed 003's failure record).
-type FailureRecord struct {
-	Attempt     int         `json:"attempt"`
-	Time        time.Time   `json:"time"`
-	FailureType FailureType `json:"failure_type"`
-	Error       string      `json:"error"`
-	// OutputSummary is a bounded rendering of the node's outputs.
-	OutputSummary string `json:"output_summary,omitempty"`
-	Classification
-	DurationMs int64 `json:"duration_ms"`
+	Branch     string          `json:"branch,omitempty"`
+	Condition  string          `json:"condition,omitempty"`
+	Message    string          `json:"message,omitempty"`
+	Tool       string          `json:"tool,omitempty"`
+	DelayMs    int64           `json:"delay_ms,omitempty"`
+	DurationMs int64           `json:"duration_ms,omitempty"`
+	Outputs    map[string]any  `json:"outputs,omitempty"`
+	Failure    *failure.Record `json:"failure,omitempty"`
+	Escalation *Escalation     `json:"escalation,omitempty"`
+	Response   *Response       `json:"response,omitempty"`
+	Outcome    Outcome         `json:"outcome,omitempty"`
+	Summary    *Summary        `json:"summary,omitempty"`
 }
 
 // Action is a response to an escalation.
@@ -165,14 +154,14 @@ type Escalation struct {
 	Tool     string            `json:"tool,omitempty"`
 	// Reason is "max_attempts" (the attempts ran out) or "not_retryable"
 	// (the failure cannot be fixed by trying again).
-	Reason      string          `json:"reason"`
-	Attempts    int             `json:"attempts"`
-	MaxAttempts int             `json:"max_attempts"`
-	Failures    []FailureRecord `json:"failures"`
-	LastError   string          `json:"last_error"`
-	Classification
+	Reason      string           `json:"reason"`
+	Attempts    int              `json:"attempts"`
+	MaxAttempts int              `json:"max_attempts"`
+	Failures    []failure.Record `json:"failures"`
+	LastError   string           `json:"last_error"`
+	failure.Classification
 	// KnownFixes are responses that resolved similar failures before.
-	KnownFixes []Pattern `json:"known_fixes,omitempty"`
+	KnownFixes []failure.Pattern `json:"known_fixes,omitempty"`
 	// Notice explains why the previous response was not accepted, when
 	// the handler is asked again.
 	Notice    string   `json:"notice,omitempty"`
@@ -193,28 +182,12 @@ type HandlerFunc func(ctx context.Context, e Escalation) (Response, error)
 // Escalate calls f.
 func (f HandlerFunc) Escalate(ctx context.Context, e Escalation) (Response, error) { return f(ctx, e) }
 
-// ReplanRequest is what a Replanner gets: everything the run knows at the
-// failure (seed 004's replanning context).
-type ReplanRequest struct {
-	Workflow   *workflow.Workflow `json:"workflow"`
-	FailedNode workflow.Node      `json:"failed_node"`
-	Failures   []FailureRecord    `json:"failures"`
-	// Outputs are the variables so far, by node key.
-	Outputs map[string]any `json:"outputs"`
-	// Completed lists the ids of the nodes that finished, in order.
-	Completed []string `json:"completed"`
-	// Patterns are known fixes of similar failures.
-	Patterns []Pattern `json:"patterns,omitempty"`
-	// Auto is true when the runner asked without the user (AutoReplan).
-	Auto bool `json:"auto"`
-}
-
 // Replanner makes a new workflow after a failure; the planner implements
 // it. The runner never runs the new workflow itself: it ends with
 // OutcomeReplanned and returns it in Result.Replanned, for the caller to
 // show, approve and run.
 type Replanner interface {
-	Replan(ctx context.Context, req ReplanRequest) (*workflow.Workflow, error)
+	Replan(ctx context.Context, req failure.ReplanRequest) (*workflow.Workflow, error)
 }
 
 // Outcome is how a run ended.
@@ -258,16 +231,16 @@ type Result struct {
 // Summary is seed 003's retry statistics for one run. Counts are per
 // execution: a step in a loop that ran ten times counts ten.
 type Summary struct {
-	Nodes                 int                 `json:"nodes"`
-	FirstAttemptSuccesses int                 `json:"first_attempt_successes"`
-	Retried               int                 `json:"retried"`
-	RetrySuccesses        int                 `json:"retry_successes"`
-	Escalations           int                 `json:"escalations"`
-	Skipped               int                 `json:"skipped"`
-	Disabled              int                 `json:"disabled"`
-	Failed                int                 `json:"failed"`
-	FailureTypes          map[FailureType]int `json:"failure_types"`
-	Categories            map[Category]int    `json:"categories"`
+	Nodes                 int                      `json:"nodes"`
+	FirstAttemptSuccesses int                      `json:"first_attempt_successes"`
+	Retried               int                      `json:"retried"`
+	RetrySuccesses        int                      `json:"retry_successes"`
+	Escalations           int                      `json:"escalations"`
+	Skipped               int                      `json:"skipped"`
+	Disabled              int                      `json:"disabled"`
+	Failed                int                      `json:"failed"`
+	FailureTypes          map[failure.Type]int     `json:"failure_types"`
+	Categories            map[failure.Category]int `json:"categories"`
 	// Details has one row per step node that ran, in first-run order.
 	Details    []NodeStat `json:"details"`
 	DurationMs int64      `json:"duration_ms"`

@@ -306,7 +306,7 @@ export interface Classification {
   suggested_fix?: string;
 }
 
-/** One failed attempt (runner.FailureRecord). */
+/** One failed attempt (failure.Record). */
 export interface FailureRecord extends Classification {
   attempt: number;
   /** RFC 3339 */

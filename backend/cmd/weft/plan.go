@@ -8,9 +8,9 @@ import (
 	"io"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
-	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -119,7 +119,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		Logger:     c.log,
 		OnProgress: func(e planner.Event) { c.progress(e) },
 	}
-	if pats, err := runner.DefaultPatternStore(); err == nil {
+	if pats, err := failure.DefaultPatternStore(); err == nil {
 		cfg.Patterns = pats // failures seen at run time: the prompt's "Known failure patterns"
 	}
 	res, err := planner.PlanWorkflow(ctx, client, *goal, cfg)

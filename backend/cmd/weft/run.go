@@ -15,6 +15,7 @@ import (
 
 	"github.com/mattn/go-isatty"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -121,7 +122,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	if *approve || terminal {
 		opts.Approve = c.approver(*approve, in)
 	}
-	if _, replanned := runner.ReplanInfoOf(w); replanned {
+	if _, replanned := failure.ReplanInfoOf(w); replanned {
 		opts.ApprovalCatalog = c.toolCatalog(ctx, s, w)
 	}
 	rn := runner.New(opts)
@@ -219,7 +220,7 @@ func (p *runPrinter) event(e runner.Event) {
 	case runner.EvFailure:
 		f := e.Failure
 		fmt.Fprintf(out, "  ✗ attempt %d/%d failed: %s [%s, %s, %s]\n", e.Attempt, e.MaxAttempts, firstLine(f.Error), f.FailureType, f.Category, f.Severity)
-		if f.FailureType == runner.FailVerification && f.OutputSummary != "" {
+		if f.FailureType == failure.FailVerification && f.OutputSummary != "" {
 			fmt.Fprintf(out, "    %s\n", firstLine(truncateStr(f.OutputSummary, 200)))
 		}
 	case runner.EvRetry:

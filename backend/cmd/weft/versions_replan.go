@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/replan"
@@ -35,7 +36,7 @@ func (c *cli) runReplanner(client llm.Client, s settings.Settings, quiet bool) r
 		mem.Log = c.log
 		cfg.Memory = mem
 	}
-	if pats, err := runner.DefaultPatternStore(); err == nil {
+	if pats, err := failure.DefaultPatternStore(); err == nil {
 		cfg.Patterns = pats
 	}
 	if !quiet {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
-	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -86,7 +86,7 @@ func TestRunReplanSavesVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	info, ok := runner.ReplanInfoOf(nw)
+	info, ok := failure.ReplanInfoOf(nw)
 	if !ok || !info.Auto || info.FromVersion != 1 || info.FailedNode != "run" || nw.ID != "wf-build" || nw.NodeByKey("check").ID != "a" {
 		t.Fatalf("replanned file: mark %+v, id %s", info, nw.ID)
 	}
@@ -176,7 +176,7 @@ func TestRunReplannedAsksOnTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.NodeByKey("run").Params.Arguments["command"] = "sh ./build.sh"
-	runner.MarkReplanned(w, runner.ReplanInfo{Replans: 1})
+	failure.MarkReplanned(w, failure.ReplanInfo{Replans: 1})
 	file := filepath.Join(dir, "wf.replanned-v2.json")
 	if err := workflow.Save(file, w); err != nil {
 		t.Fatal(err)

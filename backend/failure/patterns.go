@@ -1,10 +1,10 @@
-package runner
+package failure
 
 import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"github.com/weft-dev/weft/backend/appdirs"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +12,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
+	"github.com/weft-dev/weft/backend/appdirs"
 	"github.com/weft-dev/weft/backend/atomicfile"
 )
 
@@ -20,10 +22,10 @@ import (
 // from mistakes"): the planner puts the relevant ones in its prompt, and
 // escalations show them as known fixes.
 type Pattern struct {
-	Time        time.Time   `json:"time"`
-	Tool        string      `json:"tool"` // tool name, or the node type for AI nodes (AiStep, AiTransform/extract)
-	Category    Category    `json:"category"`
-	FailureType FailureType `json:"failure_type"`
+	Time        time.Time `json:"time"`
+	Tool        string    `json:"tool"` // tool name, or the node type for AI nodes (AiStep, AiTransform/extract)
+	Category    Category  `json:"category"`
+	FailureType Type      `json:"failure_type"`
 	// Signature is the error with paths, numbers and quoted text replaced,
 	// so that the same failure on another file matches.
 	Signature string `json:"signature"`
@@ -75,7 +77,7 @@ func (s *PatternStore) Record(p Pattern) error {
 		return nil
 	}
 	if p.Signature == "" {
-		p.Signature = signature(p.Error)
+		p.Signature = Signature(p.Error)
 	}
 	p.Error = truncate(p.Error, 500)
 	p.Fix = truncate(p.Fix, 1000)
@@ -211,9 +213,9 @@ var (
 	sigSpace  = regexp.MustCompile(`\s+`)
 )
 
-// signature normalises an error message so that the same failure matches
+// Signature normalises an error message so that the same failure matches
 // across files, ports, ids and counts.
-func signature(msg string) string {
+func Signature(msg string) string {
 	s := firstLine(strings.TrimSpace(msg))
 	s = sigQuoted.ReplaceAllString(s, "<s>")
 	s = sigPath.ReplaceAllString(s, "<path>")
@@ -221,4 +223,25 @@ func signature(msg string) string {
 	s = sigNum.ReplaceAllString(s, "<n>")
 	s = sigSpace.ReplaceAllString(s, " ")
 	return truncate(strings.ToLower(s), 200)
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// truncate keeps the first n bytes of s (on a rune boundary) and marks the
+// cut; the runner cuts the same way.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("…[%d more bytes]", len(s)-cut)
 }

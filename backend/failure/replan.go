@@ -1,4 +1,4 @@
-package runner
+package failure
 
 import (
 	"encoding/json"
@@ -6,6 +6,22 @@ import (
 
 	"github.com/weft-dev/weft/backend/workflow"
 )
+
+// ReplanRequest is what a replanner gets: everything the run knows at the
+// failure (seed 004's replanning context).
+type ReplanRequest struct {
+	Workflow   *workflow.Workflow `json:"workflow"`
+	FailedNode workflow.Node      `json:"failed_node"`
+	Failures   []Record           `json:"failures"`
+	// Outputs are the variables so far, by node key.
+	Outputs map[string]any `json:"outputs"`
+	// Completed lists the ids of the nodes that finished, in order.
+	Completed []string `json:"completed"`
+	// Patterns are known fixes of similar failures.
+	Patterns []Pattern `json:"patterns,omitempty"`
+	// Auto is true when the runner asked without the user (AutoReplan).
+	Auto bool `json:"auto"`
+}
 
 // ReplanExtraKey is the top-level workflow field that marks a workflow
 // the planner made after a failed run. It survives saving and loading, so

@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,38 +9,8 @@ import (
 	"testing"
 
 	"github.com/weft-dev/weft/backend/approval"
-	"github.com/weft-dev/weft/backend/workflow"
+	"github.com/weft-dev/weft/backend/failure"
 )
-
-func TestReplanMark(t *testing.T) {
-	w := parse(t, `"nodes":[],"edges":[]`)
-	if _, ok := ReplanInfoOf(w); ok {
-		t.Fatal("a plain workflow is not replanned")
-	}
-	MarkReplanned(w, ReplanInfo{RunID: "r1", FailedNode: "fetch", Auto: true, Replans: 1, AutoReplans: 1, FromVersion: 2})
-	// The mark survives saving and loading.
-	data, err := workflow.Marshal(w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w2, _, err := workflow.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, ok := ReplanInfoOf(w2)
-	if !ok || info.RunID != "r1" || info.FailedNode != "fetch" || !info.Auto || info.AutoReplans != 1 || info.FromVersion != 2 {
-		t.Fatalf("info %+v ok %v", info, ok)
-	}
-	// A mark that cannot be read still marks.
-	w2.Extra[ReplanExtraKey] = json.RawMessage(`"garbage"`)
-	if _, ok := ReplanInfoOf(w2); !ok {
-		t.Fatal("an unreadable mark must still require approval")
-	}
-	ClearReplanned(w2)
-	if _, ok := ReplanInfoOf(w2); ok || w2.Extra != nil {
-		t.Fatalf("cleared: %v", w2.Extra)
-	}
-}
 
 const sideEffectWF = `"nodes":[
  {"id":"a","key":"note","type":"Tool","provenance":{"source":"model","via":"plan"},"params":{"tool":"write_file","arguments":{"path":"out.txt","content":"hi"}}},
@@ -105,7 +74,7 @@ func TestApprovalGate(t *testing.T) {
 		e := newEnv(t)
 		w := parse(t, sideEffectWF)
 		approval.Clear(w.NodeByID("a"))
-		MarkReplanned(w, ReplanInfo{Replans: 1})
+		failure.MarkReplanned(w, failure.ReplanInfo{Replans: 1})
 		_, err := New(e.opts).Run(context.Background(), w)
 		var ae *ApprovalError
 		if !errors.As(err, &ae) {
