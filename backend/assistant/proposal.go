@@ -146,20 +146,20 @@ func SaveProposal(p *Proposal, now time.Time) (string, error) {
 	if err := atomicfile.WriteFile(path, append(data, '\n'), 0o600); err != nil {
 		return "", fmt.Errorf("save proposal %s: %w", p.ID, err)
 	}
-	pruneProposals(filepath.Dir(path), now)
+	pruneProposals(filepath.Dir(path), filepath.Base(path), now)
 	return path, nil
 }
 
-// pruneProposals deletes proposal files older than ProposalMaxAge; best
-// effort, a failure only leaves a file behind.
-func pruneProposals(dir string, now time.Time) {
+// pruneProposals deletes proposal files older than ProposalMaxAge but the
+// one just saved (keep); best effort, a failure only leaves a file behind.
+func pruneProposals(dir, keep string, now time.Time) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		name := e.Name()
-		if !strings.HasSuffix(name, ".json") || !proposalIDRe.MatchString(strings.TrimSuffix(name, ".json")) {
+		if name == keep || !strings.HasSuffix(name, ".json") || !proposalIDRe.MatchString(strings.TrimSuffix(name, ".json")) {
 			continue
 		}
 		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > ProposalMaxAge {
