@@ -374,7 +374,7 @@ func (r *run) finish(conv *Conversation, o *outcome, attempts int) *Result {
 		res.Patch = &p
 		d := DiffForPreview(r.w, o.merged)
 		res.Diff = &d
-		cs := describeChanges(r.w, o.merged)
+		cs := DescribeChanges(r.w, o.merged)
 		res.Changes = &cs
 	}
 	if res.Kind == "" {

@@ -80,12 +80,14 @@ type EdgeChange struct {
 // against w. The merge's own warnings are PreviewPatch's business.
 func Describe(w *workflow.Workflow, p *WorkflowPatch) ChangeSet {
 	merged, _ := MergePatchIntoWorkflow(w, p)
-	return describeChanges(w, merged)
+	return DescribeChanges(w, merged)
 }
 
-// describeChanges compares a workflow with its merged version. Like
-// DiffForPreview, a node that only moved is not updated.
-func describeChanges(before, after *workflow.Workflow) ChangeSet {
+// DescribeChanges compares a workflow with its merged version (after must
+// come from MergePatchIntoWorkflow(before, …), so that what is described is
+// what is applied). Like DiffForPreview, a node that only moved is not
+// updated.
+func DescribeChanges(before, after *workflow.Workflow) ChangeSet {
 	cs := ChangeSet{AddedNodes: []NodeChange{}, RemovedNodes: []NodeChange{}, UpdatedNodes: []NodeChange{},
 		AddedEdges: []EdgeChange{}, RemovedEdges: []EdgeChange{}}
 	old := make(map[string]*workflow.Node, len(before.Nodes))

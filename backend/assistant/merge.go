@@ -472,5 +472,5 @@ func PreviewPatch(w *workflow.Workflow, p *WorkflowPatch) Preview {
 	if warnings == nil {
 		warnings = []Warning{}
 	}
-	return Preview{Workflow: merged, Diff: DiffForPreview(w, merged), Changes: describeChanges(w, merged), Warnings: warnings}
+	return Preview{Workflow: merged, Diff: DiffForPreview(w, merged), Changes: DescribeChanges(w, merged), Warnings: warnings}
 }

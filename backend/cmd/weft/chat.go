@@ -355,11 +355,8 @@ func (c *cli) applyProposal(ctx context.Context, s settings.Settings, p *assista
 	if err != nil {
 		return nil, err
 	}
-	patch, err := p.DecodePatch()
-	if err != nil {
-		return nil, err
-	}
-	ap := &applied{changes: assistant.Describe(before, patch), warnings: ws, problems: []validate.Problem{}}
+	// Described from the very workflow that is written.
+	ap := &applied{changes: assistant.DescribeChanges(before, after), warnings: ws, problems: []validate.Problem{}}
 	// The file is never written invalid, whatever validated the proposal.
 	vr := validate.Validate(after, c.toolCatalog(ctx, s, after))
 	ap.valid = vr.Valid
