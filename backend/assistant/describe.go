@@ -235,7 +235,7 @@ func nodeFields(n *workflow.Node) []field {
 			}
 			continue
 		}
-		out = append(out, field{path: top.path, raw: top.raw})
+		out = append(out, field{path: strings.TrimPrefix(pathPart(top.path), "."), raw: top.raw})
 	}
 	return out
 }

@@ -184,6 +184,15 @@ func TestDescribe(t *testing.T) {
 			},
 		},
 		{
+			name:  "unknown node fields are shown, odd names escaped",
+			patch: `{"updated_nodes":[{"id":"b","key":"clean","name":"Clean temp","type":"Tool","x-owner":"me","a\u202eb":1,"params":{"tool":"run_command","arguments":{"command":"rm -rf /tmp/weft-cache"}}}]}`,
+			want: []string{
+				`~clean Tool "Clean temp"`,
+				`  ["a\u202Eb"]: ∅ → "1"J`,
+				`  x-owner: ∅ → "me"`,
+			},
+		},
+		{
 			name:  "a move alone is no change",
 			patch: `{"updated_nodes":[{"id":"b","key":"clean","name":"Clean temp","type":"Tool","position":{"x":500,"y":500},"params":{"tool":"run_command","arguments":{"command":"rm -rf /tmp/weft-cache"}}}]}`,
 			want:  nil,
@@ -270,4 +279,32 @@ func TestVisible(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &b); err != nil || a != b {
 		t.Errorf("visible(JSON) = %s: %v, %q != %q", got, err, b, a)
 	}
+}
+
+// FuzzVisible: whatever the model writes, the review shows no character
+// that would not show, leaves plain text alone, and keeps JSON JSON.
+func FuzzVisible(f *testing.F) {
+	for _, s := range []string{"", "rm -rf ~/", "a\x1b[2Kb\r", "x\u202ey", "\\u202E", "line\nnext\ttab", "\U000E0041", "\xff\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, esc := Visible(s)
+		if strings.ContainsFunc(out, hidden) {
+			t.Fatalf("Visible(%q) = %q still hides characters", s, out)
+		}
+		if !esc && out != s {
+			t.Fatalf("Visible(%q) = %q changed text it did not escape", s, out)
+		}
+		js, _ := json.Marshal(s)
+		vj, _ := visible(string(js), true)
+		var back string
+		if err := json.Unmarshal([]byte(vj), &back); err != nil || strings.ContainsFunc(vj, hidden) {
+			t.Fatalf("visible(JSON %s) = %s: %v", js, vj, err)
+		}
+		var want string
+		json.Unmarshal(js, &want)
+		if back != want {
+			t.Fatalf("visible(JSON %s) = %s reads %q, not %q", js, vj, back, want)
+		}
+	})
 }
