@@ -85,6 +85,33 @@ function edgeText(e: EdgeChange): string {
   return `${e.from_label} → ${e.to_label}${out}`;
 }
 
+/** Node names only, for a proposal without a description (an older backend). */
+function NameRows({ list }: { list: Row[] }) {
+  const selectNodes = useStore((s) => s.selectNodes);
+  return (
+    <>
+      {list.map((r) => {
+        const I = ICON[r.status];
+        return (
+          <li key={`${r.status}-${r.id}`}>
+            <button
+              type="button"
+              className={`review-change ${r.status}`}
+              data-testid={`review-${r.status}`}
+              title="Show on canvas"
+              onClick={() => selectNodes([r.id], { focus: true })}
+            >
+              <I size={13} className="review-change-icon" />
+              <span className="review-change-name">{label(r.node, r.id)}</span>
+              {r.node && <span className="review-change-type">{typeMeta(r.node.type).label}</span>}
+            </button>
+          </li>
+        );
+      })}
+    </>
+  );
+}
+
 /** The node rows with their fields, and each edge, from the backend's ChangeSet. */
 function ChangeRows({ changes }: { changes: NonNullable<Proposal['changes']> }) {
   const selectNodes = useStore((s) => s.selectNodes);
@@ -137,7 +164,6 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
   const doc = useStore((s) => s.doc);
   const confirming = useStore((s) => s.confirmingApplyAnyway);
   const setConfirming = useStore((s) => s.setConfirmingApplyAnyway);
-  const selectNodes = useStore((s) => s.selectNodes);
   const list = useMemo(() => (proposal ? rows(proposal, doc) : []), [proposal, doc]);
   if (!proposal) return null;
 
@@ -169,24 +195,7 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
       </header>
 
       <ul className="review-changes" data-testid="review-changes">
-        {p.changes ? <ChangeRows changes={p.changes} /> : list.map((r) => {
-          const I = ICON[r.status];
-          return (
-            <li key={`${r.status}-${r.id}`}>
-              <button
-                type="button"
-                className={`review-change ${r.status}`}
-                data-testid={`review-${r.status}`}
-                title="Show on canvas"
-                onClick={() => selectNodes([r.id], { focus: true })}
-              >
-                <I size={13} className="review-change-icon" />
-                <span className="review-change-name">{label(r.node, r.id)}</span>
-                {r.node && <span className="review-change-type">{typeMeta(r.node.type).label}</span>}
-              </button>
-            </li>
-          );
-        })}
+        {p.changes ? <ChangeRows changes={p.changes} /> : <NameRows list={list} />}
         {!p.changes && (edgesAdded > 0 || edgesRemoved > 0) && (
           <li className="review-edges">
             {edgesAdded > 0 && <span className="added">+{edgesAdded} connection{edgesAdded === 1 ? '' : 's'}</span>}
