@@ -53,8 +53,10 @@ type ChatHistory struct {
 // PatchPreview is a patch merged into the workflow, with what changed and
 // whether the result is valid, for the canvas preview and the review banner.
 type PatchPreview struct {
-	Workflow *workflow.Workflow  `json:"workflow"`
-	Diff     assistant.Diff      `json:"diff"`
+	Workflow *workflow.Workflow `json:"workflow"`
+	Diff     assistant.Diff     `json:"diff"`
+	// Changes is the review: each changed field, old → new, in full.
+	Changes  assistant.ChangeSet `json:"changes"`
 	Warnings []assistant.Warning `json:"warnings"`
 	Valid    bool                `json:"valid"`
 	Problems []validate.Problem  `json:"problems"`
@@ -271,7 +273,7 @@ func chatFiles(path, workflowID string) (save, load string, err error) {
 func (a *App) PreviewPatch(w workflow.Workflow, patch assistant.WorkflowPatch) PatchPreview {
 	pv := assistant.PreviewPatch(&w, &patch)
 	r := validate.Validate(pv.Workflow, a.catalog)
-	return PatchPreview{Workflow: pv.Workflow, Diff: pv.Diff, Warnings: nonNil(pv.Warnings),
+	return PatchPreview{Workflow: pv.Workflow, Diff: pv.Diff, Changes: pv.Changes, Warnings: nonNil(pv.Warnings),
 		Valid: r.Valid, Problems: nonNil(r.Problems)}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -172,6 +173,10 @@ func TestAssistantSendRepairsAndSavesTheChat(t *testing.T) {
 	pv := a.PreviewPatch(w, *res.Patch)
 	if !pv.Valid || len(pv.Problems) != 0 || keysOf(pv.Workflow, pv.Diff.AddedNodeIDs) != "big,fail" || len(pv.Diff.RemovedEdges) != 1 {
 		t.Fatalf("preview = %+v", pv)
+	}
+	// The banner's review is the one the reply carried.
+	if res.Changes == nil || !reflect.DeepEqual(pv.Changes, *res.Changes) || len(pv.Changes.AddedNodes) != 2 {
+		t.Errorf("preview changes = %+v, reply's %+v", pv.Changes, res.Changes)
 	}
 	ap := a.ApplyPatch(w, *res.Patch)
 	if len(ap.Workflow.Nodes) != 5 || len(ap.Workflow.Edges) != len(res.Workflow.Edges) || len(ap.Warnings) != 0 {

@@ -88,6 +88,9 @@ type Result struct {
 	// for conversation.
 	Workflow *workflow.Workflow `json:"workflow,omitempty"`
 	Diff     *Diff              `json:"diff,omitempty"`
+	// Changes describes the patch field by field, old and new values in
+	// full, for the review; nil for conversation.
+	Changes *ChangeSet `json:"changes,omitempty"`
 	// Warnings are every local repair, guess and drop, and, when Valid is
 	// false, every validation problem.
 	Warnings []Warning          `json:"warnings"`
@@ -371,6 +374,8 @@ func (r *run) finish(conv *Conversation, o *outcome, attempts int) *Result {
 		res.Patch = &p
 		d := DiffForPreview(r.w, o.merged)
 		res.Diff = &d
+		cs := DescribeChanges(r.w, o.merged)
+		res.Changes = &cs
 	}
 	if res.Kind == "" {
 		res.Kind = KindConversation

@@ -183,6 +183,11 @@ func TestValidPatchInOneCall(t *testing.T) {
 	if got := res.Diff.ModifiedNodeIDs; len(got) != 1 || got[0] != "id_notify" {
 		t.Errorf("diff = %+v", res.Diff)
 	}
+	// The review shows the argument's old and new value.
+	if cs := res.Changes; cs == nil || len(cs.UpdatedNodes) != 1 || len(cs.UpdatedNodes[0].Fields) != 1 ||
+		cs.UpdatedNodes[0].Fields[0].Old.Text != "done" || cs.UpdatedNodes[0].Fields[0].New.Text != "unzipped into ." {
+		t.Errorf("changes = %+v", res.Changes)
+	}
 	// The conversation records the exchange.
 	if n := len(res.Conversation.Messages); n != 2 || res.Conversation.Messages[1].Patch == nil {
 		t.Errorf("conversation = %+v", res.Conversation.Messages)

@@ -473,14 +473,17 @@ func sameNode(a, b *workflow.Node) bool {
 type Preview struct {
 	Workflow *workflow.Workflow `json:"workflow"`
 	Diff     Diff               `json:"diff"`
-	Warnings []Warning          `json:"warnings"`
+	// Changes is the review: every field the patch sets, old and new.
+	Changes  ChangeSet `json:"changes"`
+	Warnings []Warning `json:"warnings"`
 }
 
-// PreviewPatch merges p into w and diffs the result, for the canvas.
+// PreviewPatch merges p into w and diffs and describes the result, for the
+// canvas and its review banner.
 func PreviewPatch(w *workflow.Workflow, p *WorkflowPatch) Preview {
 	merged, warnings := MergePatchIntoWorkflow(w, p)
 	if warnings == nil {
 		warnings = []Warning{}
 	}
-	return Preview{Workflow: merged, Diff: DiffForPreview(w, merged), Warnings: warnings}
+	return Preview{Workflow: merged, Diff: DiffForPreview(w, merged), Changes: DescribeChanges(w, merged), Warnings: warnings}
 }

@@ -189,6 +189,52 @@ export interface PatchDiff {
   removed_edges: WorkflowEdge[];
 }
 
+/** A field's value in full (assistant.Value): a string as itself, anything
+ * else as indented JSON; characters that would not show are \u escapes. */
+export interface ChangeValue {
+  text: string;
+  /** text is JSON (number, boolean, list, object, null), not a string */
+  json?: boolean;
+  /** text had invisible characters, now written as \u escapes */
+  escaped?: boolean;
+}
+
+/** One field of a node (assistant.FieldChange); old/new null: not set. */
+export interface FieldChange {
+  /** its path in the file: "params.arguments.command" */
+  field: string;
+  old: ChangeValue | null;
+  new: ChangeValue | null;
+}
+
+/** A node a patch adds, removes or updates, with its fields (assistant.NodeChange). */
+export interface NodeChange {
+  id: string;
+  key: string;
+  name: string;
+  type: NodeType | string;
+  fields: FieldChange[];
+}
+
+/** An edge a patch adds or removes (assistant.EdgeChange). */
+export interface EdgeChange {
+  from: string;
+  to: string;
+  from_label: string;
+  to_label: string;
+  output?: EdgeOutput | null;
+}
+
+/** A patch described field by field against its workflow (assistant.ChangeSet),
+ * computed in Go: the review renders it and computes nothing. */
+export interface ChangeSet {
+  added_nodes: NodeChange[];
+  removed_nodes: NodeChange[];
+  updated_nodes: NodeChange[];
+  added_edges: EdgeChange[];
+  removed_edges: EdgeChange[];
+}
+
 export type AssistantKind = 'conversation' | 'plan' | 'patch';
 
 export interface AssistantResult {
@@ -197,6 +243,8 @@ export interface AssistantResult {
   patch: WorkflowPatch | null;
   workflow?: Workflow | null;
   diff?: PatchDiff | null;
+  /** the review: every changed field, old → new */
+  changes?: ChangeSet | null;
   warnings: StageWarning[];
   problems: Problem[];
   valid: boolean;
@@ -223,6 +271,7 @@ export interface ChatHistory {
 export interface PatchPreview {
   workflow: Workflow;
   diff: PatchDiff;
+  changes?: ChangeSet;
   warnings: StageWarning[];
   valid: boolean;
   problems: Problem[];

@@ -45,7 +45,7 @@ func (c *cli) commands() map[string]command {
 		"settings": {"show or change settings: weft settings path | get [KEY] | set KEY VALUE", (*cli).settings},
 		"version":  {"print the version", (*cli).version},
 		"plan":     {"ask the model for a workflow: weft plan --goal TEXT [--out FILE] [--json]", (*cli).plan},
-		"chat":     {"ask the assistant about or change a workflow: weft chat FILE --message TEXT [--apply] [--json]", (*cli).chat},
+		"chat":     {"ask the assistant about or change a workflow: weft chat FILE --message TEXT [--apply] [--json] | FILE --apply ID", (*cli).chat},
 		"stats":    {"repair and retry rates by model: weft stats [--model MODEL] [--json]", (*cli).stats},
 		"run":      {"run a workflow with real tools: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve]", (*cli).run},
 		"versions": {"list or compare saved versions of a workflow: weft versions FILE [--json] [--diff A B]", (*cli).versions},

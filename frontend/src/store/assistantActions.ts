@@ -32,7 +32,7 @@ export function chatKeyOf(path: string, doc: Workflow | null): string {
 /** The source under which the assistant's warnings go to the problems panel. */
 export const WARNING_SOURCE = 'assistant';
 
-export type ApplyOutcome = 'applied' | 'needs-confirm' | 'none';
+export type ApplyOutcome = 'applied' | 'needs-confirm' | 'needs-review' | 'none';
 
 export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = api, deps?: AssistantDeps) {
   let unsubscribe: (() => void) | null = null;
@@ -79,6 +79,7 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
     if (!base) return;
     let workflow = r.workflow ?? null;
     let diff = r.diff ?? null;
+    let changes = r.changes ?? null;
     let problems = r.problems;
     let valid = r.valid;
     let warnings = r.warnings;
@@ -88,6 +89,7 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
       const pv = await apiImpl.previewPatch(base, r.patch);
       workflow = pv.workflow;
       diff = pv.diff;
+      changes = pv.changes ?? null;
       problems = pv.problems;
       valid = r.valid && (!r.validated || pv.valid);
       warnings = [...r.warnings, ...pv.warnings];
@@ -99,6 +101,8 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
       patch: r.patch,
       workflow,
       diff,
+      changes,
+      base,
       warnings,
       problems: problems.filter((x) => x.severity === 'error'),
       valid,
@@ -154,6 +158,11 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
   async function apply(opts?: { anyway?: boolean }): Promise<ApplyOutcome> {
     const { proposal, doc } = store.getState();
     if (!proposal || !doc) return 'none';
+    if (proposal.base && proposal.base !== doc) {
+      // The document changed since the review: what would be applied is
+      // not what was shown. Show the same patch against it and ask again.
+      return reReview(proposal, doc);
+    }
     if (!proposal.valid && !opts?.anyway) {
       store.getState().setConfirmingApplyAnyway(true);
       return 'needs-confirm';
@@ -168,6 +177,34 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
       return 'applied';
     } catch (e) {
       store.getState().setChatError(`Could not apply the change: ${errorMessage(e)}`);
+      return 'none';
+    }
+  }
+
+  async function reReview(proposal: Proposal, doc: Workflow): Promise<ApplyOutcome> {
+    try {
+      const pv = await apiImpl.previewPatch(doc, proposal.patch);
+      if (store.getState().proposal !== proposal) return 'none';
+      const problems = pv.problems.filter((x) => x.severity === 'error');
+      const warnings = [...proposal.patch.warnings, ...pv.warnings];
+      store.getState().showProposal(
+        {
+          ...proposal,
+          workflow: pv.workflow,
+          diff: pv.diff,
+          changes: pv.changes ?? null,
+          base: doc,
+          problems,
+          valid: proposal.valid && (!proposal.validated || pv.valid),
+          warnings,
+        },
+        doc,
+      );
+      publishWarnings(warnings);
+      store.getState().setChatError('The workflow changed since this review; review the change again before applying it.');
+      return 'needs-review';
+    } catch (e) {
+      store.getState().setChatError(`Could not review the change again: ${errorMessage(e)}`);
       return 'none';
     }
   }

@@ -268,6 +268,40 @@ describe('apply', () => {
     expect(store.getState().confirmingApplyAnyway).toBe(false);
   });
 
+  it('keeps the backend review and, when the document changed after it, reviews again instead of applying', async () => {
+    const changes = {
+      added_nodes: [],
+      removed_nodes: [],
+      updated_nodes: [
+        {
+          id: 'n1',
+          key: 'list',
+          name: 'List all files',
+          type: 'Tool',
+          fields: [{ field: 'name', old: { text: 'List files' }, new: { text: 'List all files' } }],
+        },
+      ],
+      added_edges: [],
+      removed_edges: [],
+    };
+    fake.assistantSend.mockResolvedValue(result({ changes }));
+    const a = actions();
+    await a.send('add a greeting');
+    expect(store.getState().proposal?.changes).toEqual(changes);
+    // The document moves under the review (a node dragged, a file reloaded).
+    store.getState().setPositions({ n2: { x: 999, y: 9 } });
+    const again = { ...changes, updated_nodes: [] };
+    fake.previewPatch.mockResolvedValue({ workflow: merged(), diff: result().diff, changes: again, warnings: [], valid: true, problems: [] });
+    expect(await a.apply()).toBe('needs-review');
+    expect(fake.applyPatch).not.toHaveBeenCalled();
+    expect(fake.previewPatch).toHaveBeenCalledWith(store.getState().doc, expect.objectContaining({ removed_node_ids: ['n4'] }));
+    expect(store.getState().proposal?.changes).toEqual(again);
+    expect(store.getState().chatError).toMatch(/changed since this review/);
+    // Reviewed against the document as it is, it applies.
+    expect(await a.apply()).toBe('applied');
+    expect(fake.applyPatch).toHaveBeenCalledTimes(1);
+  });
+
   it('sends the warnings to the problems panel', async () => {
     const setWarnings = vi.fn();
     store.setState({ setWarnings });

@@ -9,6 +9,7 @@ import type {
   AssistantKind,
   AssistantProgress,
   AssistantResult,
+  ChangeSet,
   ChatMessage,
   PatchDiff,
   Problem,
@@ -46,6 +47,11 @@ export interface Proposal {
   /** the workflow with the patch merged */
   workflow: Workflow;
   diff: PatchDiff;
+  /** the review, field by field, computed by the backend; absent: names only */
+  changes?: ChangeSet | null;
+  /** the document the review was computed against: applying to another one
+   * shows the review again instead */
+  base?: Workflow;
   warnings: StageWarning[];
   /** validation errors of the merged workflow */
   problems: Problem[];

@@ -1,13 +1,15 @@
 // The review of a proposed change: what it adds, removes and modifies (the
-// canvas shows the same in green, red and amber), its validation errors and
-// warnings, and Apply / Discard. An invalid change needs "Apply anyway".
+// canvas shows the same in green, red and amber) with every field it sets,
+// old → new in full (the backend's ChangeSet: nothing is computed here), its
+// validation errors and warnings, and Apply / Discard. An invalid change
+// needs "Apply anyway".
 import { Check, CircleAlert, GitPullRequestArrow, Minus, PencilLine, Plus, TriangleAlert, X } from 'lucide-react';
 import { useMemo } from 'react';
 import { typeMeta } from '../../graph/nodeMeta';
 import { useStore } from '../../store';
 import type { AssistantActions } from '../../store/assistantActions';
 import type { Proposal } from '../../store/assistantSlice';
-import type { Workflow, WorkflowNode } from '../../types';
+import type { ChangeValue, EdgeChange, FieldChange, NodeChange, Workflow, WorkflowNode } from '../../types';
 
 interface Row {
   id: string;
@@ -31,12 +33,137 @@ function rows(p: Proposal, base: Workflow | null): Row[] {
 
 const ICON = { added: Plus, removed: Minus, modified: PencilLine };
 
+/** A value as the CLI shows it: a one-line string quoted (so 5 and "5"
+ * differ), anything else as it is; long values scroll, never cut. */
+function Val({ v, side }: { v: ChangeValue | null; side: 'old' | 'new' }) {
+  if (!v) {
+    return (
+      <span className={`review-value ${side} unset`} data-testid={`review-${side}`}>
+        (not set)
+      </span>
+    );
+  }
+  const quoted = !v.json && !v.text.includes('\n');
+  return (
+    <pre className={`review-value ${side}${v.json ? ' json' : ''}`} data-testid={`review-${side}`}>
+      {quoted ? `"${v.text}"` : v.text}
+    </pre>
+  );
+}
+
+function Field({ f }: { f: FieldChange }) {
+  const escaped = !!(f.old?.escaped || f.new?.escaped);
+  return (
+    <li className="review-field" data-testid="review-field" data-field={f.field}>
+      <code className="review-field-name">{f.field}</code>
+      {escaped && (
+        <span className="review-field-note" data-testid="review-escaped" title="The value holds characters that would not show">
+          <TriangleAlert size={11} /> hidden characters shown as \u escapes
+        </span>
+      )}
+      <div className="review-field-values">
+        {f.old && f.new ? (
+          <>
+            <Val v={f.old} side="old" />
+            <span className="review-arrow" aria-label="becomes">
+              →
+            </span>
+            <Val v={f.new} side="new" />
+          </>
+        ) : f.new ? (
+          <Val v={f.new} side="new" />
+        ) : (
+          <Val v={f.old} side="old" />
+        )}
+      </div>
+    </li>
+  );
+}
+
+function edgeText(e: EdgeChange): string {
+  const out = e.output ? ` [${e.output.type}${e.output.name ? `: ${e.output.name}` : ''}]` : '';
+  return `${e.from_label} → ${e.to_label}${out}`;
+}
+
+/** Node names only, for a proposal without a description (an older backend). */
+function NameRows({ list }: { list: Row[] }) {
+  const selectNodes = useStore((s) => s.selectNodes);
+  return (
+    <>
+      {list.map((r) => {
+        const I = ICON[r.status];
+        return (
+          <li key={`${r.status}-${r.id}`}>
+            <button
+              type="button"
+              className={`review-change ${r.status}`}
+              data-testid={`review-${r.status}`}
+              title="Show on canvas"
+              onClick={() => selectNodes([r.id], { focus: true })}
+            >
+              <I size={13} className="review-change-icon" />
+              <span className="review-change-name">{label(r.node, r.id)}</span>
+              {r.node && <span className="review-change-type">{typeMeta(r.node.type).label}</span>}
+            </button>
+          </li>
+        );
+      })}
+    </>
+  );
+}
+
+/** The node rows with their fields, and each edge, from the backend's ChangeSet. */
+function ChangeRows({ changes }: { changes: NonNullable<Proposal['changes']> }) {
+  const selectNodes = useStore((s) => s.selectNodes);
+  const node = (status: Row['status'], n: NodeChange) => {
+    const I = ICON[status];
+    return (
+      <li key={`${status}-${n.id}`} className="review-node" data-testid={`review-node-${status}`}>
+        <button
+          type="button"
+          className={`review-change ${status}`}
+          data-testid={`review-${status}`}
+          title="Show on canvas"
+          onClick={() => selectNodes([n.id], { focus: true })}
+        >
+          <I size={13} className="review-change-icon" />
+          <span className="review-change-name">{n.name || n.key || n.id}</span>
+          <span className="review-change-type">{typeMeta(n.type as WorkflowNode['type']).label}</span>
+        </button>
+        {n.fields.length > 0 && (
+          <ul className="review-fields">
+            {n.fields.map((f) => (
+              <Field key={f.field} f={f} />
+            ))}
+          </ul>
+        )}
+      </li>
+    );
+  };
+  return (
+    <>
+      {changes.added_nodes.map((n) => node('added', n))}
+      {changes.updated_nodes.map((n) => node('modified', n))}
+      {changes.removed_nodes.map((n) => node('removed', n))}
+      {changes.added_edges.map((e, i) => (
+        <li key={`edge+${i}`} className="review-edge added" data-testid="review-edge-added">
+          <Plus size={12} /> {edgeText(e)}
+        </li>
+      ))}
+      {changes.removed_edges.map((e, i) => (
+        <li key={`edge-${i}`} className="review-edge removed" data-testid="review-edge-removed">
+          <Minus size={12} /> {edgeText(e)}
+        </li>
+      ))}
+    </>
+  );
+}
+
 export function ReviewBanner({ actions }: { actions: AssistantActions }) {
   const proposal = useStore((s) => s.proposal);
   const doc = useStore((s) => s.doc);
   const confirming = useStore((s) => s.confirmingApplyAnyway);
   const setConfirming = useStore((s) => s.setConfirmingApplyAnyway);
-  const selectNodes = useStore((s) => s.selectNodes);
   const list = useMemo(() => (proposal ? rows(proposal, doc) : []), [proposal, doc]);
   if (!proposal) return null;
 
@@ -68,25 +195,8 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
       </header>
 
       <ul className="review-changes" data-testid="review-changes">
-        {list.map((r) => {
-          const I = ICON[r.status];
-          return (
-            <li key={`${r.status}-${r.id}`}>
-              <button
-                type="button"
-                className={`review-change ${r.status}`}
-                data-testid={`review-${r.status}`}
-                title="Show on canvas"
-                onClick={() => selectNodes([r.id], { focus: true })}
-              >
-                <I size={13} className="review-change-icon" />
-                <span className="review-change-name">{label(r.node, r.id)}</span>
-                {r.node && <span className="review-change-type">{typeMeta(r.node.type).label}</span>}
-              </button>
-            </li>
-          );
-        })}
-        {(edgesAdded > 0 || edgesRemoved > 0) && (
+        {p.changes ? <ChangeRows changes={p.changes} /> : <NameRows list={list} />}
+        {!p.changes && (edgesAdded > 0 || edgesRemoved > 0) && (
           <li className="review-edges">
             {edgesAdded > 0 && <span className="added">+{edgesAdded} connection{edgesAdded === 1 ? '' : 's'}</span>}
             {edgesRemoved > 0 && <span className="removed">−{edgesRemoved} connection{edgesRemoved === 1 ? '' : 's'}</span>}
