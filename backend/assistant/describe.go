@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -209,7 +210,8 @@ type field struct {
 // nodeFields flattens a node as it is saved (unknown fields included, in
 // the file's order): top-level fields, params one level down and each tool
 // argument on its own, so an argument change is one line of the review.
-// The id and position are left out.
+// The id, the position and the provenance mark (who wrote the step, not
+// what it does; the merge sets it on what it changes) are left out.
 func nodeFields(n *workflow.Node) []field {
 	raw, err := json.Marshal(n)
 	if err != nil {
@@ -220,7 +222,7 @@ func nodeFields(n *workflow.Node) []field {
 	var out []field
 	for _, top := range orderedObject(raw) {
 		switch top.path {
-		case "id", "position":
+		case "id", "position", approval.ProvenanceKey:
 			continue
 		case "params":
 			for _, p := range orderedObject(top.raw) {
