@@ -321,6 +321,9 @@ func (st *set) contains(text string) bool {
 // redact replaces every span found, then checks the result again: a secret
 // that overlaps the placeholder could otherwise be formed anew.
 func (st *set) redact(text string, e edges) (string, bool) {
+	if len(text) < MinLen {
+		return text, false // too short to hold a form or a cut-off piece
+	}
 	spans := st.find(text, e, nil)
 	if len(spans) == 0 {
 		return text, false
