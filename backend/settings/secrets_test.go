@@ -36,3 +36,18 @@ func TestSecrets(t *testing.T) {
 		t.Errorf("fresh settings have %d secrets", n)
 	}
 }
+
+func TestLoadedSeesEverySecret(t *testing.T) {
+	s := newStore(t, map[string]string{EnvAPIKey: "sk-from-env-123456"})
+	write(t, s.Path, `{"mcp_servers":{"gh":{"command":"x","env":{"GITHUB_TOKEN":"ghp_from_file_123"}}}}`)
+	var seen [][]string
+	s.Loaded = func(st Settings) { seen = append(seen, st.Secrets()) }
+	if _, _, err := s.Effective(); err != nil {
+		t.Fatal(err)
+	}
+	// Load (inside Effective) reports the file's secrets, Effective adds
+	// the environment's key.
+	if len(seen) != 2 || !slices.Equal(seen[0], []string{"ghp_from_file_123"}) || !slices.Equal(seen[1], []string{"sk-from-env-123456", "ghp_from_file_123"}) {
+		t.Errorf("Loaded saw %q", seen)
+	}
+}
