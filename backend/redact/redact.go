@@ -195,8 +195,8 @@ func newSet(secrets []string) *set {
 			}
 		}
 	}
-	// Longest first, so that when two forms overlap the longer decides
-	// where the cut-off checks look (spans are merged either way).
+	// Longest first: heldBack stops at the first form too short to hold
+	// back more than it already does.
 	slices.SortStableFunc(st.forms, func(a, b form) int { return len(b.s) - len(a.s) })
 	return st
 }
