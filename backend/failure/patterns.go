@@ -89,13 +89,16 @@ func (s *PatternStore) Record(p Pattern) error {
 	line = append(line, '\n')
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := os.MkdirAll(filepath.Dir(s.Path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(s.Path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// 0600: failure texts can quote private output. Chmod tightens a
+	// store made before that.
+	f, err := os.OpenFile(s.Path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
+	f.Chmod(0o600)
 	_, werr := f.Write(line) // one write: appends from several processes do not interleave
 	st, _ := f.Stat()
 	cerr := f.Close()
@@ -132,7 +135,7 @@ func (s *PatternStore) compact() error {
 	for _, p := range all {
 		enc.Encode(p)
 	}
-	return atomicfile.WriteFile(s.Path, b.Bytes(), 0o644)
+	return atomicfile.WriteFile(s.Path, b.Bytes(), 0o600)
 }
 
 func (s *PatternStore) load() ([]Pattern, error) {

@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/runner/proc"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
@@ -52,6 +53,13 @@ type Options struct {
 	// its stdin closes before it is signalled, then killed.
 	TerminateTimeout time.Duration
 	Logger           *slog.Logger
+	// Redactor holds the secrets (settings.Settings.Secrets: the API key,
+	// the other servers' tokens) that servers must not inherit from
+	// Weft's environment and that errors must not show. The manager
+	// works on a copy to which it adds its servers' own secrets
+	// (settings.MCPServer.Secrets), so with nil those are still kept out
+	// of error messages, and WEFT_LLM_API_KEY out of the environment.
+	Redactor *redact.Redactor
 }
 
 // Manager owns the connections to the configured servers. It is safe for
@@ -59,6 +67,7 @@ type Options struct {
 type Manager struct {
 	opts    Options
 	configs map[string]settings.MCPServer
+	red     *redact.Redactor
 
 	mu      sync.Mutex
 	servers map[string]*server
@@ -95,13 +104,14 @@ func NewManager(servers map[string]settings.MCPServer, opts Options) *Manager {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	m := &Manager{opts: opts, configs: map[string]settings.MCPServer{}, servers: map[string]*server{}}
+	m := &Manager{opts: opts, configs: map[string]settings.MCPServer{}, servers: map[string]*server{}, red: opts.Redactor.Clone()}
 	for name, cfg := range servers {
 		if strings.TrimSpace(cfg.Command) == "" {
 			continue
 		}
 		m.configs[name] = cfg
 		m.servers[name] = &server{name: name, cfg: cfg}
+		m.red.Add(cfg.Secrets()...)
 	}
 	return m
 }
@@ -142,6 +152,8 @@ type Error struct {
 	// JSON-RPC message, or the tail of a crashed server's stderr.
 	Message string
 	Err     error
+
+	red *redact.Redactor // applied to the whole message by Error
 }
 
 // ErrorKind says what went wrong with a server.
@@ -162,6 +174,8 @@ const (
 	KindUnknownServer ErrorKind = "unknown_server"
 )
 
+// Error describes the failure with the manager's secrets redacted: a
+// server's stderr and a wrapped error may quote its token.
 func (e *Error) Error() string {
 	var b strings.Builder
 	switch e.Kind {
@@ -187,7 +201,15 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Message)
 	}
-	return b.String()
+	return e.red.String(b.String())
+}
+
+// newError completes an Error: its Message is redacted where it is made,
+// for callers that read the field rather than Error().
+func (m *Manager) newError(e *Error) *Error {
+	e.red = m.red
+	e.Message = m.red.String(e.Message)
+	return e
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -271,17 +293,19 @@ func (m *Manager) Call(ctx context.Context, srv, tool string, args map[string]an
 		}
 		var we *jsonrpc.Error
 		if errors.As(err, &we) {
-			return Result{}, &Error{Server: srv, Tool: tool, Kind: KindProtocol, Code: we.Code, Message: we.Message, Err: err}
+			return Result{}, m.newError(&Error{Server: srv, Tool: tool, Kind: KindProtocol, Code: we.Code, Message: we.Message, Err: err})
 		}
 		if c.isDead() || errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) {
 			m.drop(srv, c)
-			return Result{}, &Error{Server: srv, Tool: tool, Kind: KindCrashed, Message: c.stderr.String(), Err: err}
+			return Result{}, m.newError(&Error{Server: srv, Tool: tool, Kind: KindCrashed, Message: c.stderr.String(), Err: err})
 		}
-		return Result{}, &Error{Server: srv, Tool: tool, Kind: KindProtocol, Err: err, Message: err.Error()}
+		return Result{}, m.newError(&Error{Server: srv, Tool: tool, Kind: KindProtocol, Err: err, Message: err.Error()})
 	}
 	r := Result{Text: contentText(res.Content), Data: res.StructuredContent}
 	if res.IsError {
-		return r, &Error{Server: srv, Tool: tool, Kind: KindTool, Message: r.Text}
+		// The Result keeps the tool's own words for the workflow; only
+		// the error, which is shown and logged, is redacted.
+		return r, m.newError(&Error{Server: srv, Tool: tool, Kind: KindTool, Message: r.Text})
 	}
 	return r, nil
 }
@@ -349,10 +373,10 @@ func (m *Manager) connect(ctx context.Context, name string) (*conn, error) {
 	closed := m.closed
 	m.mu.Unlock()
 	if s == nil {
-		return nil, &Error{Server: name, Kind: KindUnknownServer}
+		return nil, m.newError(&Error{Server: name, Kind: KindUnknownServer})
 	}
 	if closed {
-		return nil, &Error{Server: name, Kind: KindStart, Err: errors.New("the run's MCP connections are closed")}
+		return nil, m.newError(&Error{Server: name, Kind: KindStart, Err: errors.New("the run's MCP connections are closed")})
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -390,10 +414,9 @@ func (m *Manager) drop(name string, c *conn) {
 func (m *Manager) start(ctx context.Context, s *server) (*conn, error) {
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 	cmd.Dir = m.opts.Dir
-	cmd.Env = os.Environ()
-	for k, v := range s.cfg.Env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	// Weft's own secrets stay with Weft; the server gets its configured
+	// env on top of the rest of the environment.
+	cmd.Env = proc.Env(os.Environ(), m.red.Secrets(), s.cfg.Env)
 	stderr := &tailBuffer{max: stderrTail}
 	cmd.Stderr = stderr
 	proc.SetGroup(cmd)
@@ -407,7 +430,7 @@ func (m *Manager) start(ctx context.Context, s *server) (*conn, error) {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("start MCP server %q: %w", s.name, ctx.Err())
 		}
-		return nil, &Error{Server: s.name, Kind: KindStart, Err: err, Message: strings.TrimSpace(stderr.String())}
+		return nil, m.newError(&Error{Server: s.name, Kind: KindStart, Err: err, Message: strings.TrimSpace(stderr.String())})
 	}
 	m.opts.Logger.Debug("mcp: starting server", "server", s.name, "command", s.cfg.Command)
 	session, err := client.Connect(sctx, transport, nil)
@@ -529,6 +552,7 @@ type tailBuffer struct {
 	mu  sync.Mutex
 	max int
 	b   []byte
+	cut bool // bytes were dropped from the front
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
@@ -537,12 +561,21 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.b = append(t.b, p...)
 	if len(t.b) > t.max {
 		t.b = append(t.b[:0], t.b[len(t.b)-t.max:]...)
+		t.cut = true
 	}
 	return len(p), nil
 }
 
+// String returns the tail from its first whole line: the cut-off start of
+// a line (perhaps the end of a token) helps no one.
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return strings.TrimSpace(string(t.b))
+	b := t.b
+	if t.cut {
+		if i := strings.IndexByte(string(b), '\n'); i >= 0 && i+1 < len(b) {
+			b = b[i+1:]
+		}
+	}
+	return strings.TrimSpace(string(b))
 }

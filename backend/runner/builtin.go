@@ -42,6 +42,9 @@ type ToolCall struct {
 	Args map[string]any
 	// Dir is the workflow's folder: relative paths start there.
 	Dir string
+	// Env is the environment of the processes the tool starts; nil means
+	// the parent's without Weft's own secrets (proc.Env).
+	Env []string
 	// Log writes a message to the run log (a "log" event).
 	Log func(msg string)
 }
@@ -238,6 +241,10 @@ func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 	}
 	proc.Prepare(cmd)
 	cmd.Dir = dir
+	cmd.Env = c.Env
+	if cmd.Env == nil {
+		cmd.Env = proc.Env(os.Environ(), nil, nil)
+	}
 	stdout := &cappedBuffer{max: MaxCommandOutput}
 	stderr := &cappedBuffer{max: MaxCommandOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

@@ -54,9 +54,10 @@ func (r *run) recover(ctx context.Context, n *workflow.Node, failures []failure.
 		e.Choices = append(e.Choices, ActReplan)
 	}
 	for refusals := 0; ; refusals++ {
-		r.log.emit(Event{Type: EvEscalated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusEscalated, Attempt: attempt, MaxAttempts: maxA, Escalation: &e, Message: e.Notice})
+		shown := redactEscalation(r.red, e) // the handler shows it as the event does
+		r.log.emit(Event{Type: EvEscalated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusEscalated, Attempt: attempt, MaxAttempts: maxA, Escalation: &shown, Message: shown.Notice})
 		r.log.retryf(n.Key, "escalating reason=%q attempts=%d", reason, attempt)
-		resp, err := r.opts.Escalation.Escalate(ctx, e)
+		resp, err := r.opts.Escalation.Escalate(ctx, shown)
 		if err != nil || ctx.Err() != nil {
 			msg := "canceled while waiting for an answer about " + n.Label()
 			if ctx.Err() == nil {
@@ -134,6 +135,12 @@ func (r *run) replan(ctx context.Context, n *workflow.Node, failures []failure.R
 	for k := range r.set {
 		outs[k] = r.vars[k]
 	}
+	// The planner sends this to the model's provider: outputs are
+	// redacted (failures already are). The workflow is left whole, or a
+	// replan could not keep its credentials.
+	if m, ok := r.red.Value(outs).(map[string]any); ok {
+		outs = m
+	}
 	req := failure.ReplanRequest{Workflow: r.w.Clone(), FailedNode: *n, Failures: failures, Outputs: outs,
 		Completed: append([]string(nil), r.completed...), Patterns: r.learnings(toolName(n), 5), Auto: auto}
 	nw, err := r.opts.Replanner.Replan(ctx, req)
@@ -163,7 +170,7 @@ func (r *run) learn(n *workflow.Node, failures []failure.Record, resolution, fix
 		}
 		seen[sig] = true
 		p := failure.Pattern{Time: r.opts.Now(), Tool: toolName(n), Category: f.Category, FailureType: f.FailureType,
-			Signature: sig, Error: f.Error, Resolution: resolution, Fix: fix, Attempts: attempts}
+			Signature: sig, Error: f.Error, Resolution: resolution, Fix: r.red.String(fix), Attempts: attempts}
 		if err := r.pats.Record(p); err != nil {
 			r.warn(n, "could not record the failure pattern: "+err.Error())
 			return

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/weft-dev/weft/backend/appdirs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,13 +14,22 @@ import (
 	"sync"
 	"time"
 
+	"github.com/weft-dev/weft/backend/appdirs"
 	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/redact"
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // Run folders: $XDG_DATA_HOME/weft/runs/<id> for unsaved workflows, or
 // .weft/runs/<id> beside a saved one. Each holds events.jsonl (every
 // event), retry.log (seed 003's readable retry trail), workflow.json (what
 // ran, with any fixes applied) and summary.json (written last).
+//
+// Run folders are readable by their owner only (0700, files 0600): their
+// events quote command output and request bodies. The workflow copy keeps
+// the mode of the workflow file (0600 for an unsaved workflow), so it is no
+// easier to read than the file it copies. Everything but the workflow copy
+// is redacted (secrets.go).
 
 const (
 	eventsFile   = "events.jsonl"
@@ -32,6 +40,8 @@ const (
 	// matter for recovery are written (the callback still gets all).
 	maxEventsBytes = 64 << 20
 	flushEvery     = 200 * time.Millisecond
+	runDirMode     = 0o700
+	runFileMode    = 0o600
 )
 
 // DefaultRunsDir returns where runs of a workflow are logged: beside the
@@ -61,6 +71,9 @@ type runLog struct {
 	dir     string
 	onEvent func(Event)
 	now     func() time.Time
+	red     *redact.Redactor
+	// workflowMode is the mode of workflow.json.
+	workflowMode os.FileMode
 
 	mu        sync.Mutex
 	seq       int64
@@ -74,20 +87,39 @@ type runLog struct {
 	err       error // first write error, reported once as a warning
 }
 
-func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time) (*runLog, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("create run folder: %w", err)
+func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time, red *redact.Redactor) (*runLog, error) {
+	// New parents (.weft/runs) are private too; existing ones are the
+	// user's to set.
+	if err := os.MkdirAll(dir, runDirMode); err != nil {
+		return nil, fmt.Errorf("create run folder %s: %w", dir, err)
 	}
-	ev, err := os.OpenFile(filepath.Join(dir, eventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err := os.Chmod(dir, runDirMode); err != nil {
+		return nil, fmt.Errorf("make run folder %s private: %w", dir, err)
+	}
+	ev, err := os.OpenFile(filepath.Join(dir, eventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, runFileMode)
 	if err != nil {
 		return nil, fmt.Errorf("create run log: %w", err)
 	}
-	rl, err := os.OpenFile(filepath.Join(dir, retryLogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	rl, err := os.OpenFile(filepath.Join(dir, retryLogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, runFileMode)
 	if err != nil {
 		ev.Close()
 		return nil, fmt.Errorf("create retry log: %w", err)
 	}
-	return &runLog{runID: runID, dir: dir, onEvent: onEvent, now: now, events: ev, ew: bufio.NewWriterSize(ev, 64<<10), retry: rl, lastFlush: now()}, nil
+	return &runLog{runID: runID, dir: dir, onEvent: onEvent, now: now, red: red, workflowMode: runFileMode,
+		events: ev, ew: bufio.NewWriterSize(ev, 64<<10), retry: rl, lastFlush: now()}, nil
+}
+
+// workflowMode is the permission of the workflow file, for its copy; an
+// unsaved (or unreadable) one gets runFileMode.
+func workflowMode(path string) os.FileMode {
+	if path == "" {
+		return runFileMode
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return runFileMode
+	}
+	return st.Mode().Perm()
 }
 
 // important events are always written and flushed at once: they are what
@@ -101,6 +133,7 @@ func important(t EventType) bool {
 }
 
 func (l *runLog) emit(e Event) {
+	e = redactEvent(l.red, e) // before the file and the callback alike
 	l.mu.Lock()
 	l.seq++
 	e.Seq = l.seq
@@ -146,7 +179,7 @@ func (l *runLog) flushLocked() {
 // retryf appends a line to retry.log in seed 003's format:
 // [time] [RETRY] [key] message
 func (l *runLog) retryf(key, format string, args ...any) {
-	line := fmt.Sprintf("[%s] [RETRY] [%s] %s\n", l.now().UTC().Format(time.RFC3339), key, fmt.Sprintf(format, args...))
+	line := fmt.Sprintf("[%s] [RETRY] [%s] %s\n", l.now().UTC().Format(time.RFC3339), key, l.red.String(fmt.Sprintf(format, args...)))
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, err := l.retry.WriteString(line); err != nil && l.err == nil {
@@ -154,12 +187,25 @@ func (l *runLog) retryf(key, format string, args ...any) {
 	}
 }
 
+// writeJSON writes a redacted file of the run folder. Its values are
+// redacted already (the Result); the bytes are checked again in case a
+// secret reached a field nothing redacts.
 func (l *runLog) writeJSON(name string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(l.dir, name), append(b, '\n'), 0o644)
+	return atomicfile.WriteFile(filepath.Join(l.dir, name), append(l.red.Bytes(b), '\n'), runFileMode)
+}
+
+// writeWorkflow writes the workflow copy, unredacted (it is what ran and
+// can be run again) and with the workflow file's mode.
+func (l *runLog) writeWorkflow(w *workflow.Workflow) error {
+	b, err := json.MarshalIndent(w, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(filepath.Join(l.dir, workflowFile), append(b, '\n'), l.workflowMode)
 }
 
 func (l *runLog) close() error {

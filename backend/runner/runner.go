@@ -27,6 +27,7 @@ import (
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/mcp"
+	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
@@ -87,8 +88,14 @@ type Options struct {
 	// count as unknown and need approval.
 	ApprovalCatalog *tools.Catalog
 	// OnEvent receives every event as it happens, on the run's goroutine:
-	// it must not block for long.
+	// it must not block for long. Events are redacted (Redactor) first.
 	OnEvent func(Event)
+	// Redactor holds the secrets to keep out of events, logs, the
+	// Result and the environment of commands and MCP servers; build it
+	// with NewRedactor. The run works on a copy, to which it adds the
+	// secrets of Settings (so nil still hides those) and the credentials
+	// it meets (secrets.go).
+	Redactor *redact.Redactor
 	// WorkflowPath is the file the workflow was loaded from, if any: runs
 	// are logged in .weft/runs beside it, and relative paths start in its
 	// folder.
@@ -159,7 +166,7 @@ func (e *InvalidError) Error() string {
 // servers (as server.tool), for the palette and the planner; servers that
 // fail to start are reported in the map and left out.
 func Catalog(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error) {
-	return mcp.Catalog(ctx, s.MCPServers, tools.Builtin(), mcp.Options{})
+	return mcp.Catalog(ctx, s.MCPServers, tools.Builtin(), mcp.Options{Redactor: NewRedactor(s)})
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -189,6 +196,12 @@ type run struct {
 	mcp  *mcp.Manager
 	pats *failure.PatternStore
 	rand *rand.Rand
+	// red hides secrets at every sink (secrets.go); secretSources are
+	// the output paths, by node key, that credential headers read; env
+	// is the environment of the commands the run starts.
+	red           *redact.Redactor
+	secretSources map[string][][]string
+	env           []string
 
 	vars      map[string]any // node key → outputs (maps are never mutated once set)
 	set       map[string]bool
@@ -256,12 +269,15 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	}
 	started := o.Now()
 	id := newRunID(started)
-	log, err := openRunLog(filepath.Join(runsDir, id), id, o.OnEvent, o.Now)
+	red, sources := runRedactor(o, w)
+	log, err := openRunLog(filepath.Join(runsDir, id), id, o.OnEvent, o.Now, red)
 	if err != nil {
 		return nil, err
 	}
+	log.workflowMode = workflowMode(o.WorkflowPath)
 
 	r := &run{rn: rn, opts: o, w: w, g: g, id: id, dir: dir, log: log,
+		red: red, secretSources: sources, env: childEnv(red),
 		rand: rand.New(rand.NewPCG(uint64(started.UnixNano()), 0x5eed)),
 		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{},
 		stats: map[string]*NodeStat{}, mcpSchemas: map[string]map[string]string{},
@@ -276,7 +292,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 
 	r.mcp = o.MCP
 	if r.mcp == nil {
-		r.mcp = mcp.NewManager(o.Settings.MCPServers, mcp.Options{Dir: dir, Logger: o.Logger})
+		r.mcp = mcp.NewManager(o.Settings.MCPServers, mcp.Options{Dir: dir, Logger: o.Logger, Redactor: red})
 		defer r.mcp.Close()
 	}
 	for _, p := range res.Problems {
@@ -308,7 +324,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if err := pruneRuns(runsDir, id, keep, started); err != nil {
 		r.warn(nil, err.Error())
 	}
-	if err := r.log.writeJSON(workflowFile, w); err != nil {
+	if err := r.log.writeWorkflow(w); err != nil {
 		r.warn(nil, "could not save the workflow copy: "+err.Error())
 	}
 
@@ -329,20 +345,21 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	}
 	result.Summary = r.summary
 	result.Warnings = r.warnings
+	redactResult(r.red, result)
 
 	fin := Event{Type: EvRunFinished, Outcome: result.Outcome, Message: result.Error, Summary: &result.Summary, DurationMs: r.summary.DurationMs}
 	if result.StoppedAt != nil {
 		fin.NodeID, fin.NodeKey, fin.NodeName = result.StoppedAt.ID, result.StoppedAt.Key, result.StoppedAt.Name
 	}
 	r.log.emit(fin)
-	if err := r.log.writeJSON(workflowFile, w); err != nil {
-		result.Warnings = append(result.Warnings, "could not save the workflow copy: "+err.Error())
+	if err := r.log.writeWorkflow(w); err != nil {
+		result.Warnings = append(result.Warnings, r.red.String("could not save the workflow copy: "+err.Error()))
 	}
 	if err := r.log.writeJSON(summaryFile, summaryDoc(result, w)); err != nil {
-		result.Warnings = append(result.Warnings, "could not write summary.json: "+err.Error())
+		result.Warnings = append(result.Warnings, r.red.String("could not write summary.json: "+err.Error()))
 	}
 	if err := r.log.close(); err != nil {
-		result.Warnings = append(result.Warnings, "the run log is incomplete: "+err.Error())
+		result.Warnings = append(result.Warnings, r.red.String("the run log is incomplete: "+err.Error()))
 	}
 	return result, nil
 }
@@ -379,6 +396,7 @@ func ref(n *workflow.Node) *NodeRef { return &NodeRef{ID: n.ID, Key: n.Key, Name
 
 // setVar records a node's outputs under its key.
 func (r *run) setVar(n *workflow.Node, outputs map[string]any) {
+	r.noteSourceSecrets(n, outputs)
 	r.vars[n.Key] = outputs
 	r.set[n.Key] = true
 	r.log.emit(Event{Type: EvVariableSet, NodeID: n.ID, NodeKey: n.Key, Outputs: bounded(outputs, 2000)})
@@ -447,6 +465,7 @@ func (r *run) walk(ctx context.Context) *Result {
 // to go, and retrying gives the same answer.
 func (r *run) conditionFailed(n *workflow.Node, what, cond string, err error) *Result {
 	msg := fmt.Sprintf("the %s of %s %q (`%s`) could not be evaluated: %v", what, n.Type, n.Label(), cond, err)
+	msg = r.red.String(msg)
 	fr := &failure.Record{Attempt: 1, Time: r.opts.Now(), FailureType: failure.FailExecution, Error: msg,
 		Classification: failure.Classification{Severity: failure.SevHigh, Category: failure.CatLogic, SuggestedFix: "Fix the expression: compare values of the same type, and check the field names of the node outputs it reads."}}
 	r.log.emit(Event{Type: EvFailure, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Failure: fr, Condition: cond})
@@ -797,7 +816,9 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 	if trace != "" {
 		summary = truncate("tool calls:\n"+trace+"\n"+summary, 3000)
 	}
-	return out, &failure.Record{Attempt: attempt, Time: start, FailureType: ft, Error: err.Error(), OutputSummary: summary,
+	// Failure records are redacted where they are made: they travel to
+	// escalations, replan requests, AI retries and learned patterns.
+	return out, &failure.Record{Attempt: attempt, Time: start, FailureType: ft, Error: r.red.String(err.Error()), OutputSummary: r.red.String(summary),
 		Classification: c, DurationMs: r.opts.Now().Sub(start).Milliseconds()}
 }
 
@@ -806,8 +827,11 @@ func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args 
 	if args == nil {
 		args = map[string]any{}
 	}
+	if name == "http_request" {
+		r.noteRequestSecrets(args)
+	}
 	if t, ok := r.rn.tools[name]; ok {
-		return t.Call(ctx, ToolCall{Name: name, Args: args, Dir: r.dir, Log: func(msg string) {
+		return t.Call(ctx, ToolCall{Name: name, Args: args, Dir: r.dir, Env: r.env, Log: func(msg string) {
 			r.log.emit(Event{Type: EvLog, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Message: msg})
 		}})
 	}

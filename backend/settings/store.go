@@ -35,6 +35,11 @@ type Store struct {
 	Getenv  func(string) string
 	Now     func() time.Time
 	Log     *slog.Logger
+	// Loaded, when set, is called with the settings Load reads from the
+	// file and Effective returns, before they are returned: the command
+	// line learns the secrets (Settings.Secrets) its output must hide
+	// there, whichever command loads them.
+	Loaded func(Settings)
 }
 
 // DefaultPath is $XDG_CONFIG_HOME/weft/settings.json.
@@ -110,7 +115,14 @@ func (s *Store) Load() (Settings, []string, error) {
 			out.LLM.APIKey = key
 		}
 	}
+	s.loaded(out)
 	return out, warnings, nil
+}
+
+func (s *Store) loaded(st Settings) {
+	if s.Loaded != nil {
+		s.Loaded(st)
+	}
 }
 
 // decodeStrict decodes settings, reporting JSON errors with line and column.
@@ -144,6 +156,7 @@ func (s *Store) Effective() (Settings, []string, error) {
 		return st, warnings, err
 	}
 	warnings = append(warnings, ApplyEnv(&st, s.getenv)...)
+	s.loaded(st)
 	return st, warnings, nil
 }
 

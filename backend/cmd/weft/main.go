@@ -13,6 +13,9 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/weft-dev/weft/backend/redact"
+	"github.com/weft-dev/weft/backend/settings"
 )
 
 // Version is set at build time with -ldflags "-X main.Version=…".
@@ -32,6 +35,10 @@ type cli struct {
 	stderr io.Writer
 	getenv func(string) string
 	log    *slog.Logger
+	// red hides secrets in everything the command prints: stdout and
+	// stderr pass through it (newCLI), and it learns the settings'
+	// secrets whenever a command loads them (store).
+	red *redact.Redactor
 }
 
 type command struct {
@@ -54,10 +61,27 @@ func (c *cli) commands() map[string]command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
-		log: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel(os.Getenv("WEFT_LOG"))}))}
-	os.Exit(c.main(ctx, os.Args[1:]))
+	c, flush := newCLI(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	code := c.main(ctx, os.Args[1:])
+	flush()
+	stop()
+	os.Exit(code)
+}
+
+// newCLI returns the command line over these streams with its output
+// redacted: the API key from the environment is known at once, the
+// settings' secrets once a command loads them. flush writes what the
+// redacting writers hold back (the possible start of a secret) and must
+// be called before exiting.
+func newCLI(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) (c *cli, flush func()) {
+	red := redact.New(getenv(settings.EnvAPIKey))
+	out, errw := red.NewWriter(stdout), red.NewWriter(stderr)
+	c = &cli{stdin: stdin, stdout: out, stderr: errw, getenv: getenv, red: red,
+		log: slog.New(red.Handler(slog.NewTextHandler(errw, &slog.HandlerOptions{Level: logLevel(getenv("WEFT_LOG"))})))}
+	return c, func() {
+		out.Flush()
+		errw.Flush()
+	}
 }
 
 func logLevel(s string) slog.Level {

@@ -14,7 +14,8 @@ func (c *cli) store() (*settings.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &settings.Store{Path: p, Keyring: settings.DefaultKeyring(c.getenv), Getenv: c.getenv, Now: time.Now, Log: c.log}, nil
+	return &settings.Store{Path: p, Keyring: settings.DefaultKeyring(c.getenv), Getenv: c.getenv, Now: time.Now, Log: c.log,
+		Loaded: func(s settings.Settings) { c.red.Add(s.Secrets()...) }}, nil
 }
 
 func (c *cli) settings(_ context.Context, args []string) int {

@@ -109,6 +109,11 @@ func text(s string) *sdk.CallToolResult {
 //	spawn {detached}   starts a grandchild "sleep 300" (in its own session when
 //	                   detached), returns its pid
 //	flaky {name, fail} fails the first `fail` calls per name, then succeeds
+//	env {name}         returns the value of the environment variable name
+//	                   ("" if unset): what the server inherited
+//	leak {name}        writes "name=<value>" of the environment variable to
+//	                   stderr, then exits with status 3: a server that prints
+//	                   its own token as it dies
 func NewServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "weft-mcptest", Version: "1"}, nil)
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
@@ -172,6 +177,16 @@ func NewServer() *sdk.Server {
 				return nil, nil, fmt.Errorf("connection reset by peer (call %d)", n)
 			}
 			return text(fmt.Sprintf("ok after %d calls", n)), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "Return an environment variable of the server.", Annotations: ro},
+		func(_ context.Context, _ *sdk.CallToolRequest, in nameIn) (*sdk.CallToolResult, any, error) {
+			return text(os.Getenv(in.Name)), nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "leak", Description: "Print an environment variable to stderr and crash."},
+		func(_ context.Context, _ *sdk.CallToolRequest, in nameIn) (*sdk.CallToolResult, any, error) {
+			fmt.Fprintf(os.Stderr, "mcptest: fatal: cannot authenticate with %s=%s\n", in.Name, os.Getenv(in.Name))
+			os.Exit(3)
+			return nil, nil, nil
 		})
 	return s
 }
