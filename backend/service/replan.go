@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"path/filepath"
 	"regexp"
@@ -194,7 +193,7 @@ type SavedReplan struct {
 func (s *Service) SaveReplanned(ctx context.Context, path string, old, nw *workflow.Workflow) SavedReplan {
 	var out SavedReplan
 	if old == nil || nw == nil {
-		out.RecordErr = errors.New("save replanned version: no workflow given")
+		out.RecordErr = errors.New("no workflow given")
 		return out
 	}
 	var rec replan.Recorded
@@ -206,7 +205,7 @@ func (s *Service) SaveReplanned(ctx context.Context, path string, old, nw *workf
 		rec, err = replan.Record(store, old, nw)
 	}
 	if err != nil {
-		out.RecordErr = fmt.Errorf("the versions could not be saved: %w", err)
+		out.RecordErr = err
 	}
 	out.Version, out.FromVersion = rec.To.N, rec.From.N
 	out.File = ReplannedPath(path, rec.To.N)

@@ -2,9 +2,9 @@ package service
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/weft-dev/weft/backend/runner"
@@ -131,7 +131,7 @@ func TestSaveReplanned(t *testing.T) {
 		d.Versions = func() (*versions.Store, error) { return nil, os.ErrPermission }
 	})
 	bad := broken.SaveReplanned(context.Background(), filepath.Join(path, "under-a-file", "x.json"), old, nw)
-	if bad.RecordErr == nil || !strings.Contains(bad.RecordErr.Error(), "versions could not be saved") || bad.WriteErr == nil || bad.File != "" {
+	if bad.RecordErr == nil || !errors.Is(bad.RecordErr, os.ErrPermission) || bad.WriteErr == nil || bad.File != "" {
 		t.Fatalf("SaveReplanned into nowhere = %+v", bad)
 	}
 	if none := broken.SaveReplanned(context.Background(), path, nil, nw); none.RecordErr == nil {
