@@ -13,7 +13,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/weft-dev/weft/backend/llm"
-	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
@@ -84,18 +84,26 @@ type App struct {
 	// compared (replans add theirs too); nil keeps none.
 	versions func() (*versions.Store, error)
 
-	// The assistant's and the runs' plumbing (app_assistant.go, app_run.go),
-	// made on first use so an App literal in tests works too.
+	// The assistant's plumbing (app_assistant.go) and the application
+	// layer the run bindings call (app_run.go), made on first use so an App
+	// literal in tests works too.
 	stateOnce sync.Once
 	assist    *assistantState
-	run       *runState
+	svc       *service.Service
 	breakers  *llm.BreakerRegistry
+	// tuneService, when set, adjusts the service's dependencies before it
+	// is made (tests: a fast retry sleep, a fake replanner or MCP listing).
+	tuneService func(*service.Deps)
 }
 
 func (a *App) initState() {
 	a.assist = &assistantState{}
-	a.run = &runState{replanner: defaultReplanner, catalog: runner.Catalog}
 	a.breakers = llm.NewBreakerRegistry()
+	d := a.serviceDeps()
+	if a.tuneService != nil {
+		a.tuneService(&d)
+	}
+	a.svc = service.New(d)
 }
 
 // NewApp returns the App with the built-in tool catalog, the embedded

@@ -282,7 +282,7 @@ func (a *App) PreviewPatch(w workflow.Workflow, patch assistant.WorkflowPatch) P
 // preview.
 func (a *App) ApplyPatch(w workflow.Workflow, patch assistant.WorkflowPatch) AppliedPatch {
 	merged, ws := assistant.MergePatchIntoWorkflow(&w, &patch)
-	a.runState().markApplied(merged)
+	a.service().MarkApplied(merged)
 	return AppliedPatch{Workflow: merged, Warnings: nonNil(ws)}
 }
 

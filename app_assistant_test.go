@@ -14,6 +14,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -352,9 +353,11 @@ func TestAssistantKnowsTheMCPTools(t *testing.T) {
 	if _, err := a.SaveSettings(s, nil); err != nil {
 		t.Fatal(err)
 	}
-	a.runState().catalog = func(context.Context, settings.Settings) (*tools.Catalog, map[string]error) {
-		return tools.Builtin().With("files", []tools.Tool{{Name: "read", InputSchema: json.RawMessage(`{"type": "object"}`)}}), nil
-	}
+	withDeps(a, func(d *service.Deps) {
+		d.ListTools = func(context.Context, settings.Settings) (*tools.Catalog, map[string]error) {
+			return tools.Builtin().With("files", []tools.Tool{{Name: "read", InputSchema: json.RawMessage(`{"type": "object"}`)}}), nil
+		}
+	})
 	w, path := pipelineFile(t)
 	res, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: path, Message: "read my notes at the end"})
 	if err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -84,10 +85,12 @@ func runApp(t *testing.T) (*App, *runEvents) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	a, _ := testApp(t)
 	ev := &runEvents{note: make(chan emitted, 4096)}
-	a.setEmitter(ev.emit)
-	a.runState().tune = func(o *runner.Options) {
-		o.Sleep = func(ctx context.Context, d time.Duration) error { return ctx.Err() }
+	a.tuneService = func(d *service.Deps) {
+		d.Tune = func(o *runner.Options) {
+			o.Sleep = func(ctx context.Context, d time.Duration) error { return ctx.Err() }
+		}
 	}
+	a.setEmitter(ev.emit)
 	t.Cleanup(func() {
 		a.StopRun()
 		if !a.waitRun(10 * time.Second) {
@@ -100,6 +103,22 @@ func runApp(t *testing.T) (*App, *runEvents) {
 // runFile writes a workflow of run_command steps (key, command; a verify
 // and one attempt for those starting with "!") in order, and returns it
 // with its path.
+// withDeps remakes the App's service (before it runs anything) with its
+// dependencies changed by tweak as well.
+func withDeps(a *App, tweak func(*service.Deps)) {
+	a.service()
+	prev := a.tuneService
+	a.tuneService = func(d *service.Deps) {
+		if prev != nil {
+			prev(d)
+		}
+		tweak(d)
+	}
+	d := a.serviceDeps()
+	a.tuneService(&d)
+	a.svc = service.New(d)
+}
+
 func runFile(t *testing.T, id string, steps ...[2]string) (workflow.Workflow, string) {
 	t.Helper()
 	w := workflow.New("Run test " + id)
@@ -379,7 +398,11 @@ func (fakeReplanner) Replan(_ context.Context, req failure.ReplanRequest) (*work
 
 func TestReplanProposalNeedsApproval(t *testing.T) {
 	a, ev := runApp(t)
-	a.runState().replanner = func(settings.Settings, llm.Client, *tools.Catalog) runner.Replanner { return fakeReplanner{} }
+	withDeps(a, func(d *service.Deps) {
+		d.Replanner = func(settings.Settings, llm.Client, func(context.Context) *tools.Catalog) runner.Replanner {
+			return fakeReplanner{}
+		}
+	})
 	if !a.CanReplan() {
 		t.Fatal("CanReplan is false with a replanner")
 	}
@@ -505,7 +528,7 @@ func TestToolCatalogFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	calls := 0
-	a.runState().catalog = func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error) {
+	list := func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error) {
 		calls++
 		if _, ok := ctx.Deadline(); !ok {
 			t.Error("the MCP catalog is asked without a timeout")
@@ -513,6 +536,9 @@ func TestToolCatalogFull(t *testing.T) {
 		return tools.Builtin().With("files", []tools.Tool{{Name: "read", SideEffects: false}}),
 			map[string]error{"broken": errors.New("exec: nope: not found")}
 	}
+	withDeps(a, func(d *service.Deps) {
+		d.ListTools = func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error) { return list(ctx, s) }
+	})
 	got := a.ToolCatalogFull()
 	names := map[string]bool{}
 	for _, tl := range got.Tools {
@@ -528,7 +554,7 @@ func TestToolCatalogFull(t *testing.T) {
 		t.Fatalf("a catalog with a failed server was cached (%d calls)", calls)
 	}
 	// A good answer is cached.
-	a.runState().catalog = func(context.Context, settings.Settings) (*tools.Catalog, map[string]error) {
+	list = func(context.Context, settings.Settings) (*tools.Catalog, map[string]error) {
 		calls++
 		return tools.Builtin().With("files", []tools.Tool{{Name: "read"}}), nil
 	}
@@ -591,32 +617,6 @@ func TestReplanThroughThePlanner(t *testing.T) {
 	}
 	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeReplanned {
 		t.Fatalf("finished = %+v", fin)
-	}
-}
-
-func TestReplanPatchKeepsTheLayout(t *testing.T) {
-	old := workflow.New("x")
-	old.Nodes = []workflow.Node{
-		{ID: "a", Key: "a", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "a"}}, Position: &workflow.Position{X: 100, Y: 100}},
-		{ID: "b", Key: "b", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "b"}}, Position: &workflow.Position{X: 400, Y: 100}},
-	}
-	old.Edges = []workflow.Edge{{From: "a", To: "b"}}
-	nw := old.Clone()
-	// The planner laid everything out again: b changed, c is new after b.
-	nw.Nodes[0].Position = &workflow.Position{X: 0, Y: 0}
-	nw.Nodes[1].Position = &workflow.Position{X: 0, Y: 200}
-	nw.Nodes[1].Params.Arguments = map[string]any{"message": "B"}
-	nw.Nodes = append(nw.Nodes, workflow.Node{ID: "c", Key: "c", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "c"}}, Position: &workflow.Position{X: 0, Y: 400}})
-	nw.Edges = append(nw.Edges, workflow.Edge{From: "b", To: "c"})
-	p := replanPatch(old, nw)
-	if len(p.UpdatedNodes) != 1 || *p.UpdatedNodes[0].Position != (workflow.Position{X: 400, Y: 100}) {
-		t.Fatalf("updated = %+v", p.UpdatedNodes)
-	}
-	if len(p.AddedNodes) != 1 || *p.AddedNodes[0].Position != (workflow.Position{X: 400, Y: 300}) {
-		t.Fatalf("added at %+v, want beside b as the planner placed it", p.AddedNodes[0].Position)
-	}
-	if nw.Nodes[2].Position.Y != 400 {
-		t.Fatal("the planner's workflow was changed")
 	}
 }
 

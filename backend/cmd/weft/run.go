@@ -16,8 +16,8 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/weft-dev/weft/backend/failure"
-	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -94,15 +94,6 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail(err, nil)
 	}
-	var client llm.Client
-	if strings.TrimSpace(s.LLM.Model) != "" {
-		oc, err := c.newLLM(s)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "weft: warning: AI steps cannot run: %v\n", err)
-		} else {
-			client = oc
-		}
-	}
 
 	p := &runPrinter{c: c, json: *asJSON}
 	in := bufio.NewReader(c.stdin)
@@ -115,40 +106,59 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	default:
 		handler = fixedHandler{c: c, action: runner.ActAbort, quiet: *asJSON}
 	}
-	opts := runner.Options{Settings: s, LLM: client, Escalation: handler, WorkflowPath: path, Logger: c.log, OnEvent: p.event}
-	if client != nil { // versions_replan.go: the planner replans, approval of replanned versions
-		opts.Replanner = c.runReplanner(client, s, *asJSON)
-	}
+	svc := c.runService(s, *asJSON)
+	// The service tells what happens; escalations are answered here, in
+	// order with the events (the run waits for the answer anyway).
+	finished := make(chan *service.Finished, 1)
+	sink := service.SinkFunc(func(e service.Event) {
+		switch {
+		case e.Run != nil:
+			p.event(*e.Run)
+		case e.Escalation != nil:
+			resp, err := handler.Escalate(ctx, e.Escalation.Escalation)
+			if err == nil {
+				// It fails only when the run ended meanwhile (Ctrl+C).
+				_ = svc.Respond(e.Escalation.ID, resp)
+			}
+		case e.Finished != nil:
+			finished <- e.Finished
+		}
+	})
+	var approver service.Approver // nil: nobody to ask, a replanned version does not run
 	if *approve || terminal {
-		opts.Approve = c.approver(*approve, in)
+		approver = &cliApprover{c: c, approve: *approve, in: in}
 	}
-	if _, replanned := failure.ReplanInfoOf(w); replanned {
-		opts.ApprovalCatalog = c.toolCatalog(ctx, s, w)
-	}
-	rn := runner.New(opts)
-	res, err := rn.Run(ctx, w)
+	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, Sink: sink})
 	if err != nil {
-		var ie *runner.InvalidError
-		if errors.As(err, &ie) {
-			return fail(err, ie.Problems)
-		}
-		var ae *runner.ApprovalError
-		if errors.As(err, &ae) {
-			if *asJSON {
-				c.writeJSONLine(map[string]any{"type": "error", "error": err.Error(), "needs_approval": ae.Steps})
-			}
-			fmt.Fprintf(c.stderr, "weft: %v\n", err)
-			if !ae.Denied {
-				writeSideEffects(c.stderr, "  ", ae.Steps)
-				fmt.Fprintln(c.stderr, "weft: run it on a terminal to be asked, or pass --approve")
-			}
-			return exitInvalid
-		}
 		return fail(err, nil)
 	}
+	switch {
+	case len(started.Problems) > 0:
+		return fail(&runner.InvalidError{Problems: started.Problems}, started.Problems)
+	case !started.Started && len(started.Approval) > 0:
+		return c.notApproved(&runner.ApprovalError{Steps: started.Approval, Denied: started.Denied}, *asJSON)
+	case !started.Started:
+		return fail(errors.New(started.Error), nil)
+	}
+	for _, wn := range started.Warnings {
+		fmt.Fprintf(c.stderr, "weft: warning: %s\n", wn)
+	}
+	fin := <-finished
+	if fin.Err != nil {
+		var ie *runner.InvalidError
+		if errors.As(fin.Err, &ie) {
+			return fail(fin.Err, ie.Problems)
+		}
+		var ae *runner.ApprovalError
+		if errors.As(fin.Err, &ae) {
+			return c.notApproved(ae, *asJSON)
+		}
+		return fail(fin.Err, nil)
+	}
+	res := fin.Result
 	var rp *replannedReport
 	if res.Outcome == runner.OutcomeReplanned && res.Replanned != nil {
-		rp = c.saveReplanned(ctx, path, w, res.Replanned, s)
+		rp = c.saveReplanned(svc.SaveReplanned(ctx, path, w, res.Replanned), res.Replanned)
 	}
 	if *asJSON {
 		if rp != nil {
@@ -169,6 +179,20 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return exitOK
 	case runner.OutcomeCanceled:
 		return exitCanceled
+	}
+	return exitInvalid
+}
+
+// notApproved reports a replanned workflow that did not run because its
+// side-effect steps were not approved.
+func (c *cli) notApproved(ae *runner.ApprovalError, asJSON bool) int {
+	if asJSON {
+		c.writeJSONLine(map[string]any{"type": "error", "error": ae.Error(), "needs_approval": ae.Steps})
+	}
+	fmt.Fprintf(c.stderr, "weft: %v\n", ae)
+	if !ae.Denied {
+		writeSideEffects(c.stderr, "  ", ae.Steps)
+		fmt.Fprintln(c.stderr, "weft: run it on a terminal to be asked, or pass --approve")
 	}
 	return exitInvalid
 }

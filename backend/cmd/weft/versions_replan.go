@@ -5,51 +5,45 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 
-	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
-	"github.com/weft-dev/weft/backend/replan"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/versions"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// runReplanner is the planner as the run's Replanner: the settings'
-// model, features and repair attempts (at least one validated call), the
-// repair memory and the learned failure patterns; the tool catalog
-// (with the MCP servers) is only built when a replan starts.
-func (c *cli) runReplanner(client llm.Client, s settings.Settings, quiet bool) runner.Replanner {
-	cfg := planner.Config{
-		MaxRepairAttempts: max(s.MaxRepairAttempts, 1),
-		Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
-		Model:             s.LLM.Model,
-		Logger:            c.log,
-	}
-	if mem, err := planner.DefaultMemory(); err == nil {
-		mem.Log = c.log
-		cfg.Memory = mem
-	}
-	if pats, err := failure.DefaultPatternStore(); err == nil {
-		cfg.Patterns = pats
-	}
+// runService is the application layer for one run: the effective
+// settings loaded by the caller, this command's model client and logger,
+// and the planner as replanner (progress on stderr unless quiet).
+func (c *cli) runService(s settings.Settings, quiet bool) *service.Service {
+	var progress func(planner.Event)
 	if !quiet {
-		cfg.OnProgress = func(e planner.Event) {
+		progress = func(e planner.Event) {
 			if e.Kind == planner.EventCalling && e.Attempt == 1 {
 				fmt.Fprintln(c.stderr, "weft: replanning: asking the model for a new version of the workflow…")
 			}
 			c.progress(e)
 		}
 	}
-	return &planner.Replanner{Client: client, Config: cfg, Catalog: func(ctx context.Context) *tools.Catalog {
-		return c.toolCatalog(ctx, s, nil)
-	}}
+	return service.New(service.Deps{
+		Settings: func() (settings.Settings, []string, error) { return s, nil, nil },
+		NewLLM: func(l settings.LLM) (llm.Client, error) {
+			ls := s
+			ls.LLM = l
+			client, err := c.newLLM(ls)
+			if err != nil {
+				return nil, err
+			}
+			return client, nil
+		},
+		Replanner: service.PlannerReplanner(c.log, progress),
+		Logger:    c.log,
+	})
 }
 
 // toolCatalog is the built-ins plus, when there are MCP servers and w (if
@@ -80,33 +74,37 @@ func (c *cli) toolCatalog(ctx context.Context, s settings.Settings, w *workflow.
 	return cat
 }
 
-// approver answers the runner's approval question for a replanned
-// workflow: yes with --approve, else asks on the terminal.
-func (c *cli) approver(approve bool, in *bufio.Reader) func(ctx context.Context, steps []runner.SideEffect) (bool, error) {
-	return func(ctx context.Context, steps []runner.SideEffect) (bool, error) {
-		w := c.stderr
-		fmt.Fprintln(w, "This workflow was replanned. Before it runs, approve its steps that change things:")
-		writeSideEffects(w, "  ", steps)
-		if approve {
-			fmt.Fprintln(w, "approved (--approve)")
-			return true, nil
+// cliApprover answers the approval gate for a replanned workflow: every
+// step with --approve, else whatever is answered on the terminal.
+type cliApprover struct {
+	c       *cli
+	approve bool
+	in      *bufio.Reader
+}
+
+func (a *cliApprover) Approve(ctx context.Context, req service.ApprovalRequest) ([]string, error) {
+	w := a.c.stderr
+	fmt.Fprintln(w, "This workflow was replanned. Before it runs, approve its steps that change things:")
+	writeSideEffects(w, "  ", req.Steps)
+	if a.approve {
+		fmt.Fprintln(w, "approved (--approve)")
+		return service.StepIDs(req.Steps), nil
+	}
+	h := &promptHandler{c: a.c, in: a.in}
+	for {
+		fmt.Fprint(w, "run them? [y/N]: ")
+		line, err := h.readLine(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, nil
 		}
-		h := &promptHandler{c: c, in: in}
-		for {
-			fmt.Fprint(w, "run them? [y/N]: ")
-			line, err := h.readLine(ctx)
-			if err != nil {
-				if ctx.Err() != nil {
-					return false, ctx.Err()
-				}
-				return false, nil
-			}
-			switch strings.ToLower(strings.TrimSpace(line)) {
-			case "y", "yes":
-				return true, nil
-			case "", "n", "no":
-				return false, nil
-			}
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return service.StepIDs(req.Steps), nil
+		case "", "n", "no":
+			return nil, nil
 		}
 	}
 }
@@ -116,22 +114,6 @@ func writeSideEffects(w io.Writer, indent string, steps []runner.SideEffect) {
 		fmt.Fprintf(w, "%s- %s: %s\n", indent, s.Key, s.Detail)
 	}
 }
-
-// replannedPath is where a replanned version goes beside the input:
-// notes.json → notes.replanned-v3.json (notes.replanned-v2.json too).
-func replannedPath(path string, n int) string {
-	base := path
-	if strings.EqualFold(filepath.Ext(base), ".json") {
-		base = base[:len(base)-len(".json")]
-	}
-	base = replannedSuffix.ReplaceAllString(base, "")
-	if n <= 0 {
-		return base + ".replanned.json"
-	}
-	return base + ".replanned-v" + strconv.Itoa(n) + ".json"
-}
-
-var replannedSuffix = regexp.MustCompile(`\.replanned(-v[0-9]+)?$`)
 
 // replannedJSON is the line `weft run --json` prints before the result of
 // a replanned run.
@@ -153,29 +135,20 @@ type replannedReport struct {
 	lines []string
 }
 
-// saveReplanned records the failed workflow and its new version in the
-// versions store, writes the new version beside the input and prepares
-// the report of the changes and the steps that need approval.
-func (c *cli) saveReplanned(ctx context.Context, path string, old, nw *workflow.Workflow, s settings.Settings) *replannedReport {
-	out := replannedJSON{Type: "replanned"}
-	store, err := versions.DefaultStore()
-	var rec replan.Recorded
-	if err == nil {
-		store.Log = c.log
-		rec, err = replan.Record(store, old, nw)
+// saveReplanned reports what the service kept of the new version nw:
+// the versions recorded, the file written beside the input, the changes
+// and the steps that need approval.
+func (c *cli) saveReplanned(saved service.SavedReplan, nw *workflow.Workflow) *replannedReport {
+	out := replannedJSON{Type: "replanned", Version: saved.Version, FromVersion: saved.FromVersion, File: saved.File}
+	if saved.RecordErr != nil {
+		fmt.Fprintf(c.stderr, "weft: warning: the versions could not be saved: %v\n", saved.RecordErr)
+		out.Error = saved.RecordErr.Error()
 	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "weft: warning: the versions could not be saved: %v\n", err)
-		out.Error = err.Error()
+	if saved.WriteErr != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", saved.WriteErr)
+		out.Error = strings.TrimPrefix(out.Error+"; "+saved.WriteErr.Error(), "; ")
 	}
-	out.Version, out.FromVersion = rec.To.N, rec.From.N
-	out.File = replannedPath(path, rec.To.N)
-	if werr := workflow.Save(out.File, nw); werr != nil {
-		fmt.Fprintf(c.stderr, "weft: %v\n", werr)
-		out.File = ""
-		out.Error = strings.TrimPrefix(out.Error+"; "+werr.Error(), "; ")
-	}
-	prop := replan.Propose(old, nw, c.toolCatalog(ctx, s, nw))
+	prop := saved.Proposal
 	out.Summary, out.Changes, out.NeedsApproval = prop.Summary, prop.Changes, prop.NeedsApproval
 	return &replannedReport{replannedJSON: out, name: nw.Name, lines: prop.Changes.Lines()}
 }

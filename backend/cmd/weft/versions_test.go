@@ -190,21 +190,3 @@ func TestRunReplannedAsksOnTerminal(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }
-
-func TestReplannedPath(t *testing.T) {
-	for in, want := range map[string]string{
-		"/w/notes.json":              "/w/notes.replanned-v3.json",
-		"/w/notes.replanned-v2.json": "/w/notes.replanned-v3.json",
-		"/w/notes":                   "/w/notes.replanned-v3.json",
-		"/w/notes.JSON":              "/w/notes.replanned-v3.json",
-		"/w/notes.replanned.json":    "/w/notes.replanned-v3.json",
-		"/w/notes.weft.json":         "/w/notes.weft.replanned-v3.json",
-	} {
-		if got := replannedPath(in, 3); got != want {
-			t.Errorf("%q → %q, want %q", in, got, want)
-		}
-	}
-	if got := replannedPath("/w/a.json", 0); got != "/w/a.replanned.json" {
-		t.Errorf("no version: %q", got)
-	}
-}

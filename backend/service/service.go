@@ -1,0 +1,554 @@
+// Package service is Weft's application layer: the one place that decides
+// when a run may start (validation, effective settings, the model client,
+// the tool catalog, the approval gate, the replanner), routes escalation
+// answers to the run that waits for them, turns a replanned workflow into a
+// proposal to review, reads past runs and caches the tool catalog. The
+// Wails bindings (package main) and the weft CLI (backend/cmd/weft) only
+// translate: clicks, flags and terminal prompts into calls of a Service,
+// its events and results into frontend events and printed lines. Engines
+// plug in below it (today backend/runner).
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/versions"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// ErrRunActive is what Start returns while another run goes.
+var ErrRunActive = errors.New("a run is already in progress: stop it first")
+
+// Deps are what a Service is built from. Settings and NewLLM are required;
+// the rest have defaults.
+type Deps struct {
+	// Settings gives the effective settings (file, keyring, environment)
+	// and the warnings loading them gave.
+	Settings func() (settings.Settings, []string, error)
+	// NewLLM makes a model client for the endpoint of the settings.
+	NewLLM func(settings.LLM) (llm.Client, error)
+	// ListTools lists the built-in and MCP tools (default runner.Catalog).
+	ListTools func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error)
+	// Replanner makes a run's Replanner; nil leaves replanning unavailable.
+	Replanner ReplannerFactory
+	// Versions opens the versions store that SaveReplanned records in
+	// (default versions.DefaultStore).
+	Versions func() (*versions.Store, error)
+	// Builtin is the catalog workflows are validated against before a run
+	// starts (default tools.Builtin()).
+	Builtin *tools.Catalog
+	// Logger, when set, is the runner's logger and hears about MCP servers
+	// that could not be listed.
+	Logger *slog.Logger
+	// Tune adjusts the runner options of every run (tests: a fast Sleep).
+	Tune func(*runner.Options)
+}
+
+// Service is the application layer of one desktop window or one CLI
+// command. It runs one workflow at a time.
+type Service struct {
+	deps Deps
+
+	mu     sync.Mutex
+	active *activeRun
+
+	gate gate // approval.go
+
+	cat catalogCache // catalog.go
+}
+
+// New returns a Service over deps.
+func New(deps Deps) *Service {
+	if deps.ListTools == nil {
+		deps.ListTools = runner.Catalog
+	}
+	if deps.Versions == nil {
+		deps.Versions = versions.DefaultStore
+	}
+	if deps.Builtin == nil {
+		deps.Builtin = tools.Builtin()
+	}
+	return &Service{deps: deps}
+}
+
+func (s *Service) settings() (settings.Settings, []string, error) {
+	if s.deps.Settings == nil {
+		return settings.Settings{}, nil, errors.New("settings: the service has no settings source")
+	}
+	return s.deps.Settings()
+}
+
+// client is the model client of the settings, nil when no model is set;
+// err says why a configured model has no client.
+func (s *Service) client(st settings.Settings) (llm.Client, error) {
+	if strings.TrimSpace(st.LLM.Model) == "" {
+		return nil, nil
+	}
+	if s.deps.NewLLM == nil {
+		return nil, errors.New("the service has no model client factory")
+	}
+	c, err := s.deps.NewLLM(st.LLM)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// EventKind names a run event; the values are the desktop's event names.
+type EventKind string
+
+// The events of a run, in this order: KindRun for every runner.Event;
+// KindEscalation right after the escalated event, when the run waits for
+// an answer (Respond); KindReplanned when the run ended with a new plan;
+// last KindFinished.
+const (
+	KindRun        EventKind = "run:event"
+	KindEscalation EventKind = "run:escalation"
+	KindReplanned  EventKind = "run:replanned"
+	KindFinished   EventKind = "run:finished"
+)
+
+// Event is one thing a run tells its caller; the field named by Kind is set.
+type Event struct {
+	Kind       EventKind
+	Run        *runner.Event
+	Escalation *Escalation
+	Replan     *Replan
+	Finished   *Finished
+}
+
+// Payload is the value the event carries, for an adapter that passes it
+// on as JSON.
+func (e Event) Payload() any {
+	switch {
+	case e.Run != nil:
+		return *e.Run
+	case e.Escalation != nil:
+		return *e.Escalation
+	case e.Replan != nil:
+		return *e.Replan
+	case e.Finished != nil:
+		return *e.Finished
+	}
+	return nil
+}
+
+// Sink receives a run's events, one at a time and in order, from one
+// goroutine per run. It may block (a terminal prompt for an escalation):
+// the run waits for the answer anyway.
+type Sink interface{ Emit(Event) }
+
+// SinkFunc is a function as a Sink.
+type SinkFunc func(Event)
+
+// Emit calls f.
+func (f SinkFunc) Emit(e Event) { f(e) }
+
+// StartRequest is a run to start.
+type StartRequest struct {
+	Workflow *workflow.Workflow
+	// Path is the workflow's file; "" when unsaved.
+	Path string
+	// Approver is asked about the side-effect steps of a workflow that
+	// needs approval (approval.go); nil means nobody can be asked, so such
+	// a workflow does not start.
+	Approver Approver
+	// Sink receives the run's events; nil drops them.
+	Sink Sink
+}
+
+// StartResult says whether the run started. Started is false when the
+// workflow is not valid (Error and Problems say why) or when its
+// side-effect steps need approval that was not given (Approval lists them).
+type StartResult struct {
+	Started  bool                `json:"started"`
+	Error    string              `json:"error,omitempty"`
+	Problems []validate.Problem  `json:"problems"`
+	Approval []runner.SideEffect `json:"approval"`
+	// ApprovalChanged are the ids of the steps in Approval that the replan
+	// added or changed.
+	ApprovalChanged []string `json:"approval_changed"`
+	Warnings        []string `json:"warnings"`
+	// Denied is true when an Approver was asked and did not approve every
+	// step; false with Approval set means nobody could be asked.
+	Denied bool `json:"-"`
+}
+
+// Escalation is an escalation waiting for Respond(ID, …).
+type Escalation struct {
+	ID         string            `json:"id"`
+	Escalation runner.Escalation `json:"escalation"`
+	// AfterSeq is the seq of the last run event sent before it.
+	AfterSeq int64 `json:"after_seq"`
+}
+
+// Finished is the end of a run.
+type Finished struct {
+	RunID     string          `json:"run_id"`
+	Dir       string          `json:"dir"`
+	Outcome   runner.Outcome  `json:"outcome"`
+	Error     string          `json:"error,omitempty"`
+	StoppedAt *runner.NodeRef `json:"stopped_at,omitempty"`
+	Summary   *runner.Summary `json:"summary,omitempty"`
+	Warnings  []string        `json:"warnings"`
+	Replanned bool            `json:"replanned"`
+	Started   time.Time       `json:"started"`
+	Finished  time.Time       `json:"finished"`
+	// Problems are set when the run could not start after all.
+	Problems []validate.Problem `json:"problems"`
+	// AfterSeq is the seq of the last run event sent before it.
+	AfterSeq int64 `json:"after_seq"`
+
+	// Result is the runner's whole result (nil when Err is set).
+	Result *runner.Result `json:"-"`
+	// Err is why the engine could not run the workflow at all.
+	Err error `json:"-"`
+}
+
+// Status says whether a run goes and what it waits for.
+type Status struct {
+	Running    bool        `json:"running"`
+	RunID      string      `json:"run_id"`
+	WorkflowID string      `json:"workflow_id"`
+	Escalation *Escalation `json:"escalation"`
+	CanReplan  bool        `json:"can_replan"`
+}
+
+// activeRun is the run in progress.
+type activeRun struct {
+	svc        *Service
+	sink       Sink
+	cancel     context.CancelFunc
+	done       chan struct{}
+	workflowID string
+	canReplan  bool
+	out        chan Event
+
+	// lastSeq is the seq of the last event sent.
+	lastSeq atomic.Int64
+
+	mu       sync.Mutex
+	runID    string
+	seq      int
+	waiting  map[string]chan runner.Response
+	current  *Escalation
+	finished *Finished
+}
+
+// send queues an event; the forwarder hands them to the sink in order so
+// the runner never waits on the caller for long.
+func (r *activeRun) send(e Event) { r.out <- e }
+
+func (r *activeRun) forward(done chan<- struct{}) {
+	for e := range r.out {
+		if r.sink != nil {
+			r.sink.Emit(e)
+		}
+	}
+	close(done)
+}
+
+// Escalate implements runner.EscalationHandler: it tells the sink and
+// waits for Respond or the end of the run.
+func (r *activeRun) Escalate(ctx context.Context, e runner.Escalation) (runner.Response, error) {
+	ch := make(chan runner.Response, 1)
+	r.mu.Lock()
+	r.seq++
+	id := fmt.Sprintf("%s#%d", e.RunID, r.seq)
+	r.waiting[id] = ch
+	esc := &Escalation{ID: id, Escalation: e, AfterSeq: r.lastSeq.Load()}
+	if esc.Escalation.Failures == nil {
+		esc.Escalation.Failures = []failure.Record{}
+	}
+	r.current = esc
+	r.mu.Unlock()
+	defer func() {
+		r.mu.Lock()
+		delete(r.waiting, id)
+		if r.current == esc {
+			r.current = nil
+		}
+		r.mu.Unlock()
+	}()
+	c := *esc
+	r.send(Event{Kind: KindEscalation, Escalation: &c})
+	select {
+	case resp := <-ch:
+		return resp, nil
+	case <-ctx.Done():
+		return runner.Response{}, ctx.Err()
+	}
+}
+
+// Start runs req.Workflow in the background; its events go to req.Sink.
+// One run at a time: it fails with ErrRunActive while one goes. A workflow
+// that is invalid, or whose side-effect steps are not approved, does not
+// start: the result says why. The run ends with ctx, with Stop, or by
+// itself.
+func (s *Service) Start(ctx context.Context, req StartRequest) (StartResult, error) {
+	_, res, err := s.start(ctx, req)
+	return res, err
+}
+
+// Run is Start that waits for the run to end and every event to reach the
+// sink (the CLI). fin is nil when the run did not start.
+func (s *Service) Run(ctx context.Context, req StartRequest) (res StartResult, fin *Finished, err error) {
+	run, res, err := s.start(ctx, req)
+	if run == nil {
+		return res, nil, err
+	}
+	<-run.done
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	return res, run.finished, nil
+}
+
+func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, StartResult, error) {
+	res := StartResult{Problems: []validate.Problem{}, Approval: []runner.SideEffect{}, ApprovalChanged: []string{}, Warnings: []string{}}
+	if req.Workflow == nil {
+		return nil, res, errors.New("run: no workflow given")
+	}
+	w := req.Workflow.Clone() // the caller may change its copy while the run goes
+	s.mu.Lock()
+	if s.active != nil {
+		s.mu.Unlock()
+		return nil, res, ErrRunActive
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	run := &activeRun{svc: s, sink: req.Sink, cancel: cancel, done: make(chan struct{}), workflowID: w.ID,
+		out: make(chan Event, 1024), waiting: map[string]chan runner.Response{}}
+	s.active = run // reserved while it is checked
+	s.mu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			cancel()
+			s.mu.Lock()
+			if s.active == run {
+				s.active = nil
+			}
+			s.mu.Unlock()
+		}
+	}()
+
+	path := strings.TrimSpace(req.Path)
+	if path != "" {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, res, fmt.Errorf("run: %w", err)
+		}
+		path = abs
+	}
+	vr := validate.Validate(w, s.deps.Builtin)
+	if !vr.Valid {
+		res.Problems = nonNil(vr.Errors())
+		res.Error = (&runner.InvalidError{Problems: res.Problems}).Error()
+		return nil, res, nil
+	}
+	st, warnings, err := s.settings()
+	res.Warnings = append(res.Warnings, warnings...)
+	if err != nil {
+		return nil, res, err
+	}
+	client, err := s.client(st)
+	if err != nil {
+		res.Warnings = append(res.Warnings, "AI steps cannot run: "+err.Error())
+	}
+
+	catalog := func() *tools.Catalog { return s.catalogFor(ctx, st, w) }
+	pass, err := s.gate.check(ctx, w, catalog, req.Approver)
+	if err != nil {
+		return nil, res, err
+	}
+	if !pass.approved {
+		res.Approval, res.ApprovalChanged, res.Denied = pass.steps, nonNil(pass.changed), pass.denied
+		res.Error = "this is a replanned version: approve its side-effect steps before it runs"
+		return nil, res, nil
+	}
+
+	opts := runner.Options{Settings: st, LLM: client, Escalation: run, WorkflowPath: path, Logger: s.deps.Logger,
+		OnEvent: func(e runner.Event) {
+			if e.Type == runner.EvRunStarted {
+				run.mu.Lock()
+				run.runID = e.RunID
+				run.mu.Unlock()
+			}
+			run.lastSeq.Store(e.Seq)
+			run.send(Event{Kind: KindRun, Run: &e})
+		}}
+	s.gate.apply(pass, &opts, s.cachedCatalog)
+	if rp := s.replanner(st, client); rp != nil {
+		opts.Replanner = rp
+		run.canReplan = true
+	}
+	if s.deps.Tune != nil {
+		s.deps.Tune(&opts)
+	}
+	started = true
+	res.Started = true
+	forwarded := make(chan struct{})
+	go run.forward(forwarded)
+	go s.runInBackground(ctx, run, runner.New(opts), w, forwarded)
+	return run, res, nil
+}
+
+func (s *Service) runInBackground(ctx context.Context, run *activeRun, rn *runner.Runner, w *workflow.Workflow, forwarded chan struct{}) {
+	defer func() {
+		run.cancel()
+		close(run.out)
+		<-forwarded
+		s.mu.Lock()
+		if s.active == run {
+			s.active = nil
+		}
+		s.mu.Unlock()
+		close(run.done)
+	}()
+	fin := Finished{Warnings: []string{}, Problems: []validate.Problem{}}
+	finish := func() {
+		run.mu.Lock()
+		run.finished = &fin
+		run.mu.Unlock()
+		c := fin
+		run.send(Event{Kind: KindFinished, Finished: &c})
+	}
+	res, err := rn.Run(ctx, w)
+	if err != nil {
+		fin.Outcome = runner.OutcomeFailed
+		fin.Error = err.Error()
+		fin.Err = err
+		var ie *runner.InvalidError
+		if errors.As(err, &ie) {
+			fin.Problems = nonNil(ie.Problems)
+		}
+		finish()
+		return
+	}
+	fin.RunID, fin.Dir, fin.Outcome, fin.Error, fin.StoppedAt = res.RunID, res.Dir, res.Outcome, res.Error, res.StoppedAt
+	fin.Summary, fin.Warnings, fin.Replanned = &res.Summary, nonNil(res.Warnings), res.Replanned != nil
+	fin.Started, fin.Finished = res.Started, res.Finished
+	fin.AfterSeq = run.lastSeq.Load()
+	fin.Result = res
+	if res.Replanned != nil {
+		rp := s.proposal(w, res)
+		rp.AfterSeq = fin.AfterSeq
+		s.gate.replanned(rp)
+		run.send(Event{Kind: KindReplanned, Replan: &rp})
+	}
+	finish()
+}
+
+// Respond answers the escalation id with resp (retry, skip, abort, fix
+// with an instruction or arguments, replan). It fails when resp is not an
+// answer or no such escalation waits (answered already, or the run ended).
+func (s *Service) Respond(id string, resp runner.Response) error {
+	switch resp.Action {
+	case runner.ActRetry, runner.ActSkip, runner.ActAbort, runner.ActFix, runner.ActReplan:
+	default:
+		return fmt.Errorf("%q is not an answer: use retry, skip, abort, fix or replan", resp.Action)
+	}
+	run := s.activeRun()
+	if run == nil {
+		return fmt.Errorf("no run is waiting for an answer (escalation %s)", id)
+	}
+	run.mu.Lock()
+	ch, ok := run.waiting[id]
+	delete(run.waiting, id)
+	run.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("escalation %s is not waiting for an answer (answered already, or the run moved on)", id)
+	}
+	ch <- resp
+	return nil
+}
+
+func (s *Service) activeRun() *activeRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.active
+}
+
+// Stop cancels the run in progress (an escalation waiting for an answer
+// ends with it). It reports whether there was one.
+func (s *Service) Stop() bool {
+	run := s.activeRun()
+	if run == nil {
+		return false
+	}
+	run.cancel()
+	return true
+}
+
+// Wait waits for the run in progress, if any, to end, at most timeout. It
+// reports whether no run goes any more.
+func (s *Service) Wait(timeout time.Duration) bool {
+	run := s.activeRun()
+	if run == nil {
+		return true
+	}
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case <-run.done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// Status says whether a run goes and what it waits for.
+func (s *Service) Status() Status {
+	run := s.activeRun()
+	if run == nil {
+		return Status{}
+	}
+	run.mu.Lock()
+	defer run.mu.Unlock()
+	var esc *Escalation
+	if run.current != nil {
+		c := *run.current
+		esc = &c
+	}
+	return Status{Running: true, RunID: run.runID, WorkflowID: run.workflowID, Escalation: esc, CanReplan: run.canReplan}
+}
+
+// CanReplan says whether a run started now could replan (a replanner and,
+// for the planner's, a model are configured).
+func (s *Service) CanReplan() bool {
+	st, _, err := s.settings()
+	if err != nil {
+		return false
+	}
+	client, _ := s.client(st)
+	return s.replanner(st, client) != nil
+}
+
+func (s *Service) replanner(st settings.Settings, client llm.Client) runner.Replanner {
+	if s.deps.Replanner == nil {
+		return nil
+	}
+	ctxCatalog := func(ctx context.Context) *tools.Catalog { return s.catalogFor(ctx, st, nil) }
+	return s.deps.Replanner(st, client, ctxCatalog)
+}
+
+// nonNil makes empty lists reach JSON as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
