@@ -281,8 +281,7 @@ func (a *App) PreviewPatch(w workflow.Workflow, patch assistant.WorkflowPatch) P
 // when the user applies a reviewed change. It uses the same merge as the
 // preview.
 func (a *App) ApplyPatch(w workflow.Workflow, patch assistant.WorkflowPatch) AppliedPatch {
-	merged, ws := assistant.MergePatchIntoWorkflow(&w, &patch)
-	a.service().MarkApplied(merged)
+	merged, ws := assistant.MergePatchIntoWorkflow(&w, &patch) // marks what the model changed
 	return AppliedPatch{Workflow: merged, Warnings: nonNil(ws)}
 }
 

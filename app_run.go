@@ -10,6 +10,7 @@ package main
 import (
 	"time"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
@@ -45,18 +46,15 @@ var ErrRunActive = service.ErrRunActive
 // a binding are the service's own.
 
 // RunStart is StartRun's answer. Started is false when the workflow is not
-// valid (Error and Problems say why) or, for a replanned version, when its
-// side-effect steps need approval first (Approval lists them; run it with
-// StartApprovedRun).
+// valid (Error and Problems say why) or when steps a model wrote wait for
+// approval (Approval lists them in full; approve them with ApproveSteps or
+// run with StartApprovedRun).
 type RunStart struct {
-	Started  bool                `json:"started"`
-	Error    string              `json:"error,omitempty"`
-	Problems []validate.Problem  `json:"problems"`
-	Approval []runner.SideEffect `json:"approval"`
-	// ApprovalChanged are the ids of the steps in Approval that the replan
-	// added or changed.
-	ApprovalChanged []string `json:"approval_changed"`
-	Warnings        []string `json:"warnings"`
+	Started  bool               `json:"started"`
+	Error    string             `json:"error,omitempty"`
+	Problems []validate.Problem `json:"problems"`
+	Approval []approval.Step    `json:"approval"`
+	Warnings []string           `json:"warnings"`
 }
 
 // RunEscalation is an escalation waiting for RespondEscalation(ID, …).
@@ -178,20 +176,21 @@ func (a *App) StartRun(w workflow.Workflow, path string) (RunStart, error) {
 	return a.startRun(w, path, nil)
 }
 
-// StartApprovedRun is StartRun for a replanned version whose side-effect
-// steps the user approved (their node ids).
+// StartApprovedRun is StartRun after the user approved, in the dialog, the
+// steps with these node ids: their content as it is in w (the document the
+// dialog showed) is recorded as approved, then the run starts if nothing
+// else waits.
 func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []string) (RunStart, error) {
 	return a.startRun(w, path, approved)
 }
 
 func (a *App) startRun(w workflow.Workflow, path string, approved []string) (RunStart, error) {
 	res, err := a.service().Start(a.context(), service.StartRequest{Workflow: &w, Path: path,
-		Approver: service.Preapproved(approved), Sink: a.runSink()})
+		Approver: service.Preapproved(approved), ApprovedBy: "desktop", Sink: a.runSink()})
 	if err != nil {
 		return RunStart{}, err
 	}
-	return RunStart{Started: res.Started, Error: res.Error, Problems: res.Problems, Approval: res.Approval,
-		ApprovalChanged: res.ApprovalChanged, Warnings: res.Warnings}, nil
+	return RunStart{Started: res.Started, Error: res.Error, Problems: res.Problems, Approval: nonNil(res.Approval), Warnings: res.Warnings}, nil
 }
 
 // RespondEscalation answers the escalation id with resp (retry, skip, abort,
@@ -251,9 +250,17 @@ func (a *App) ToolCatalogFull() ToolCatalogResult {
 	return ToolCatalogResult(a.service().ToolCatalog(a.context()))
 }
 
-// SideEffectSteps lists the steps of w that change the world (commands,
-// file writes, requests other than GET, tools that may change things, AI
-// agents allowed to call them), as the approval dialog shows them.
-func (a *App) SideEffectSteps(w workflow.Workflow) []runner.SideEffect {
-	return a.service().SideEffectSteps(&w)
+// PendingApprovals lists the steps of w (saved at path, "" when unsaved)
+// that a model wrote, can act, and wait for the person's approval.
+func (a *App) PendingApprovals(w workflow.Workflow, path string) ([]approval.Step, error) {
+	st, err := a.service().PendingApprovals(a.context(), &w, path)
+	return nonNil(st.Pending), err
+}
+
+// ApproveSteps records the person's approval, in the dialog, of the steps
+// of w with these content fingerprints (each must be waiting) and returns
+// the steps still waiting.
+func (a *App) ApproveSteps(w workflow.Workflow, path string, fingerprints []string) ([]approval.Step, error) {
+	st, err := a.service().Approve(a.context(), &w, path, fingerprints, "desktop")
+	return nonNil(st.Pending), err
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
@@ -426,24 +425,16 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 		len(rp.Diff.ModifiedNodeIDs) != 1 || !rp.Valid || rp.Workflow == nil || len(rp.Workflow.Nodes) != 2 {
 		t.Fatalf("replan proposal = %+v", rp)
 	}
-	if len(rp.SideEffects) != 2 || len(rp.ChangedIDs) != 2 {
-		t.Fatalf("side effects = %+v, changed %v", rp.SideEffects, rp.ChangedIDs)
-	}
-	if _, marked := failure.ReplanInfoOf(rp.Workflow); !marked {
-		t.Fatal("the proposal's workflow lacks the runner's replan mark")
+	if len(rp.SideEffects) != 2 || rp.SideEffects[0].Fingerprint == "" || rp.SideEffects[0].Content == "" {
+		t.Fatalf("side effects = %+v", rp.SideEffects)
 	}
 	// The patch applied to the old workflow gives the proposal's steps
-	// (the assistant's Apply merges) and the app puts the mark back.
+	// (the assistant's Apply merges), marked as the model's.
 	applied := a.ApplyPatch(w, rp.Patch)
-	b1, _ := json.Marshal(applied.Workflow.Nodes)
-	b2, _ := json.Marshal(rp.Workflow.Nodes)
-	e1, _ := json.Marshal(applied.Workflow.Edges)
-	e2, _ := json.Marshal(rp.Workflow.Edges)
-	if string(b1) != string(b2) || string(e1) != string(e2) {
-		t.Fatalf("applied patch differs from the preview:\n%s\n%s", b1, b2)
-	}
-	if _, marked := failure.ReplanInfoOf(applied.Workflow); !marked {
-		t.Fatal("the applied replan lost the runner's mark: after a save and a restart it would run without approval")
+	for _, id := range []string{"id_bad", "id_save"} {
+		if !approval.FromModel(applied.Workflow.NodeByID(id)) {
+			t.Fatalf("the applied replan's step %s is not marked as the model's", id)
+		}
 	}
 	// Saved and opened by a fresh app (a restart), it still asks.
 	saved := filepath.Join(t.TempDir(), "replanned.json")
@@ -458,27 +449,26 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	if st, err := fresh.StartRun(*reopened, saved); err != nil || st.Started || len(st.Approval) != 2 {
 		t.Fatalf("after a restart the replanned version ran without approval: %+v, %v", st, err)
 	}
-	// An ordinary edit applied later is not marked.
-	other := a.ApplyPatch(w, assistant.WorkflowPatch{})
-	if other.Workflow == nil {
-		t.Fatal("ApplyPatch returned no workflow")
-	}
-	if _, marked := failure.ReplanInfoOf(other.Workflow); marked {
-		t.Fatal("a workflow that is not the replan got the mark")
-	}
 	a.waitRun(5 * time.Second)
 
-	// The replanned version does not run before its side-effect steps
-	// are approved.
+	// The replanned version does not run before its steps are approved;
+	// approving one step in the dialog leaves the other waiting.
 	nw := *applied.Workflow
 	st, err := a.StartRun(nw, path)
 	if err != nil || st.Started || len(st.Approval) != 2 {
 		t.Fatalf("StartRun of the replanned version = %+v, %v", st, err)
 	}
-	if st, err := a.StartApprovedRun(nw, path, []string{"id_bad"}); err != nil || st.Started {
+	left, err := a.ApproveSteps(nw, path, []string{st.Approval[0].Fingerprint})
+	if err != nil || len(left) != 1 || left[0].NodeID != st.Approval[1].NodeID {
+		t.Fatalf("ApproveSteps = %+v, %v", left, err)
+	}
+	if pend, err := a.PendingApprovals(nw, path); err != nil || len(pend) != 1 {
+		t.Fatalf("PendingApprovals = %+v, %v", pend, err)
+	}
+	if st, err := a.StartRun(nw, path); err != nil || st.Started || len(st.Approval) != 1 {
 		t.Fatalf("a partial approval started the run: %+v, %v", st, err)
 	}
-	st, err = a.StartApprovedRun(nw, path, []string{"id_bad", "id_save"})
+	st, err = a.StartApprovedRun(nw, path, []string{left[0].NodeID})
 	if err != nil || !st.Started {
 		t.Fatalf("StartApprovedRun = %+v, %v", st, err)
 	}
@@ -487,27 +477,28 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 		t.Fatalf("replanned run = %+v", fin)
 	}
 	a.waitRun(5 * time.Second)
-	// Approved once: the same steps run again without asking, even as
-	// the whole marked version (the runner asks the app, which approved it).
-	if st, err := a.StartRun(*rp.Workflow, path); err != nil || !st.Started {
-		t.Fatalf("StartRun of the approved, marked version = %+v, %v", st, err)
+	// Approved once: the same content runs again without asking, also in
+	// a fresh app.
+	if st, err := fresh.StartRun(*reopened, saved); err != nil || !st.Started {
+		t.Fatalf("StartRun of the approved version = %+v, %v", st, err)
 	}
-	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeSucceeded {
-		t.Fatalf("marked run = %+v", fin)
-	}
-	a.waitRun(5 * time.Second)
+	fresh.waitRun(5 * time.Second)
 	if st, err := a.StartRun(w, path); err != nil || !st.Started {
-		t.Fatalf("StartRun of the original after approval = %+v, %v", st, err)
+		t.Fatalf("StartRun of the original = %+v, %v", st, err)
 	}
 }
 
-func TestMarkedWorkflowNeedsApproval(t *testing.T) {
+func TestModelWrittenWorkflowNeedsApproval(t *testing.T) {
 	a, ev := runApp(t)
 	w, path := runFile(t, "wf-marked", [2]string{"one", "true"})
-	failure.MarkReplanned(&w, failure.ReplanInfo{RunID: "r", FailedNode: "one", Replans: 1})
+	approval.MarkAll(&w, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaPlan})
 	st, err := a.StartRun(w, path)
-	if err != nil || st.Started || len(st.Approval) != 1 || st.Approval[0].Kind != runner.EffectCommand {
-		t.Fatalf("StartRun of a marked workflow = %+v, %v", st, err)
+	if err != nil || st.Started || len(st.Approval) != 1 || st.Approval[0].Kind != approval.KindCommand ||
+		st.Approval[0].Arguments["command"] != "true" {
+		t.Fatalf("StartRun of a model-written workflow = %+v, %v", st, err)
+	}
+	if _, err := a.ApproveSteps(w, path, []string{"not-a-fingerprint"}); err == nil {
+		t.Fatal("ApproveSteps approved something that does not wait")
 	}
 	if st, err := a.StartApprovedRun(w, path, []string{"id_one"}); err != nil || !st.Started {
 		t.Fatalf("StartApprovedRun = %+v, %v", st, err)
@@ -563,7 +554,7 @@ func TestToolCatalogFull(t *testing.T) {
 	if calls != 3 {
 		t.Fatalf("calls = %d, want 3 (cached)", calls)
 	}
-	// Read-only MCP tools are not side effects; unknown tools are.
+	// Read-only, closed-world MCP tools need no approval; unknown tools do.
 	w := workflow.New("x")
 	w.Nodes = []workflow.Node{
 		{ID: "r", Key: "r", Type: workflow.TypeTool, Params: workflow.Params{Tool: "files.read"}},
@@ -571,12 +562,17 @@ func TestToolCatalogFull(t *testing.T) {
 		{ID: "l", Key: "l", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "hi"}}},
 		{ID: "c", Key: "c", Type: workflow.TypeTool, Params: workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": "ls"}}},
 	}
+	approval.MarkAll(w, approval.Provenance{Source: approval.SourceModel})
 	var keys []string
-	for _, s := range a.SideEffectSteps(*w) {
+	pend, err := a.PendingApprovals(*w, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range pend {
 		keys = append(keys, s.Key+":"+string(s.Kind))
 	}
 	if strings.Join(keys, ",") != "u:unknown_tool,c:command" {
-		t.Fatalf("SideEffectSteps = %v", keys)
+		t.Fatalf("PendingApprovals = %v", keys)
 	}
 }
 

@@ -176,8 +176,9 @@ func Pending(w *workflow.Workflow, sc Scope, approved func(fingerprint string) b
 
 // legacyReplanKey is the workflow field with which versions of Weft
 // before per-step provenance marked a replanned workflow (the runner still
-// writes it to count replans). Such a file's unmarked steps count as a
-// model's: they were gated then and stay gated.
+// writes it to count replans). In a file with that mark and no step marked
+// (one saved by such a version) every step counts as a model's: they were
+// gated then and stay gated.
 const legacyReplanKey = "weft_replan"
 
 // Required lists the enabled steps of w a model wrote that need approval,
@@ -187,6 +188,9 @@ func Required(w *workflow.Workflow, sc Scope) []Step {
 		return nil
 	}
 	_, legacy := w.Extra[legacyReplanKey]
+	for i := 0; legacy && i < len(w.Nodes); i++ {
+		legacy = !FromModel(&w.Nodes[i]) // marked per step: a file of this version
+	}
 	var out []Step
 	for i := range w.Nodes {
 		n := &w.Nodes[i]

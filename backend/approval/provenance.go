@@ -70,15 +70,17 @@ func MarkAll(w *workflow.Workflow, p Provenance) {
 
 // MarkChanged marks the nodes of nw that are new or whose content differs
 // from the node with the same id in old (a replan, a patch result). Nodes
-// the model kept as they were keep their own mark, or none.
+// the model kept as they were keep old's mark, or none, whatever nw says.
 func MarkChanged(old, nw *workflow.Workflow, p Provenance) []string {
-	return MarkChangedAmong(old, nw, nil, p)
+	return MarkChangedAmong(old, nw, nil, p, false)
 }
 
 // MarkChangedAmong is MarkChanged looking only at the nodes of nw whose
-// ids are in among (the ones a merge touched; the others are copies);
-// nil means all.
-func MarkChangedAmong(old, nw *workflow.Workflow, among map[string]bool, p Provenance) []string {
+// ids are in among (the ones a merge touched; the others are copies; nil
+// means all). With keepModelMarks a changed node that already carries a
+// model's mark saying how keeps it (a replanned step that reaches the
+// canvas as a patch stays "replan").
+func MarkChangedAmong(old, nw *workflow.Workflow, among map[string]bool, p Provenance, keepModelMarks bool) []string {
 	if nw == nil {
 		return nil
 	}
@@ -100,7 +102,9 @@ func MarkChangedAmong(old, nw *workflow.Workflow, among map[string]bool, p Prove
 			}
 			continue
 		}
-		Mark(n, p)
+		if pv, ok := Of(n); !keepModelMarks || !ok || pv.Source != SourceModel || pv.Via == "" {
+			Mark(n, p)
+		}
 		ids = append(ids, n.ID)
 	}
 	return ids

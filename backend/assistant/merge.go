@@ -301,7 +301,7 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 	for id := range x.added {
 		touched[id] = true
 	}
-	approval.MarkChangedAmong(w, out, touched, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaPatch})
+	approval.MarkChangedAmong(w, out, touched, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaPatch}, true)
 	return out, warnings
 }
 

@@ -1,272 +1,228 @@
 package service
 
-// The approval gate: which workflows need their side-effect steps approved
-// before they run, who is asked, and what this session remembers. It is
-// the only place that decides; the desktop dialog and the CLI prompt are
-// Approvers, and the runner's own check (runner.Options.Approve) is
-// answered from the decision made here.
+// The approval gate: before any engine starts, the steps a model wrote or
+// changed that can act (package approval's rule) must each be approved by
+// a person, for their exact content. This file is the only place that
+// decides; the desktop dialog, the terminal prompt, --approve and `weft
+// approve` are Approvers or callers of Approve, and the runner's own last
+// check is handed the same approvals.
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"sync"
+	"path/filepath"
+	"strings"
 
-	"github.com/weft-dev/weft/backend/failure"
-	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// Approver is the one who says which side-effect steps may run. The
-// caller passes it with each run: the desktop answers with the steps the
-// user ticked in the dialog, the CLI asks on the terminal or approves
-// everything with --approve.
+// Approver is the person who says which steps may run. The caller passes
+// it with each run: the desktop answers with the steps the user approved
+// in the dialog, the CLI asks on the terminal or approves everything with
+// --approve.
 type Approver interface {
-	// Approve returns the ids of the steps in req.Steps that may run. The
-	// run starts only when every step is approved.
+	// Approve is shown the steps waiting for approval, each with its full
+	// content, and returns the fingerprints of those the person approved.
+	// The run starts only when none is left waiting.
 	Approve(ctx context.Context, req ApprovalRequest) (approved []string, err error)
 }
 
 // ApprovalRequest is what an Approver is asked about.
 type ApprovalRequest struct {
 	Workflow *workflow.Workflow
-	// Steps are the side-effect steps to approve.
-	Steps []runner.SideEffect
-	// Changed are the ids of those the replan added or changed.
-	Changed []string
+	Steps    []approval.Step
 }
 
 // Preapproved is an Approver whose answer was given beforehand: the node
-// ids the user approved in the desktop's dialog (none for a first try).
+// ids the user approved in the desktop's dialog ("approve all and run").
+// It approves the content those steps have now, which is the content the
+// dialog showed: the desktop sends the same document.
 type Preapproved []string
 
-// Approve returns p.
-func (p Preapproved) Approve(context.Context, ApprovalRequest) ([]string, error) { return p, nil }
+// Approve returns the fingerprints of the steps whose node ids are in p.
+func (p Preapproved) Approve(_ context.Context, req ApprovalRequest) ([]string, error) {
+	ok := map[string]bool{}
+	for _, id := range p {
+		ok[id] = true
+	}
+	var fps []string
+	for _, st := range req.Steps {
+		if ok[st.NodeID] {
+			fps = append(fps, st.Fingerprint)
+		}
+	}
+	return fps, nil
+}
 
-// ApproveAll approves every step it is asked about.
+// ApproveAll approves every step it is asked about (--approve).
 type ApproveAll struct{}
 
-// Approve returns the ids of all of req.Steps.
+// Approve returns the fingerprints of all of req.Steps.
 func (ApproveAll) Approve(_ context.Context, req ApprovalRequest) ([]string, error) {
-	return StepIDs(req.Steps), nil
+	return Fingerprints(req.Steps), nil
 }
 
-// StepIDs are the node ids of steps.
-func StepIDs(steps []runner.SideEffect) []string {
-	ids := make([]string, 0, len(steps))
+// Fingerprints are the content fingerprints of steps.
+func Fingerprints(steps []approval.Step) []string {
+	out := make([]string, 0, len(steps))
 	for _, s := range steps {
-		ids = append(ids, s.ID)
+		out = append(out, s.Fingerprint)
 	}
-	return ids
+	return out
 }
 
-// gate is the session's approval state.
-type gate struct {
-	mu sync.Mutex
-	// pending is the last replan proposed, which comes back applied as a
-	// patch without the runner's mark.
-	pending *pendingApproval
-	// approved are the workflows (by workflowHash) whose side-effect
-	// steps were approved in this session: they run again without asking.
-	approved map[string]bool
+// ErrNotPending is returned by Approve for a fingerprint that is not a
+// step of the workflow waiting for approval: an approval is always of
+// content the person was shown.
+var ErrNotPending = errors.New("not a step of this workflow that waits for approval")
+
+// approvals opens the store (default: the XDG data dir's).
+func (s *Service) approvals() (*approval.Store, error) {
+	if s.deps.Approvals != nil {
+		return s.deps.Approvals()
+	}
+	return approval.DefaultStore()
 }
 
-// pendingApproval remembers a replanned version whose side-effect steps
-// must be approved before it runs.
-type pendingApproval struct {
-	hash   string          // of the whole replanned workflow, positions aside
-	prints map[string]bool // of its added or changed side-effect nodes
-	info   *failure.ReplanInfo
+// approvalScope is what the rule needs besides w: the tools (MCP
+// annotations) and the folder that bounds harmless reads.
+func (s *Service) approvalScope(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string) (approval.Scope, *tools.Catalog) {
+	cat := s.catalogFor(ctx, st, w)
+	sc := approval.Scope{Catalog: cat}
+	if path = strings.TrimSpace(path); path != "" {
+		if abs, err := filepath.Abs(path); err == nil {
+			sc.Dir = filepath.Dir(abs)
+		}
+	}
+	return sc, cat
+}
+
+// Approvals is the approval state of a workflow: the steps still waiting,
+// and a warning when the approvals file had to be set aside.
+type Approvals struct {
+	Pending  []approval.Step `json:"pending"`
+	Warnings []string        `json:"warnings"`
+}
+
+// PendingApprovals lists the steps of w (saved at path, "" when unsaved)
+// that a model wrote, can act and are not approved yet.
+func (s *Service) PendingApprovals(ctx context.Context, w *workflow.Workflow, path string) (Approvals, error) {
+	out := Approvals{Pending: []approval.Step{}, Warnings: []string{}}
+	if w == nil {
+		return out, errors.New("approvals: no workflow given")
+	}
+	st, _, err := s.settings()
+	if err != nil {
+		return out, err
+	}
+	sc, _ := s.approvalScope(ctx, st, w, path)
+	store, err := s.approvals()
+	if err != nil {
+		return out, err
+	}
+	snap, warn := store.Snapshot()
+	if warn != nil {
+		out.Warnings = append(out.Warnings, warn.Error())
+	}
+	out.Pending = nonNil(approval.Pending(w, sc, func(fp string) bool { return snap[fp] }))
+	return out, nil
+}
+
+// Approve records a person's approval (by says how: "desktop", "cli",
+// "weft approve") of the steps of w with these fingerprints, each of
+// which must be waiting; it returns what still waits. Nothing is recorded
+// when one fingerprint is not waiting.
+func (s *Service) Approve(ctx context.Context, w *workflow.Workflow, path string, fingerprints []string, by string) (Approvals, error) {
+	state, err := s.PendingApprovals(ctx, w, path)
+	if err != nil {
+		return state, err
+	}
+	byFP := map[string]approval.Step{}
+	for _, st := range state.Pending {
+		byFP[st.Fingerprint] = st
+	}
+	var steps []approval.Step
+	for _, fp := range fingerprints {
+		st, ok := byFP[fp]
+		if !ok {
+			return state, fmt.Errorf("approve %.12s…: %w", fp, ErrNotPending)
+		}
+		steps = append(steps, st)
+	}
+	store, err := s.approvals()
+	if err != nil {
+		return state, err
+	}
+	if err := store.Approve(steps, w.Name, by); err != nil {
+		return state, err
+	}
+	return s.PendingApprovals(ctx, w, path)
 }
 
 // pass is the gate's decision about one run.
 type pass struct {
 	approved bool
-	denied   bool // an Approver was asked and said no to some step
-	steps    []runner.SideEffect
-	changed  []string
-	pending  bool // the workflow matched the last replan, not the mark
-	ok       map[string]bool
+	denied   bool // an Approver was asked and did not approve every step
+	pending  []approval.Step
+	checker  approval.Checker
 	catalog  *tools.Catalog
+	warnings []string
 }
 
-// check decides whether w may run: when it needs approval (needsApproval)
-// the approver is asked, and every step must be approved. catalog gives
-// the tools to judge the steps by; it is only asked when needed.
-func (g *gate) check(ctx context.Context, w *workflow.Workflow, catalog func() *tools.Catalog, approver Approver) (pass, error) {
-	p := pass{ok: map[string]bool{}}
-	if !g.mayNeedApproval(w) {
-		p.approved = true
-		return p, nil
-	}
-	p.catalog = catalog()
-	p.steps, p.changed, p.pending = g.needsApproval(w, p.catalog)
-	if len(p.steps) == 0 {
-		p.approved = true
-		return p, nil
-	}
-	if approver == nil {
-		return p, nil
-	}
-	ids, err := approver.Approve(ctx, ApprovalRequest{Workflow: w, Steps: p.steps, Changed: nonNil(p.changed)})
+// check decides whether w may run: the steps waiting for approval are
+// shown to the approver, what it approves is recorded, and the run may
+// start only when nothing waits.
+func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string, approver Approver, by string) (pass, error) {
+	var p pass
+	sc, cat := s.approvalScope(ctx, st, w, path)
+	p.catalog = cat
+	store, err := s.approvals()
 	if err != nil {
-		return p, fmt.Errorf("asking for approval of the replanned workflow: %w", err)
+		return p, err
 	}
-	for _, id := range ids {
-		p.ok[id] = true
+	snap, warn := store.Snapshot()
+	if warn != nil {
+		p.warnings = append(p.warnings, warn.Error())
 	}
-	for _, st := range p.steps {
-		if !p.ok[st.ID] {
-			p.denied = true
-			return p, nil
+	p.pending = approval.Pending(w, sc, func(fp string) bool { return snap[fp] })
+	if len(p.pending) > 0 && approver != nil {
+		fps, err := approver.Approve(ctx, ApprovalRequest{Workflow: w, Steps: p.pending})
+		if err != nil {
+			return p, fmt.Errorf("asking for approval: %w", err)
 		}
+		ok := map[string]bool{}
+		for _, fp := range fps {
+			ok[fp] = true
+		}
+		var yes, left []approval.Step
+		for _, st := range p.pending {
+			if ok[st.Fingerprint] {
+				yes = append(yes, st)
+			} else {
+				left = append(left, st)
+			}
+		}
+		if err := store.Approve(yes, w.Name, by); err != nil {
+			return p, err
+		}
+		for _, st := range yes {
+			snap[st.Fingerprint] = true
+		}
+		p.pending, p.denied = left, len(left) > 0
 	}
-	p.approved = true
-	g.mu.Lock()
-	if g.approved == nil {
-		g.approved = map[string]bool{}
-	}
-	g.approved[workflowHash(w)] = true
-	if p.pending {
-		g.pending = nil
-	}
-	g.mu.Unlock()
+	p.approved = len(p.pending) == 0
+	p.checker = approval.Set(snap)
 	return p, nil
 }
 
-// apply makes the runner's own check agree with p: it asks again (its
-// replan mark; RequireApproval for a version applied as a patch), and is
-// answered with what the gate approved.
-func (g *gate) apply(p pass, opts *runner.Options, fallback func() *tools.Catalog) {
-	opts.RequireApproval = p.pending
-	opts.ApprovalCatalog = p.catalog
-	if opts.ApprovalCatalog == nil {
-		opts.ApprovalCatalog = fallback()
+// approvalMessage says why a run did not start.
+func approvalMessage(steps []approval.Step) string {
+	if len(steps) == 1 {
+		return "1 step written or changed by a model needs your approval before the workflow runs"
 	}
-	steps, ok := p.steps, p.ok
-	opts.Approve = func(_ context.Context, asked []runner.SideEffect) (bool, error) {
-		for _, st := range asked {
-			if !ok[st.ID] && len(steps) > 0 {
-				return false, nil
-			}
-		}
-		return true, nil
-	}
-}
-
-// mayNeedApproval is the cheap part of needsApproval, before any catalog
-// is built: w carries the replan mark or may be the last replan.
-func (g *gate) mayNeedApproval(w *workflow.Workflow) bool {
-	if _, marked := failure.ReplanInfoOf(w); marked {
-		return true
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.pending != nil
-}
-
-// needsApproval returns the side-effect steps of w when w is a replanned
-// version (the runner's mark, or the content of the last replan) that was
-// not approved yet, with the ids of those the replan added or changed.
-// pending says whether w matched the last replan rather than the mark.
-func (g *gate) needsApproval(w *workflow.Workflow, cat *tools.Catalog) (steps []runner.SideEffect, changed []string, pending bool) {
-	hash := workflowHash(w)
-	g.mu.Lock()
-	p, done := g.pending, g.approved[hash]
-	g.mu.Unlock()
-	if done {
-		return nil, nil, false
-	}
-	_, marked := failure.ReplanInfoOf(w)
-	if p != nil {
-		for i := range w.Nodes {
-			if p.prints[nodePrint(&w.Nodes[i])] {
-				changed = append(changed, w.Nodes[i].ID)
-			}
-		}
-		pending = len(changed) > 0 || hash == p.hash
-	}
-	if !marked && !pending {
-		return nil, nil, false
-	}
-	return runner.SideEffectNodes(w, cat), changed, pending
-}
-
-// replanned remembers what marks the replanned version when it comes back
-// applied as a patch (which drops the runner's mark): its content and its
-// added or changed side-effect nodes.
-func (g *gate) replanned(rp Replan) {
-	if rp.Workflow == nil {
-		return
-	}
-	p := &pendingApproval{hash: workflowHash(rp.Workflow), prints: map[string]bool{}}
-	if info, ok := failure.ReplanInfoOf(rp.Workflow); ok {
-		p.info = &info
-	}
-	for _, id := range rp.ChangedIDs {
-		if n := rp.Workflow.NodeByID(id); n != nil {
-			p.prints[nodePrint(n)] = true
-		}
-	}
-	g.mu.Lock()
-	g.pending = p
-	g.mu.Unlock()
-}
-
-// MarkApplied puts the runner's replan mark back on w when w is the last
-// replan applied as a patch (the merge keeps only nodes and edges). Saved,
-// the mark makes the version ask for approval again after a restart, not
-// only in the session that replanned it.
-func (s *Service) MarkApplied(w *workflow.Workflow) {
-	if w == nil {
-		return
-	}
-	if _, marked := failure.ReplanInfoOf(w); marked {
-		return
-	}
-	g := &s.gate
-	g.mu.Lock()
-	p := g.pending
-	g.mu.Unlock()
-	if p == nil || p.info == nil {
-		return
-	}
-	match := workflowHash(w) == p.hash
-	for i := 0; !match && i < len(w.Nodes); i++ {
-		match = p.prints[nodePrint(&w.Nodes[i])]
-	}
-	if match {
-		failure.MarkReplanned(w, *p.info)
-	}
-}
-
-// SideEffectSteps lists the steps of w that change the world (commands,
-// file writes, requests other than GET, tools that may change things, AI
-// agents allowed to call them), as the approval dialog shows them.
-func (s *Service) SideEffectSteps(w *workflow.Workflow) []runner.SideEffect {
-	return nonNil(runner.SideEffectNodes(w, s.cachedCatalog()))
-}
-
-// nodePrint identifies a node's content, its position aside.
-func nodePrint(n *workflow.Node) string {
-	c := *n
-	c.Position = nil
-	b, _ := json.Marshal(&c)
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
-}
-
-// workflowHash identifies a workflow's steps and wiring, positions and
-// top-level fields (such as the replan mark) aside.
-func workflowHash(w *workflow.Workflow) string {
-	h := sha256.New()
-	for i := range w.Nodes {
-		h.Write([]byte(nodePrint(&w.Nodes[i])))
-	}
-	b, _ := json.Marshal(w.Edges)
-	h.Write(b)
-	return hex.EncodeToString(h.Sum(nil))
+	return fmt.Sprintf("%d steps written or changed by a model need your approval before the workflow runs", len(steps))
 }

@@ -4,67 +4,75 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/assistant"
-	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// askLog is an Approver that records what it was asked and answers ids.
+// askLog is an Approver that records the keys it was asked about and
+// answers with the fingerprints of the keys in yes (or raw fingerprints).
 type askLog struct {
 	asked [][]string
-	ids   []string
+	yes   []string
+	raw   []string
 	err   error
 }
 
 func (a *askLog) Approve(_ context.Context, req ApprovalRequest) ([]string, error) {
-	a.asked = append(a.asked, StepIDs(req.Steps))
-	return a.ids, a.err
+	var keys, fps []string
+	for _, s := range req.Steps {
+		keys = append(keys, s.Key)
+		for _, y := range a.yes {
+			if y == s.Key {
+				fps = append(fps, s.Fingerprint)
+			}
+		}
+	}
+	a.asked = append(a.asked, keys)
+	return append(fps, a.raw...), a.err
+}
+
+// byModel marks every node of w as a model's plan, as the planner does.
+func byModel(w *workflow.Workflow) {
+	approval.MarkAll(w, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaPlan})
 }
 
 func TestApprovalGate(t *testing.T) {
-	marked := func(w *workflow.Workflow) {
-		failure.MarkReplanned(w, failure.ReplanInfo{RunID: "r", FailedNode: "one", Replans: 1})
-	}
 	cases := []struct {
 		name     string
-		mark     bool
-		approver func() *askLog // nil: no approver
+		hand     bool
+		approver *askLog // nil: no approver
 		steps    [][2]string
 		started  bool
 		denied   bool
 		asked    int
 		wantErr  string
 	}{
-		{name: "not replanned runs without asking", steps: [][2]string{{"one", "true"}}, approver: func() *askLog { return &askLog{} }, started: true},
-		{name: "marked, nobody to ask", mark: true, steps: [][2]string{{"one", "true"}}, started: false},
-		{name: "marked, denied", mark: true, steps: [][2]string{{"one", "true"}}, approver: func() *askLog { return &askLog{} }, denied: true, asked: 1},
-		{name: "marked, approved", mark: true, steps: [][2]string{{"one", "true"}}, approver: func() *askLog { return &askLog{ids: []string{"id_one"}} }, started: true, asked: 1},
-		{name: "marked, partly approved", mark: true, steps: [][2]string{{"one", "true"}, {"two", "true"}},
-			approver: func() *askLog { return &askLog{ids: []string{"id_one"}} }, denied: true, asked: 1},
-		{name: "marked, hostile ids", mark: true, steps: [][2]string{{"one", "true"}},
-			approver: func() *askLog { return &askLog{ids: []string{"", "id_", "ID_ONE", "id_one ", "*"}} }, denied: true, asked: 1},
-		{name: "marked, duplicates and extras still approve", mark: true, steps: [][2]string{{"one", "true"}},
-			approver: func() *askLog { return &askLog{ids: []string{"id_one", "id_one", "id_other"}} }, started: true, asked: 1},
-		{name: "approver fails", mark: true, steps: [][2]string{{"one", "true"}},
-			approver: func() *askLog { return &askLog{err: errors.New("terminal closed")} }, wantErr: "asking for approval of the replanned workflow: terminal closed", asked: 1},
+		{name: "hand-written runs without asking", hand: true, steps: [][2]string{{"one", "true"}}, approver: &askLog{}, started: true},
+		{name: "model-written, nobody to ask", steps: [][2]string{{"one", "true"}}},
+		{name: "model-written, denied", steps: [][2]string{{"one", "true"}}, approver: &askLog{}, denied: true, asked: 1},
+		{name: "model-written, approved", steps: [][2]string{{"one", "true"}}, approver: &askLog{yes: []string{"one"}}, started: true, asked: 1},
+		{name: "partly approved", steps: [][2]string{{"one", "true"}, {"two", "true"}}, approver: &askLog{yes: []string{"one"}}, denied: true, asked: 1},
+		{name: "hostile answers", steps: [][2]string{{"one", "true"}},
+			approver: &askLog{raw: []string{"", "*", "id_one", strings.Repeat("0", 64)}}, denied: true, asked: 1},
+		{name: "approver fails", steps: [][2]string{{"one", "true"}}, approver: &askLog{err: errors.New("terminal closed")},
+			wantErr: "asking for approval: terminal closed", asked: 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			svc := testService(t, nil)
 			w, path := runFile(t, "wf-gate", c.steps...)
-			if c.mark {
-				marked(w)
+			if !c.hand {
+				byModel(w)
 			}
-			req := StartRequest{Workflow: w, Path: path}
-			var al *askLog
+			req := StartRequest{Workflow: w, Path: path, ApprovedBy: "test"}
 			if c.approver != nil {
-				al = c.approver()
-				req.Approver = al
+				req.Approver = c.approver
 			}
 			st, fin, err := svc.Run(context.Background(), req)
 			if c.wantErr != "" {
@@ -77,26 +85,99 @@ func TestApprovalGate(t *testing.T) {
 			if st.Started != c.started || st.Denied != c.denied {
 				t.Fatalf("Started %v Denied %v, want %v %v: %+v", st.Started, st.Denied, c.started, c.denied, st)
 			}
-			if !c.started && c.wantErr == "" && (len(st.Approval) != len(c.steps) || st.Error == "") {
-				t.Fatalf("a refused start lists %d steps (want %d): %+v", len(st.Approval), len(c.steps), st)
+			if !c.started && c.wantErr == "" && (len(st.Approval) == 0 || st.Error == "") {
+				t.Fatalf("a refused start lists no steps: %+v", st)
 			}
 			if c.started && (fin == nil || fin.Outcome != runner.OutcomeSucceeded) {
 				t.Fatalf("finished = %+v", fin)
 			}
-			if al != nil && len(al.asked) != c.asked {
-				t.Fatalf("asked %d times, want %d", len(al.asked), c.asked)
+			if c.approver != nil && len(c.approver.asked) != c.asked {
+				t.Fatalf("asked %d times, want %d", len(c.approver.asked), c.asked)
 			}
 		})
 	}
 }
 
-// A replan's proposal needs approval in this session even applied as a
-// patch (which drops the mark), MarkApplied puts the mark back, and a
-// version approved once runs again without asking.
+// Approvals are kept per content, on disk: they survive a new Service (a
+// restart), and a step a model changes after approval asks again.
+func TestApprovalSurvivesAndFollowsContent(t *testing.T) {
+	svc := testService(t, nil)
+	w, path := runFile(t, "wf-keep", [2]string{"one", "true"}, [2]string{"two", "true"})
+	byModel(w)
+	if st, _, err := svc.Run(context.Background(), StartRequest{Workflow: w, Path: path, Approver: ApproveAll{}, ApprovedBy: "test"}); err != nil || !st.Started {
+		t.Fatalf("approved run = %+v, %v", st, err)
+	}
+	// Saved, reopened, in a new process: runs without asking.
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	reopened, _, err := workflow.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := New(svc.deps)
+	al := &askLog{}
+	if st, _, err := fresh.Run(context.Background(), StartRequest{Workflow: reopened, Path: path, Approver: al}); err != nil || !st.Started || len(al.asked) != 0 {
+		t.Fatalf("after a restart = %+v, %v, asked %v", st, err, al.asked)
+	}
+	// A model changes step two: only two is asked about again.
+	changed := reopened.Clone()
+	patch := assistant.WorkflowPatch{UpdatedNodes: []workflow.Node{{ID: "id_two", Key: "two", Type: workflow.TypeTool,
+		Params: workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": "true; touch pwned"}}}}}
+	merged, _ := assistant.MergePatchIntoWorkflow(changed, &patch)
+	st, _, err := fresh.Run(context.Background(), StartRequest{Workflow: merged, Path: path})
+	if err != nil || st.Started || len(st.Approval) != 1 || st.Approval[0].Key != "two" ||
+		st.Approval[0].Arguments["command"] != "true; touch pwned" {
+		t.Fatalf("a model's change ran on an earlier approval: %+v, %v", st, err)
+	}
+	// A hand edit of a model-written step does not approve it either.
+	hand := merged.Clone()
+	hand.Nodes[1].Params.Arguments["command"] = "true # reviewed?"
+	if st, _, _ := fresh.Run(context.Background(), StartRequest{Workflow: hand, Path: path}); st.Started {
+		t.Fatal("a hand edit of a model-written step ran unapproved")
+	}
+}
+
+func TestApproveAndPending(t *testing.T) {
+	svc := testService(t, nil)
+	w, path := runFile(t, "wf-approve", [2]string{"one", "true"}, [2]string{"two", "true"})
+	byModel(w)
+	ctx := context.Background()
+	a, err := svc.PendingApprovals(ctx, w, path)
+	if err != nil || len(a.Pending) != 2 {
+		t.Fatalf("pending %+v %v", a, err)
+	}
+	// Only a fingerprint that waits can be approved; nothing is recorded otherwise.
+	if _, err := svc.Approve(ctx, w, path, []string{a.Pending[0].Fingerprint, "deadbeef"}, "test"); !errors.Is(err, ErrNotPending) {
+		t.Fatalf("err %v", err)
+	}
+	if again, _ := svc.PendingApprovals(ctx, w, path); len(again.Pending) != 2 {
+		t.Fatalf("a refused approval recorded something: %+v", again)
+	}
+	left, err := svc.Approve(ctx, w, path, []string{a.Pending[0].Fingerprint}, "test")
+	if err != nil || len(left.Pending) != 1 || left.Pending[0].Key != "two" {
+		t.Fatalf("left %+v %v", left, err)
+	}
+	store, _ := approval.DefaultStore()
+	if fi, err := os.Stat(store.Path()); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("approvals file %v %v", fi, err)
+	}
+	b, _ := os.ReadFile(store.Path())
+	if !strings.Contains(string(b), `"by": "test"`) || !strings.Contains(string(b), a.Pending[0].Fingerprint) {
+		t.Fatalf("approvals file:\n%s", b)
+	}
+	// Preapproved (the desktop's "approve all and run") approves by node id.
+	if st, _, err := svc.Run(ctx, StartRequest{Workflow: w, Path: path, Approver: Preapproved{"id_two"}}); err != nil || !st.Started {
+		t.Fatalf("preapproved run %+v %v", st, err)
+	}
+}
+
+// A replan's new and changed steps are a model's: the proposal lists them,
+// and applied as a patch they need approval before they run.
 func TestReplanProposalThroughTheGate(t *testing.T) {
 	svc := testService(t, withFakeReplanner)
 	ev := newEvents()
-	w, path := runFile(t, "wf-replan", [2]string{"bad", "!false"})
+	w, path := runFile(t, "wf-replan", [2]string{"ok", "true"}, [2]string{"bad", "!false"})
 	if st, err := svc.Start(context.Background(), StartRequest{Workflow: w, Path: path, Sink: ev}); err != nil || !st.Started {
 		t.Fatalf("Start = %+v, %v", st, err)
 	}
@@ -112,102 +193,28 @@ func TestReplanProposalThroughTheGate(t *testing.T) {
 	if fin.Outcome != runner.OutcomeReplanned || !fin.Replanned || rp.AfterSeq != fin.AfterSeq {
 		t.Fatalf("finished = %+v, replan after %d", fin, rp.AfterSeq)
 	}
-	if len(rp.Patch.AddedNodes) != 1 || len(rp.Patch.UpdatedNodes) != 1 || !rp.Valid || len(rp.Workflow.Nodes) != 2 ||
-		len(rp.SideEffects) != 2 || len(rp.ChangedIDs) != 2 {
-		t.Fatalf("proposal = %+v", rp)
+	var keys []string
+	for _, s := range rp.SideEffects {
+		keys = append(keys, s.Key+":"+s.Provenance.Via)
 	}
-	if _, marked := failure.ReplanInfoOf(rp.Workflow); !marked {
-		t.Fatal("the proposal lacks the runner's mark")
+	// "ok" was kept as the person wrote it: it needs no approval.
+	if len(rp.Patch.AddedNodes) != 1 || len(rp.Patch.UpdatedNodes) != 1 || !rp.Valid || strings.Join(keys, ",") != "bad:replan,save:replan" {
+		t.Fatalf("proposal side effects %v, patch %+v", keys, rp.Patch)
 	}
 	svc.Wait(5e9)
 
 	applied, _ := assistant.MergePatchIntoWorkflow(w, &rp.Patch)
-	if _, marked := failure.ReplanInfoOf(applied); marked {
-		t.Fatal("the merge kept the mark: this test no longer tests the pending path")
-	}
-	// Unmarked, it still needs approval (the session's pending replan).
-	unmarked := applied.Clone()
-	if st, err := svc.Start(context.Background(), StartRequest{Workflow: unmarked, Path: path, Approver: Preapproved(nil)}); err != nil || st.Started ||
-		len(st.Approval) != 2 || len(st.ApprovalChanged) != 2 || !st.Denied {
-		t.Fatalf("the applied replan ran without approval: %+v, %v", st, err)
-	}
-	svc.MarkApplied(applied)
-	if _, marked := failure.ReplanInfoOf(applied); !marked {
-		t.Fatal("MarkApplied did not mark the applied replan")
-	}
-	other := w.Clone()
-	svc.MarkApplied(other)
-	svc.MarkApplied(nil)
-	if _, marked := failure.ReplanInfoOf(other); marked {
-		t.Fatal("MarkApplied marked a workflow that is not the replan")
-	}
-	// A fresh session (a restart) asks for the marked version too.
 	b, _ := json.Marshal(applied)
 	var reopened workflow.Workflow
 	if err := json.Unmarshal(b, &reopened); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := testService(t, nil).Start(context.Background(), StartRequest{Workflow: &reopened, Path: filepath.Join(t.TempDir(), "r.json")}); st.Started || len(st.Approval) != 2 {
-		t.Fatalf("after a restart the replanned version ran without approval: %+v", st)
+	st, err := svc.Start(context.Background(), StartRequest{Workflow: &reopened, Path: path})
+	if err != nil || st.Started || len(st.Approval) != 2 {
+		t.Fatalf("the applied replan ran without approval: %+v, %v", st, err)
 	}
-
-	st, fin2, err := svc.Run(context.Background(), StartRequest{Workflow: applied, Path: path, Approver: ApproveAll{}})
+	st, fin2, err := svc.Run(context.Background(), StartRequest{Workflow: &reopened, Path: path, Approver: Preapproved{"id_bad", "id_save"}})
 	if err != nil || !st.Started || fin2.Outcome != runner.OutcomeSucceeded {
 		t.Fatalf("approved run = %+v, %+v, %v", st, fin2, err)
-	}
-	// Approved once: it runs again without asking, marked or not.
-	al := &askLog{}
-	for _, v := range []*workflow.Workflow{applied, rp.Workflow, unmarked} {
-		if st, _, err := svc.Run(context.Background(), StartRequest{Workflow: v, Path: path, Approver: al}); err != nil || !st.Started {
-			t.Fatalf("a version approved before = %+v, %v", st, err)
-		}
-	}
-	if len(al.asked) != 0 {
-		t.Fatalf("asked again: %v", al.asked)
-	}
-	// The original (which fails and waits for an answer) starts too.
-	if st, err := svc.Start(context.Background(), StartRequest{Workflow: w, Path: path}); err != nil || !st.Started {
-		t.Fatalf("the original after approval = %+v, %v", st, err)
-	}
-	svc.Stop()
-}
-
-func TestSideEffectSteps(t *testing.T) {
-	svc := testService(t, nil)
-	w := workflow.New("x")
-	w.Nodes = []workflow.Node{
-		{ID: "u", Key: "u", Type: workflow.TypeTool, Params: workflow.Params{Tool: "mystery.do"}},
-		{ID: "l", Key: "l", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "hi"}}},
-		{ID: "c", Key: "c", Type: workflow.TypeTool, Params: workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": "ls"}}},
-	}
-	var keys []string
-	for _, s := range svc.SideEffectSteps(w) {
-		keys = append(keys, s.Key+":"+string(s.Kind))
-	}
-	if strings.Join(keys, ",") != "u:unknown_tool,c:command" {
-		t.Fatalf("SideEffectSteps = %v", keys)
-	}
-	if got := svc.SideEffectSteps(nil); got == nil || len(got) != 0 {
-		t.Fatalf("SideEffectSteps(nil) = %#v, want []", got)
-	}
-}
-
-func TestWorkflowHashIgnoresPositionsAndMark(t *testing.T) {
-	w, _ := runFile(t, "wf-hash", [2]string{"one", "true"}, [2]string{"two", "true"})
-	h := workflowHash(w)
-	moved := w.Clone()
-	moved.Nodes[0].Position = &workflow.Position{X: 999, Y: -3}
-	failure.MarkReplanned(moved, failure.ReplanInfo{Replans: 1})
-	if workflowHash(moved) != h {
-		t.Fatal("a move or the replan mark changed the hash")
-	}
-	changed := w.Clone()
-	changed.Nodes[1].Params.Arguments["command"] = "false"
-	rewired := w.Clone()
-	rewired.Edges = nil
-	for name, v := range map[string]*workflow.Workflow{"changed": changed, "rewired": rewired} {
-		if workflowHash(v) == h {
-			t.Errorf("%s workflow has the same hash", name)
-		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -61,8 +62,9 @@ func TestToolCatalogCache(t *testing.T) {
 		{ID: "r", Key: "r", Type: workflow.TypeTool, Params: workflow.Params{Tool: "files.read"}},
 		{ID: "w", Key: "w", Type: workflow.TypeTool, Params: workflow.Params{Tool: "files.write"}},
 	}}
-	if st := svc.SideEffectSteps(w); len(st) != 1 || st[0].Key != "w" {
-		t.Fatalf("SideEffectSteps = %+v", st)
+	approval.MarkAll(w, approval.Provenance{Source: approval.SourceModel})
+	if st, err := svc.PendingApprovals(context.Background(), w, ""); err != nil || len(st.Pending) != 1 || st.Pending[0].Key != "w" {
+		t.Fatalf("PendingApprovals = %+v, %v", st, err)
 	}
 }
 

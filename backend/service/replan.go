@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
@@ -73,17 +74,16 @@ type Replan struct {
 	Warnings  []assistant.Warning     `json:"warnings"`
 	Valid     bool                    `json:"valid"`
 	Problems  []validate.Problem      `json:"problems"`
-	// SideEffects are the steps of the new plan that will need approval
-	// before it runs; ChangedIDs those of them the replan added or changed.
-	SideEffects []runner.SideEffect `json:"side_effects"`
-	ChangedIDs  []string            `json:"changed_ids"`
+	// SideEffects are the steps of the new plan a model wrote that will
+	// wait for approval before it runs (package approval).
+	SideEffects []approval.Step `json:"side_effects"`
 	// AfterSeq is the seq of the last run event sent before it.
 	AfterSeq int64 `json:"after_seq"`
 }
 
 // proposal turns the replanned workflow into a patch of the one that ran,
 // previewed like an assistant change.
-func (s *Service) proposal(old *workflow.Workflow, res *runner.Result) Replan {
+func (s *Service) proposal(ctx context.Context, old *workflow.Workflow, res *runner.Result, path string) Replan {
 	patch := replanPatch(old, res.Replanned)
 	pv := assistant.PreviewPatch(old, &patch)
 	vr := validate.Validate(pv.Workflow, s.deps.Builtin)
@@ -92,16 +92,9 @@ func (s *Service) proposal(old *workflow.Workflow, res *runner.Result) Replan {
 	if info, ok := failure.ReplanInfoOf(res.Replanned); ok {
 		failure.MarkReplanned(pv.Workflow, info) // the whole version carries the runner's mark
 	}
-	changed := map[string]bool{}
-	for _, id := range append(append([]string{}, pv.Diff.AddedNodeIDs...), pv.Diff.ModifiedNodeIDs...) {
-		changed[id] = true
-	}
-	rp.SideEffects = nonNil(runner.SideEffectNodes(pv.Workflow, s.cachedCatalog()))
-	rp.ChangedIDs = []string{}
-	for _, st := range rp.SideEffects {
-		if changed[st.ID] {
-			rp.ChangedIDs = append(rp.ChangedIDs, st.ID)
-		}
+	rp.SideEffects = []approval.Step{}
+	if a, err := s.PendingApprovals(ctx, pv.Workflow, path); err == nil {
+		rp.SideEffects = a.Pending
 	}
 	return rp
 }

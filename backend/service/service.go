@@ -20,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
@@ -54,6 +55,9 @@ type Deps struct {
 	// Logger, when set, is the runner's logger and hears about MCP servers
 	// that could not be listed.
 	Logger *slog.Logger
+	// Approvals opens the approvals store (default approval.DefaultStore,
+	// in the XDG data dir).
+	Approvals func() (*approval.Store, error)
 	// Tune adjusts the runner options of every run (tests: a fast Sleep).
 	Tune func(*runner.Options)
 }
@@ -65,8 +69,6 @@ type Service struct {
 
 	mu     sync.Mutex
 	active *activeRun
-
-	gate gate // approval.go
 
 	cat catalogCache // catalog.go
 }
@@ -163,26 +165,27 @@ type StartRequest struct {
 	Workflow *workflow.Workflow
 	// Path is the workflow's file; "" when unsaved.
 	Path string
-	// Approver is asked about the side-effect steps of a workflow that
-	// needs approval (approval.go); nil means nobody can be asked, so such
-	// a workflow does not start.
+	// Approver is asked about the steps a model wrote that wait for
+	// approval (approval.go); nil means nobody can be asked, so a workflow
+	// with such steps does not start.
 	Approver Approver
+	// ApprovedBy says how approvals given in this run are made, for the
+	// approvals file ("desktop", "cli", "cli --approve").
+	ApprovedBy string
 	// Sink receives the run's events; nil drops them.
 	Sink Sink
 }
 
 // StartResult says whether the run started. Started is false when the
 // workflow is not valid (Error and Problems say why) or when its
-// side-effect steps need approval that was not given (Approval lists them).
+// steps a model wrote need approval that was not given (Approval lists
+// them, in full).
 type StartResult struct {
-	Started  bool                `json:"started"`
-	Error    string              `json:"error,omitempty"`
-	Problems []validate.Problem  `json:"problems"`
-	Approval []runner.SideEffect `json:"approval"`
-	// ApprovalChanged are the ids of the steps in Approval that the replan
-	// added or changed.
-	ApprovalChanged []string `json:"approval_changed"`
-	Warnings        []string `json:"warnings"`
+	Started  bool               `json:"started"`
+	Error    string             `json:"error,omitempty"`
+	Problems []validate.Problem `json:"problems"`
+	Approval []approval.Step    `json:"approval"`
+	Warnings []string           `json:"warnings"`
 	// Denied is true when an Approver was asked and did not approve every
 	// step; false with Approval set means nobody could be asked.
 	Denied bool `json:"-"`
@@ -235,6 +238,7 @@ type activeRun struct {
 	cancel     context.CancelFunc
 	done       chan struct{}
 	workflowID string
+	path       string // the workflow's file, "" when unsaved
 	canReplan  bool
 	out        chan Event
 
@@ -318,7 +322,7 @@ func (s *Service) Run(ctx context.Context, req StartRequest) (res StartResult, f
 }
 
 func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, StartResult, error) {
-	res := StartResult{Problems: []validate.Problem{}, Approval: []runner.SideEffect{}, ApprovalChanged: []string{}, Warnings: []string{}}
+	res := StartResult{Problems: []validate.Problem{}, Approval: []approval.Step{}, Warnings: []string{}}
 	if req.Workflow == nil {
 		return nil, res, errors.New("run: no workflow given")
 	}
@@ -353,6 +357,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 		}
 		path = abs
 	}
+	run.path = path
 	vr := validate.Validate(w, s.deps.Builtin)
 	if !vr.Valid {
 		res.Problems = nonNil(vr.Errors())
@@ -369,14 +374,14 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 		res.Warnings = append(res.Warnings, "AI steps cannot run: "+err.Error())
 	}
 
-	catalog := func() *tools.Catalog { return s.catalogFor(ctx, st, w) }
-	pass, err := s.gate.check(ctx, w, catalog, req.Approver)
+	pass, err := s.checkApproval(ctx, st, w, path, req.Approver, req.ApprovedBy)
+	res.Warnings = append(res.Warnings, pass.warnings...)
 	if err != nil {
 		return nil, res, err
 	}
 	if !pass.approved {
-		res.Approval, res.ApprovalChanged, res.Denied = pass.steps, nonNil(pass.changed), pass.denied
-		res.Error = "this is a replanned version: approve its side-effect steps before it runs"
+		res.Approval, res.Denied = pass.pending, pass.denied
+		res.Error = approvalMessage(pass.pending)
 		return nil, res, nil
 	}
 
@@ -390,7 +395,8 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 			run.lastSeq.Store(e.Seq)
 			run.send(Event{Kind: KindRun, Run: &e})
 		}}
-	s.gate.apply(pass, &opts, s.cachedCatalog)
+	// The runner checks again, with the approvals just given.
+	opts.Approvals, opts.ApprovalCatalog = pass.checker, pass.catalog
 	if rp := s.replanner(st, client); rp != nil {
 		opts.Replanner = rp
 		run.canReplan = true
@@ -444,9 +450,8 @@ func (s *Service) runInBackground(ctx context.Context, run *activeRun, rn *runne
 	fin.AfterSeq = run.lastSeq.Load()
 	fin.Result = res
 	if res.Replanned != nil {
-		rp := s.proposal(w, res)
+		rp := s.proposal(ctx, w, res, run.path)
 		rp.AfterSeq = fin.AfterSeq
-		s.gate.replanned(rp)
 		run.send(Event{Kind: KindReplanned, Replan: &rp})
 	}
 	finish()

@@ -56,6 +56,7 @@ func (c *cli) commands() map[string]command {
 		"stats":    {"repair and retry rates by model: weft stats [--model MODEL] [--json]", (*cli).stats},
 		"run":      {"run a workflow with real tools: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve]", (*cli).run},
 		"versions": {"list or compare saved versions of a workflow: weft versions FILE [--json] [--diff A B]", (*cli).versions},
+		"approve":  {"approve the steps a model wrote, without running: weft approve FILE [--list] [--json]", (*cli).approve},
 	}
 }
 

@@ -34,8 +34,9 @@ var stdinIsTerminal = func(r io.Reader) bool {
 // (or, with --json, every event as a JSON line followed by the result);
 // escalations are answered on the terminal, or by --on-escalate.
 // A run that ends replanned saves the new version (versions store) and
-// writes it beside FILE; a replanned version asks for approval of its
-// side-effecting steps before it runs (--approve gives it).
+// writes it beside FILE. Steps a model wrote that can act wait for a
+// person's approval of their exact content (docs/trust.md): asked on a
+// terminal, given by --approve, else the run does not start.
 // Exit: 0 succeeded, 1 failed, aborted, replanned or not approved, 2 unusable input
 // (unreadable or invalid workflow, bad flags), 130 cancelled (Ctrl+C).
 func (c *cli) run(ctx context.Context, args []string) int {
@@ -43,7 +44,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	fs.SetOutput(c.stderr)
 	asJSON := fs.Bool("json", false, "stream the run's events as JSON lines, then the result")
 	onEscalate := fs.String("on-escalate", "", "answer escalations by `MODE`: prompt (ask on the terminal), abort or skip; default prompt on a terminal, else abort")
-	approve := fs.Bool("approve", false, "approve the steps of a replanned workflow that run commands, write files or send requests, without asking")
+	approve := fs.Bool("approve", false, "approve, without asking, the steps a model wrote that wait for approval (they are listed, in full, first)")
 	if err := fs.Parse(interspersed(args, map[string]bool{"on-escalate": true})); err != nil {
 		fmt.Fprintln(c.stderr, runUsage)
 		return exitUnusable
@@ -124,11 +125,17 @@ func (c *cli) run(ctx context.Context, args []string) int {
 			finished <- e.Finished
 		}
 	})
-	var approver service.Approver // nil: nobody to ask, a replanned version does not run
-	if *approve || terminal {
-		approver = &cliApprover{c: c, approve: *approve, in: in}
+	// Steps a model wrote wait for approval: --approve gives it, a
+	// terminal asks, and with neither the run does not start.
+	var approver service.Approver
+	by := "cli"
+	switch {
+	case *approve:
+		approver, by = &cliApprover{c: c, all: true}, "cli --approve"
+	case terminal:
+		approver = &cliApprover{c: c, in: in}
 	}
-	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, Sink: sink})
+	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink})
 	if err != nil {
 		return fail(err, nil)
 	}
@@ -136,7 +143,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	case len(started.Problems) > 0:
 		return fail(&runner.InvalidError{Problems: started.Problems}, started.Problems)
 	case !started.Started && len(started.Approval) > 0:
-		return c.notApproved(&runner.ApprovalError{Steps: started.Approval, Denied: started.Denied}, *asJSON)
+		return c.notApproved(started.Approval, started.Denied, *asJSON)
 	case !started.Started:
 		return fail(errors.New(started.Error), nil)
 	}
@@ -151,7 +158,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		}
 		var ae *runner.ApprovalError
 		if errors.As(fin.Err, &ae) {
-			return c.notApproved(ae, *asJSON)
+			return c.notApproved(ae.Steps, false, *asJSON)
 		}
 		return fail(fin.Err, nil)
 	}
@@ -179,20 +186,6 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return exitOK
 	case runner.OutcomeCanceled:
 		return exitCanceled
-	}
-	return exitInvalid
-}
-
-// notApproved reports a replanned workflow that did not run because its
-// side-effect steps were not approved.
-func (c *cli) notApproved(ae *runner.ApprovalError, asJSON bool) int {
-	if asJSON {
-		c.writeJSONLine(map[string]any{"type": "error", "error": ae.Error(), "needs_approval": ae.Steps})
-	}
-	fmt.Fprintf(c.stderr, "weft: %v\n", ae)
-	if !ae.Denied {
-		writeSideEffects(c.stderr, "  ", ae.Steps)
-		fmt.Fprintln(c.stderr, "weft: run it on a terminal to be asked, or pass --approve")
 	}
 	return exitInvalid
 }

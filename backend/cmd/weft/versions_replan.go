@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/runner"
@@ -74,58 +73,17 @@ func (c *cli) toolCatalog(ctx context.Context, s settings.Settings, w *workflow.
 	return cat
 }
 
-// cliApprover answers the approval gate for a replanned workflow: every
-// step with --approve, else whatever is answered on the terminal.
-type cliApprover struct {
-	c       *cli
-	approve bool
-	in      *bufio.Reader
-}
-
-func (a *cliApprover) Approve(ctx context.Context, req service.ApprovalRequest) ([]string, error) {
-	w := a.c.stderr
-	fmt.Fprintln(w, "This workflow was replanned. Before it runs, approve its steps that change things:")
-	writeSideEffects(w, "  ", req.Steps)
-	if a.approve {
-		fmt.Fprintln(w, "approved (--approve)")
-		return service.StepIDs(req.Steps), nil
-	}
-	h := &promptHandler{c: a.c, in: a.in}
-	for {
-		fmt.Fprint(w, "run them? [y/N]: ")
-		line, err := h.readLine(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
-			return nil, nil
-		}
-		switch strings.ToLower(strings.TrimSpace(line)) {
-		case "y", "yes":
-			return service.StepIDs(req.Steps), nil
-		case "", "n", "no":
-			return nil, nil
-		}
-	}
-}
-
-func writeSideEffects(w io.Writer, indent string, steps []runner.SideEffect) {
-	for _, s := range steps {
-		fmt.Fprintf(w, "%s- %s: %s\n", indent, s.Key, s.Detail)
-	}
-}
-
 // replannedJSON is the line `weft run --json` prints before the result of
 // a replanned run.
 type replannedJSON struct {
-	Type          string              `json:"type"`
-	File          string              `json:"file"`
-	Version       int                 `json:"version,omitempty"`
-	FromVersion   int                 `json:"from_version,omitempty"`
-	Summary       string              `json:"summary"`
-	Changes       versions.Diff       `json:"changes"`
-	NeedsApproval []runner.SideEffect `json:"needs_approval"`
-	Error         string              `json:"error,omitempty"`
+	Type          string          `json:"type"`
+	File          string          `json:"file"`
+	Version       int             `json:"version,omitempty"`
+	FromVersion   int             `json:"from_version,omitempty"`
+	Summary       string          `json:"summary"`
+	Changes       versions.Diff   `json:"changes"`
+	NeedsApproval []approval.Step `json:"needs_approval"`
+	Error         string          `json:"error,omitempty"`
 }
 
 // replannedReport is what saveReplanned did.
@@ -171,7 +129,8 @@ func (c *cli) printReplanned(path string, r *replannedReport) {
 	}
 	if len(r.NeedsApproval) > 0 {
 		fmt.Fprintln(w, "  needs your approval before it runs:")
-		writeSideEffects(w, "    ", r.NeedsApproval)
+		writeApprovalSteps(w, r.NeedsApproval)
+		fmt.Fprintln(w)
 	}
 	if r.Version > 0 {
 		fmt.Fprintf(w, "  compare: weft versions %s --diff %d %d\n", path, r.FromVersion, r.Version)

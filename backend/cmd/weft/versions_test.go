@@ -74,7 +74,7 @@ func TestRunReplanSavesVersion(t *testing.T) {
 	newFile := filepath.Join(filepath.Dir(wf), "wf.replanned-v2.json")
 	for _, want := range []string{"Run replanned", "Replanned: version 2 of \"Build\" (the run was of version 1)", "written to " + newFile,
 		"changes: 1 step modified (run: arguments.command)", "~ step run (run_command): arguments.command",
-		"needs your approval before it runs:", "- run: runs `sh ./build.sh`", "weft versions " + wf + " --diff 1 2"} {
+		"needs your approval before it runs:", "[1/1] run (Run script) · run_command · runs a shell command · replanned after a failure", "command: sh ./build.sh", "weft versions " + wf + " --diff 1 2"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
@@ -98,12 +98,12 @@ func TestRunReplanSavesVersion(t *testing.T) {
 
 	// The new version does not run without approval…
 	code, out, errOut = run(t, env, "run", newFile)
-	if code != exitInvalid || !strings.Contains(errOut, "needs approval") || !strings.Contains(errOut, "--approve") || strings.Contains(out, "▸") {
+	if code != exitInvalid || !strings.Contains(errOut, "waits for your approval") || !strings.Contains(errOut, "--approve") || strings.Contains(out, "▸") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	// …and runs with it.
 	code, out, errOut = run(t, env, "run", newFile, "--approve")
-	if code != exitOK || !strings.Contains(errOut, "- run: runs `sh ./build.sh`") || !strings.Contains(out, "│ built: done") {
+	if code != exitOK || !strings.Contains(errOut, "command: sh ./build.sh") || !strings.Contains(errOut, "approved (--approve)") || !strings.Contains(out, "│ built: done") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 
@@ -182,7 +182,7 @@ func TestRunReplannedAsksOnTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, out, errOut := withTerminal(t, context.Background(), "n\n", "run", file)
-	if code != exitInvalid || !strings.Contains(errOut, "run them? [y/N]") || !strings.Contains(errOut, "not approved") || strings.Contains(out, "▸") {
+	if code != exitInvalid || !strings.Contains(errOut, "approve this step?") || !strings.Contains(errOut, "the run did not start") || strings.Contains(out, "▸") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, errOut = withTerminal(t, context.Background(), "y\n", "run", file)
