@@ -96,10 +96,10 @@ func (l *cmdLexer) literal(s string) {
 
 func (l *cmdLexer) value(b *strings.Builder, v string) error {
 	if l.quoted {
-		return errorf(`sits inside "…", where cmd.exe cannot keep data from being read as syntax; remove the quotes around the placeholder: Weft quotes the value itself`)
+		return errorf(`the placeholder sits inside "…", where cmd.exe cannot keep data from being read as syntax; remove the quotes around the placeholder: Weft quotes the value itself`)
 	}
 	if l.esc {
-		return errorf("follows a ^, which would escape the value's first character")
+		return errorf("the placeholder follows a ^, which would escape the value's first character")
 	}
 	q, err := CmdArg(v)
 	if err != nil {

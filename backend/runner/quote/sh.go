@@ -309,7 +309,7 @@ func (l *posixLexer) value(b *strings.Builder, v string) error {
 	}
 	switch l.pend {
 	case pDollar:
-		return errorf("follows a $, which would make the value part of a $-expansion; write \\$ for a dollar sign")
+		return errorf("the placeholder follows a $, which would make the value part of a $-expansion; write \\$ for a dollar sign")
 	case pDollarOpen:
 		l.pend = pNone
 		l.push(pframe{kind: fUnquoted, paren: true})
@@ -321,7 +321,7 @@ func (l *posixLexer) value(b *strings.Builder, v string) error {
 		return l.unsureError()
 	}
 	if l.esc {
-		return errorf("follows a backslash, which would escape the quote that starts the value")
+		return errorf("the placeholder follows a backslash, which would escape the quote that starts the value")
 	}
 	if strings.IndexByte(v, 0) >= 0 {
 		return ErrNUL
@@ -342,17 +342,17 @@ func (l *posixLexer) value(b *strings.Builder, v string) error {
 	case fSingle:
 		writeSingleQuoted(b, v)
 	case fComment:
-		return errorf("sits in a shell comment (after #), where a line break in the value would end the comment")
+		return errorf("the placeholder sits in a shell comment (after #), where a line break in the value would end the comment")
 	case fBacktick:
-		return errorf("sits inside backticks, which sh reads twice; use $(…) instead")
+		return errorf("the placeholder sits inside backticks, which sh reads twice; use $(…) instead")
 	case fBrace:
-		return errorf("sits inside ${…}; put the value in its own word instead")
+		return errorf("the placeholder sits inside ${…}; put the value in its own word instead")
 	case fArith:
-		return errorf("sits inside $((…)), which sh evaluates as arithmetic; compute it in an expression ({{a.n + 1}}) instead")
+		return errorf("the placeholder sits inside $((…)), which sh evaluates as arithmetic; compute it in an expression ({{a.n + 1}}) instead")
 	}
 	return nil
 }
 
 func (l *posixLexer) unsureError() error {
-	return errorf("comes after %s, where Weft cannot tell how sh will read the command; move the value into a file (write_file) or a separate step, or use {{raw …}} if the text is meant as shell code", l.unsure)
+	return errorf("the placeholder comes after %s, where Weft cannot tell how sh will read the command; move the value into a file (write_file) or a separate step, or use {{raw …}} if the text is meant as shell code", l.unsure)
 }

@@ -80,7 +80,7 @@ func (u *URL) Raw(s string) { u.Literal(s) }
 func (u *URL) Value(v string) error {
 	switch u.part {
 	case partScheme, partAuthority:
-		return fmt.Errorf("sits in the scheme or host of the URL, where a value would choose the server; write the scheme and host in the template, make the whole URL one placeholder, or use {{raw …}} for a base URL you trust")
+		return fmt.Errorf("the placeholder sits in the scheme or host of the URL, where a value would choose the server; write the scheme and host in the template, make the whole URL one placeholder, or use {{raw …}} for a base URL you trust")
 	case partPath:
 		switch v {
 		case ".":
