@@ -8,7 +8,7 @@ import (
 )
 
 // shellCommand runs a run_command command line with sh, whose quoting
-// rules renderCommand follows (quote.POSIX).
+// rules render.Command follows (quote.POSIX).
 func shellCommand(ctx context.Context, command string) *exec.Cmd {
 	return exec.CommandContext(ctx, "sh", "-c", command)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // shellCommand runs a run_command command line with cmd.exe, whose quoting
-// rules renderCommand follows (quote.CmdExe). The command line is given
+// rules render.Command follows (quote.CmdExe). The command line is given
 // verbatim: Go's own argument quoting (backslash before ") is not what
 // cmd.exe reads, and would corrupt any command with a quote in it. /S
 // makes cmd strip exactly the outer quotes added here; /V:OFF keeps

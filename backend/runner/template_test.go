@@ -3,8 +3,6 @@ package runner
 import (
 	"strings"
 	"testing"
-
-	"github.com/weft-dev/weft/backend/runner/quote"
 )
 
 // testRun is a run with only what template rendering reads.
@@ -100,35 +98,3 @@ func TestRenderArgs(t *testing.T) {
 }
 
 func equalJSON(a, b any) bool { return toText(a) == toText(b) }
-
-func TestRenderCommandCmdExe(t *testing.T) {
-	r := testRun(map[string]any{"f": map[string]any{"name": "a&b %PATH% \"q\"\r\n"}})
-	got, err := r.renderCommand(`type {{f.name}} > "out file.txt"`, quote.CmdExe)
-	if want := `type ^"a^&b ^%PATH^% \^"q\^"^" > "out file.txt"`; err != nil || got != want {
-		t.Errorf("got %q, %v; want %q", got, err, want)
-	}
-	if _, err := r.renderCommand(`type "{{f.name}}"`, quote.CmdExe); err == nil || !strings.Contains(err.Error(), `inside "…"`) {
-		t.Errorf("want the quoted placeholder refused, got %v", err)
-	}
-}
-
-func TestRenderStringRaw(t *testing.T) {
-	r := testRun(map[string]any{"a": map[string]any{"n": 4.0, "s": "x"}, "raw": map[string]any{"stdout": "r"}})
-	cases := []struct {
-		in   string
-		want any
-	}{
-		{"{{raw a.n}}", 4.0},
-		{"{{ raw a.s }}!", "x!"},
-		{"{{raw.stdout}}", "r"},
-		{"{{raw raw.stdout}}", "r"},
-		{"{{raw nobody.x}}", "{{raw nobody.x}}"},
-		{"{{a.s}}{{a.n}}", "x4"},
-	}
-	for _, c := range cases {
-		got, err := r.renderString(c.in)
-		if err != nil || got != c.want {
-			t.Errorf("renderString(%q) = %#v, %v; want %#v", c.in, got, err, c.want)
-		}
-	}
-}
