@@ -213,6 +213,7 @@ func templateRoots(s string, out []string) []string {
 		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
 			j++
 		}
+		j = skipRaw(s, j)
 		k := j
 		for k < len(s) && isIdentByte(s[k], k == j) {
 			k++
@@ -231,6 +232,24 @@ func templateRoots(s string, out []string) []string {
 			}
 		}
 	}
+}
+
+// skipRaw returns where the expression of a {{raw expr}} placeholder
+// starting at j begins: past the word raw and its whitespace, when an
+// identifier follows (quote.Placeholder's rule); else j. {{raw.stdout}}
+// and {{ raw }} read a step whose key is raw.
+func skipRaw(s string, j int) int {
+	if !strings.HasPrefix(s[j:], "raw") {
+		return j
+	}
+	k := j + 3
+	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
+		k++
+	}
+	if k == j+3 || k == len(s) || !isIdentByte(s[k], true) {
+		return j
+	}
+	return k
 }
 
 func isIdentByte(c byte, first bool) bool {

@@ -38,6 +38,18 @@ func NewCommand(sh Shell) *Command {
 	return c
 }
 
+// MayRefuse reports whether a Command for sh built from template's text
+// could refuse a value for where it sits. When it reports false, Value
+// fails only for what no command line can carry (NUL, and line breaks for
+// cmd.exe): with sh every refusal needs one of # ` $ \ < ( in the text,
+// with cmd.exe a " or ^. It lets a validator skip the common case cheaply.
+func (sh Shell) MayRefuse(template string) bool {
+	if sh == CmdExe {
+		return strings.ContainsAny(template, `"^`)
+	}
+	return strings.ContainsAny(template, "#`$\\<(")
+}
+
 // Literal appends template text, which is code.
 func (c *Command) Literal(s string) {
 	c.b.WriteString(s)

@@ -98,6 +98,22 @@ func (u *URL) Value(v string) error {
 	return nil
 }
 
+// URLMayRefuse reports whether a URL built from template's text could
+// refuse a value: only when a {{ comes before the end of the host. It
+// lets a validator skip the common case cheaply.
+func URLMayRefuse(template string) bool {
+	i := strings.Index(template, "://")
+	if i < 0 || strings.Contains(template[:i], "{{") {
+		return true
+	}
+	rest := template[i+3:]
+	j := strings.IndexAny(rest, "/?#")
+	if j < 0 {
+		j = len(rest)
+	}
+	return strings.Contains(rest[:j], "{{")
+}
+
 // String returns the URL built so far.
 func (u *URL) String() string { return u.b.String() }
 

@@ -50,10 +50,17 @@ func FuzzRenderTemplate(f *testing.F) {
 		if _, err := String(tmpl, env); err != nil {
 			t.Fatalf("plain rendering of %q failed: %v", tmpl, err)
 		}
-		URL(tmpl, env)
+		if _, err := URL(tmpl, env); err != nil && !quote.URLMayRefuse(strings.TrimSpace(tmpl)) && !isWholeURL(env, tmpl) {
+			t.Fatalf("URL(%q) with %q: %v, but URLMayRefuse said no", tmpl, v, err)
+		}
 		Headers(map[string]any{"X": tmpl}, env)
-		Command(tmpl, env, quote.CmdExe)
+		if _, err := Command(tmpl, env, quote.CmdExe); err != nil && !quote.CmdExe.MayRefuse(tmpl) && !strings.ContainsAny(v, "\x00\r\n") {
+			t.Fatalf("cmd.exe: %q with %q: %v, but MayRefuse said no", tmpl, v, err)
+		}
 		got, err := Command(tmpl, env, quote.POSIX)
+		if err != nil && !quote.POSIX.MayRefuse(tmpl) && !strings.Contains(v, "\x00") {
+			t.Fatalf("sh: %q with %q: %v, but MayRefuse said no", tmpl, v, err)
+		}
 		if strings.Contains(tmpl, fuzzSentinel) {
 			return
 		}
@@ -94,6 +101,18 @@ func FuzzRenderTemplate(f *testing.F) {
 			}
 		}
 	})
+}
+
+// isWholeURL reports whether tmpl is one placeholder, blanks aside: its
+// value must then be a URL, whatever URLMayRefuse says of the text.
+func isWholeURL(env Env, tmpl string) bool {
+	t := strings.TrimSpace(tmpl)
+	whole := false
+	Parts(t, env, func(p Part) error {
+		whole = whole || p.Src == t
+		return nil
+	})
+	return whole
 }
 
 // pathsOnly reports whether every placeholder of tmpl that the run renders
