@@ -21,11 +21,12 @@
 //     refuses a name or value with a line break (quote.Header), which
 //     holds for an AI step's tool calls too.
 //
-// In those three places a value loses its trailing line breaks, as the
-// shell's $(…) does: a step's stdout and a file's content end with one,
-// and it is never part of the word, segment or header meant.
-// {{raw key.field}} inserts the text unchanged, as code: the author
-// vouches for it, and validate warns (raw_external_value) when it comes
+// In those three places a value (raw or not) loses its trailing line
+// breaks, as the shell's $(…) does: a step's stdout and a file's content
+// end with one, and it is never part of the word, segment or header meant
+// (a raw one mid-command would even end the command early).
+// {{raw key.field}} inserts the text otherwise unchanged, as code: the
+// author vouches for it, and validate warns (raw_external_value) when it comes
 // from a step's output. Every other string argument (write_file content,
 // log messages, AI prompts and inputs, MCP tool arguments) takes plain
 // insertion: the tool reads it as data.
@@ -244,7 +245,7 @@ func Command(s string, env Env, sh quote.Shell) (string, error) {
 			return err
 		}
 		if p.Raw {
-			c.Raw(ToText(v))
+			c.Raw(quote.TrimLineEnd(ToText(v)))
 			return nil
 		}
 		if err := c.Value(quote.TrimLineEnd(ToText(v))); err != nil {
@@ -285,7 +286,7 @@ func URL(s string, env Env) (string, error) {
 			return err
 		}
 		if p.Raw {
-			u.Raw(ToText(v))
+			u.Raw(quote.TrimLineEnd(ToText(v)))
 			return nil
 		}
 		if err := u.Value(quote.TrimLineEnd(ToText(v))); err != nil {
@@ -310,8 +311,8 @@ func URL(s string, env Env) (string, error) {
 	return u.String(), nil
 }
 
-// Headers renders http_request headers: values lose their trailing line
-// breaks (raw ones excepted); the tool refuses any line break left.
+// Headers renders http_request headers: values (raw ones too) lose their
+// trailing line breaks; the tool refuses any line break left.
 func Headers(x any, env Env) (any, error) {
 	m, ok := x.(map[string]any)
 	if !ok {
@@ -338,11 +339,7 @@ func Headers(x any, env Env) (any, error) {
 			if err != nil {
 				return err
 			}
-			if p.Raw {
-				b.WriteString(ToText(v))
-			} else {
-				b.WriteString(quote.TrimLineEnd(ToText(v)))
-			}
+			b.WriteString(quote.TrimLineEnd(ToText(v)))
 			return nil
 		})
 		if err != nil {
