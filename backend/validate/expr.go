@@ -210,7 +210,7 @@ func templateRoots(s string, out []string) []string {
 		}
 		s = s[i+2:]
 		j := 0
-		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		for j < len(s) && isBlank(s[j]) {
 			j++
 		}
 		j = skipRaw(s, j)
@@ -243,13 +243,19 @@ func skipRaw(s string, j int) int {
 		return j
 	}
 	k := j + 3
-	for k < len(s) && (s[k] == ' ' || s[k] == '\t' || s[k] == '\n' || s[k] == '\r') {
+	for k < len(s) && isBlank(s[k]) {
 		k++
 	}
 	if k == j+3 || k == len(s) || !isIdentByte(s[k], true) {
 		return j
 	}
 	return k
+}
+
+// isBlank is ASCII white space, which the runner trims around a
+// placeholder's expression.
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 func isIdentByte(c byte, first bool) bool {

@@ -70,7 +70,9 @@ func Placeholder(inner string) (expr string, raw bool) {
 	return s, false
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
 
 // TrimLineEnd removes the line breaks at the end of a value inserted into a
 // command, a URL or a header, as the shell's $(…) does: a step's stdout and
