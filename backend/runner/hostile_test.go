@@ -26,7 +26,7 @@ var hostileData = []string{
 	"it's", "'", `"`, `"; touch MARK12; "`, `'; touch MARK13; '`, `'"$(touch MARK14)"'`, `\`, `\'`, `a\`,
 	"*", "MARK*", "[a-z]*", "~", "$HOME", "${HOME}", "$((6*7))", "$'\\x41'", "#", "x #y", "!", "%PATH%", "^&|<>()",
 	"-rf", "..", ".", "/", "a/b", "?q=1&r=2", "#frag", "%41%2F", "+", "é ✓ 日本語",
-	"ends with a newline\n", "ends with CRLF\r\n",
+	"ends with a newline\n", "ends with CRLF\r\n", "a[$(touch MARK20)]", "1+x[`touch MARK21`]",
 	"all: $(touch MARK15) `touch MARK16`; touch MARK17 && touch MARK18 | touch MARK19 ' \" \n \r\n * ? [x] ~ $HOME \\ # !",
 }
 

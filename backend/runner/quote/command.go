@@ -11,9 +11,11 @@ import (
 // bare word (echo {{x}} → echo 'v'), inside the author's double quotes
 // (echo "n={{x}}" → echo "n="'v'"") or single quotes; either way it is one
 // word (or part of the word the author wrote) and nothing in it is
-// syntax. Places where that cannot be guaranteed (a comment, backticks,
-// ${…}, $((…)), after a here-document or $'…', right after $ or \) are
-// refused with an error that says so. With cmd.exe, a value must not sit
+// syntax. Places where that cannot be guaranteed are refused with an
+// error that says so: a comment, backticks, ${…}, $((…)), $[…], a word's
+// […] (a bash array subscript is arithmetic), right after $ or \, and
+// anything after a here-document, $'…', ((…)) or [[ (bash evaluates
+// arithmetic there even in quoted text). With cmd.exe, a value must not sit
 // inside the author's quotes.
 //
 // The zero Command is not usable; call NewCommand.
@@ -41,13 +43,14 @@ func NewCommand(sh Shell) *Command {
 // MayRefuse reports whether a Command for sh built from template's text
 // could refuse a value for where it sits. When it reports false, Value
 // fails only for what no command line can carry (NUL, and line breaks for
-// cmd.exe): with sh every refusal needs one of # ` $ \ < ( in the text,
-// with cmd.exe a " or ^. It lets a validator skip the common case cheaply.
+// cmd.exe): with sh every refusal needs one of # ` $ \ < ( [ in the
+// text, with cmd.exe a " or ^. It lets a validator skip the common case
+// cheaply.
 func (sh Shell) MayRefuse(template string) bool {
 	if sh == CmdExe {
 		return strings.ContainsAny(template, `"^`)
 	}
-	return strings.ContainsAny(template, "#`$\\<(")
+	return strings.ContainsAny(template, "#`$\\<([")
 }
 
 // Literal appends template text, which is code.

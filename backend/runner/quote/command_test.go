@@ -71,6 +71,17 @@ func TestCommandPOSIXContexts(t *testing.T) {
 		{"$' '", "echo $'a' §", "", "$'…'"},
 		{"case in $( )", "echo $(case a in a) echo;; esac) §", "", "case statement"},
 		{"case in double-quoted $( )", `echo "$(case a in a) echo;; esac) §"`, "", "case statement"},
+		{"bash arithmetic command", "((n = §))", "", "((…))"},
+		{"after bash arithmetic", "((n++)); echo §", "", "((…))"},
+		{"$[ ]", "echo $[§ + 1]", "", "$[…]"},
+		{"[[ ]]", "[[ § -eq 1 ]]", "", "[[ … ]]"},
+		{"array subscript", "a[§]=1", "", "a word's […]"},
+		{"assignment to a subscript", "x=1 a[§]=1 env", "", "a word's […]"},
+		{"subscript through $( )", "a[$(printf %s §)]=1", "", "a word's […]"},
+		{"test command", "[ -f § ] && cat §", "[ -f " + q + " ] && cat " + q, ""},
+		{"glob bracket at word start", "ls [ab]§", "ls [ab]" + q, ""},
+		{"after a subscript", "a[0]=1; echo §", "a[0]=1; echo " + q, ""},
+		{"nested subshells", "( (echo §) )", "( (echo " + q + ") )", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -109,6 +120,7 @@ func TestCommandPOSIXRealShells(t *testing.T) {
 		{"printf '%s\\0' `printf hi` §", func(v string) []string { return []string{"hi", v} }},
 		{"printf '%s\\0' a\\\n§", func(v string) []string { return []string{"a" + v} }},
 		{"case x in x) printf '%s\\0' §;; esac", func(v string) []string { return []string{v} }},
+		{"[ x = x ] && ( (printf '%s\\0' §) )", func(v string) []string { return []string{v} }},
 	}
 	for _, sh := range shells(t) {
 		for _, c := range cases {

@@ -15,4 +15,5 @@ var hostile = []string{
 	"#", "#comment", "a #b", "!", "!!", "!$", "%PATH%", "%", "%%", "^", "^^", "&", "|", "<", ">", "(", ")", "{", "}",
 	"-rf", "--", "-", "=", "a=b", "é ✓ 日本語", "\x01\x1b[31m\x7f", "<<EOF", "EOF", "$", "$$", "$#",
 	"a\"b'c`d$e\\f", "%~dp0", "^\"&calc^\"", `" & calc & "`, "\\\\server\\share",
+	"a[$(touch MARK)]", "x[`touch MARK`]", "1+a[$(touch MARK)]",
 }

@@ -46,7 +46,9 @@ func writeSingleQuoted(b *strings.Builder, s string) {
 // ${…} and $((…)); where sh's reading depends on more than that (a
 // here-document, $'…', quotes inside backticks, a case inside $(…)) it
 // stops being sure, and every later placeholder is refused rather than
-// guessed at. The lexer never looks at inserted values: each value is
+// guessed at. It also knows the places where bash, macOS's sh, evaluates
+// text as arithmetic even inside single quotes, running any $(…) in it:
+// ((…)), [[ … -eq … ]], $[…] and an array subscript name[…]. The lexer never looks at inserted values: each value is
 // quoted so that it leaves the context as it found it.
 type posixLexer struct {
 	stack     []pframe // innermost last; stack[0] is the command line itself
@@ -56,6 +58,7 @@ type posixLexer struct {
 	word      [4]byte  // the start of the current unquoted word, to spot the keyword case
 	wordLen   int      // bytes in word; -1 once the word cannot be a keyword
 	lt        bool     // the previous byte was an unquoted <
+	open      bool     // the previous byte was an unquoted (
 	unsure    string   // once set: why the context is no longer known
 }
 
@@ -72,9 +75,10 @@ const (
 )
 
 type pframe struct {
-	kind  frameKind
-	paren bool // an unquoted frame that a ) closes: $(…) or (…)
-	depth int  // open parentheses inside $((…))
+	kind    frameKind
+	paren   bool // an unquoted frame that a ) closes: $(…) or (…)
+	bracket bool // an unquoted frame inside a word's […]: name[…] is an array subscript
+	depth   int  // open parentheses inside $((…))
 }
 
 type pending uint8
@@ -150,6 +154,9 @@ func (l *posixLexer) step(c byte) {
 				l.setUnsure("$'…' quoting")
 				return
 			}
+		case '[':
+			l.setUnsure("$[…], which bash evaluates as arithmetic")
+			return
 		}
 	case pDollarOpen:
 		l.pend = pNone
@@ -226,8 +233,8 @@ func (l *posixLexer) step(c byte) {
 }
 
 func (l *posixLexer) unquoted(c byte, f *pframe) {
-	lt := l.lt
-	l.lt = false
+	lt, open := l.lt, l.open
+	l.lt, l.open = false, false
 	switch c {
 	case ' ', '\t', '\n', ';', '&', '|', '>':
 		l.endWord()
@@ -239,7 +246,14 @@ func (l *posixLexer) unquoted(c byte, f *pframe) {
 		l.lt = true
 	case '(':
 		l.endWord()
+		if open {
+			// ((…)) is bash's arithmetic command, which evaluates
+			// even single-quoted text as code.
+			l.setUnsure("((…)), which bash evaluates as arithmetic")
+			return
+		}
 		l.push(pframe{kind: fUnquoted, paren: true})
+		l.open = true
 	case ')':
 		l.endWord()
 		if f.paren {
@@ -251,6 +265,16 @@ func (l *posixLexer) unquoted(c byte, f *pframe) {
 			l.push(pframe{kind: fComment})
 			return
 		}
+		l.wordByte(c)
+	case '[':
+		if !l.wordStart {
+			// name[…]: bash evaluates an array subscript (in an
+			// assignment, read, printf -v…) as arithmetic, quotes or not.
+			f.bracket = true
+		}
+		l.wordByte(c)
+	case ']':
+		f.bracket = false
 		l.wordByte(c)
 	case '\\':
 		l.esc = true
@@ -284,6 +308,9 @@ func (l *posixLexer) wordByte(c byte) {
 	default:
 		l.word[l.wordLen] = c
 		l.wordLen++
+		if l.wordLen == 2 && l.word[0] == '[' && l.word[1] == '[' {
+			l.setUnsure("a [[ … ]] test, whose arithmetic comparisons bash evaluates as code (use [ … ])")
+		}
 	}
 }
 
@@ -291,6 +318,7 @@ func (l *posixLexer) wordByte(c byte) {
 // patterns end with a ) that opens nothing, so inside $(…) or (…) the
 // lexer could no longer tell which ) closes the substitution.
 func (l *posixLexer) endWord() {
+	l.top().bracket = false
 	if !l.wordStart && l.wordLen == 4 && string(l.word[:]) == "case" {
 		for _, f := range l.stack {
 			if f.paren {
@@ -326,7 +354,12 @@ func (l *posixLexer) value(b *strings.Builder, v string) error {
 	if strings.IndexByte(v, 0) >= 0 {
 		return ErrNUL
 	}
-	l.lt = false
+	for _, f := range l.stack {
+		if f.bracket {
+			return errorf("the placeholder sits inside a word's […], which bash evaluates as arithmetic when it is an array subscript; put the value in a word of its own")
+		}
+	}
+	l.lt, l.open = false, false
 	switch l.top().kind {
 	case fUnquoted:
 		l.wordByte(0)
