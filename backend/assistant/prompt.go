@@ -50,6 +50,7 @@ Rules of a patch:
 6. "update" changes only the fields it gives: {"node_id": "fetch", "arguments": {...}} keeps the node's type and tool. Give "step_type" only to change the type.
 7. "remove_node_ids" removes the nodes with all their edges: connect their neighbours again with "add_edges" when the flow must go on.
 8. The patch applies to the workflow shown below. When asked to correct a patch, send the complete corrected patch against this workflow, not a patch on top of your previous one.
+9. A run refuses a template in a command or URL where it cannot be quoted as data (a shell comment, backticks, a here-document, a URL's host): fix such a step by moving the template into a plain argument, not by adding "raw", which is only for text the user trusts.
 
 Example: insert a wait between "download" and "unzip":
 ` + patchExample + "\n"

@@ -78,6 +78,8 @@ Every step has "id" (lowercase letters, digits and _, unique; later steps refer 
 
 Conditions are expr-lang expressions over the outputs of earlier steps, by step id: check.exit_code == 0, fetch.status >= 400, list.count > 0 && check.success. Every step also has the outputs success (boolean) and error (string).
 A string argument can include an earlier step's output with a template: "{{check.stdout}}".
+In a run_command command each template becomes one quoted shell word, its trailing newline dropped, so write it bare, not inside quotes or backticks: "wc -l {{find.stdout}}". In an http_request url a template is percent-encoded as one path segment or query value; it may be the scheme or host only as the whole url: "{{links.next}}".
+"{{raw step.field}}" inserts the text unquoted, as shell or URL syntax: use it only for text you trust, never for web pages, files, command output or AI text.
 
 # Tools
 

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/runner/proc"
+	"github.com/weft-dev/weft/backend/runner/quote"
 )
 
 // Limits of the built-in tools.
@@ -233,12 +233,7 @@ func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 		cctx, cancel = context.WithTimeout(ctx, time.Duration(timeoutMs)*time.Millisecond)
 		defer cancel()
 	}
-	var cmd *exec.Cmd
-	if runtime.GOOS == "windows" {
-		cmd = exec.CommandContext(cctx, "cmd", "/C", command)
-	} else {
-		cmd = exec.CommandContext(cctx, "sh", "-c", command)
-	}
+	cmd := shellCommand(cctx, command)
 	proc.Prepare(cmd)
 	cmd.Dir = dir
 	cmd.Env = c.Env
@@ -328,6 +323,11 @@ func httpRequest(ctx context.Context, c ToolCall) (map[string]any, error) {
 	case nil:
 	case map[string]any:
 		for k, v := range h {
+			// Templates insert data into headers as is: a line break left
+			// after rendering (or in a model's tool call) would add headers.
+			if err := quote.Header(k, toText(v)); err != nil {
+				return nil, argErrorf("http_request: %v", err)
+			}
 			req.Header.Set(k, toText(v))
 		}
 	default:

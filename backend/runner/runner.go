@@ -762,13 +762,12 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 	)
 	switch n.Type {
 	case workflow.TypeTool:
-		var args any
-		args, err = r.renderValue(map[string]any(n.Params.Arguments))
+		var args map[string]any
+		args, err = r.renderArgs(n.Params.Tool, n.Params.Arguments)
 		if err != nil {
 			err = argErrorf("arguments: %v", err)
 		} else {
-			a, _ := args.(map[string]any)
-			outputs, err = r.callTool(actx, n, n.Params.Tool, a)
+			outputs, err = r.callTool(actx, n, n.Params.Tool, args)
 		}
 	case workflow.TypeAiStep:
 		outputs, trace, err = r.aiStep(actx, n, rc)

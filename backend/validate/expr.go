@@ -210,9 +210,10 @@ func templateRoots(s string, out []string) []string {
 		}
 		s = s[i+2:]
 		j := 0
-		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+		for j < len(s) && isBlank(s[j]) {
 			j++
 		}
+		j = skipRaw(s, j)
 		k := j
 		for k < len(s) && isIdentByte(s[k], k == j) {
 			k++
@@ -231,6 +232,30 @@ func templateRoots(s string, out []string) []string {
 			}
 		}
 	}
+}
+
+// skipRaw returns where the expression of a {{raw expr}} placeholder
+// starting at j begins: past the word raw and its whitespace, when an
+// identifier follows (quote.Placeholder's rule); else j. {{raw.stdout}}
+// and {{ raw }} read a step whose key is raw.
+func skipRaw(s string, j int) int {
+	if !strings.HasPrefix(s[j:], "raw") {
+		return j
+	}
+	k := j + 3
+	for k < len(s) && isBlank(s[k]) {
+		k++
+	}
+	if k == j+3 || k == len(s) || !isIdentByte(s[k], true) {
+		return j
+	}
+	return k
+}
+
+// isBlank is ASCII white space, which the runner trims around a
+// placeholder's expression.
+func isBlank(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 func isIdentByte(c byte, first bool) bool {

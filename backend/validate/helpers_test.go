@@ -23,6 +23,10 @@ func cmd(id, command string) workflow.Node {
 	return node(id, workflow.TypeTool, workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": command}})
 }
 
+func httpGet(id, url string) workflow.Node {
+	return node(id, workflow.TypeTool, workflow.Params{Tool: "http_request", Arguments: map[string]any{"method": "GET", "url": url}})
+}
+
 func logn(id, msg string) workflow.Node {
 	return node(id, workflow.TypeTool, workflow.Params{Tool: "log", Arguments: map[string]any{"message": msg}})
 }

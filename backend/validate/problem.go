@@ -52,6 +52,13 @@ const (
 	// that jumps into a loop body from outside without passing its Loop.
 	CodeUnknownNodeType = "unknown_node_type"
 	CodeEdgeEntersLoop  = "edge_enters_loop"
+
+	// Added with template safety (issue 9, "data never becomes code"):
+	// a {{raw …}} placeholder that inserts a step's output as code, and a
+	// placeholder the run would refuse because no quoting is safe where
+	// it sits. Both are warnings.
+	CodeRawExternalValue  = "raw_external_value"
+	CodeUnsafePlaceholder = "unsafe_placeholder"
 )
 
 // Problem is one thing wrong with a workflow.

@@ -177,6 +177,7 @@ func (v *validator) run() {
 	waitBackground()
 	v.checkKeys()
 	v.checkConditions()
+	v.checkTemplates()
 	v.checkRefs(ancestry)
 	if par {
 		<-outputsDone

@@ -1,0 +1,377 @@
+// Package render substitutes {{…}} templates in a Tool node's arguments.
+//
+// A string argument may embed {{key.field}} (or any expression whose first
+// identifier is a node key: {{list.count * 10}}). Placeholders that do not
+// start with a known key ({{.Names}} in a docker --format string,
+// {{ range }} in a template the tool itself reads) are left alone. A
+// string that is exactly one placeholder takes the value's own type, so
+// {{list.files}} passes an array and {{cfg.data.count}} a number.
+//
+// Data never becomes code: where an argument is code, a value is inserted
+// through package quote, never by concatenation (see Args):
+//
+//   - run_command's command: each value is one shell word, quoted for the
+//     shell (sh or cmd.exe) and for the quotes it sits in; places where no
+//     quoting is safe are an error;
+//   - http_request's url: each value is percent-encoded for the path
+//     segment, query or fragment it sits in; a value in the scheme or host
+//     is an error, unless the whole url is one placeholder whose value is
+//     an absolute http(s) URL;
+//   - http_request's headers: values are inserted as text, and the tool
+//     refuses a name or value with a line break (quote.Header), which
+//     holds for an AI step's tool calls too.
+//
+// In those three places a value (raw or not) loses its trailing line
+// breaks, as the shell's $(…) does: a step's stdout and a file's content
+// end with one, and it is never part of the word, segment or header meant
+// (a raw one mid-command would even end the command early).
+// {{raw key.field}} inserts the text otherwise unchanged, as code: the
+// author vouches for it, and validate warns (raw_external_value) when it comes
+// from a step's output. Every other string argument (write_file content,
+// log messages, AI prompts and inputs, MCP tool arguments) takes plain
+// insertion: the tool reads it as data.
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/runner/quote"
+)
+
+// Env resolves placeholders: the run's node outputs.
+type Env interface {
+	// Known reports whether name is a variable (a node key). A
+	// placeholder whose expression does not start with one is left as
+	// text.
+	Known(name string) bool
+	// Eval returns the value of a placeholder's expression.
+	Eval(expr string) (any, error)
+}
+
+// Args renders a Tool node's arguments for the tool it calls; sh is the
+// shell run_command uses.
+func Args(tool string, args map[string]any, env Env, sh quote.Shell) (map[string]any, error) {
+	out := make(map[string]any, len(args))
+	names := make([]string, 0, len(args))
+	for k := range args {
+		names = append(names, k)
+	}
+	sort.Strings(names) // the first error reported does not depend on map order
+	for _, k := range names {
+		x := args[k]
+		s, isString := x.(string)
+		var (
+			y   any
+			err error
+		)
+		switch {
+		case tool == "run_command" && k == "command" && isString:
+			y, err = Command(s, env, sh)
+		case tool == "http_request" && k == "url" && isString:
+			y, err = URL(s, env)
+		case tool == "http_request" && k == "headers":
+			y, err = Headers(x, env)
+		default:
+			y, err = Value(x, env)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		out[k] = y
+	}
+	return out, nil
+}
+
+// Value substitutes placeholders in every string of a JSON-like value, by
+// plain insertion.
+func Value(v any, env Env) (any, error) {
+	switch t := v.(type) {
+	case string:
+		return String(t, env)
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			y, err := Value(x, env)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			out[k] = y
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			y, err := Value(x, env)
+			if err != nil {
+				return nil, fmt.Errorf("[%d]: %w", i, err)
+			}
+			out[i] = y
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// Text substitutes placeholders and always returns a string (for prompts
+// and inputs).
+func Text(s string, env Env) (string, error) {
+	v, err := String(s, env)
+	if err != nil {
+		return "", err
+	}
+	return ToText(v), nil
+}
+
+// Part is a piece of a template: literal text, or a placeholder whose
+// expression starts with a known key.
+type Part struct {
+	Lit  string // literal text, when Expr is empty
+	Expr string // the expression, without the raw prefix
+	Raw  bool   // {{raw …}}
+	Src  string // the placeholder as written, for messages
+}
+
+// Parts calls f with the pieces of s in order, stopping at its first
+// error. Text that only looks like a placeholder ({{.Names}}) is literal.
+func Parts(s string, env Env, f func(p Part) error) error {
+	rest := s
+	for rest != "" {
+		i := strings.Index(rest, "{{")
+		if i < 0 {
+			return f(Part{Lit: rest})
+		}
+		j := strings.Index(rest[i+2:], "}}")
+		if j < 0 {
+			return f(Part{Lit: rest})
+		}
+		end := i + 2 + j + 2
+		expr, raw := quote.Placeholder(rest[i+2 : i+2+j])
+		if root := Root(expr); root == "" || !env.Known(root) {
+			if err := f(Part{Lit: rest[:end]}); err != nil {
+				return err
+			}
+			rest = rest[end:]
+			continue
+		}
+		if i > 0 {
+			if err := f(Part{Lit: rest[:i]}); err != nil {
+				return err
+			}
+		}
+		if err := f(Part{Expr: expr, Raw: raw, Src: rest[i:end]}); err != nil {
+			return err
+		}
+		rest = rest[end:]
+	}
+	return nil
+}
+
+// Root returns the identifier an expression starts with, or "".
+func Root(expr string) string {
+	k := 0
+	for k < len(expr) && isIdentByte(expr[k], k == 0) {
+		k++
+	}
+	return expr[:k]
+}
+
+func isIdentByte(c byte, first bool) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
+}
+
+// value resolves a placeholder, naming it in the error.
+func value(p Part, env Env) (any, error) {
+	v, err := env.Eval(p.Expr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Src, err)
+	}
+	return v, nil
+}
+
+// String renders s by plain insertion.
+func String(s string, env Env) (any, error) {
+	if !strings.Contains(s, "{{") {
+		return s, nil
+	}
+	var (
+		b     strings.Builder
+		whole bool // s is exactly one placeholder
+		typed any
+	)
+	err := Parts(s, env, func(p Part) error {
+		if p.Expr == "" {
+			b.WriteString(p.Lit)
+			return nil
+		}
+		v, err := value(p, env)
+		if err != nil {
+			return err
+		}
+		if p.Src == s {
+			whole, typed = true, v
+			return nil
+		}
+		b.WriteString(ToText(v))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if whole {
+		return typed, nil // the whole string is one placeholder: keep the type
+	}
+	return b.String(), nil
+}
+
+// Command renders a run_command command line for sh: values become quoted
+// shell words (see quote.Command).
+func Command(s string, env Env, sh quote.Shell) (string, error) {
+	if !strings.Contains(s, "{{") {
+		return s, nil
+	}
+	c := quote.NewCommand(sh)
+	err := Parts(s, env, func(p Part) error {
+		if p.Expr == "" {
+			c.Literal(p.Lit)
+			return nil
+		}
+		v, err := value(p, env)
+		if err != nil {
+			return err
+		}
+		if p.Raw {
+			c.Raw(quote.TrimLineEnd(ToText(v)))
+			return nil
+		}
+		if err := c.Value(quote.TrimLineEnd(ToText(v))); err != nil {
+			return fmt.Errorf("%s: %w", p.Src, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return c.String(), nil
+}
+
+// URL renders an http_request URL: values are percent-encoded for their
+// part of the URL (see quote.URL). A url that is exactly one placeholder
+// (surrounding blanks aside) must be an absolute http(s) URL and is used
+// as is.
+func URL(s string, env Env) (string, error) {
+	if !strings.Contains(s, "{{") {
+		return s, nil
+	}
+	var (
+		u    quote.URL
+		only *Part // the one placeholder, when it is the whole URL
+	)
+	t := strings.TrimSpace(s)
+	err := Parts(t, env, func(p Part) error {
+		if p.Expr != "" && p.Src == t && !p.Raw {
+			only = &p
+			return nil
+		}
+		if p.Expr == "" {
+			u.Literal(p.Lit)
+			return nil
+		}
+		v, err := value(p, env)
+		if err != nil {
+			return err
+		}
+		if p.Raw {
+			u.Raw(quote.TrimLineEnd(ToText(v)))
+			return nil
+		}
+		if err := u.Value(quote.TrimLineEnd(ToText(v))); err != nil {
+			return fmt.Errorf("%s: %w", p.Src, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if only != nil {
+		v, err := value(*only, env)
+		if err != nil {
+			return "", err
+		}
+		w, err := quote.WholeURL(quote.TrimLineEnd(ToText(v)))
+		if err != nil {
+			return "", fmt.Errorf("%s is the whole URL, but %w", only.Src, err)
+		}
+		return w, nil
+	}
+	return u.String(), nil
+}
+
+// Headers renders http_request headers: values (raw ones too) lose their
+// trailing line breaks; the tool refuses any line break left.
+func Headers(x any, env Env) (any, error) {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return Value(x, env)
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			y, err := Value(v, env)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			out[k] = y
+			continue
+		}
+		var b strings.Builder
+		err := Parts(s, env, func(p Part) error {
+			if p.Expr == "" {
+				b.WriteString(p.Lit)
+				return nil
+			}
+			v, err := value(p, env)
+			if err != nil {
+				return err
+			}
+			b.WriteString(quote.TrimLineEnd(ToText(v)))
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		out[k] = b.String()
+	}
+	return out, nil
+}
+
+// ToText renders a value the way it reads in a string argument.
+func ToText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	case bool:
+		return strconv.FormatBool(t)
+	case int:
+		return strconv.Itoa(t)
+	case int64:
+		return strconv.FormatInt(t, 10)
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1e15 {
+			return strconv.FormatInt(int64(t), 10)
+		}
+		return strconv.FormatFloat(t, 'g', -1, 64)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
