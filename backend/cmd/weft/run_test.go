@@ -15,6 +15,10 @@ import (
 )
 
 // runEnv isolates settings and the XDG data dir (learned patterns).
+// runEnvHook gives withTerminal its environment (a test may keep one XDG
+// data dir across calls).
+var runEnvHook = runEnv
+
 func runEnv(t *testing.T) map[string]string {
 	return map[string]string{"XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
 }
@@ -113,7 +117,7 @@ func withTerminal(t *testing.T, ctx context.Context, input string, args ...strin
 	old := stdinIsTerminal
 	stdinIsTerminal = func(io.Reader) bool { return true }
 	t.Cleanup(func() { stdinIsTerminal = old })
-	for k, v := range runEnv(t) {
+	for k, v := range runEnvHook(t) {
 		t.Setenv(k, v)
 	}
 	t.Setenv("WEFT_KEYRING", "off")
