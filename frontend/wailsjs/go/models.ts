@@ -1,5 +1,265 @@
+export namespace approval {
+	
+	export class Provenance {
+	    source: string;
+	    via?: string;
+	    model?: string;
+	    // Go type: time
+	    time: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new Provenance(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.source = source["source"];
+	        this.via = source["via"];
+	        this.model = source["model"];
+	        this.time = this.convertValues(source["time"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Step {
+	    node_id: string;
+	    key: string;
+	    name: string;
+	    type: string;
+	    tool?: string;
+	    kind: string;
+	    reason: string;
+	    arguments?: Record<string, any>;
+	    prompt?: string;
+	    tools?: string[];
+	    content: string;
+	    fingerprint: string;
+	    provenance: Provenance;
+	
+	    static createFrom(source: any = {}) {
+	        return new Step(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.node_id = source["node_id"];
+	        this.key = source["key"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.tool = source["tool"];
+	        this.kind = source["kind"];
+	        this.reason = source["reason"];
+	        this.arguments = source["arguments"];
+	        this.prompt = source["prompt"];
+	        this.tools = source["tools"];
+	        this.content = source["content"];
+	        this.fingerprint = source["fingerprint"];
+	        this.provenance = this.convertValues(source["provenance"], Provenance);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace assistant {
 	
+	export class EdgeChange {
+	    from: string;
+	    to: string;
+	    from_label: string;
+	    to_label: string;
+	    output?: workflow.EdgeOutput;
+	
+	    static createFrom(source: any = {}) {
+	        return new EdgeChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.from_label = source["from_label"];
+	        this.to_label = source["to_label"];
+	        this.output = this.convertValues(source["output"], workflow.EdgeOutput);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Value {
+	    text: string;
+	    json?: boolean;
+	    escaped?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Value(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.json = source["json"];
+	        this.escaped = source["escaped"];
+	    }
+	}
+	export class FieldChange {
+	    field: string;
+	    old?: Value;
+	    new?: Value;
+	
+	    static createFrom(source: any = {}) {
+	        return new FieldChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.field = source["field"];
+	        this.old = this.convertValues(source["old"], Value);
+	        this.new = this.convertValues(source["new"], Value);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class NodeChange {
+	    id: string;
+	    key: string;
+	    name: string;
+	    type: string;
+	    fields: FieldChange[];
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.key = source["key"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.fields = this.convertValues(source["fields"], FieldChange);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ChangeSet {
+	    added_nodes: NodeChange[];
+	    removed_nodes: NodeChange[];
+	    updated_nodes: NodeChange[];
+	    added_edges: EdgeChange[];
+	    removed_edges: EdgeChange[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ChangeSet(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.added_nodes = this.convertValues(source["added_nodes"], NodeChange);
+	        this.removed_nodes = this.convertValues(source["removed_nodes"], NodeChange);
+	        this.updated_nodes = this.convertValues(source["updated_nodes"], NodeChange);
+	        this.added_edges = this.convertValues(source["added_edges"], EdgeChange);
+	        this.removed_edges = this.convertValues(source["removed_edges"], EdgeChange);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class WorkflowPatch {
 	    added_nodes: workflow.Node[];
 	    removed_node_ids: string[];
@@ -157,12 +417,16 @@ export namespace assistant {
 		    return a;
 		}
 	}
+	
+	
+	
 	export class Result {
 	    kind: string;
 	    message: string;
 	    patch?: WorkflowPatch;
 	    workflow?: workflow.Workflow;
 	    diff?: Diff;
+	    changes?: ChangeSet;
 	    warnings: planner.Warning[];
 	    problems: validate.Problem[];
 	    valid: boolean;
@@ -182,6 +446,7 @@ export namespace assistant {
 	        this.patch = this.convertValues(source["patch"], WorkflowPatch);
 	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
 	        this.diff = this.convertValues(source["diff"], Diff);
+	        this.changes = this.convertValues(source["changes"], ChangeSet);
 	        this.warnings = this.convertValues(source["warnings"], planner.Warning);
 	        this.problems = this.convertValues(source["problems"], validate.Problem);
 	        this.valid = source["valid"];
@@ -189,6 +454,110 @@ export namespace assistant {
 	        this.attempts = source["attempts"];
 	        this.llm_calls = source["llm_calls"];
 	        this.usage = this.convertValues(source["usage"], llm.Usage);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+
+export namespace failure {
+	
+	export class Pattern {
+	    // Go type: time
+	    time: any;
+	    tool: string;
+	    category: string;
+	    failure_type: string;
+	    signature: string;
+	    error: string;
+	    resolution: string;
+	    fix?: string;
+	    attempts: number;
+	    count?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Pattern(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.time = this.convertValues(source["time"], null);
+	        this.tool = source["tool"];
+	        this.category = source["category"];
+	        this.failure_type = source["failure_type"];
+	        this.signature = source["signature"];
+	        this.error = source["error"];
+	        this.resolution = source["resolution"];
+	        this.fix = source["fix"];
+	        this.attempts = source["attempts"];
+	        this.count = source["count"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Record {
+	    attempt: number;
+	    // Go type: time
+	    time: any;
+	    failure_type: string;
+	    error: string;
+	    output_summary?: string;
+	    severity: string;
+	    category: string;
+	    retryable: boolean;
+	    suggested_fix?: string;
+	    duration_ms: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Record(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.attempt = source["attempt"];
+	        this.time = this.convertValues(source["time"], null);
+	        this.failure_type = source["failure_type"];
+	        this.error = source["error"];
+	        this.output_summary = source["output_summary"];
+	        this.severity = source["severity"];
+	        this.category = source["category"];
+	        this.retryable = source["retryable"];
+	        this.suggested_fix = source["suggested_fix"];
+	        this.duration_ms = source["duration_ms"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -438,6 +807,7 @@ export namespace main {
 	export class PatchPreview {
 	    workflow?: workflow.Workflow;
 	    diff: assistant.Diff;
+	    changes: assistant.ChangeSet;
 	    warnings: planner.Warning[];
 	    valid: boolean;
 	    problems: validate.Problem[];
@@ -450,6 +820,7 @@ export namespace main {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
 	        this.diff = this.convertValues(source["diff"], assistant.Diff);
+	        this.changes = this.convertValues(source["changes"], assistant.ChangeSet);
 	        this.warnings = this.convertValues(source["warnings"], planner.Warning);
 	        this.valid = source["valid"];
 	        this.problems = this.convertValues(source["problems"], validate.Problem);
@@ -654,8 +1025,7 @@ export namespace main {
 	    started: boolean;
 	    error?: string;
 	    problems: validate.Problem[];
-	    approval: runner.SideEffect[];
-	    approval_changed: string[];
+	    approval: approval.Step[];
 	    warnings: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -667,8 +1037,7 @@ export namespace main {
 	        this.started = source["started"];
 	        this.error = source["error"];
 	        this.problems = this.convertValues(source["problems"], validate.Problem);
-	        this.approval = this.convertValues(source["approval"], runner.SideEffect);
-	        this.approval_changed = source["approval_changed"];
+	        this.approval = this.convertValues(source["approval"], approval.Step);
 	        this.warnings = source["warnings"];
 	    }
 	
@@ -824,104 +1193,6 @@ export namespace planner {
 
 export namespace runner {
 	
-	export class Pattern {
-	    // Go type: time
-	    time: any;
-	    tool: string;
-	    category: string;
-	    failure_type: string;
-	    signature: string;
-	    error: string;
-	    resolution: string;
-	    fix?: string;
-	    attempts: number;
-	    count?: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new Pattern(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.time = this.convertValues(source["time"], null);
-	        this.tool = source["tool"];
-	        this.category = source["category"];
-	        this.failure_type = source["failure_type"];
-	        this.signature = source["signature"];
-	        this.error = source["error"];
-	        this.resolution = source["resolution"];
-	        this.fix = source["fix"];
-	        this.attempts = source["attempts"];
-	        this.count = source["count"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class FailureRecord {
-	    attempt: number;
-	    // Go type: time
-	    time: any;
-	    failure_type: string;
-	    error: string;
-	    output_summary?: string;
-	    severity: string;
-	    category: string;
-	    retryable: boolean;
-	    suggested_fix?: string;
-	    duration_ms: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new FailureRecord(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.attempt = source["attempt"];
-	        this.time = this.convertValues(source["time"], null);
-	        this.failure_type = source["failure_type"];
-	        this.error = source["error"];
-	        this.output_summary = source["output_summary"];
-	        this.severity = source["severity"];
-	        this.category = source["category"];
-	        this.retryable = source["retryable"];
-	        this.suggested_fix = source["suggested_fix"];
-	        this.duration_ms = source["duration_ms"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	export class Escalation {
 	    run_id: string;
 	    node_id: string;
@@ -932,13 +1203,13 @@ export namespace runner {
 	    reason: string;
 	    attempts: number;
 	    max_attempts: number;
-	    failures: FailureRecord[];
+	    failures: failure.Record[];
 	    last_error: string;
 	    severity: string;
 	    category: string;
 	    retryable: boolean;
 	    suggested_fix?: string;
-	    known_fixes?: Pattern[];
+	    known_fixes?: failure.Pattern[];
 	    notice?: string;
 	    can_replan: boolean;
 	    choices: string[];
@@ -958,13 +1229,13 @@ export namespace runner {
 	        this.reason = source["reason"];
 	        this.attempts = source["attempts"];
 	        this.max_attempts = source["max_attempts"];
-	        this.failures = this.convertValues(source["failures"], FailureRecord);
+	        this.failures = this.convertValues(source["failures"], failure.Record);
 	        this.last_error = source["last_error"];
 	        this.severity = source["severity"];
 	        this.category = source["category"];
 	        this.retryable = source["retryable"];
 	        this.suggested_fix = source["suggested_fix"];
-	        this.known_fixes = this.convertValues(source["known_fixes"], Pattern);
+	        this.known_fixes = this.convertValues(source["known_fixes"], failure.Pattern);
 	        this.notice = source["notice"];
 	        this.can_replan = source["can_replan"];
 	        this.choices = source["choices"];
@@ -1100,7 +1371,7 @@ export namespace runner {
 	    delay_ms?: number;
 	    duration_ms?: number;
 	    outputs?: Record<string, any>;
-	    failure?: FailureRecord;
+	    failure?: failure.Record;
 	    escalation?: Escalation;
 	    response?: Response;
 	    outcome?: string;
@@ -1130,7 +1401,7 @@ export namespace runner {
 	        this.delay_ms = source["delay_ms"];
 	        this.duration_ms = source["duration_ms"];
 	        this.outputs = source["outputs"];
-	        this.failure = this.convertValues(source["failure"], FailureRecord);
+	        this.failure = this.convertValues(source["failure"], failure.Record);
 	        this.escalation = this.convertValues(source["escalation"], Escalation);
 	        this.response = this.convertValues(source["response"], Response);
 	        this.outcome = source["outcome"];
@@ -1155,7 +1426,6 @@ export namespace runner {
 		    return a;
 		}
 	}
-	
 	export class NodeRef {
 	    id: string;
 	    key: string;
@@ -1174,33 +1444,6 @@ export namespace runner {
 	}
 	
 	
-	
-	export class SideEffect {
-	    id: string;
-	    key: string;
-	    name?: string;
-	    type: string;
-	    tool?: string;
-	    kind: string;
-	    detail: string;
-	    tools?: string[];
-	
-	    static createFrom(source: any = {}) {
-	        return new SideEffect(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.key = source["key"];
-	        this.name = source["name"];
-	        this.type = source["type"];
-	        this.tool = source["tool"];
-	        this.kind = source["kind"];
-	        this.detail = source["detail"];
-	        this.tools = source["tools"];
-	    }
-	}
 
 }
 
@@ -1372,6 +1615,7 @@ export namespace tools {
 	    outputs: Field[];
 	    server?: string;
 	    side_effects: boolean;
+	    open_world?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Tool(source);
@@ -1385,6 +1629,7 @@ export namespace tools {
 	        this.outputs = this.convertValues(source["outputs"], Field);
 	        this.server = source["server"];
 	        this.side_effects = source["side_effects"];
+	        this.open_world = source["open_world"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -3,6 +3,7 @@
 import {main} from '../models';
 import {workflow} from '../models';
 import {assistant} from '../models';
+import {approval} from '../models';
 import {runner} from '../models';
 import {settings} from '../models';
 import {llm} from '../models';
@@ -12,6 +13,8 @@ import {validate} from '../models';
 export function AddRecentFile(arg1:string):Promise<Array<main.RecentFile>>;
 
 export function ApplyPatch(arg1:workflow.Workflow,arg2:assistant.WorkflowPatch):Promise<main.AppliedPatch>;
+
+export function ApproveSteps(arg1:workflow.Workflow,arg2:string,arg3:Array<string>):Promise<Array<approval.Step>>;
 
 export function AssistantClearHistory(arg1:string,arg2:string):Promise<void>;
 
@@ -45,6 +48,8 @@ export function OpenWorkflow(arg1:string):Promise<main.OpenResult>;
 
 export function OpenWorkflowDialog():Promise<main.OpenResult>;
 
+export function PendingApprovals(arg1:workflow.Workflow,arg2:string):Promise<Array<approval.Step>>;
+
 export function PreviewPatch(arg1:workflow.Workflow,arg2:assistant.WorkflowPatch):Promise<main.PatchPreview>;
 
 export function RecentFiles():Promise<Array<main.RecentFile>>;
@@ -64,8 +69,6 @@ export function SaveWorkflow(arg1:string,arg2:workflow.Workflow):Promise<void>;
 export function SaveWorkflowAsDialog(arg1:workflow.Workflow):Promise<string>;
 
 export function SetDirty(arg1:boolean):Promise<void>;
-
-export function SideEffectSteps(arg1:workflow.Workflow):Promise<Array<runner.SideEffect>>;
 
 export function StartApprovedRun(arg1:workflow.Workflow,arg2:string,arg3:Array<string>):Promise<main.RunStart>;
 

@@ -10,6 +10,10 @@ export function ApplyPatch(arg1, arg2) {
   return window['go']['main']['App']['ApplyPatch'](arg1, arg2);
 }
 
+export function ApproveSteps(arg1, arg2, arg3) {
+  return window['go']['main']['App']['ApproveSteps'](arg1, arg2, arg3);
+}
+
 export function AssistantClearHistory(arg1, arg2) {
   return window['go']['main']['App']['AssistantClearHistory'](arg1, arg2);
 }
@@ -74,6 +78,10 @@ export function OpenWorkflowDialog() {
   return window['go']['main']['App']['OpenWorkflowDialog']();
 }
 
+export function PendingApprovals(arg1, arg2) {
+  return window['go']['main']['App']['PendingApprovals'](arg1, arg2);
+}
+
 export function PreviewPatch(arg1, arg2) {
   return window['go']['main']['App']['PreviewPatch'](arg1, arg2);
 }
@@ -112,10 +120,6 @@ export function SaveWorkflowAsDialog(arg1) {
 
 export function SetDirty(arg1) {
   return window['go']['main']['App']['SetDirty'](arg1);
-}
-
-export function SideEffectSteps(arg1) {
-  return window['go']['main']['App']['SideEffectSteps'](arg1);
 }
 
 export function StartApprovedRun(arg1, arg2, arg3) {
