@@ -71,9 +71,12 @@ type Replan struct {
 	Patch     assistant.WorkflowPatch `json:"patch"`
 	Workflow  *workflow.Workflow      `json:"workflow"`
 	Diff      assistant.Diff          `json:"diff"`
-	Warnings  []assistant.Warning     `json:"warnings"`
-	Valid     bool                    `json:"valid"`
-	Problems  []validate.Problem      `json:"problems"`
+	// Review is the change field by field, old → new in full, as the
+	// assistant's review banner shows it.
+	Review   assistant.ChangeSet `json:"review"`
+	Warnings []assistant.Warning `json:"warnings"`
+	Valid    bool                `json:"valid"`
+	Problems []validate.Problem  `json:"problems"`
 	// SideEffects are the steps of the new plan a model wrote that will
 	// wait for approval before it runs (package approval).
 	SideEffects []approval.Step `json:"side_effects"`
@@ -88,7 +91,7 @@ func (s *Service) proposal(ctx context.Context, old *workflow.Workflow, res *run
 	pv := assistant.PreviewPatch(old, &patch)
 	vr := validate.Validate(pv.Workflow, s.deps.Builtin)
 	rp := Replan{RunID: res.RunID, Message: res.Error, Changes: versions.Compare(old, res.Replanned).Summary(), StoppedAt: res.StoppedAt, Patch: patch,
-		Workflow: pv.Workflow, Diff: pv.Diff, Warnings: nonNil(pv.Warnings), Valid: vr.Valid, Problems: nonNil(vr.Problems)}
+		Workflow: pv.Workflow, Diff: pv.Diff, Review: pv.Changes, Warnings: nonNil(pv.Warnings), Valid: vr.Valid, Problems: nonNil(vr.Problems)}
 	if info, ok := failure.ReplanInfoOf(res.Replanned); ok {
 		failure.MarkReplanned(pv.Workflow, info) // the whole version carries the runner's mark
 	}

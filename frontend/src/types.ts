@@ -534,12 +534,13 @@ export interface RunReplan {
   patch: WorkflowPatch;
   workflow: Workflow;
   diff: PatchDiff;
+  /** the change field by field (old → new in full), as the review banner shows it */
+  review?: ChangeSet | null;
   warnings: StageWarning[];
   valid: boolean;
   problems: Problem[];
   /** steps of the new plan that will need approval before it runs */
   side_effects: ApprovalStep[];
-  changed_ids: string[];
   /** the seq of the last run event sent before it */
   after_seq?: number;
 }

@@ -230,7 +230,6 @@ describe('run actions', () => {
       valid: true,
       problems: [],
       side_effects: [],
-      changed_ids: [],
     };
     heard!.replanned(rp);
     const s = useStore.getState();

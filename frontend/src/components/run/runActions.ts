@@ -316,6 +316,8 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       patch: r.patch,
       workflow: r.workflow,
       diff: r.diff,
+      changes: r.review ?? null,
+      base,
       warnings: r.warnings ?? [],
       problems: (r.problems ?? []).filter((x) => x.severity === 'error'),
       valid: r.valid,
