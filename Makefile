@@ -51,8 +51,24 @@ test: deps
 	$(MAKE) test-smoke
 	@echo "make test: all suites passed"
 
+# Every fuzz target, one after another (go test fuzzes one target per run);
+# crashers are kept in each package's testdata/fuzz as seeds.
+FUZZTIME ?= 60s
+FUZZ_TARGETS := \
+	./backend/validate:FuzzLoadValidate \
+	./backend/validate:FuzzValidateGraph \
+	./backend/planner:FuzzParseOutput \
+	./backend/runner/render:FuzzRenderTemplate \
+	./backend/runner/quote:FuzzShellQuote \
+	./backend/runner/quote:FuzzCmdArg \
+	./backend/redact:FuzzRedact \
+	./backend/assistant:FuzzVisible
+
 fuzz:
-	$(GO) test ./backend/validate -run='^$$' -fuzz=FuzzLoadValidate -fuzztime=60s
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; name=$${t##*:}; echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+	  $(GO) test $$pkg -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s; \
+	done
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./backend/...

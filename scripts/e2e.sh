@@ -8,7 +8,7 @@
 # chats or autosaves. Its settings point at the fake LLM server (llmtest's
 # fakellm), which the specs script through its control endpoints.
 #
-# Usage: scripts/e2e.sh   (needs: xvfb, chromium, wails CLI, npm deps;
+# Usage: scripts/e2e.sh   (WEFT_E2E_SPECS="tests/run.test.mjs" runs some specs only; needs: xvfb, chromium, wails CLI, npm deps;
 # scripts/deps.sh test installs them). WEFT_E2E_PORT picks another port for
 # the dev server than 34115 (to run beside another `wails dev`).
 #        scripts/e2e.sh --restart-app   (for specs: stops the running
@@ -182,4 +182,4 @@ export WEFT_URL="http://localhost:$PORT" WEFT_INVALID="$SCRATCH/invalid.json" WE
 export WEFT_PIPELINE="$SCRATCH/pipeline.json" WEFT_EMPTY="$SCRATCH/empty.json"
 export WEFT_FAKE_LLM="$FAKE_URL" WEFT_SETTINGS="$SETTINGS" WEFT_E2E_SCRATCH="$SCRATCH"
 export WEFT_RESTART="$ROOT/scripts/e2e.sh --restart-app" WEFT_E2E_PORT="$PORT"
-(cd e2e && node --test --test-concurrency=1 --test-reporter=spec tests/)
+(cd e2e && node --test --test-concurrency=1 --test-reporter=spec ${WEFT_E2E_SPECS:-tests/})

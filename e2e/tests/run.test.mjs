@@ -241,14 +241,15 @@ describe('Run panel', () => {
     const cmd = await page.evaluate(() => window.weft.store.getState().doc.nodes.find((n) => n.id === 'check').params.arguments.command);
     assert.equal(cmd, 'test -s out/report.txt');
 
-    // Running the replanned version asks to approve its side-effect steps first.
+    // Running the replanned version asks to approve the steps the model changed first.
     await page.locator('[data-testid="run-button"]').click();
     const approval = page.locator('[data-testid="approval-dialog"]');
     await approval.waitFor();
     const steps = approval.locator('[data-testid="approval-step"]');
-    assert.equal(await steps.count(), 4);
+    const n = await steps.count();
+    assert.ok(n >= 1 && n <= 4, `${n} steps to approve`);
     assert.match(await approval.textContent(), /test -s out\/report\.txt/);
-    assert.match(await approval.textContent(), /new in this plan/);
+    assert.match(await approval.textContent(), /replanned after a failure/);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-approval.png') });
     await approval.locator('[data-testid="approve-run"]').click();
     await approval.waitFor({ state: 'detached' });
@@ -262,6 +263,63 @@ describe('Run panel', () => {
     for (const id of ['prepare', 'report', 'check', 'finish']) await waitChip(id, 'ok');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-replanned-run.png') });
     assert.ok(existsSync(join(dir, 'out', 'finish.txt')));
+  });
+
+  it('asks before model-written steps run, showing them in full; approves one step at a time; asks again after a model changes one', async () => {
+    const { dir, path } = fixture('run-model.json', 'run-model');
+    await openRunTab(path);
+    await page.locator('[data-testid="run-button"]').click();
+    const approval = page.locator('[data-testid="approval-dialog"]');
+    await approval.waitFor();
+    const steps = approval.locator('[data-testid="approval-step"]');
+    assert.equal(await steps.count(), 2, 'the hand-written log step needs no approval');
+    // The whole command, past any cut: its tail is there to read.
+    assert.match(await steps.nth(0).textContent(), /echo tail > out\/tail\.txt/);
+    assert.match(await steps.nth(0).textContent(), /planned by a model/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-approval-dialog.png') });
+
+    // Approve the first step only, then cancel: nothing ran.
+    await steps.nth(0).locator('[data-testid="approve-step"]').click();
+    await page.waitForSelector('[data-testid="approval-step"][data-approved="true"]');
+    assert.match(await approval.locator('[data-testid="approve-run"]').textContent(), /other 1 step/);
+    await approval.locator('[data-testid="approve-cancel"]').click();
+    await approval.waitFor({ state: 'detached' });
+    assert.ok(!existsSync(join(dir, 'out')), 'nothing ran before every step was approved');
+
+    // Asked again: only the step that still waits.
+    await page.locator('[data-testid="run-button"]').click();
+    await approval.waitFor();
+    assert.equal(await steps.count(), 1);
+    assert.match(await steps.nth(0).textContent(), /out\/second\.txt/);
+    await approval.locator('[data-testid="approve-run"]').click();
+    await approval.waitFor({ state: 'detached' });
+    await waitPhase('finished');
+    assert.equal((await page.locator('[data-testid="run-outcome"]').textContent()).trim(), 'Succeeded');
+    assert.ok(existsSync(join(dir, 'out', 'tail.txt')) && existsSync(join(dir, 'out', 'second.txt')));
+
+    // Approved content runs again without asking.
+    rmSync(join(dir, 'out'), { recursive: true, force: true });
+    await page.locator('[data-testid="run-button"]').click();
+    for (let i = 0; i < 100 && !existsSync(join(dir, 'out', 'second.txt')); i++) await page.waitForTimeout(100);
+    assert.ok(existsSync(join(dir, 'out', 'second.txt')), 'the approved steps ran again');
+    assert.equal(await approval.count(), 0);
+    await waitPhase('finished');
+
+    // A model changes the approved first step (a patch, merged by the Go merge): asked again, about that step only.
+    await page.evaluate(async () => {
+      const st = window.weft.store.getState();
+      const first = st.doc.nodes.find((x) => x.id === 'first');
+      const changed = { ...first, params: { ...first.params, arguments: { command: 'mkdir -p out && echo changed > out/changed.txt' } } };
+      const r = await window.go.main.App.ApplyPatch(st.doc, { added_nodes: [], removed_node_ids: [], updated_nodes: [changed], added_edges: [], removed_edges: [] });
+      st.edit(() => r.workflow);
+    });
+    await page.locator('[data-testid="run-button"]').click();
+    await approval.waitFor();
+    assert.equal(await steps.count(), 1);
+    assert.match(await steps.nth(0).textContent(), /echo changed > out\/changed\.txt/);
+    assert.match(await steps.nth(0).textContent(), /changed by the assistant/);
+    await approval.locator('[data-testid="approve-cancel"]').click();
+    assert.ok(!existsSync(join(dir, 'out', 'changed.txt')), 'the changed step did not run');
   });
 
   it('left no errors in the console', () => {
