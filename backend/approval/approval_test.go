@@ -152,7 +152,7 @@ func TestProvenanceMarks(t *testing.T) {
 
 func TestPendingAndStore(t *testing.T) {
 	w := &workflow.Workflow{Name: "wf", Nodes: []workflow.Node{
-		*node(t, `{"id":"a","key":"cmd","type":"Tool","provenance":{"source":"model"},"params":{"tool":"run_command","arguments":{"command":"echo `+strings.Repeat("x", 300)+`; touch pwned"}}}`),
+		*node(t, `{"id":"a","key":"cmd","type":"Tool","provenance":{"source":"model"},"params":{"tool":"run_command","arguments":{"command":"echo `+strings.Repeat("x", 300)+` && true; touch pwned > /dev/null"}}}`),
 		*node(t, `{"id":"b","key":"hand","type":"Tool","params":{"tool":"run_command","arguments":{"command":"ls"}}}`),
 		*node(t, `{"id":"c","key":"note","type":"Tool","provenance":{"source":"model"},"params":{"tool":"log","arguments":{"message":"x"}}}`),
 	}}
@@ -166,7 +166,8 @@ func TestPendingAndStore(t *testing.T) {
 		t.Fatalf("pending %+v", steps)
 	}
 	// Never shortened: the whole command is there to read.
-	if !strings.Contains(steps[0].Arguments["command"].(string), "; touch pwned") || !strings.Contains(steps[0].Content, "; touch pwned") {
+	if !strings.Contains(steps[0].Arguments["command"].(string), "; touch pwned") || !strings.Contains(steps[0].Content, "; touch pwned") ||
+		strings.Contains(steps[0].Content, `\u00`) {
 		t.Fatalf("step content cut: %+v", steps[0])
 	}
 	if err := st.Approve(steps, w.Name, "test"); err != nil {

@@ -216,10 +216,14 @@ func StepOf(n *workflow.Node, sc Scope) (Step, bool) {
 	if kind == "" {
 		return Step{}, false
 	}
-	content := Content(n)
-	b, _ := json.MarshalIndent(content, "", "  ")
+	// Shown to a person: `&&` and `>` as written, not \u0026 and \u003e.
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(Content(n))
 	s := Step{NodeID: n.ID, Key: n.Key, Name: n.Name, Type: n.Type, Kind: kind, Reason: why,
-		Content: string(b), Fingerprint: Fingerprint(n), Tools: risky}
+		Content: strings.TrimSuffix(b.String(), "\n"), Fingerprint: Fingerprint(n), Tools: risky}
 	switch n.Type {
 	case workflow.TypeTool:
 		s.Tool, s.Arguments = n.Params.Tool, n.Params.Arguments

@@ -308,7 +308,7 @@ describe('Run panel', () => {
     // A model changes the approved first step (a patch, merged by the Go merge): asked again, about that step only.
     await page.evaluate(async () => {
       const st = window.weft.store.getState();
-      const first = st.doc.nodes.find((x) => x.id === 'first');
+      const { provenance, ...first } = st.doc.nodes.find((x) => x.id === 'first');
       const changed = { ...first, params: { ...first.params, arguments: { command: 'mkdir -p out && echo changed > out/changed.txt' } } };
       const r = await window.go.main.App.ApplyPatch(st.doc, { added_nodes: [], removed_node_ids: [], updated_nodes: [changed], added_edges: [], removed_edges: [] });
       st.edit(() => r.workflow);

@@ -69,12 +69,11 @@ export function ApprovalDialog({
               const args = Object.entries(s.arguments ?? {});
               return (
                 <li key={s.node_id} data-testid="approval-step" data-kind={s.kind} data-approved={isDone ? 'true' : 'false'}>
-                  <k.icon size={14} className="approval-icon" />
+                  <k.icon size={14} className="approval-icon" aria-label={k.label} />
                   <div className="approval-text">
                     <div className="approval-name">
                       <strong>{s.name || s.key}</strong> <code>{s.key}</code>
                       {s.tool && <code>{s.tool}</code>}
-                      <span className="approval-kind">{k.label}</span>
                       <span className="approval-new">{VIA[s.provenance?.via ?? ''] ?? 'written by a model'}</span>
                     </div>
                     <div className="approval-detail">{s.reason}</div>
