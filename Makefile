@@ -58,6 +58,7 @@ FUZZ_TARGETS := \
 	./backend/validate:FuzzLoadValidate \
 	./backend/validate:FuzzValidateGraph \
 	./backend/planner:FuzzParseOutput \
+	./backend/expression:FuzzEvalCondition \
 	./backend/runner/render:FuzzRenderTemplate \
 	./backend/runner/quote:FuzzShellQuote \
 	./backend/runner/quote:FuzzCmdArg \

@@ -1,25 +1,26 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/builtin"
-	"github.com/expr-lang/expr/vm"
+
+	"github.com/weft-dev/weft/backend/expression"
 )
 
 // DefaultExprTimeout bounds one evaluation of a condition or template
 // expression.
-const DefaultExprTimeout = 500 * time.Millisecond
+const DefaultExprTimeout = expression.DefaultTimeout
 
 // evaluator compiles conditions once per run and evaluates them against
 // node outputs. Expressions are sandboxed by construction: expr-lang has no
-// access to the OS, we register no functions beyond its builtins, memory
-// is bounded by expr's budget and time by a per-evaluation timeout.
+// access to the OS, and package expression bounds what one may allocate
+// and stops one that overruns its time bound.
 type evaluator struct {
 	timeout time.Duration
 	// shadow lists node keys that are also builtin names ("count", "len"):
@@ -29,7 +30,7 @@ type evaluator struct {
 }
 
 type compiledExpr struct {
-	prog  *vm.Program
+	prog  *expression.Program
 	roots []string // identifiers read from the environment
 	all   bool     // reads $env: needs every variable
 	err   error
@@ -61,13 +62,9 @@ func (e *evaluator) compile(src string) *compiledExpr {
 		return c
 	}
 	c := &compiledExpr{}
-	prog, err := expr.Compile(src)
+	prog, err := expression.Compile(src)
 	if err != nil && len(e.shadow) > 0 {
-		opts := make([]expr.Option, 0, len(e.shadow))
-		for _, name := range e.shadow {
-			opts = append(opts, expr.DisableBuiltin(name))
-		}
-		if p2, err2 := expr.Compile(src, opts...); err2 == nil {
+		if p2, err2 := expression.Compile(src, e.shadow...); err2 == nil {
 			prog, err = p2, nil
 		}
 	}
@@ -106,31 +103,13 @@ func (e *evaluator) eval(src string, vars map[string]any, selfKey string, self m
 	if selfKey != "" {
 		env[selfKey] = self
 	}
-	type result struct {
-		v   any
-		err error
+	// An evaluation that overruns is told to stop (package expression)
+	// and not waited for.
+	v, err := c.prog.Eval(context.Background(), env, e.timeout)
+	if err != nil {
+		return nil, errors.New(firstLine(err.Error()))
 	}
-	done := make(chan result, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- result{nil, fmt.Errorf("evaluation failed: %v", p)}
-			}
-		}()
-		v, err := expr.Run(c.prog, env)
-		done <- result{v, err}
-	}()
-	t := time.NewTimer(e.timeout)
-	defer t.Stop()
-	select {
-	case r := <-done:
-		if r.err != nil {
-			return nil, errors.New(firstLine(r.err.Error()))
-		}
-		return r.v, nil
-	case <-t.C:
-		return nil, fmt.Errorf("evaluation took longer than %v", e.timeout)
-	}
+	return v, nil
 }
 
 // evalBool evaluates a condition; nil counts as false, anything else that

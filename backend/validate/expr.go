@@ -15,6 +15,8 @@ import (
 	"github.com/expr-lang/expr/checker"
 	"github.com/expr-lang/expr/conf"
 	"github.com/expr-lang/expr/file"
+
+	"github.com/weft-dev/weft/backend/expression"
 )
 
 // MaxConditionLength caps a condition's length in characters, so a pasted
@@ -71,6 +73,7 @@ var builtinNames = func() map[string]bool {
 // is not safe for concurrent use, so each worker makes its own.
 func newExprConfig() *conf.Config {
 	c := conf.CreateNew()
+	c.MaxNodes = expression.MaxNodes
 	c.Expect = reflect.Bool
 	c.ExpectAny = true
 	return c
@@ -114,6 +117,11 @@ func compileCondition(cfg *conf.Config, expr string) (res compiled, err error) {
 	}
 	if err != nil {
 		return res, conditionError(err)
+	}
+	// What cannot fit the run's bounds whatever the data (package
+	// expression) is refused now rather than at run time.
+	if why := expression.Unbounded(tree.Node); why != "" {
+		return res, &ConditionError{Message: why}
 	}
 	return compiled{idents: rootIdents(tree.Node)}, nil
 }

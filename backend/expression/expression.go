@@ -1,0 +1,233 @@
+// Package expression compiles and evaluates Weft's expressions (If and
+// Switch conditions, Loop exit conditions, verify, template expressions)
+// with expr-lang/expr, bounded: no expression may allocate without limit
+// or keep running after its evaluation was given up. The runner evaluates
+// with it and validate checks with its limits, so what validates runs
+// under the same rules.
+//
+// expr already bounds the size of a program (MaxNodes) and counts the
+// elements of the arrays, maps and ranges it builds (the VM's memory
+// budget). What it does not bound, this package does:
+//   - builtins whose result can be far larger than their inputs (repeat,
+//     join, replace, split, toJSON, string, toBase64) and string `+`
+//     are replaced by versions that charge a per-evaluation byte budget
+//     BEFORE they allocate;
+//   - every closure body (the predicate of all, map, filter, reduce…)
+//     and every bounded function checks that the evaluation was not
+//     abandoned, so one that overran its time bound stops at its next
+//     step instead of running on in the background.
+package expression
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
+	"github.com/expr-lang/expr/vm"
+)
+
+// Limits of one expression.
+const (
+	// MaxNodes bounds the syntax tree (conditions are short: the file
+	// format allows 2,000 characters).
+	MaxNodes = 4000
+	// MemoryBudget is expr's own count of array, map and range elements
+	// one evaluation may build.
+	MemoryBudget = 1_000_000
+	// MaxBytes bounds the bytes the string-building functions of one
+	// evaluation may produce in all.
+	MaxBytes = 32 << 20
+	// DefaultTimeout bounds one evaluation.
+	DefaultTimeout = 500 * time.Millisecond
+)
+
+// stateVar is the environment entry through which the bounded functions
+// reach their evaluation's budget. No one can write this identifier: node
+// keys are [a-z_][a-z0-9_]*.
+const stateVar = "weft·eval"
+
+// addFn and tickFn are the functions the patcher calls in place of `+`
+// and around closure bodies.
+const (
+	addFn  = "weft·add"
+	tickFn = "weft·tick"
+)
+
+// LimitError is an evaluation stopped by a bound.
+type LimitError struct{ Message string }
+
+func (e *LimitError) Error() string { return e.Message }
+
+// ErrStopped is the panic value of an evaluation that was given up.
+var errStopped = &LimitError{Message: "the evaluation was stopped"}
+
+// state is one evaluation's budget and stop flag.
+type state struct {
+	stopped atomic.Bool
+	used    int64
+}
+
+func (s *state) check() {
+	if s.stopped.Load() {
+		panic(errStopped)
+	}
+}
+
+// charge accounts for n bytes about to be allocated by what.
+func (s *state) charge(n int64, what string) {
+	s.check()
+	if n < 0 || n > MaxBytes || s.used+n > MaxBytes {
+		panic(&LimitError{Message: fmt.Sprintf("%s would make %s; an expression may build at most %s", what, size(n), size(MaxBytes))})
+	}
+	s.used += n
+}
+
+func size(n int64) string {
+	switch {
+	case n < 0:
+		return "more than the machine can hold"
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Program is a compiled expression.
+type Program struct {
+	prog *vm.Program
+}
+
+// Node is the program's syntax tree (for the identifiers it reads).
+func (p *Program) Node() ast.Node { return p.prog.Node() }
+
+// Compile compiles src with the bounds. disabled are builtin names that
+// node keys shadow (a node keyed "count"): they are turned off, and not
+// replaced, so the name reads the node's outputs.
+func Compile(src string, disabled ...string) (*Program, error) {
+	off := map[string]bool{}
+	opts := []expr.Option{expr.MaxNodes(MaxNodes), expr.Patch(patcher{})}
+	for _, name := range disabled {
+		off[name] = true
+		opts = append(opts, expr.DisableBuiltin(name))
+	}
+	for name, fn := range bounded {
+		if off[name] {
+			continue
+		}
+		opts = append(opts, expr.DisableBuiltin(name), expr.Function(name, fn))
+	}
+	opts = append(opts, expr.Function(addFn, add), expr.Function(tickFn, tick))
+	prog, err := expr.Compile(src, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{prog: prog}, nil
+}
+
+// Eval runs p against env within timeout (0: DefaultTimeout) and ctx. env
+// is not changed; the evaluation gets a copy with its budget added. An
+// evaluation that overruns is told to stop and is not waited for: it
+// stops at its next closure step or bounded function.
+func (p *Program) Eval(ctx context.Context, env map[string]any, timeout time.Duration) (any, error) {
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	st := &state{}
+	full := make(map[string]any, len(env)+1)
+	for k, v := range env {
+		full[k] = v
+	}
+	full[stateVar] = st
+	type result struct {
+		v   any
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		defer func() {
+			if r := recover(); r != nil {
+				done <- result{nil, fmt.Errorf("evaluation failed: %v", r)}
+			}
+		}()
+		machine := vm.VM{MemoryBudget: MemoryBudget}
+		v, err := machine.Run(p.prog, full)
+		done <- result{v, err}
+	}()
+	t := time.NewTimer(timeout)
+	defer t.Stop()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			return nil, cleanError(r.err)
+		}
+		return r.v, nil
+	case <-t.C:
+		st.stopped.Store(true)
+		return nil, &LimitError{Message: fmt.Sprintf("the evaluation took longer than %v and was stopped", timeout)}
+	case <-ctx.Done():
+		st.stopped.Store(true)
+		return nil, ctx.Err()
+	}
+}
+
+// cleanError keeps the first line of expr's error, and says so when a
+// bound stopped it.
+func cleanError(err error) error {
+	var le *LimitError
+	if errors.As(err, &le) {
+		return le
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if strings.Contains(msg, "memory budget exceeded") {
+		return &LimitError{Message: fmt.Sprintf("the expression built more than %d array, map or range elements (%s)", MemoryBudget, msg)}
+	}
+	return errors.New(msg)
+}
+
+// patcher puts `+` and closure bodies under the budget.
+type patcher struct{}
+
+func (patcher) Visit(node *ast.Node) {
+	switch n := (*node).(type) {
+	case *ast.BinaryNode:
+		if n.Operator == "+" {
+			call := &ast.CallNode{Callee: &ast.IdentifierNode{Value: addFn},
+				Arguments: []ast.Node{&ast.IdentifierNode{Value: stateVar}, n.Left, n.Right}}
+			ast.Patch(node, call)
+		}
+	case *ast.PredicateNode:
+		if c, ok := n.Node.(*ast.CallNode); ok && isCall(c, tickFn) {
+			return
+		}
+		n.Node = &ast.CallNode{Callee: &ast.IdentifierNode{Value: tickFn},
+			Arguments: []ast.Node{&ast.IdentifierNode{Value: stateVar}, n.Node}}
+	case *ast.CallNode:
+		id, ok := n.Callee.(*ast.IdentifierNode)
+		if !ok || bounded[id.Value] == nil || len(n.Arguments) > 0 && isIdent(n.Arguments[0], stateVar) {
+			return
+		}
+		n.Arguments = append([]ast.Node{&ast.IdentifierNode{Value: stateVar}}, n.Arguments...)
+	}
+}
+
+func isCall(c *ast.CallNode, name string) bool {
+	id, ok := c.Callee.(*ast.IdentifierNode)
+	return ok && id.Value == name
+}
+
+func isIdent(n ast.Node, name string) bool {
+	id, ok := n.(*ast.IdentifierNode)
+	return ok && id.Value == name
+}
