@@ -286,3 +286,20 @@ func TestDefaultRunsDir(t *testing.T) {
 		t.Fatalf("patterns: %+v %v", p, err)
 	}
 }
+
+// A condition that would build an enormous string from a step's output
+// (validate cannot know its size) fails the run with a clear error instead
+// of taking the process down.
+func TestConditionBombFailsTheRun(t *testing.T) {
+	e := newEnv(t)
+	res := e.run(parse(t, `"nodes":[
+ {"id":"a","key":"check","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo hi"}}},
+ {"id":"i","key":"cmp","type":"If","params":{"condition":"repeat(repeat(check.stdout, 999999), 1000000) == \"\""}},
+ {"id":"y","key":"yes","type":"Tool","params":{"tool":"log","arguments":{"message":"y"}}},
+ {"id":"n","key":"no","type":"Tool","params":{"tool":"log","arguments":{"message":"n"}}}],
+ "edges":[{"from":"a","to":"i"},{"from":"i","to":"y","output":"IfTrue"},{"from":"i","to":"n","output":"IfFalse"}]`))
+	wantOutcome(t, res, OutcomeFailed)
+	if res.StoppedAt == nil || res.StoppedAt.Key != "cmp" || !strings.Contains(res.Error, "an expression may build at most") {
+		t.Fatalf("result %+v", res)
+	}
+}
