@@ -177,9 +177,9 @@ func (a *App) StartRun(w workflow.Workflow, path string) (RunStart, error) {
 }
 
 // StartApprovedRun is StartRun after the user approved, in the dialog, the
-// steps with these node ids: their content as it is in w (the document the
-// dialog showed) is recorded as approved, then the run starts if nothing
-// else waits.
+// steps with these content fingerprints (as the dialog showed them): they
+// are recorded as approved, then the run starts if nothing else waits. A
+// step whose content changed since is not approved by an old fingerprint.
 func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []string) (RunStart, error) {
 	return a.startRun(w, path, approved)
 }

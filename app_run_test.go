@@ -468,7 +468,7 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	if st, err := a.StartRun(nw, path); err != nil || st.Started || len(st.Approval) != 1 {
 		t.Fatalf("a partial approval started the run: %+v, %v", st, err)
 	}
-	st, err = a.StartApprovedRun(nw, path, []string{left[0].NodeID})
+	st, err = a.StartApprovedRun(nw, path, []string{left[0].Fingerprint})
 	if err != nil || !st.Started {
 		t.Fatalf("StartApprovedRun = %+v, %v", st, err)
 	}
@@ -500,7 +500,10 @@ func TestModelWrittenWorkflowNeedsApproval(t *testing.T) {
 	if _, err := a.ApproveSteps(w, path, []string{"not-a-fingerprint"}); err == nil {
 		t.Fatal("ApproveSteps approved something that does not wait")
 	}
-	if st, err := a.StartApprovedRun(w, path, []string{"id_one"}); err != nil || !st.Started {
+	if st, err := a.StartApprovedRun(w, path, []string{"id_one"}); err != nil || st.Started {
+		t.Fatalf("a node id approved something: %+v, %v", st, err)
+	}
+	if st, err := a.StartApprovedRun(w, path, []string{st.Approval[0].Fingerprint}); err != nil || !st.Started {
 		t.Fatalf("StartApprovedRun = %+v, %v", st, err)
 	}
 	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeSucceeded {

@@ -37,21 +37,22 @@ type ApprovalRequest struct {
 	Steps    []approval.Step
 }
 
-// Preapproved is an Approver whose answer was given beforehand: the node
-// ids the user approved in the desktop's dialog ("approve all and run").
-// It approves the content those steps have now, which is the content the
-// dialog showed: the desktop sends the same document.
+// Preapproved is an Approver whose answer was given beforehand: the
+// content fingerprints of the steps the user approved in the desktop's
+// dialog ("approve all and run"). Fingerprints, not node ids: if the
+// document changed after the dialog showed it, the changed step is not
+// approved and is asked about again.
 type Preapproved []string
 
-// Approve returns the fingerprints of the steps whose node ids are in p.
+// Approve returns the fingerprints in p that are among the steps asked about.
 func (p Preapproved) Approve(_ context.Context, req ApprovalRequest) ([]string, error) {
 	ok := map[string]bool{}
-	for _, id := range p {
-		ok[id] = true
+	for _, fp := range p {
+		ok[fp] = true
 	}
 	var fps []string
 	for _, st := range req.Steps {
-		if ok[st.NodeID] {
+		if ok[st.Fingerprint] {
 			fps = append(fps, st.Fingerprint)
 		}
 	}

@@ -166,8 +166,12 @@ func TestApproveAndPending(t *testing.T) {
 	if !strings.Contains(string(b), `"by": "test"`) || !strings.Contains(string(b), a.Pending[0].Fingerprint) {
 		t.Fatalf("approvals file:\n%s", b)
 	}
-	// Preapproved (the desktop's "approve all and run") approves by node id.
-	if st, _, err := svc.Run(ctx, StartRequest{Workflow: w, Path: path, Approver: Preapproved{"id_two"}}); err != nil || !st.Started {
+	// Preapproved (the desktop's "approve all and run") approves by
+	// fingerprint: a node id, or the fingerprint of other content, does not.
+	if st, _, err := svc.Run(ctx, StartRequest{Workflow: w, Path: path, Approver: Preapproved{"id_two", a.Pending[0].Fingerprint}}); err != nil || st.Started {
+		t.Fatalf("preapproved by id: %+v %v", st, err)
+	}
+	if st, _, err := svc.Run(ctx, StartRequest{Workflow: w, Path: path, Approver: Preapproved{left.Pending[0].Fingerprint}}); err != nil || !st.Started {
 		t.Fatalf("preapproved run %+v %v", st, err)
 	}
 }
@@ -213,7 +217,7 @@ func TestReplanProposalThroughTheGate(t *testing.T) {
 	if err != nil || st.Started || len(st.Approval) != 2 {
 		t.Fatalf("the applied replan ran without approval: %+v, %v", st, err)
 	}
-	st, fin2, err := svc.Run(context.Background(), StartRequest{Workflow: &reopened, Path: path, Approver: Preapproved{"id_bad", "id_save"}})
+	st, fin2, err := svc.Run(context.Background(), StartRequest{Workflow: &reopened, Path: path, Approver: Preapproved(Fingerprints(st.Approval))})
 	if err != nil || !st.Started || fin2.Outcome != runner.OutcomeSucceeded {
 		t.Fatalf("approved run = %+v, %+v, %v", st, fin2, err)
 	}

@@ -209,7 +209,7 @@ describe('run actions', () => {
     expect(fake.approveSteps).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1']);
     expect(screen.getByTestId('approve-run').textContent).toMatch(/other 1 step/);
     await actions.approve();
-    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['n1', 'n2']);
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1', 'fp2']);
     expect(useStore.getState().runApproval).toBeNull();
     expect(useStore.getState().runPhase).toBe('running');
   });

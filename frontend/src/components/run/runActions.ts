@@ -157,7 +157,8 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
 
   /**
    * start runs the document. When steps a model wrote need approval it opens the approval
-   * dialog instead; approved lists the node ids the person approved there (approve all).
+   * dialog instead; approved lists the fingerprints of the steps the person approved there
+   * (approve all): exactly the content shown.
    */
   async function start(approved?: string[]): Promise<void> {
     const s = store.getState();
@@ -188,7 +189,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
   async function approve(): Promise<void> {
     const a = store.getState().runApproval;
     if (!a) return;
-    await start(a.steps.map((x) => x.node_id));
+    await start(a.steps.map((x) => x.fingerprint));
   }
 
   /** approveStep records the approval of one step's exact content; the run starts once none is left. */
