@@ -44,7 +44,9 @@ type storeDoc struct {
 
 // Store keeps approved fingerprints in a JSON file. It re-reads the file
 // before every answer and merges before every write, so the desktop app
-// and the CLI share one set of approvals. A file that cannot be read is
+// and the CLI share one set of approvals. Two processes approving at the
+// same instant can lose one of the two records (there is no file lock):
+// that step is then asked about again, never approved by accident. A file that cannot be read is
 // moved aside and counts as empty: everything is asked for again, never
 // approved by accident.
 type Store struct {

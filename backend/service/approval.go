@@ -174,7 +174,7 @@ type pass struct {
 	warnings []string
 }
 
-// check decides whether w may run: the steps waiting for approval are
+// checkApproval decides whether w may run: the steps waiting for approval are
 // shown to the approver, what it approves is recorded, and the run may
 // start only when nothing waits.
 func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string, approver Approver, by string) (pass, error) {
