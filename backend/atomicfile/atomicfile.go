@@ -18,8 +18,9 @@ import (
 //
 // If path is a symbolic link, the link's target is replaced and the link
 // stays a link (editors and dotfile managers rely on that). An existing
-// file keeps its permission bits (a 0600 workflow stays 0600); a new file
-// gets perm.
+// file keeps its permission bits (a 0600 workflow stays 0600) unless perm
+// is private to the owner (no group or other bits), which is then always
+// applied; a new file gets perm.
 //
 // Before writing, temp files an earlier WriteFile of the same path left
 // behind when its process was killed are removed (see RemoveStale).
@@ -32,7 +33,10 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
-	if st, err := os.Stat(target); err == nil && st.Mode().IsRegular() {
+	// A private perm is what files holding secrets ask for: it is always
+	// applied, so a loosened settings file is tightened again. Otherwise
+	// the file keeps the mode its owner gave it.
+	if st, err := os.Stat(target); err == nil && st.Mode().IsRegular() && perm&0o077 != 0 {
 		perm = st.Mode().Perm()
 	}
 	// Best effort: litter must never stop a save.

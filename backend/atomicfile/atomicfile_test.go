@@ -94,7 +94,8 @@ func TestWriteFileKeepsModeOfExistingFile(t *testing.T) {
 	}{
 		{"new file gets perm", 0, 0o640, 0o640},
 		{"private workflow stays private", 0o600, 0o644, 0o600},
-		{"shared file stays shared", 0o664, 0o600, 0o664},
+		{"shared workflow stays shared", 0o664, 0o644, 0o664},
+		{"a private perm tightens a loosened file", 0o644, 0o600, 0o600},
 		{"executable bit kept", 0o755, 0o644, 0o755},
 	}
 	for _, tc := range cases {

@@ -18,8 +18,9 @@ import (
 const StaleAge = 10 * time.Minute
 
 // maxStaleScan bounds the directory entries RemoveStale looks at, so a
-// folder with millions of files cannot stall a save.
-const maxStaleScan = 100_000
+// folder with very many files cannot slow every save (in such a folder,
+// litter beyond the entries read may stay).
+const maxStaleScan = 10_000
 
 // tempPrefix is the start of every temp file name WriteFile uses for path.
 func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
