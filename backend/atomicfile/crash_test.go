@@ -91,7 +91,7 @@ func TestKilledWriterLeavesNoLitterAfterNextWrite(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 		cmd.Process.Kill() // SIGKILL: no chance to clean up
-		cmd.Wait() // reap it, so its pid is gone
+		cmd.Wait()         // reap it, so its pid is gone
 		ours := 0
 		for _, name := range temps(t, dir) {
 			if _, ok := parseTempName(name, ".big.json.tmp-"); ok {
