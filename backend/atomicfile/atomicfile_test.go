@@ -84,3 +84,95 @@ func TestReadBounded(t *testing.T) {
 		t.Fatalf("missing: %v", err)
 	}
 }
+
+func TestWriteFileKeepsModeOfExistingFile(t *testing.T) {
+	cases := []struct {
+		name     string
+		existing os.FileMode // 0: no file before
+		perm     os.FileMode
+		want     os.FileMode
+	}{
+		{"new file gets perm", 0, 0o640, 0o640},
+		{"private workflow stays private", 0o600, 0o644, 0o600},
+		{"shared workflow stays shared", 0o664, 0o644, 0o664},
+		{"a private perm tightens a loosened file", 0o644, 0o600, 0o600},
+		{"executable bit kept", 0o755, 0o644, 0o755},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "wf.json")
+			if tc.existing != 0 {
+				os.WriteFile(p, []byte("old"), 0o600)
+				if err := os.Chmod(p, tc.existing); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := WriteFile(p, []byte("new"), tc.perm); err != nil {
+				t.Fatal(err)
+			}
+			st, _ := os.Stat(p)
+			if st.Mode().Perm() != tc.want {
+				t.Fatalf("mode %o, want %o", st.Mode().Perm(), tc.want)
+			}
+		})
+	}
+}
+
+func TestWriteFileThroughSymlink(t *testing.T) {
+	dir := t.TempDir()
+	realDir := filepath.Join(dir, "dotfiles")
+	os.Mkdir(realDir, 0o755)
+	target := filepath.Join(realDir, "wf.json")
+	os.WriteFile(target, []byte("old"), 0o600)
+	link := filepath.Join(dir, "wf.json")
+	if err := os.Symlink("dotfiles/wf.json", link); err != nil {
+		t.Skip("symlinks unsupported:", err)
+	}
+	// A chain: link2 -> link -> target.
+	link2 := filepath.Join(dir, "again.json")
+	os.Symlink(link, link2)
+	for i, p := range []string{link, link2} {
+		want := []string{"one", "two"}[i]
+		if err := WriteFile(p, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if st, _ := os.Lstat(p); st.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("%s was replaced by a regular file", p)
+		}
+		if b, _ := os.ReadFile(target); string(b) != want {
+			t.Fatalf("target holds %q, want %q", b, want)
+		}
+		if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+			t.Fatalf("target mode %o", st.Mode().Perm())
+		}
+	}
+	for _, d := range []string{dir, realDir} {
+		entries, _ := os.ReadDir(d)
+		for _, e := range entries {
+			if strings.Contains(e.Name(), ".tmp-") {
+				t.Fatalf("temp file left: %s", e.Name())
+			}
+		}
+	}
+
+	// A dangling link: the first save creates the file it names.
+	dangling := filepath.Join(dir, "new.json")
+	os.Symlink("dotfiles/created.json", dangling)
+	if err := WriteFile(dangling, []byte("hi"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(realDir, "created.json")); string(b) != "hi" {
+		t.Fatalf("dangling link target holds %q", b)
+	}
+	if st, _ := os.Lstat(dangling); st.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("dangling link replaced")
+	}
+
+	// A link cycle is an error, not a hang, and writes nothing.
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	os.Symlink(b, a)
+	os.Symlink(a, b)
+	if err := WriteFile(a, []byte("x"), 0o644); err == nil {
+		t.Fatal("writing through a link cycle succeeded")
+	}
+}

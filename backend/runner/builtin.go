@@ -223,14 +223,14 @@ func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 	if cwd != "" {
 		dir = resolve(c.Dir, cwd)
 	}
-	timeoutMs, hasTimeout, err := a.integer("timeout_ms", false, 1)
+	timeout, hasTimeout, err := a.duration("timeout_ms", false, 1, maxTimeoutMs)
 	if err != nil {
 		return nil, err
 	}
 	cctx := ctx
 	if hasTimeout {
 		var cancel context.CancelFunc
-		cctx, cancel = context.WithTimeout(ctx, time.Duration(timeoutMs)*time.Millisecond)
+		cctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	cmd := shellCommand(cctx, command)
@@ -476,11 +476,11 @@ func waitTool(ctx context.Context, c ToolCall) (map[string]any, error) {
 	if err := a.only("ms"); err != nil {
 		return nil, err
 	}
-	ms, _, err := a.integer("ms", true, 0)
+	d, _, err := a.duration("ms", true, 0, maxWaitMs)
 	if err != nil {
 		return nil, err
 	}
-	t := time.NewTimer(time.Duration(ms) * time.Millisecond)
+	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-t.C:

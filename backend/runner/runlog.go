@@ -96,11 +96,11 @@ func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time, re
 	if err := os.Chmod(dir, runDirMode); err != nil {
 		return nil, fmt.Errorf("make run folder %s private: %w", dir, err)
 	}
-	ev, err := os.OpenFile(filepath.Join(dir, eventsFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, runFileMode)
+	ev, err := openAppend(filepath.Join(dir, eventsFile))
 	if err != nil {
 		return nil, fmt.Errorf("create run log: %w", err)
 	}
-	rl, err := os.OpenFile(filepath.Join(dir, retryLogFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, runFileMode)
+	rl, err := openAppend(filepath.Join(dir, retryLogFile))
 	if err != nil {
 		ev.Close()
 		return nil, fmt.Errorf("create retry log: %w", err)

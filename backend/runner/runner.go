@@ -558,13 +558,13 @@ func (r *run) policy(n *workflow.Node) policy {
 		}
 		if b := n.Retry.Backoff; b != nil {
 			if b.InitialMs > 0 {
-				p.initial = time.Duration(b.InitialMs) * time.Millisecond
+				p.initial = millis(int64(b.InitialMs), maxBackoffMs)
 			}
 			if b.Multiplier >= 1 {
-				p.mult = b.Multiplier
+				p.mult = min(b.Multiplier, validate.MaxBackoffMultiplier)
 			}
 			if b.MaxMs > 0 {
-				p.max = time.Duration(b.MaxMs) * time.Millisecond
+				p.max = millis(int64(b.MaxMs), maxBackoffMs)
 			}
 			if b.Jitter > 0 && b.Jitter <= 1 {
 				p.jitter = b.Jitter
@@ -751,7 +751,7 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 	actx := ctx
 	if n.TimeoutMs > 0 {
 		var cancel context.CancelFunc
-		actx, cancel = context.WithTimeout(ctx, time.Duration(n.TimeoutMs)*time.Millisecond)
+		actx, cancel = context.WithTimeout(ctx, millis(int64(n.TimeoutMs), maxTimeoutMs))
 		defer cancel()
 	}
 	start := r.opts.Now()

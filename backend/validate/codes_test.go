@@ -160,8 +160,19 @@ func codeCases() []codeCase {
 		{CodeUnsafePlaceholder,
 			wf(ns(cmd("fetch", "cat host.txt"), httpGet("ping", "https://{{fetch.stdout}}/health")), e("fetch", "ping")),
 			wf(ns(cmd("fetch", "cat host.txt"), httpGet("ping", "https://example.com/health/{{fetch.stdout}}")), e("fetch", "ping"))},
+		{CodeBadDuration,
+			withDuration(func(n *workflow.Node) { n.TimeoutMs = 10_000_000_000_000 }),
+			withDuration(func(n *workflow.Node) { n.TimeoutMs = 60000 })},
 		{CodeUnknownNodeType,
 			wf(withNode(abc, 1, func(n *workflow.Node) { n.Type = "Teleport" }), e("a", "b"), e("b", "c")),
 			wf(abc, e("a", "b"), e("b", "c"))},
 	}
+}
+
+// withDuration is a two-step workflow whose first node has been changed by
+// set: the bad_duration cases.
+func withDuration(set func(n *workflow.Node)) *workflow.Workflow {
+	a := cmd("a", "echo a")
+	set(&a)
+	return wf(ns(a, cmd("b", "echo b")), e("a", "b"))
 }

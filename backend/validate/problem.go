@@ -59,6 +59,13 @@ const (
 	// it sits. Both are warnings.
 	CodeRawExternalValue  = "raw_external_value"
 	CodeUnsafePlaceholder = "unsafe_placeholder"
+
+	// Added with issue 10 ("nothing the user had is lost"): a duration
+	// (timeout_ms, the wait tool's ms, retry backoff initial_ms/max_ms)
+	// or backoff multiplier that is negative, not a whole number or past
+	// its maximum (see MaxTimeoutMs), which would otherwise overflow at
+	// run time.
+	CodeBadDuration = "bad_duration"
 )
 
 // Problem is one thing wrong with a workflow.

@@ -370,6 +370,7 @@ func (v *validator) checkNodes() {
 			}
 			v.add(CodeUnknownNodeType, SeverityError, msg, []int32{ii})
 		}
+		v.checkDurations(ii)
 
 		switch {
 		case nd.Key == "":

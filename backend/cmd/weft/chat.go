@@ -38,7 +38,10 @@ type chatJSON struct {
 	Attempts       int                  `json:"attempts"`
 	LLMCalls       int                  `json:"llm_calls"`
 	Applied        bool                 `json:"applied"`
-	Error          string               `json:"error,omitempty"`
+	// PreviousVersion is the version the file was kept as before the
+	// change was applied (`weft versions FILE`).
+	PreviousVersion int    `json:"previous_version,omitempty"`
+	Error           string `json:"error,omitempty"`
 }
 
 const chatUsage = `usage: weft chat FILE --message TEXT [--json]          ask; a change is shown and saved as a proposal
@@ -240,7 +243,7 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 				res.Valid, j.Valid, j.Problems = false, false, ap.problems
 			}
 			if ap.written {
-				j.Applied = true
+				j.Applied, j.PreviousVersion = true, ap.kept.Version.N
 				j.ApplyCommand = ""
 				if saved {
 					if err := assistant.DeleteProposal(prop.ID); err != nil {
@@ -307,7 +310,8 @@ func (c *cli) chatApply(ctx context.Context, file, id string, asJSON bool) int {
 	}
 	j := chatJSON{Kind: prop.Kind, Message: prop.Message, Patch: prop.Patch, Changes: &ap.changes,
 		ProposalID: prop.ID, PatchSHA256: prop.PatchSHA256, WorkflowSHA256: prop.WorkflowSHA256,
-		Warnings: nonNilWarnings(ap.warnings), Valid: ap.valid, Validated: true, Problems: ap.problems, Applied: ap.written}
+		Warnings: nonNilWarnings(ap.warnings), Valid: ap.valid, Validated: true, Problems: ap.problems, Applied: ap.written,
+		PreviousVersion: ap.kept.Version.N}
 	if !ap.written {
 		j.ApplyCommand = applyCommand(file, prop.ID)
 	}
@@ -340,6 +344,7 @@ type applied struct {
 	valid    bool
 	problems []validate.Problem
 	written  bool
+	kept     kept // the version the file was kept as before it was written
 }
 
 // applyProposal reads FILE afresh, merges the proposal's patch into it
@@ -364,6 +369,13 @@ func (c *cli) applyProposal(ctx context.Context, s settings.Settings, p *assista
 		ap.problems = vr.Errors()
 		return ap, nil
 	}
+	// What the file held is kept first: a change applied by mistake can
+	// be undone from the versions store.
+	k, err := c.keepVersion(before, reasonBeforeChatApply)
+	if err != nil {
+		return ap, fmt.Errorf("%s was not changed: %w", file, err)
+	}
+	ap.kept = k
 	if err := workflow.Save(file, after); err != nil {
 		return ap, err
 	}

@@ -31,7 +31,13 @@ type planJSON struct {
 	LLMCalls  int                `json:"llm_calls"`
 	Usage     llm.Usage          `json:"usage"`
 	Summary   string             `json:"summary"`
-	Error     string             `json:"error,omitempty"`
+	// Wrote is the file the workflow was written to: --out, or the
+	// draft beside it when --out held a file that an invalid draft must
+	// not replace.
+	Wrote string `json:"wrote,omitempty"`
+	// PreviousVersion is the version the replaced --out file was kept as.
+	PreviousVersion int    `json:"previous_version,omitempty"`
+	Error           string `json:"error,omitempty"`
 }
 
 // planWarning always carries node_id (empty when the warning concerns no
@@ -66,7 +72,8 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 	goal := fs.String("goal", "", "what the workflow should do")
 	out := fs.String("out", "", "write the workflow to `FILE` (atomically) instead of printing it")
 	asJSON := fs.Bool("json", false, "print the whole result as JSON")
-	usage := "usage: weft plan --goal TEXT [--out FILE] [--json]"
+	force := fs.Bool("force", false, "with --out: replace an existing FILE even with an invalid draft, or when it cannot be kept as a version")
+	usage := "usage: weft plan --goal TEXT [--out FILE [--force]] [--json]"
 	if err := fs.Parse(interspersed(args, map[string]bool{"goal": true, "out": true})); err != nil {
 		fmt.Fprintln(c.stderr, usage)
 		return exitUnusable
@@ -130,19 +137,23 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		return fail(exitUnusable, err)
 	}
 
+	var dest planDest
 	if *out != "" && res.Workflow != nil {
-		if err := workflow.Save(*out, res.Workflow); err != nil {
+		var err error
+		if dest, err = c.writePlan(*out, res, *force); err != nil {
 			return fail(exitUnusable, err)
 		}
 	}
 	if *asJSON {
-		c.writeJSON(newPlanJSON(res))
+		j := newPlanJSON(res)
+		j.Wrote, j.PreviousVersion = dest.file, dest.kept.Version.N
+		c.writeJSON(j)
 	} else {
 		report := c.stderr
 		if *out != "" {
 			report = c.stdout
 		}
-		c.planReport(report, res, *out)
+		c.planReport(report, res, *out, dest)
 		if *out == "" && res.Workflow != nil {
 			data, err := workflow.Marshal(res.Workflow)
 			if err != nil {
@@ -151,10 +162,58 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 			c.stdout.Write(data)
 		}
 	}
-	if !res.Valid {
+	if !res.Valid || dest.refused != "" {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// planDest is where `weft plan --out` put the workflow.
+type planDest struct {
+	file string // where it was written
+	// refused says why --out itself was not replaced ("" when it was).
+	refused string
+	kept    kept // the version the replaced file was kept as
+}
+
+// writePlan writes the planned workflow to out. A file already at out is
+// never replaced by something worse nor lost: an invalid draft goes
+// beside it (draftPath) unless force, and before a replacement the old
+// workflow is recorded in the versions store. The new workflow takes the
+// old one's id, so `weft versions FILE` lists what it replaced.
+func (c *cli) writePlan(out string, res planner.Result, force bool) (planDest, error) {
+	old, exists, err := existingWorkflow(out)
+	if !exists {
+		if err := workflow.Save(out, res.Workflow); err != nil {
+			return planDest{}, err
+		}
+		return planDest{file: out}, nil
+	}
+	refuse := func(why string) (planDest, error) {
+		draft := draftPath(out)
+		if err := workflow.Save(draft, res.Workflow); err != nil {
+			return planDest{}, err
+		}
+		return planDest{file: draft, refused: why}, nil
+	}
+	if !res.Valid && !force {
+		return refuse(fmt.Sprintf("%s already exists and the draft is invalid", out))
+	}
+	var k kept
+	if err == nil {
+		res.Workflow.ID = old.ID
+		k, err = c.keepVersion(old, reasonBeforePlanOut)
+	}
+	if err != nil {
+		if !force {
+			return refuse(fmt.Sprintf("%s could not be kept as a version before replacing it (%v)", out, err))
+		}
+		c.log.Warn("replacing a workflow file that could not be kept as a version (--force)", "file", out, "error", err)
+	}
+	if err := workflow.Save(out, res.Workflow); err != nil {
+		return planDest{}, err
+	}
+	return planDest{file: out, kept: k}, nil
 }
 
 func (c *cli) progress(e planner.Event) {
@@ -168,7 +227,7 @@ func (c *cli) progress(e planner.Event) {
 
 // planReport is the readable account of a plan: attempts, local repairs,
 // problems and the verdict.
-func (c *cli) planReport(w io.Writer, res planner.Result, out string) {
+func (c *cli) planReport(w io.Writer, res planner.Result, out string, dest planDest) {
 	for _, a := range res.Attempts {
 		if a.Error == "" {
 			fmt.Fprintf(w, "attempt %d: ok\n", a.N)
@@ -197,11 +256,17 @@ func (c *cli) planReport(w io.Writer, res planner.Result, out string) {
 	default:
 		fmt.Fprintf(w, "FAILED: %s\n", res.Summary)
 	}
-	if out != "" && res.Workflow != nil {
-		if res.Valid {
-			fmt.Fprintf(w, "wrote %s\n", out)
-		} else {
-			fmt.Fprintf(w, "wrote the INVALID best draft to %s; fix it in the editor or run `weft validate %s`\n", out, out)
-		}
+	if dest.kept.Version.N > 0 {
+		fmt.Fprintf(w, "kept the previous %s as version v%d (`weft versions %s`)\n", out, dest.kept.Version.N, out)
+	}
+	switch {
+	case dest.file == "":
+	case dest.refused != "":
+		fmt.Fprintf(w, "%s was NOT replaced: %s\nwrote the plan to %s instead; check it with `weft validate %s`, or pass --force to replace %s\n",
+			out, dest.refused, dest.file, dest.file, out)
+	case res.Valid:
+		fmt.Fprintf(w, "wrote %s\n", dest.file)
+	default:
+		fmt.Fprintf(w, "wrote the INVALID best draft to %s; fix it in the editor or run `weft validate %s`\n", dest.file, dest.file)
 	}
 }
