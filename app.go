@@ -118,7 +118,12 @@ func NewApp() *App {
 	}
 }
 
-func (a *App) startup(ctx context.Context) { a.ctx = ctx }
+func (a *App) startup(ctx context.Context) {
+	a.ctx = ctx
+	// A killed Weft may have left temp files beside the user's settings
+	// and session: remove them before anything is read.
+	service.RemoveStaleTemps(time.Now(), nil)
+}
 
 // shutdown runs when the window has closed: a run in progress is stopped
 // (its tools and MCP servers end with it, its log records where it
