@@ -71,6 +71,12 @@ func (e *Event) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if e.Verdict != nil {
+		b = append(b, `,"verdict":`...)
+		if b, err = appendMarshal(b, e.Verdict); err != nil {
+			return nil, err
+		}
+	}
 	return append(b, '}'), nil
 }
 

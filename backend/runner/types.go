@@ -31,6 +31,7 @@ const (
 	EvWarning         EventType = "warning"
 	EvLog             EventType = "log"
 	EvToolCall        EventType = "tool_call"
+	EvVerdict         EventType = "verdict"
 	EvRunFinished     EventType = "run_finished"
 )
 
@@ -77,6 +78,7 @@ type Event struct {
 	Response   *Response       `json:"response,omitempty"`
 	Outcome    Outcome         `json:"outcome,omitempty"`
 	Summary    *Summary        `json:"summary,omitempty"`
+	Verdict    *Verdict        `json:"verdict,omitempty"`
 }
 
 // Action is a response to an escalation.
@@ -199,7 +201,30 @@ const (
 	OutcomeAborted   Outcome = "aborted"
 	OutcomeCanceled  Outcome = "canceled"
 	OutcomeReplanned Outcome = "replanned"
+	// OutcomePartial is a run that went to its end but not cleanly: a
+	// step was skipped after a failure, or failed and was handled by its
+	// on_error (continue or branch), or the person accepted a result whose
+	// done_when did not hold. It is not a success (amber, exit status 1).
+	OutcomePartial Outcome = "partial"
 )
+
+// Verdict is the check of a done_when (seed 002's critic): by its
+// condition (no model) and/or its criteria (the model judges).
+type Verdict struct {
+	// NodeKey is set for a step's done_when; empty for the workflow's.
+	NodeKey  string `json:"node_key,omitempty"`
+	Approved bool   `json:"approved"`
+	// Confidence is the model's, 0..1; 1 for a condition.
+	Confidence  float64  `json:"confidence"`
+	Feedback    string   `json:"feedback,omitempty"`
+	Suggestions []string `json:"suggestions,omitempty"`
+	// CheckedBy is "condition", "model" or "condition+model".
+	CheckedBy string `json:"checked_by"`
+	Condition string `json:"condition,omitempty"`
+	Criteria  string `json:"criteria,omitempty"`
+	// Accepted is set when the person accepted a rejected result.
+	Accepted bool `json:"accepted,omitempty"`
+}
 
 // NodeRef names a node in results and summaries.
 type NodeRef struct {
@@ -223,24 +248,30 @@ type Result struct {
 	Completed []string           `json:"completed"`
 	Summary   Summary            `json:"summary"`
 	Replanned *workflow.Workflow `json:"replanned,omitempty"`
-	Warnings  []string           `json:"warnings,omitempty"`
-	Started   time.Time          `json:"started"`
-	Finished  time.Time          `json:"finished"`
+	// Verdict is the check of the workflow's done_when, when it has one
+	// and every step ran.
+	Verdict  *Verdict  `json:"verdict,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
+	Started  time.Time `json:"started"`
+	Finished time.Time `json:"finished"`
 }
 
 // Summary is seed 003's retry statistics for one run. Counts are per
 // execution: a step in a loop that ran ten times counts ten.
 type Summary struct {
-	Nodes                 int                      `json:"nodes"`
-	FirstAttemptSuccesses int                      `json:"first_attempt_successes"`
-	Retried               int                      `json:"retried"`
-	RetrySuccesses        int                      `json:"retry_successes"`
-	Escalations           int                      `json:"escalations"`
-	Skipped               int                      `json:"skipped"`
-	Disabled              int                      `json:"disabled"`
-	Failed                int                      `json:"failed"`
-	FailureTypes          map[failure.Type]int     `json:"failure_types"`
-	Categories            map[failure.Category]int `json:"categories"`
+	Nodes                 int `json:"nodes"`
+	FirstAttemptSuccesses int `json:"first_attempt_successes"`
+	Retried               int `json:"retried"`
+	RetrySuccesses        int `json:"retry_successes"`
+	Escalations           int `json:"escalations"`
+	Skipped               int `json:"skipped"`
+	// Handled counts failures the node's on_error took (continue or
+	// branch) instead of stopping the run.
+	Handled      int                      `json:"handled"`
+	Disabled     int                      `json:"disabled"`
+	Failed       int                      `json:"failed"`
+	FailureTypes map[failure.Type]int     `json:"failure_types"`
+	Categories   map[failure.Category]int `json:"categories"`
 	// Details has one row per step node that ran, in first-run order.
 	Details    []NodeStat `json:"details"`
 	DurationMs int64      `json:"duration_ms"`
@@ -252,5 +283,5 @@ type NodeStat struct {
 	Executions int    `json:"executions"`
 	Attempts   int    `json:"attempts"`
 	Failures   int    `json:"failures"`
-	Result     string `json:"result"` // of the last execution: ok, ok_after_retry, skipped, failed, aborted, canceled, disabled
+	Result     string `json:"result"` // of the last execution: ok, ok_after_retry, skipped, failed, handled, aborted, canceled, disabled
 }

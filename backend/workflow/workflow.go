@@ -50,10 +50,13 @@ const (
 	OutLoopDone      OutputType = "LoopDone"
 	OutSwitchCase    OutputType = "SwitchCase"
 	OutSwitchDefault OutputType = "SwitchDefault"
+	// OutError leaves a step node whose on_error is "branch": the path
+	// taken when the step failed.
+	OutError OutputType = "Error"
 )
 
 // OutputTypes lists every known output label.
-var OutputTypes = []OutputType{OutIfTrue, OutIfFalse, OutLoopBody, OutLoopDone, OutSwitchCase, OutSwitchDefault}
+var OutputTypes = []OutputType{OutIfTrue, OutIfFalse, OutLoopBody, OutLoopDone, OutSwitchCase, OutSwitchDefault, OutError}
 
 // Valid reports whether o is a known output label.
 func (o OutputType) Valid() bool {
@@ -118,6 +121,40 @@ type Params struct {
 	Extra Extra `json:"-"`
 }
 
+// OnError says what a step node's failure does once its retries are spent
+// (n8n's onError, Dify's fail branch).
+type OnError string
+
+const (
+	// OnErrorStop (the default, also when absent) escalates to the user,
+	// or ends the run when nobody can answer.
+	OnErrorStop OnError = "stop"
+	// OnErrorContinue records the failure and goes on along the normal
+	// path with key.success false and key.error set.
+	OnErrorContinue OnError = "continue"
+	// OnErrorBranch goes on along the node's Error edge, with the failure
+	// record in key.error_record.
+	OnErrorBranch OnError = "branch"
+)
+
+// OnErrorModes lists the valid on_error values.
+var OnErrorModes = []OnError{OnErrorStop, OnErrorContinue, OnErrorBranch}
+
+// DoneWhen states when a run (or a step) has reached its goal, beyond its
+// steps succeeding (seed 002's critic). Condition is an expression over
+// node outputs, checked without a model; Criteria is a sentence the model
+// judges against the goal, the plan and the step results. When both are
+// set both must hold.
+type DoneWhen struct {
+	Condition string `json:"condition,omitempty"`
+	Criteria  string `json:"criteria,omitempty"`
+}
+
+// IsZero reports whether nothing is stated.
+func (d *DoneWhen) IsZero() bool {
+	return d == nil || (strings.TrimSpace(d.Condition) == "" && strings.TrimSpace(d.Criteria) == "")
+}
+
 // Node is one step of a workflow.
 type Node struct {
 	ID        string    `json:"id"`
@@ -130,8 +167,21 @@ type Node struct {
 	TimeoutMs int       `json:"timeout_ms,omitempty"`
 	Retry     *Retry    `json:"retry,omitempty"`
 	Verify    string    `json:"verify,omitempty"`
+	// OnError applies to Tool, AiStep and AiTransform nodes; "" is stop.
+	OnError OnError `json:"on_error,omitempty"`
+	// DoneWhen is checked after the step succeeded (and after verify); a
+	// step whose goal does not hold fails with type rejected.
+	DoneWhen *DoneWhen `json:"done_when,omitempty"`
 
 	Extra Extra `json:"-"`
+}
+
+// ErrorMode returns the node's on_error, with the default applied.
+func (n *Node) ErrorMode() OnError {
+	if n.OnError == "" {
+		return OnErrorStop
+	}
+	return n.OnError
 }
 
 // IsEnabled reports whether the node runs; absent means enabled.
@@ -211,8 +261,14 @@ type Workflow struct {
 	Format string `json:"format"`
 	ID     string `json:"id"`
 	Name   string `json:"name"`
-	Nodes  []Node `json:"nodes"`
-	Edges  []Edge `json:"edges"`
+	// Goal is what the workflow is for, in the user's words; the planner
+	// sets it and the done_when critic judges against it.
+	Goal string `json:"goal,omitempty"`
+	// DoneWhen is checked after every step ran: a run whose goal does not
+	// hold is not a success.
+	DoneWhen *DoneWhen `json:"done_when,omitempty"`
+	Nodes    []Node    `json:"nodes"`
+	Edges    []Edge    `json:"edges"`
 
 	Extra Extra `json:"-"`
 }
