@@ -74,4 +74,7 @@ type Record struct {
 	OutputSummary string `json:"output_summary,omitempty"`
 	Classification
 	DurationMs int64 `json:"duration_ms"`
+	// RetryAfterMs is the wait the service asked for (HTTP Retry-After):
+	// the next attempt waits at least this long.
+	RetryAfterMs int64 `json:"retry_after_ms,omitempty"`
 }

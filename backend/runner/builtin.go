@@ -205,8 +205,15 @@ func (c *cappedBuffer) String() string {
 
 func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 	a := args{"run_command", c.Args}
-	if err := a.only("command", "cwd", "timeout_ms"); err != nil {
+	if err := a.only("command", "cwd", "timeout_ms", "ok_exit_codes"); err != nil {
 		return nil, err
+	}
+	okCodes, hasOK, err := a.intList("ok_exit_codes", 0, 255)
+	if err != nil {
+		return nil, err
+	}
+	if !hasOK {
+		okCodes = []int{0}
 	}
 	command, err := a.str("command", true)
 	if err != nil {
@@ -246,8 +253,10 @@ func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 	start := time.Now()
 	runErr := cmd.Run()
 	out := map[string]any{"exit_code": 0, "stdout": stdout.String(), "stderr": stderr.String()}
+	code := 0
 	if cmd.ProcessState != nil {
-		out["exit_code"] = exitCode(cmd.ProcessState)
+		code = exitCode(cmd.ProcessState)
+		out["exit_code"] = code
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -255,17 +264,29 @@ func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 	case cctx.Err() != nil:
 		out["exit_code"] = -1
 		return out, fmt.Errorf("run_command: killed after its timeout_ms of %v: %w", time.Since(start).Round(time.Millisecond), context.DeadlineExceeded)
-	case runErr != nil:
+	case runErr != nil && !errors.Is(runErr, exec.ErrWaitDelay): // WaitDelay: a background child kept the output open; the command itself finished
 		var ee *exec.ExitError
-		if errors.As(runErr, &ee) {
-			return out, nil // a non-zero exit is an output, not an error: branch or verify on exit_code
+		if !errors.As(runErr, &ee) {
+			return out, fmt.Errorf("run_command: %w", runErr)
 		}
-		if errors.Is(runErr, exec.ErrWaitDelay) {
-			return out, nil // a background child kept the output open; the command itself finished
-		}
-		return out, fmt.Errorf("run_command: %w", runErr)
+	}
+	// A status the node does not accept fails the step (n8n, GitHub
+	// Actions, Ansible); a signal always does.
+	sig := signalOf(cmd.ProcessState)
+	if sig != 0 || !containsInt(okCodes, code) {
+		return out, &ExitStatusError{Code: code, Signal: sig, Stderr: stderr.buf.String()}
 	}
 	return out, nil
+}
+
+func signalOf(ps *os.ProcessState) syscall.Signal {
+	if ps == nil {
+		return 0
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ws.Signal()
+	}
+	return 0
 }
 
 func exitCode(ps *os.ProcessState) int {
@@ -281,7 +302,11 @@ var httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport)
 
 func httpRequest(ctx context.Context, c ToolCall) (map[string]any, error) {
 	a := args{"http_request", c.Args}
-	if err := a.only("method", "url", "headers", "body"); err != nil {
+	if err := a.only("method", "url", "headers", "body", "ok_status"); err != nil {
+		return nil, err
+	}
+	okStatus, _, err := a.intList("ok_status", 100, 599)
+	if err != nil {
 		return nil, err
 	}
 	method, err := a.str("method", true)
@@ -350,7 +375,11 @@ func httpRequest(ctx context.Context, c ToolCall) (map[string]any, error) {
 	for k, vs := range resp.Header {
 		headers[k] = strings.Join(vs, ", ")
 	}
-	return map[string]any{"status": resp.StatusCode, "body": text, "headers": headers}, nil
+	out := map[string]any{"status": resp.StatusCode, "body": text, "headers": headers}
+	if resp.StatusCode >= 400 && !containsInt(okStatus, resp.StatusCode) {
+		return out, &HTTPStatusError{Status: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), Body: text}
+	}
+	return out, nil
 }
 
 // ---- files ----

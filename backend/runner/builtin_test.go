@@ -26,7 +26,7 @@ func call(t *testing.T, dir, name string, args map[string]any) (map[string]any, 
 func TestRunCommand(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
-	out, err := call(t, dir, "run_command", map[string]any{"command": "pwd; echo oops >&2; exit 3", "cwd": "sub"})
+	out, err := call(t, dir, "run_command", map[string]any{"command": "pwd; echo oops >&2; exit 3", "cwd": "sub", "ok_exit_codes": []any{0.0, 3.0}})
 	if err != nil || out["exit_code"] != 3 || out["stdout"] != filepath.Join(dir, "sub")+"\n" || out["stderr"] != "oops\n" {
 		t.Fatalf("%v %v", out, err)
 	}

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net"
 	"strings"
@@ -61,6 +62,16 @@ func classify(ft failure.Type, err error, outputs map[string]any) failure.Classi
 	var ce *configError
 	if errors.As(err, &ce) {
 		return failure.Classification{Severity: failure.SevCritical, Category: failure.CatEnvironment}
+	}
+	var ese *ExitStatusError
+	if errors.As(err, &ese) && ese.Signal != 0 {
+		c := failure.Classification{Severity: failure.SevMedium, Category: failure.CatUnknown, Retryable: true,
+			SuggestedFix: fmt.Sprintf("The command was killed by signal %d (%s) before it finished.", int(ese.Signal), ese.Signal)}
+		if ese.Signal == syscall.SIGKILL {
+			c.Category = failure.CatResource
+			c.SuggestedFix += " SIGKILL often means it ran out of memory (the OOM killer) or something stopped it: check the system log."
+		}
+		return c
 	}
 	if c, ok := classifyLLM(err); ok {
 		return c

@@ -14,7 +14,7 @@ import (
 )
 
 const ifWF = `"nodes":[
- {"id":"a","key":"check","type":"Tool","params":{"tool":"run_command","arguments":{"command":"test -f notes.txt"}}},
+ {"id":"a","key":"check","type":"Tool","params":{"tool":"run_command","arguments":{"command":"test -f notes.txt","ok_exit_codes":[0,1]}}},
  {"id":"i","key":"exists","type":"If","params":{"condition":"check.exit_code == 0"}},
  {"id":"y","key":"yes","type":"Tool","params":{"tool":"log","arguments":{"message":"found, exit {{check.exit_code}}"}}},
  {"id":"n","key":"no","type":"Tool","params":{"tool":"log","arguments":{"message":"missing, exit {{check.exit_code}}"}}}],
@@ -145,7 +145,7 @@ func TestLoopMaxIterationsHit(t *testing.T) {
 	e := newEnv(t)
 	res := e.run(parse(t, `"nodes":[
  {"id":"l","key":"poll","type":"Loop","params":{"exit_condition":"probe.exit_code == 0","max_iterations":4}},
- {"id":"p","key":"probe","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo x >> tries; test -f never"}}},
+ {"id":"p","key":"probe","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo x >> tries; test -f never","ok_exit_codes":[0,1]}}},
  {"id":"le","key":"poll_end","type":"EndLoop","params":{"loop_id":"l"}}],
  "edges":[{"from":"l","to":"p","output":"LoopBody"},{"from":"p","to":"le"},{"from":"le","to":"l"}]`))
 	wantOutcome(t, res, OutcomeSucceeded)

@@ -660,7 +660,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 		}
 
 		if fr.Retryable && attempt < maxA {
-			d := p.delay(roundFailures, r.rand.Float64())
+			d := max(p.delay(roundFailures, r.rand.Float64()), time.Duration(fr.RetryAfterMs)*time.Millisecond)
 			r.log.emit(Event{Type: EvRetry, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRetrying, Attempt: attempt + 1, MaxAttempts: maxA, DelayMs: d.Milliseconds(), Message: truncate(fr.Error, 200)})
 			r.log.retryf(n.Key, "retrying attempt=%d of %d in %v", attempt+1, maxA, d.Round(time.Millisecond))
 			if err := r.opts.Sleep(ctx, d); err != nil {
@@ -792,7 +792,11 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 		if errors.As(err, &rej) {
 			ft = failure.FailRejected
 		}
-	} else if strings.TrimSpace(n.Verify) != "" {
+	}
+	if err != nil && strings.TrimSpace(n.Verify) != "" && statusOnly(err) {
+		err = nil // the node's verify decides instead of the default status check
+	}
+	if err == nil && strings.TrimSpace(n.Verify) != "" {
 		ok, verr := r.eval.evalBool(n.Verify, r.vars, n.Key, out)
 		switch {
 		case verr != nil:
@@ -811,6 +815,18 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 	}
 	out["error"] = err.Error()
 	c := Classify(ft, err, out, isAI(n))
+	var retryAfter time.Duration
+	var hse *HTTPStatusError
+	if errors.As(err, &hse) && hse.RetryAfter > 0 && c.Retryable {
+		retryAfter = hse.RetryAfter
+		if retryAfter > maxRetryAfter {
+			// Waiting silently for an hour is not recovery: say when.
+			c.Retryable = false
+			c.SuggestedFix = fmt.Sprintf("The server asks to wait %v (retry after %s), longer than Weft waits between attempts (%v): retry then, or skip.",
+				retryAfter.Round(time.Second), r.opts.Now().Add(retryAfter).Format("15:04"), maxRetryAfter)
+			retryAfter = 0
+		}
+	}
 	summary := outputSummary(out, 1500)
 	if trace != "" {
 		summary = truncate("tool calls:\n"+trace+"\n"+summary, 3000)
@@ -818,7 +834,19 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 	// Failure records are redacted where they are made: they travel to
 	// escalations, replan requests, AI retries and learned patterns.
 	return out, &failure.Record{Attempt: attempt, Time: start, FailureType: ft, Error: r.red.String(err.Error()), OutputSummary: r.red.String(summary),
-		Classification: c, DurationMs: r.opts.Now().Sub(start).Milliseconds()}
+		Classification: c, DurationMs: r.opts.Now().Sub(start).Milliseconds(), RetryAfterMs: retryAfter.Milliseconds()}
+}
+
+// statusOnly reports whether err is only a tool's status check (an exit
+// status or HTTP status the node did not accept), which a node's verify
+// replaces. A signal is not: the command did not finish.
+func statusOnly(err error) bool {
+	var ese *ExitStatusError
+	if errors.As(err, &ese) {
+		return ese.Signal == 0
+	}
+	var hse *HTTPStatusError
+	return errors.As(err, &hse)
 }
 
 // callTool dispatches to a built-in or extra tool, else to an MCP server.

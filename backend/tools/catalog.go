@@ -131,10 +131,10 @@ func builtins() []Tool {
 	return []Tool{
 		{
 			Name:        "run_command",
-			Description: "Run a shell command and capture its exit code and output.",
-			InputSchema: schema(`{"type":"object","properties":{"command":{"type":"string","description":"Shell command line"},"cwd":{"type":"string","description":"Working directory; defaults to the workflow's folder"},"timeout_ms":{"type":"integer","minimum":1,"description":"Kill the command after this many milliseconds"}},"required":["command"],"additionalProperties":false}`),
+			Description: "Run a shell command and capture its exit code and output. A non-zero exit status fails the step unless listed in ok_exit_codes.",
+			InputSchema: schema(`{"type":"object","properties":{"command":{"type":"string","description":"Shell command line"},"cwd":{"type":"string","description":"Working directory; defaults to the workflow's folder"},"timeout_ms":{"type":"integer","minimum":1,"description":"Kill the command after this many milliseconds"},"ok_exit_codes":{"type":"array","items":{"type":"integer"},"default":[0],"description":"Exit statuses that count as success (for commands whose status is an answer: test, grep, diff); any other status fails the step"}},"required":["command"],"additionalProperties":false}`),
 			Outputs: []Field{
-				{Name: "exit_code", Type: "integer", Description: "process exit status; 0 means success"},
+				{Name: "exit_code", Type: "integer", Description: "process exit status (128+n when killed by signal n); a status not in ok_exit_codes fails the step"},
 				{Name: "stdout", Type: "string", Description: "standard output (capped)"},
 				{Name: "stderr", Type: "string", Description: "standard error (capped)"},
 			},
@@ -142,8 +142,8 @@ func builtins() []Tool {
 		},
 		{
 			Name:        "http_request",
-			Description: "Send an HTTP request and capture the response.",
-			InputSchema: schema(`{"type":"object","properties":{"method":{"type":"string","enum":["GET","HEAD","POST","PUT","PATCH","DELETE","OPTIONS"]},"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string"}},"required":["method","url"],"additionalProperties":false}`),
+			Description: "Send an HTTP request and capture the response. A status of 400 or above fails the step unless listed in ok_status.",
+			InputSchema: schema(`{"type":"object","properties":{"method":{"type":"string","enum":["GET","HEAD","POST","PUT","PATCH","DELETE","OPTIONS"]},"url":{"type":"string","format":"uri"},"headers":{"type":"object","additionalProperties":{"type":"string"}},"body":{"type":"string"},"ok_status":{"type":"array","items":{"type":"integer","minimum":100,"maximum":599},"description":"Statuses of 400 and above that count as success (e.g. [404] when absence is an answer); other statuses of 400 and above fail the step"}},"required":["method","url"],"additionalProperties":false}`),
 			Outputs: []Field{
 				{Name: "status", Type: "integer", Description: "HTTP status code"},
 				{Name: "body", Type: "string", Description: "response body (capped)"},
