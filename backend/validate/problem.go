@@ -66,6 +66,14 @@ const (
 	// its maximum (see MaxTimeoutMs), which would otherwise overflow at
 	// run time.
 	CodeBadDuration = "bad_duration"
+
+	// Added with error branches and done criteria (issue 10): an unknown
+	// on_error, on_error on a node that cannot fail (If, Switch, Loop,
+	// EndLoop), a step whose on_error is "branch" without its Error edge
+	// (errors), and a done_when on a control node or with nothing in it.
+	CodeBadOnError         = "bad_on_error"
+	CodeErrorBranchMissing = "error_branch_missing"
+	CodeBadDoneWhen        = "bad_done_when"
 )
 
 // Problem is one thing wrong with a workflow.

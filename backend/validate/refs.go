@@ -20,6 +20,7 @@ const (
 	condCase
 	condExit
 	condVerify
+	condDone
 	textArgs
 	textPrompt
 	textInput
@@ -66,6 +67,11 @@ func (v *validator) placeName(kind place, node, caseIdx int32) string {
 		return "the exit condition of Loop " + v.label(node)
 	case condVerify:
 		return "the verify condition of " + v.typed(node)
+	case condDone:
+		if node < 0 {
+			return "the workflow's done_when condition"
+		}
+		return "the done_when condition of " + v.typed(node)
 	case textArgs:
 		return "the arguments of " + v.label(node)
 	case textPrompt:
@@ -246,15 +252,23 @@ func (v *validator) checkConditions() {
 			continue
 		}
 		if j.err != nil {
-			v.add(CodeBadCondition, SeverityError, fmt.Sprintf("%s does not compile: %v", capitalize(v.placeName(j.kind, j.node, j.caseIdx)), j.err), []int32{j.node})
+			var at []int32
+			if j.node >= 0 {
+				at = []int32{j.node}
+			}
+			v.add(CodeBadCondition, SeverityError, fmt.Sprintf("%s does not compile: %v", capitalize(v.placeName(j.kind, j.node, j.caseIdx)), j.err), at)
 			continue
 		}
 		if len(j.res.idents) == 0 {
 			continue
 		}
 		rs := refSet{node: j.node, query: j.node, self: -1, self2: -1, kind: j.kind, caseIdx: j.caseIdx, keys: j.res.idents}
+		if j.node < 0 {
+			v.workflowDoneRefs(j.res.idents)
+			continue
+		}
 		switch j.kind {
-		case condVerify:
+		case condVerify, condDone:
 			rs.self = j.node
 		case condExit:
 			// The loop is do-while: the exit condition is evaluated at the

@@ -423,7 +423,9 @@ func (v *validator) checkNodes() {
 		if strings.TrimSpace(nd.Verify) != "" {
 			v.addJob(condJob{node: ii, kind: condVerify, text: nd.Verify})
 		}
+		v.checkStepExtras(ii)
 	}
+	v.checkWorkflowDone()
 }
 
 // checkLoopPairs resolves EndLoop targets and pairs loops; it needs the id
@@ -732,7 +734,7 @@ func (v *validator) out(i int32) []int32 { return v.outList[v.outStart[i]:v.outS
 // checkOutputs checks the labels and number of a node's outgoing edges.
 func (v *validator) checkOutputs(i int32) {
 	outs := v.out(i)
-	if v.kind[i] == 0 && (len(outs) == 0 || len(outs) == 1 && v.edges[outs[0]].out == "") {
+	if v.kind[i] == 0 && v.nodes[i].OnError != workflow.OnErrorBranch && (len(outs) == 0 || len(outs) == 1 && v.edges[outs[0]].out == "") {
 		return // the common case: a step with at most one plain edge
 	}
 	nd := &v.nodes[i]
@@ -865,13 +867,93 @@ func (v *validator) checkOutputs(i int32) {
 			v.addEdges(CodeEndloopEdgeMismatch, fmt.Sprintf("The edge of EndLoop %s goes to %s; it must go back to its Loop %s", v.label(i), v.nodeRef(v.edges[outs[0]].e.To), v.label(t)), []int32{i, t}, outs)
 		}
 	default: // the plain step types, and unknown types
+		var plain, errs []int32
 		for _, r := range outs {
-			if v.edges[r].out != "" {
-				badLabel(r, "only If, Switch and Loop nodes have labelled outputs")
+			switch out := v.edges[r].out; {
+			case out == "":
+				plain = append(plain, r)
+			case out == workflow.OutError && nd.OnError == workflow.OnErrorBranch && isStep(nd.Type):
+				errs = append(errs, r)
+			case out == workflow.OutError && isStep(nd.Type):
+				v.add(CodeBadOutputLabel, SeverityError, fmt.Sprintf("The %s is an error branch, but %s does not branch on errors; set its on_error to \"branch\" or remove the edge", v.refDesc(r), v.label(i)), []int32{i}, v.edges[r].e)
+			default:
+				badLabel(r, "a step's edges are one plain edge and, with on_error \"branch\", one Error edge")
 			}
 		}
-		if len(outs) > 1 {
-			v.addEdges(CodeMultipleOutgoing, fmt.Sprintf("%s has %d outgoing edges; a step continues to one next step (use an If or a Switch to branch)", v.label(i), len(outs)), []int32{i}, outs)
+		if len(plain) > 1 {
+			v.addEdges(CodeMultipleOutgoing, fmt.Sprintf("%s has %d outgoing edges; a step continues to one next step (use an If or a Switch to branch)", v.label(i), len(plain)), []int32{i}, plain)
+		}
+		if nd.OnError == workflow.OnErrorBranch && isStep(nd.Type) {
+			switch {
+			case len(errs) == 0:
+				v.add(CodeErrorBranchMissing, SeverityError, fmt.Sprintf("%s branches on errors (on_error \"branch\") but has no Error edge; connect its Error output to the step that handles the failure, or set on_error to \"continue\" or \"stop\"", v.label(i)), []int32{i})
+			case len(errs) > 1:
+				v.addEdges(CodeMultipleOutgoing, fmt.Sprintf("%s has %d Error edges; it takes at most one", v.label(i), len(errs)), []int32{i}, errs)
+			}
+		}
+	}
+}
+
+func isStep(t workflow.NodeType) bool {
+	return t == workflow.TypeTool || t == workflow.TypeAiStep || t == workflow.TypeAiTransform
+}
+
+// checkStepExtras checks on_error and a node's done_when.
+func (v *validator) checkStepExtras(i int32) {
+	nd := &v.nodes[i]
+	if nd.OnError != "" {
+		switch {
+		case !slices.Contains(workflow.OnErrorModes, nd.OnError):
+			v.add(CodeBadOnError, SeverityError, fmt.Sprintf("%s has on_error %s; it must be \"stop\", \"continue\" or \"branch\"", v.label(i), q(string(nd.OnError))), []int32{i})
+		case !isStep(nd.Type) && nd.Type.Valid():
+			v.add(CodeBadOnError, SeverityError, fmt.Sprintf("%s has an on_error, but only Tool, AiStep and AiTransform steps can fail; remove it", v.typed(i)), []int32{i})
+		}
+	}
+	if nd.DoneWhen == nil {
+		return
+	}
+	switch {
+	case !isStep(nd.Type) && nd.Type.Valid():
+		v.add(CodeBadDoneWhen, SeverityError, fmt.Sprintf("%s has a done_when, but only steps (and the workflow) have one; use the condition of the %s instead", v.typed(i), nd.Type), []int32{i})
+	case nd.DoneWhen.IsZero():
+		v.add(CodeBadDoneWhen, SeverityError, fmt.Sprintf("The done_when of %s states nothing; give it a condition, criteria, or remove it", v.label(i)), []int32{i})
+	case strings.TrimSpace(nd.DoneWhen.Condition) != "":
+		v.addJob(condJob{node: i, kind: condDone, text: nd.DoneWhen.Condition})
+	}
+	if len(nd.DoneWhen.Criteria) > MaxCriteriaLength {
+		v.add(CodeBadDoneWhen, SeverityError, fmt.Sprintf("The done_when criteria of %s are %d characters; at most %d", v.label(i), len(nd.DoneWhen.Criteria), MaxCriteriaLength), []int32{i})
+	}
+}
+
+// MaxCriteriaLength bounds a done_when's criteria: they go to the model
+// with the run's results.
+const MaxCriteriaLength = 4000
+
+// checkWorkflowDone checks the workflow's own done_when. Its condition
+// may read any node (it runs after the last step); node -1 marks it.
+func (v *validator) checkWorkflowDone() {
+	if v.w == nil || v.w.DoneWhen == nil {
+		return
+	}
+	d := v.w.DoneWhen
+	if d.IsZero() {
+		v.add(CodeBadDoneWhen, SeverityError, "The workflow's done_when states nothing; give it a condition, criteria, or remove it", nil)
+		return
+	}
+	if len(d.Criteria) > MaxCriteriaLength {
+		v.add(CodeBadDoneWhen, SeverityError, fmt.Sprintf("The workflow's done_when criteria are %d characters; at most %d", len(d.Criteria), MaxCriteriaLength), nil)
+	}
+	if strings.TrimSpace(d.Condition) != "" {
+		v.addJob(condJob{node: -1, kind: condDone, text: d.Condition})
+	}
+}
+
+// workflowDoneRefs reports keys the workflow's done_when reads that no
+// node has.
+func (v *validator) workflowDoneRefs(keys []string) {
+	for _, k := range keys {
+		if _, ok := v.keys.first.lookup(k); !ok {
+			v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("Unknown key %s in the workflow's done_when condition: no node has that key", q(k)), nil)
 		}
 	}
 }
