@@ -22,6 +22,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -113,8 +114,33 @@ func (p *Program) Node() ast.Node { return p.prog.Node() }
 // node keys shadow (a node keyed "count"): they are turned off, and not
 // replaced, so the name reads the node's outputs.
 func Compile(src string, disabled ...string) (*Program, error) {
+	return CompileWith(src, nil, disabled...)
+}
+
+// Fields makes reading a field of a named root strict: `echo.content`
+// where echo's outputs have no "content" is an error that names the field
+// and the fields there are, instead of a silent nil (which turned a typo
+// or a tool's different output names into an empty value and a wrong
+// branch). The check happens when the access is evaluated, so `a.success
+// && a.content` does not read content when a failed.
+type Fields struct {
+	// Roots are the identifiers checked (node keys).
+	Roots map[string]bool
+	// Lenient fields read nil when absent (success, error…: the ones
+	// every node documents but not every state sets).
+	Lenient map[string]bool
+}
+
+// fieldFn is the function strict member access is rewritten to.
+const fieldFn = "weft·field"
+
+// CompileWith is Compile with strict field access on f's roots (nil: none).
+func CompileWith(src string, f *Fields, disabled ...string) (*Program, error) {
 	off := map[string]bool{}
 	opts := []expr.Option{expr.MaxNodes(MaxNodes), expr.Patch(patcher{})}
+	if f != nil && len(f.Roots) > 0 {
+		opts = append(opts, expr.Patch(fieldPatcher{roots: f.Roots}), expr.Function(fieldFn, strictField(f.Lenient)))
+	}
 	for _, name := range disabled {
 		off[name] = true
 		opts = append(opts, expr.DisableBuiltin(name))
@@ -230,4 +256,82 @@ func isCall(c *ast.CallNode, name string) bool {
 func isIdent(n ast.Node, name string) bool {
 	id, ok := n.(*ast.IdentifierNode)
 	return ok && id.Value == name
+}
+
+// fieldPatcher rewrites root.name (not root?.name) to weft·field(root, "name",
+// "root") for the checked roots.
+type fieldPatcher struct{ roots map[string]bool }
+
+func (p fieldPatcher) Visit(node *ast.Node) {
+	m, ok := (*node).(*ast.MemberNode)
+	if !ok || m.Optional || m.Method {
+		return
+	}
+	id, ok := m.Node.(*ast.IdentifierNode)
+	if !ok || !p.roots[id.Value] {
+		return
+	}
+	prop, ok := m.Property.(*ast.StringNode)
+	if !ok {
+		return
+	}
+	ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fieldFn},
+		Arguments: []ast.Node{id, &ast.StringNode{Value: prop.Value}, &ast.StringNode{Value: id.Value}}})
+}
+
+// MissingFieldError is a strict read of a field the outputs do not have.
+type MissingFieldError struct {
+	Root, Field string
+	Have        []string
+}
+
+func (e *MissingFieldError) Error() string {
+	have := "no fields"
+	if len(e.Have) > 0 {
+		list := e.Have
+		more := ""
+		if len(list) > 20 {
+			list, more = list[:20], fmt.Sprintf(" and %d more", len(e.Have)-20)
+		}
+		have = "the fields " + strings.Join(list, ", ") + more
+	}
+	return fmt.Sprintf("%s has no field %q (it has %s)", e.Root, e.Field, have)
+}
+
+// MissingField returns the error for reading name from m under root, or
+// nil when m has it, the field is lenient, or m is empty (a node that has
+// not run reads as nil: branches that were not taken).
+func MissingField(root, name string, m map[string]any, lenient map[string]bool) error {
+	if _, ok := m[name]; ok || lenient[name] || len(m) == 0 {
+		return nil
+	}
+	have := make([]string, 0, len(m))
+	for k := range m {
+		if !lenient[k] {
+			have = append(have, k)
+		}
+	}
+	slices.Sort(have)
+	return &MissingFieldError{Root: root, Field: name, Have: have}
+}
+
+func strictField(lenient map[string]bool) func(args ...any) (any, error) {
+	return func(args ...any) (any, error) {
+		if len(args) != 3 {
+			return nil, fmt.Errorf("%s takes 3 arguments", fieldFn)
+		}
+		name, _ := args[1].(string)
+		root, _ := args[2].(string)
+		switch obj := args[0].(type) {
+		case nil:
+			return nil, nil
+		case map[string]any:
+			if err := MissingField(root, name, obj, lenient); err != nil {
+				return nil, err
+			}
+			return obj[name], nil
+		default:
+			return nil, fmt.Errorf("%s is %s, not an object with fields: it has no field %q", root, typeName(obj), name)
+		}
+	}
 }

@@ -27,7 +27,13 @@ type evaluator struct {
 	// used as variables, they must read the node's outputs.
 	shadow []string
 	cache  map[string]*compiledExpr
+	// fields makes reading a field a node did not produce an error.
+	fields *expression.Fields
 }
+
+// lenientFields read nil when absent: every node documents them, but a
+// success has no error_record and only a skipped node has skipped.
+var lenientFields = map[string]bool{"success": true, "error": true, "error_record": true, "skipped": true}
 
 type compiledExpr struct {
 	prog  *expression.Program
@@ -48,8 +54,10 @@ func newEvaluator(keys []string, timeout time.Duration) *evaluator {
 	if timeout <= 0 {
 		timeout = DefaultExprTimeout
 	}
-	e := &evaluator{timeout: timeout, cache: map[string]*compiledExpr{}}
+	e := &evaluator{timeout: timeout, cache: map[string]*compiledExpr{},
+		fields: &expression.Fields{Roots: make(map[string]bool, len(keys)), Lenient: lenientFields}}
 	for _, k := range keys {
+		e.fields.Roots[k] = true
 		if builtinNames[k] {
 			e.shadow = append(e.shadow, k)
 		}
@@ -62,9 +70,9 @@ func (e *evaluator) compile(src string) *compiledExpr {
 		return c
 	}
 	c := &compiledExpr{}
-	prog, err := expression.Compile(src)
+	prog, err := expression.CompileWith(src, e.fields)
 	if err != nil && len(e.shadow) > 0 {
-		if p2, err2 := expression.Compile(src, e.shadow...); err2 == nil {
+		if p2, err2 := expression.CompileWith(src, e.fields, e.shadow...); err2 == nil {
 			prog, err = p2, nil
 		}
 	}

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"fmt"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/runner/quote"
 	"github.com/weft-dev/weft/backend/runner/render"
 )
@@ -56,6 +58,18 @@ func (r *run) placeholder(inner string) (any, error) {
 		return r.eval.eval(s, r.vars, "", nil)
 	}
 	var cur any = r.vars[parts[0]]
+	if len(parts) > 1 {
+		// A template inserts text: a field the step did not produce (or
+		// a step that has not run) would insert "" and the run would go on
+		// as if nothing happened, so it is the reading step's error.
+		outs, _ := cur.(map[string]any)
+		if !r.set[parts[0]] && !lenientFields[parts[1]] {
+			return nil, fmt.Errorf("{{%s}}: %s has not run on this path, so it has no field %q", s, parts[0], parts[1])
+		}
+		if err := expression.MissingField(parts[0], parts[1], outs, lenientFields); err != nil {
+			return nil, fmt.Errorf("{{%s}}: %w", s, err)
+		}
+	}
 	for _, p := range parts[1:] {
 		m, ok := cur.(map[string]any)
 		if !ok {

@@ -11,7 +11,11 @@ func testRun(vars map[string]any) *run {
 	for k := range vars {
 		keys = append(keys, k)
 	}
-	return &run{vars: vars, eval: newEvaluator(keys, 0)}
+	set := map[string]bool{}
+	for k := range vars {
+		set[k] = true
+	}
+	return &run{vars: vars, set: set, eval: newEvaluator(keys, 0)}
 }
 
 func TestRenderArgs(t *testing.T) {
@@ -37,7 +41,11 @@ func TestRenderArgs(t *testing.T) {
 			map[string]any{"command": "seq '3' '20'"}, ""},
 		{"command: an array is one word of JSON", "run_command", map[string]any{"command": "echo {{list.files}}"},
 			map[string]any{"command": `echo '["a b.txt","c.txt"]'`}, ""},
-		{"command: a missing field is an empty word", "run_command", map[string]any{"command": "echo {{fetch.nothing}} x"},
+		{"command: a missing field is an error", "run_command", map[string]any{"command": "echo {{fetch.nothing}} x"},
+			nil, `fetch has no field "nothing" (it has the fields body, status)`},
+		{"command: an expression reading a missing field is an error", "run_command", map[string]any{"command": "echo {{fetch.nothing + 'x'}}"},
+			nil, `fetch has no field "nothing"`},
+		{"command: a lenient field reads empty", "run_command", map[string]any{"command": "echo {{fetch.error}} x"},
 			map[string]any{"command": "echo '' x"}, ""},
 		{"command: the whole command is still one word", "run_command", map[string]any{"command": "{{fetch.body}}"},
 			map[string]any{"command": body}, ""},
@@ -72,6 +80,7 @@ func TestRenderArgs(t *testing.T) {
 			map[string]any{"text": "a $(touch X)'; rm -rf ~ #\n", "n": 2.0}, ""},
 	}
 	r.vars["nul"] = map[string]any{"v": "a\x00b"}
+	r.set["nul"] = true
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := r.renderArgs(c.tool, c.args)

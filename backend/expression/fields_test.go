@@ -1,0 +1,56 @@
+package expression
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestStrictFields(t *testing.T) {
+	f := &Fields{Roots: map[string]bool{"echo": true, "a": true, "later": true}, Lenient: map[string]bool{"success": true, "error": true}}
+	env := map[string]any{
+		"echo":  map[string]any{"text": "hi", "data": map[string]any{"x": 1}, "success": true, "error": ""},
+		"a":     map[string]any{"success": false, "error": "boom"},
+		"later": map[string]any{}, // has not run
+		"items": []any{map[string]any{"v": 1}},
+	}
+	for _, tc := range []struct {
+		src     string
+		want    any
+		wantErr string
+	}{
+		{`echo.text`, "hi", ""},
+		{`echo["text"]`, "hi", ""},
+		{`echo.data.x`, 1, ""},
+		{`echo.data.nope`, nil, ""}, // only the node's own fields are checked
+		{`echo.content`, nil, `echo has no field "content" (it has the fields data, text)`},
+		{`echo?.content`, nil, ""},
+		{`a.success && a.content == "x"`, false, ""}, // short-circuit: content is not read
+		{`a.content == "x"`, nil, `a has no field "content" (it has no fields)`},
+		{`a.error`, "boom", ""},
+		{`echo.error_record`, nil, `no field "error_record"`},
+		{`later.stdout`, nil, ""}, // not run: nil, as before
+		{`all(items, .v == 1)`, true, ""},
+		{`let echo2 = echo; echo2.content`, nil, ""}, // only roots are checked
+	} {
+		p, err := CompileWith(tc.src, f)
+		if err != nil {
+			t.Fatalf("%s: compile: %v", tc.src, err)
+		}
+		got, err := p.Eval(context.Background(), env, 0)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%s: got %v, %v; want error containing %q", tc.src, got, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s = %#v, %v; want %#v", tc.src, got, err, tc.want)
+		}
+	}
+	var mf *MissingFieldError
+	if err := MissingField("x", "y", map[string]any{"z": 1}, nil); !errors.As(err, &mf) || mf.Field != "y" {
+		t.Errorf("MissingField: %v", err)
+	}
+}
