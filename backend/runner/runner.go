@@ -210,6 +210,8 @@ type run struct {
 	warnings  []string
 	// autoReplans counts the automatic replans asked for (autoreplan.go).
 	autoReplans int
+	// verdict is the workflow's done_when check (done.go).
+	verdict *Verdict
 
 	stats   map[string]*NodeStat
 	order   []string
@@ -419,8 +421,15 @@ func (r *run) walk(ctx context.Context) *Result {
 				r.summary.Disabled++
 				r.setVar(cur, map[string]any{"success": false, "skipped": true, "error": "disabled"})
 				r.log.emit(Event{Type: EvNodeSkipped, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Status: StatusSkipped, Message: "disabled: passed through"})
-			} else if res := r.execNode(ctx, cur); res != nil {
-				return res
+			} else {
+				res, failed := r.execNode(ctx, cur)
+				if res != nil {
+					return res
+				}
+				if failed && cur.ErrorMode() == workflow.OnErrorBranch {
+					next = r.g.branch(cur.ID, workflow.OutError, "")
+					break
+				}
 			}
 			next = r.g.next(cur.ID)
 		case workflow.TypeIf:
@@ -457,7 +466,37 @@ func (r *run) walk(ctx context.Context) *Result {
 		}
 		prev, cur = cur, next
 	}
-	return &Result{Outcome: OutcomeSucceeded}
+	return r.finish(ctx)
+}
+
+// finish decides how a run that reached the end of its path ended: it
+// succeeded only when every step that ran succeeded and its done_when
+// holds (done.go).
+func (r *run) finish(ctx context.Context) *Result {
+	if res := r.checkDone(ctx); res != nil {
+		return res
+	}
+	if r.summary.Skipped == 0 && r.summary.Handled == 0 && (r.verdict == nil || r.verdict.Approved) {
+		return &Result{Outcome: OutcomeSucceeded, Verdict: r.verdict}
+	}
+	var parts []string
+	if n := r.summary.Skipped; n > 0 {
+		parts = append(parts, plural(n, "step", "steps")+" skipped")
+	}
+	if n := r.summary.Handled; n > 0 {
+		parts = append(parts, plural(n, "failure", "failures")+" handled by on_error")
+	}
+	if r.verdict != nil && !r.verdict.Approved {
+		parts = append(parts, "the done_when check not met (accepted)")
+	}
+	return &Result{Outcome: OutcomePartial, Error: "completed with " + strings.Join(parts, ", "), Verdict: r.verdict}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // conditionFailed ends the run on a condition that cannot be evaluated (a
@@ -600,9 +639,9 @@ func isAI(n *workflow.Node) bool {
 	return n.Type == workflow.TypeAiStep || n.Type == workflow.TypeAiTransform
 }
 
-// execNode runs a step node to an end: success, skip, or a Result that
-// stops the run.
-func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
+// execNode runs a step node to an end: success, skip, a failure its
+// on_error handles (failed is true), or a Result that stops the run.
+func (r *run) execNode(ctx context.Context, n *workflow.Node) (res *Result, failed bool) {
 	p := r.policy(n)
 	maxA := p.maxAttempts
 	var failures []failure.Record
@@ -640,13 +679,13 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 			}
 			r.countExecution(n, result, attempt, len(failures))
 			r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusOK, Attempt: attempt, DurationMs: r.opts.Now().Sub(started).Milliseconds()})
-			return nil
+			return nil, false
 		}
 		if ctx.Err() != nil {
 			r.setVar(n, outputs)
 			r.countExecution(n, "canceled", attempt, len(failures))
 			r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusCanceled, Attempt: attempt, Message: "canceled"})
-			return &Result{Outcome: OutcomeCanceled, Error: "canceled during " + n.Label(), StoppedAt: ref(n)}
+			return &Result{Outcome: OutcomeCanceled, Error: "canceled during " + n.Label(), StoppedAt: ref(n)}, false
 		}
 		failures = append(failures, *fr)
 		roundFailures++
@@ -667,11 +706,15 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 				r.setVar(n, outputs)
 				r.countExecution(n, "canceled", attempt, len(failures))
 				r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusCanceled, Attempt: attempt, Message: "canceled while waiting to retry"})
-				return &Result{Outcome: OutcomeCanceled, Error: "canceled while waiting to retry " + n.Label(), StoppedAt: ref(n)}
+				return &Result{Outcome: OutcomeCanceled, Error: "canceled while waiting to retry " + n.Label(), StoppedAt: ref(n)}, false
 			}
 			continue
 		}
 
+		if mode := n.ErrorMode(); mode != workflow.OnErrorStop {
+			r.handleFailure(n, mode, outputs, fr, attempt, len(failures))
+			return nil, true
+		}
 		reason := "max_attempts"
 		if !fr.Retryable {
 			reason = "not_retryable"
@@ -686,7 +729,9 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 			status := map[Outcome]string{OutcomeAborted: "aborted", OutcomeCanceled: "canceled", OutcomeReplanned: "replanned"}[res.Outcome]
 			if status == "" {
 				status = "failed"
-				r.summary.Failed++
+			}
+			if res.Outcome != OutcomeCanceled {
+				r.summary.Failed++ // the step failed, whatever the person did about it
 			}
 			r.countExecution(n, status, attempt, len(failures))
 			st := StatusFailed
@@ -696,7 +741,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 			r.log.emit(Event{Type: EvResolved, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: st, Attempt: attempt, Message: status})
 			r.log.retryf(n.Key, "resolved status=%s total_attempts=%d", status, attempt)
 			r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: st, Attempt: attempt, Message: res.Error})
-			return res
+			return res, false
 		}
 		switch resp.Action {
 		case ActSkip:
@@ -724,7 +769,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 				}
 				r.warn(n, fmt.Sprintf("%s was skipped; %s read its outputs and may fail or take another branch", n.Label(), strings.Join(names, ", ")))
 			}
-			return nil
+			return nil, false
 		case ActRetry, ActFix:
 			lastResponse = "user_retry"
 			if resp.Action == ActFix {
@@ -744,6 +789,32 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) *Result {
 }
 
 func must(b []byte, _ error) []byte { return b }
+
+// handleFailure records a failure the node's on_error takes: the run goes
+// on (along the normal edge for continue, the Error edge for branch) with
+// the failure in the node's outputs.
+func (r *run) handleFailure(n *workflow.Node, mode workflow.OnError, outputs map[string]any, fr *failure.Record, attempt, failures int) {
+	out := make(map[string]any, len(outputs)+3)
+	for k, v := range outputs {
+		out[k] = v
+	}
+	out["success"] = false
+	out["error"] = fr.Error
+	out["error_record"] = map[string]any{
+		"type": string(fr.FailureType), "category": string(fr.Category), "severity": string(fr.Severity),
+		"retryable": fr.Retryable, "error": fr.Error, "suggested_fix": fr.SuggestedFix, "attempts": attempt,
+	}
+	r.setVar(n, out)
+	r.summary.Handled++
+	r.countExecution(n, "handled", attempt, failures)
+	msg := fmt.Sprintf("failed; on_error %s: the run goes on", mode)
+	if mode == workflow.OnErrorBranch {
+		msg = "failed; on_error branch: the run takes the Error edge"
+	}
+	r.log.emit(Event{Type: EvResolved, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Attempt: attempt, Message: "handled by on_error " + string(mode)})
+	r.log.retryf(n.Key, "resolved status=handled on_error=%s total_attempts=%d", mode, attempt)
+	r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Attempt: attempt, Message: msg})
+}
 
 // attempt runs a node once, with its timeout, and checks verify. It returns
 // the outputs and, when the attempt failed, its failure record.

@@ -111,7 +111,7 @@ func TestSecretsDoNotLeak(t *testing.T) {
 	e.opts.WorkflowPath = wfPath
 
 	res := e.run(wf)
-	wantOutcome(t, res, OutcomeSucceeded) // every failure was skipped
+	wantOutcome(t, res, OutcomePartial) // every failure was skipped
 
 	// The steps did what the test relies on (seen through redaction).
 	outs := func(key string) map[string]any { m, _ := res.Outputs[key].(map[string]any); return m }
