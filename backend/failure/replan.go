@@ -21,6 +21,19 @@ type ReplanRequest struct {
 	Patterns []Pattern `json:"patterns,omitempty"`
 	// Auto is true when the runner asked without the user (AutoReplan).
 	Auto bool `json:"auto"`
+	// Critique is set when every step ran but the workflow's done_when
+	// rejected the result (seed 002's RetryContext: the critic's feedback
+	// and suggested fixes); FailedNode then stands for the goal check.
+	Critique *Critique `json:"critique,omitempty"`
+}
+
+// Critique is what the goal check said about a run's result.
+type Critique struct {
+	Condition   string   `json:"condition,omitempty"`
+	Criteria    string   `json:"criteria,omitempty"`
+	Feedback    string   `json:"feedback"`
+	Suggestions []string `json:"suggestions,omitempty"`
+	Confidence  float64  `json:"confidence"`
 }
 
 // ReplanExtraKey is the top-level workflow field that marks a workflow

@@ -151,32 +151,36 @@ func ReplanPrompt(req failure.ReplanRequest, patterns []failure.Pattern) string 
 	}
 
 	n := &req.FailedNode
-	fmt.Fprintf(&b, "\n# Failed step\n\n%q (%s", replanKey(n), n.Type)
-	if n.Type == workflow.TypeTool {
-		fmt.Fprintf(&b, ", tool %s", n.Params.Tool)
-	}
-	b.WriteString(")")
-	if n.Name != "" {
-		fmt.Fprintf(&b, ": %s", n.Name)
-	}
-	b.WriteString("\n")
-	fs := req.Failures
-	if len(fs) > replanMaxFailures {
-		fmt.Fprintf(&b, "It failed %d times; the last %d attempts:\n", len(fs), replanMaxFailures)
-		fs = fs[len(fs)-replanMaxFailures:]
-	}
-	for _, f := range fs {
-		retry := "retrying cannot fix it"
-		if f.Retryable {
-			retry = "retryable"
+	if c := req.Critique; c != nil {
+		writeCritique(&b, c)
+	} else {
+		fmt.Fprintf(&b, "\n# Failed step\n\n%q (%s", replanKey(n), n.Type)
+		if n.Type == workflow.TypeTool {
+			fmt.Fprintf(&b, ", tool %s", n.Params.Tool)
 		}
-		fmt.Fprintf(&b, "- attempt %d: %s, severity %s, category %s, %s\n  error: %s\n",
-			f.Attempt, f.FailureType, f.Severity, f.Category, retry, replanClip(f.Error, replanMaxError))
-		if s := strings.TrimSpace(f.OutputSummary); s != "" {
-			fmt.Fprintf(&b, "  output: %s\n", replanClip(s, replanMaxOutput))
+		b.WriteString(")")
+		if n.Name != "" {
+			fmt.Fprintf(&b, ": %s", n.Name)
 		}
-		if f.SuggestedFix != "" {
-			fmt.Fprintf(&b, "  suggested fix: %s\n", f.SuggestedFix)
+		b.WriteString("\n")
+		fs := req.Failures
+		if len(fs) > replanMaxFailures {
+			fmt.Fprintf(&b, "It failed %d times; the last %d attempts:\n", len(fs), replanMaxFailures)
+			fs = fs[len(fs)-replanMaxFailures:]
+		}
+		for _, f := range fs {
+			retry := "retrying cannot fix it"
+			if f.Retryable {
+				retry = "retryable"
+			}
+			fmt.Fprintf(&b, "- attempt %d: %s, severity %s, category %s, %s\n  error: %s\n",
+				f.Attempt, f.FailureType, f.Severity, f.Category, retry, replanClip(f.Error, replanMaxError))
+			if s := strings.TrimSpace(f.OutputSummary); s != "" {
+				fmt.Fprintf(&b, "  output: %s\n", replanClip(s, replanMaxOutput))
+			}
+			if f.SuggestedFix != "" {
+				fmt.Fprintf(&b, "  suggested fix: %s\n", f.SuggestedFix)
+			}
 		}
 	}
 
@@ -212,6 +216,18 @@ func ReplanPrompt(req failure.ReplanRequest, patterns []failure.Pattern) string 
 		}
 	}
 
+	if req.Critique != nil {
+		b.WriteString(`
+# What to do
+
+- Every step ran, but the result does not meet the goal: try a different approach. Use the feedback and the suggested fixes; do not resubmit the same plan.
+- Keep the workflow's done_when unless the goal itself asks otherwise.
+- Keep the ids of the steps you keep; give new steps new ids. Refer only to ids of steps in the new version.
+- Use only tools from the catalog, with their argument names.
+
+Reply with the complete new workflow as one JSON object (the graph form above, or the flat "steps" form) and nothing else.`)
+		return b.String()
+	}
 	fmt.Fprintf(&b, `
 # What to do
 
@@ -473,4 +489,23 @@ func replanCloneExtra(e workflow.Extra) workflow.Extra {
 		out[k] = append(json.RawMessage(nil), v...)
 	}
 	return out
+}
+
+// writeCritique is the replan's account of a rejected result: what was
+// asked, what the critic said, what it suggests.
+func writeCritique(b *strings.Builder, c *failure.Critique) {
+	b.WriteString("\n# Goal check (done_when)\n\nEvery step ran, but the result does not meet the workflow's done_when.\n")
+	if c.Condition != "" {
+		fmt.Fprintf(b, "Condition: %s\n", replanClip(c.Condition, replanMaxError))
+	}
+	if c.Criteria != "" {
+		fmt.Fprintf(b, "Criteria: %s\n", replanClip(c.Criteria, replanMaxError))
+	}
+	fmt.Fprintf(b, "Critic's feedback (confidence %.0f%%): %s\n", c.Confidence*100, replanClip(c.Feedback, replanMaxOutput))
+	if len(c.Suggestions) > 0 {
+		b.WriteString("Suggested fixes:\n")
+		for _, s := range c.Suggestions {
+			fmt.Fprintf(b, "- %s\n", replanClip(s, replanMaxError))
+		}
+	}
 }

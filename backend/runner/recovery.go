@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/failure"
@@ -14,7 +15,9 @@ import (
 // exhausted (or cannot help): an automatic replan, else an escalation to
 // the handler, else the run fails. It returns either a response to act on
 // (retry, fix, skip) or a Result that ends the run.
-func (r *run) recover(ctx context.Context, n *workflow.Node, failures []failure.Record, attempt, maxA int, reason string, outputs map[string]any) (Response, *Result) {
+//
+// choices are the answers offered (replan is added when possible).
+func (r *run) recover(ctx context.Context, n *workflow.Node, failures []failure.Record, attempt, maxA int, reason string, outputs map[string]any, choices []Action) (Response, *Result) {
 	last := failures[len(failures)-1]
 	notice := ""
 	auto, limited := r.mayAutoReplan(last) // autoreplan.go: setting, severity and limits
@@ -46,7 +49,7 @@ func (r *run) recover(ctx context.Context, n *workflow.Node, failures []failure.
 	e := Escalation{RunID: r.id, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, NodeType: n.Type, Reason: reason,
 		Attempts: attempt, MaxAttempts: maxA, Failures: failures, LastError: last.Error, Classification: last.Classification,
 		KnownFixes: r.knownFixes(toolName(n), last), Notice: notice, CanReplan: r.opts.Replanner != nil,
-		Choices: []Action{ActRetry, ActSkip, ActAbort, ActFix}}
+		Choices: append([]Action(nil), choices...)}
 	if n.Type == workflow.TypeTool {
 		e.Tool = n.Params.Tool
 	}
@@ -73,7 +76,12 @@ func (r *run) recover(ctx context.Context, n *workflow.Node, failures []failure.
 			e.Notice = msg
 			r.warn(n, msg)
 		}
+		if resp.Action != ActReplan && resp.Action != ActAbort && !slices.Contains(choices, resp.Action) {
+			refuse(fmt.Sprintf("%q is not one of the answers here: %s", resp.Action, actionList(e.Choices)))
+			resp.Action = ""
+		}
 		switch resp.Action {
+		case "":
 		case ActRetry, ActSkip:
 			return resp, nil
 		case ActAbort:
@@ -118,6 +126,14 @@ func (r *run) recover(ctx context.Context, n *workflow.Node, failures []failure.
 	}
 }
 
+func actionList(as []Action) string {
+	var s []string
+	for _, a := range as {
+		s = append(s, string(a))
+	}
+	return strings.Join(s, ", ")
+}
+
 func describeResponse(resp Response) string {
 	switch {
 	case len(resp.Arguments) > 0:
@@ -143,6 +159,10 @@ func (r *run) replan(ctx context.Context, n *workflow.Node, failures []failure.R
 	}
 	req := failure.ReplanRequest{Workflow: r.w.Clone(), FailedNode: *n, Failures: failures, Outputs: outs,
 		Completed: append([]string(nil), r.completed...), Patterns: r.learnings(toolName(n), 5), Auto: auto}
+	if n.ID == "" && n.Key == goalCheckKey && r.verdict != nil {
+		v := r.verdict
+		req.Critique = &failure.Critique{Condition: v.Condition, Criteria: v.Criteria, Feedback: v.Feedback, Suggestions: v.Suggestions, Confidence: v.Confidence}
+	}
 	nw, err := r.opts.Replanner.Replan(ctx, req)
 	if err != nil {
 		return nil, err

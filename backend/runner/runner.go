@@ -64,6 +64,9 @@ type Options struct {
 	Escalation EscalationHandler
 	// Replanner makes the replan response (and AutoReplan) possible.
 	Replanner Replanner
+	// Critic judges done_when criteria (package critic); nil makes a
+	// done_when with criteria fail with a configuration error.
+	Critic failure.Critic
 	// AutoReplan asks the Replanner at once, without escalating, for
 	// CRITICAL and HIGH failures (seed 004). It needs a Replanner.
 	// Settings.Run.AutoReplan.Enabled turns it on too.
@@ -349,7 +352,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	result.Warnings = r.warnings
 	redactResult(r.red, result)
 
-	fin := Event{Type: EvRunFinished, Outcome: result.Outcome, Message: result.Error, Summary: &result.Summary, DurationMs: r.summary.DurationMs}
+	fin := Event{Type: EvRunFinished, Outcome: result.Outcome, Message: result.Error, Summary: &result.Summary, DurationMs: r.summary.DurationMs, Verdict: result.Verdict}
 	if result.StoppedAt != nil {
 		fin.NodeID, fin.NodeKey, fin.NodeName = result.StoppedAt.ID, result.StoppedAt.Key, result.StoppedAt.Name
 	}
@@ -723,7 +726,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) (res *Result, fail
 			escalated = true
 			r.summary.Escalations++
 		}
-		resp, res := r.recover(ctx, n, failures, attempt, maxA, reason, outputs)
+		resp, res := r.recover(ctx, n, failures, attempt, maxA, reason, outputs, []Action{ActRetry, ActSkip, ActAbort, ActFix})
 		if res != nil {
 			r.setVar(n, outputs)
 			status := map[Outcome]string{OutcomeAborted: "aborted", OutcomeCanceled: "canceled", OutcomeReplanned: "replanned"}[res.Outcome]
@@ -881,11 +884,25 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 			out["success"] = false
 		}
 	}
+	var verdict *Verdict
+	if err == nil && !n.DoneWhen.IsZero() {
+		verdict, err = r.checkStep(actx, n, out)
+		var rej *rejectedError
+		if errors.As(err, &rej) {
+			ft = failure.FailRejected
+		}
+		if err != nil {
+			out["success"] = false
+		}
+	}
 	if err == nil {
 		return out, nil
 	}
 	out["error"] = err.Error()
 	c := Classify(ft, err, out, isAI(n))
+	if verdict != nil && len(verdict.Suggestions) > 0 {
+		c.SuggestedFix = strings.Join(verdict.Suggestions, "; ")
+	}
 	var retryAfter time.Duration
 	var hse *HTTPStatusError
 	if errors.As(err, &hse) && hse.RetryAfter > 0 && c.Retryable {

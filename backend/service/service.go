@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/critic"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
@@ -400,6 +401,9 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 	if rp := s.replanner(st, client); rp != nil {
 		opts.Replanner = rp
 		run.canReplan = true
+	}
+	if client != nil { // done_when criteria: the model judges, with the usual repair layers
+		opts.Critic = &critic.Critic{Client: client, MaxRepairs: st.MaxRepairAttempts}
 	}
 	if s.deps.Tune != nil {
 		s.deps.Tune(&opts)

@@ -254,6 +254,8 @@ func (p *runPrinter) event(e runner.Event) {
 		fmt.Fprintf(out, "  · %s %s\n", e.Tool, e.Status)
 	case runner.EvWarning:
 		fmt.Fprintf(out, "! %s\n", e.Message)
+	case runner.EvVerdict:
+		fmt.Fprintf(out, "◎ %s\n", e.Message)
 	}
 }
 
@@ -268,12 +270,16 @@ func firstLine(s string) string {
 func (p *runPrinter) summary(res *runner.Result) {
 	out := p.c.stdout
 	s := res.Summary
-	fmt.Fprintf(out, "\nRun %s in %s", res.Outcome, (time.Duration(s.DurationMs) * time.Millisecond).String())
+	label := string(res.Outcome)
+	if res.Outcome == runner.OutcomePartial && res.Error != "" {
+		label = res.Error // "completed with 1 step skipped": not a success
+	}
+	fmt.Fprintf(out, "\nRun %s in %s", label, (time.Duration(s.DurationMs) * time.Millisecond).String())
 	if res.StoppedAt != nil {
 		fmt.Fprintf(out, ", stopped at %s", res.StoppedAt.Key)
 	}
 	fmt.Fprintln(out)
-	if res.Error != "" {
+	if res.Error != "" && res.Outcome != runner.OutcomePartial {
 		fmt.Fprintf(out, "  %s\n", res.Error)
 	}
 	pct := func(n int) string {
@@ -288,6 +294,16 @@ func (p *runPrinter) summary(res *runner.Result) {
 	fmt.Fprintf(out, "  retry successes       %d\n", s.RetrySuccesses)
 	fmt.Fprintf(out, "  escalations           %d\n", s.Escalations)
 	fmt.Fprintf(out, "  skipped               %d\n", s.Skipped)
+	fmt.Fprintf(out, "  failed                %d\n", s.Failed)
+	if s.Handled > 0 {
+		fmt.Fprintf(out, "  handled by on_error   %d\n", s.Handled)
+	}
+	if v := res.Verdict; v != nil {
+		fmt.Fprintf(out, "  goal check            %s\n", strings.TrimPrefix(v.Line(), "goal check "))
+		for _, sg := range v.Suggestions {
+			fmt.Fprintf(out, "    suggestion: %s\n", sg)
+		}
+	}
 	if len(s.FailureTypes) > 0 {
 		var parts []string
 		for t, n := range s.FailureTypes {
@@ -296,7 +312,7 @@ func (p *runPrinter) summary(res *runner.Result) {
 		sort.Strings(parts)
 		fmt.Fprintf(out, "  failure types         %s\n", strings.Join(parts, ", "))
 	}
-	if s.Retried > 0 || s.Skipped > 0 || s.Failed > 0 {
+	if s.Retried > 0 || s.Skipped > 0 || s.Failed > 0 || s.Handled > 0 {
 		fmt.Fprintln(out, "  node                  runs  attempts  result")
 		for _, d := range s.Details {
 			if d.Attempts > d.Executions || d.Result != "ok" {

@@ -1,0 +1,246 @@
+// Package critic asks the model whether a run reached its goal (seed 002's
+// critic): given the goal, the done_when criteria, the plan and the step
+// results, it returns a verdict with the model's confidence, feedback and
+// suggested fixes. The reply goes through the same layers as every model
+// reply (extract, local repair, lenient decoding, then re-asking with what
+// was wrong), bounded by max_repair_attempts.
+package critic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/planner"
+)
+
+// Bounds of what the critic is shown: the model's context is finite and
+// the run's outputs are not.
+const (
+	MaxGoal     = 4000
+	MaxCriteria = 4000
+	MaxPlan     = 8000
+	MaxResults  = 16000
+	// MaxFeedback and MaxSuggestions bound what is kept of the reply.
+	MaxFeedback    = 2000
+	MaxSuggestions = 8
+)
+
+// Input is what the critic judges; each part is cut to its bound.
+type Input = failure.CriticInput
+
+// Verdict is the critic's answer.
+type Verdict = failure.CriticVerdict
+
+// Critic implements failure.Critic with a model.
+type Critic struct {
+	Client llm.Client
+	// MaxRepairs bounds the re-asks after an unusable reply (settings
+	// max_repair_attempts).
+	MaxRepairs int
+}
+
+// Check asks the model for a verdict.
+func (c *Critic) Check(ctx context.Context, in Input) (Verdict, error) {
+	return Check(ctx, c.Client, in, c.MaxRepairs)
+}
+
+// ErrNoVerdict is a reply the critic could not read after every attempt.
+var ErrNoVerdict = errors.New("the model gave no usable verdict")
+
+const system = `You check whether an automation run reached its goal. You are strict and concrete: approve only when the results show that the criteria hold; when they do not, or the results do not show it, reject.
+
+Reply with one JSON object and nothing else:
+{"approved": true or false, "confidence": a number from 0 to 1, "feedback": "what holds or what is missing, citing the results", "suggestions": ["a concrete change to the workflow that would make the criteria hold", ...]}`
+
+// Check asks client for a verdict. maxRepairs bounds the re-asks after an
+// unusable reply (settings max_repair_attempts).
+func Check(ctx context.Context, client llm.Client, in Input, maxRepairs int) (Verdict, error) {
+	if client == nil {
+		return Verdict{}, errors.New("checking done_when criteria needs a model: set one up in Preferences → Model (or weft settings set llm.model …)")
+	}
+	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: Prompt(in)}}
+	var repairs []string
+	for attempt := 0; attempt <= max(maxRepairs, 0); attempt++ {
+		reply, err := client.Chat(ctx, msgs, llm.Options{})
+		if err != nil {
+			return Verdict{}, fmt.Errorf("asking the model to check the goal: %w", err)
+		}
+		v, notes, err := Decode(reply.Text)
+		repairs = append(repairs, notes...)
+		if err == nil {
+			v.Repairs = repairs
+			return v, nil
+		}
+		repairs = append(repairs, fmt.Sprintf("reply %d: %v", attempt+1, err))
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: clip(reply.Text, 4000)},
+			llm.Message{Role: llm.RoleUser, Content: "Your reply could not be used: " + err.Error() + ". Reply again with only the JSON object {\"approved\": …, \"confidence\": …, \"feedback\": …, \"suggestions\": […]}."})
+	}
+	return Verdict{Repairs: repairs}, fmt.Errorf("%w after %d replies: %s", ErrNoVerdict, max(maxRepairs, 0)+1, repairs[len(repairs)-1])
+}
+
+// Prompt renders the user turn, each part within its bound.
+func Prompt(in Input) string {
+	var b strings.Builder
+	goal := strings.TrimSpace(in.Goal)
+	if goal == "" {
+		goal = "(not stated; judge by the criteria)"
+	}
+	fmt.Fprintf(&b, "# Goal\n\n%s\n\n# Criteria (done when)\n\n%s\n\n# Plan\n\n%s\n\n# Step results\n\n%s\n\nDoes the run meet the criteria? Reply with the JSON object only.",
+		clip(goal, MaxGoal), clip(strings.TrimSpace(in.Criteria), MaxCriteria), clip(in.Plan, MaxPlan), clip(in.Results, MaxResults))
+	return b.String()
+}
+
+// Decode reads a verdict from a reply: it finds the JSON (prose, fences,
+// <think> blocks), repairs it locally, and accepts the shapes models
+// write ("approved": "yes", "verdict": "rejected", "confidence": "80%",
+// "suggestions": "one string"). It returns notes on what it fixed.
+func Decode(text string) (Verdict, []string, error) {
+	var notes []string
+	raw, warns, err := planner.ExtractJSON(text)
+	for _, w := range warns {
+		notes = append(notes, w.String())
+	}
+	if err != nil {
+		return Verdict{}, notes, fmt.Errorf("no JSON object in the reply")
+	}
+	fixed, warns, err := planner.RepairJSON(raw)
+	for _, w := range warns {
+		notes = append(notes, w.String())
+	}
+	if err != nil {
+		return Verdict{}, notes, fmt.Errorf("the JSON could not be repaired: %v", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(fixed), &m); err != nil || m == nil {
+		return Verdict{}, notes, fmt.Errorf("the reply is not a JSON object")
+	}
+	var v Verdict
+	approved, ok := readApproved(m)
+	if !ok {
+		return Verdict{}, notes, fmt.Errorf(`the reply has no "approved": true or false`)
+	}
+	v.Approved = approved
+	v.Confidence, ok = readConfidence(m["confidence"])
+	if !ok {
+		notes = append(notes, "decode: no usable confidence; taken as 0.5")
+		v.Confidence = 0.5
+	}
+	v.Feedback = clip(strings.TrimSpace(str(first(m, "feedback", "reason", "reasoning", "explanation"))), MaxFeedback)
+	v.Suggestions = readSuggestions(first(m, "suggestions", "suggested_fixes", "fixes"))
+	if !v.Approved && v.Feedback == "" {
+		v.Feedback = "The model rejected the result without saying why."
+	}
+	return v, notes, nil
+}
+
+func first(m map[string]any, names ...string) any {
+	for _, n := range names {
+		if v, ok := m[n]; ok && v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+func readApproved(m map[string]any) (bool, bool) {
+	switch t := first(m, "approved", "approve", "met", "done", "passed").(type) {
+	case bool:
+		return t, true
+	case string:
+		return wordBool(t)
+	}
+	if s, ok := first(m, "verdict", "decision", "result").(string); ok {
+		return wordBool(s)
+	}
+	return false, false
+}
+
+func wordBool(s string) (bool, bool) {
+	switch strings.ToLower(strings.Trim(strings.TrimSpace(s), ".!\"'")) {
+	case "true", "yes", "approved", "approve", "met", "pass", "passed", "done", "accept", "accepted":
+		return true, true
+	case "false", "no", "rejected", "reject", "not met", "fail", "failed", "not done", "denied":
+		return false, true
+	}
+	return false, false
+}
+
+func readConfidence(v any) (float64, bool) {
+	var f float64
+	switch t := v.(type) {
+	case float64:
+		f = t
+	case string:
+		s := strings.TrimSpace(t)
+		pct := strings.HasSuffix(s, "%")
+		p, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+		if err != nil {
+			return 0, false
+		}
+		f = p
+		if pct {
+			f /= 100
+		}
+	default:
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f < 0 {
+		return 0, false
+	}
+	if f > 1 && f <= 100 {
+		f /= 100 // a percentage
+	}
+	if f > 1 {
+		return 0, false
+	}
+	return f, true
+}
+
+func readSuggestions(v any) []string {
+	var out []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" && len(out) < MaxSuggestions {
+			out = append(out, clip(s, 500))
+		}
+	}
+	switch t := v.(type) {
+	case string:
+		add(t)
+	case []any:
+		for _, x := range t {
+			add(str(x))
+		}
+	}
+	return out
+}
+
+func str(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return t
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// clip cuts s to n bytes at a rune boundary, saying it did.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n…[%d more bytes not shown]", len(s)-cut)
+}
