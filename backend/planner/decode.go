@@ -16,7 +16,9 @@ import (
 // list of steps (Graph false; edges follow the list and the steps' nested
 // branches) or nodes with explicit edges (Graph true).
 type Plan struct {
-	Name  string
+	Name string
+	// DoneWhen is the plan's top-level done_when, when the model gave one.
+	DoneWhen *workflow.DoneWhen
 	Graph bool
 	Steps []Step     // flat steps, or graph nodes
 	Edges []PlanEdge // graph form only
@@ -38,9 +40,12 @@ type Step struct {
 	Type   workflow.NodeType
 	Name   string
 	Params workflow.Params
-	// TimeoutMs and Verify are passed through when the model sets them.
+	// TimeoutMs, Verify, OnError and DoneWhen are passed through when the
+	// model sets them.
 	TimeoutMs int
 	Verify    string
+	OnError   workflow.OnError
+	DoneWhen  *workflow.DoneWhen
 	// Branches are nested step lists of a flat plan: "then"/"else" of an
 	// If (IfTrue/IfFalse), "body" of a Loop (LoopBody), "steps" of a Switch
 	// case (SwitchCase) and its "default" list (SwitchDefault).
@@ -469,6 +474,21 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 	if v, ok := fs.find("verify"); ok {
 		st.Verify = d.str(v, "verify")
 	}
+	if v, ok := d.get(fs, "on_error", "onerror", "on_failure", "error_handling"); ok && isStepType(st.Type) {
+		st.OnError = d.onError(v)
+	}
+	if v, ok := d.get(fs, "done_when", "done_criteria", "success_criteria"); ok && isStepType(st.Type) {
+		st.DoneWhen = d.doneWhen(v)
+	}
+	if isStepType(st.Type) {
+		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutError}, "error_steps", "on_error_steps", "catch"); err != nil {
+			return st, err
+		}
+		if len(st.Branches) > 0 && st.OnError == "" {
+			st.OnError = workflow.OnErrorBranch
+			d.warn("error_steps given; set on_error to \"branch\"")
+		}
+	}
 
 	var unknown []string
 	for _, f := range fs.list {
@@ -622,6 +642,7 @@ var knownStepField = map[string]bool{}
 func init() {
 	for _, k := range []string{"id", "stepid", "nodeid", "key", "name", "title", "label", "steptype", "type", "nodetype",
 		"kind", "toolname", "tool", "function", "functionname", "toolcall", "timeoutms", "timeout", "verify", "retry",
+		"onerror", "donewhen", "errorsteps", "onerrorsteps",
 		"then", "else", "next", "params", "description"} {
 		knownStepField[k] = true
 	}
@@ -1038,7 +1059,12 @@ var (
 	doneLabels  = setOf("loopdone", "done", "exit", "exitloop", "loopexit", "after", "afterloop", "end", "endloop", "finished", "finish", "complete", "completed", "break", "out")
 	defLabels   = setOf("switchdefault", "default", "else", "otherwise", "fallback", "none")
 	caseTypes   = setOf("switchcase", "case")
+	errorLabels = setOf("error", "onerror", "iferror", "catch", "onfailure", "failed", "failure", "fail", "errorbranch")
 )
+
+func isStepType(t workflow.NodeType) bool {
+	return t == workflow.TypeTool || t == workflow.TypeAiStep || t == workflow.TypeAiTransform
+}
 
 func setOf(ss ...string) map[string]bool {
 	m := make(map[string]bool, len(ss))
@@ -1065,6 +1091,13 @@ func (e *PlanEdge) ResolveOutput(from workflow.NodeType, cases []workflow.Switch
 		ws = append(ws, Warning{Stage: StageDecode, Message: fmt.Sprintf("%s (%s → %s): ", e.Path, e.From, e.To) + fmt.Sprintf(format, a...)})
 	}
 	if !controlFlow(from) {
+		if isStepType(from) && (e.Output != nil && e.Output.Type == workflow.OutError || e.Output == nil && errorLabels[norm(e.Label)]) {
+			if e.Output == nil {
+				warn("label %q read as Error", e.labelText())
+				e.Output, e.Label, e.LabelName = &workflow.EdgeOutput{Type: workflow.OutError}, "", ""
+			}
+			return ws // the error branch of a step (on_error "branch")
+		}
 		if e.Output != nil || e.Label != "" {
 			warn("a %s step has a single plain output; dropped the label %q", from, e.labelText())
 			e.Output, e.Label, e.LabelName = nil, "", ""
@@ -1212,6 +1245,11 @@ func decodePlan(js string) (*Plan, []Warning, error) {
 		}
 		if v, ok := top.find("name", "title", "workflow_name", "workflow"); ok && v.Type == gjson.String {
 			p.Name = strings.TrimSpace(v.Str)
+		}
+		if v, ok := top.find("done_when", "done_criteria", "success_criteria"); ok {
+			d := &stepDecoder{path: "done_when", label: "done_when"}
+			p.DoneWhen = d.doneWhen(v)
+			addIws(d.iw)
 		}
 		if v, ok := top.find("steps", "plan", "workflow_steps"); ok && !stepsV.Exists() {
 			stepsV = v
@@ -1451,4 +1489,46 @@ func (p *Plan) attachNodeIDs(ws []Warning) {
 			ws[i].NodeID = id
 		}
 	}
+}
+
+// onError reads a step's on_error, with the names n8n and others use.
+func (d *stepDecoder) onError(v gjson.Result) workflow.OnError {
+	s := norm(scalarString(v))
+	switch s {
+	case "", "stop", "stopworkflow", "fail", "escalate", "abort":
+		return ""
+	case "continue", "continueregularoutput", "ignore", "skip":
+		return workflow.OnErrorContinue
+	case "branch", "continueerroroutput", "error", "errorbranch", "errorbranchoutput", "failbranch":
+		return workflow.OnErrorBranch
+	}
+	d.warn("on_error %q is not stop, continue or branch; left it out (the step stops on errors)", scalarString(v))
+	return ""
+}
+
+// doneWhen reads a done_when: {"condition", "criteria"}, or a bare string
+// (taken as criteria: a sentence is what models write there).
+func (d *stepDecoder) doneWhen(v gjson.Result) *workflow.DoneWhen {
+	switch {
+	case v.Type == gjson.String:
+		if s := strings.TrimSpace(v.Str); s != "" {
+			d.warn("done_when is a string; read it as criteria")
+			return &workflow.DoneWhen{Criteria: s}
+		}
+	case v.IsObject():
+		fs := fieldsOf(v)
+		defer fs.release()
+		dw := &workflow.DoneWhen{}
+		if c, ok := fs.find("condition", "expr", "expression", "check"); ok {
+			dw.Condition = strings.TrimSpace(scalarString(c))
+		}
+		if c, ok := fs.find("criteria", "criterion", "description", "goal", "text"); ok {
+			dw.Criteria = strings.TrimSpace(scalarString(c))
+		}
+		if !dw.IsZero() {
+			return dw
+		}
+	}
+	d.warn("done_when %s states nothing usable; left it out", trimRaw(v.Raw))
+	return nil
 }

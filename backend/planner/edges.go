@@ -64,6 +64,10 @@ func (b *edgeBuilder) add(from, to int, out *workflow.EdgeOutput) bool {
 	if out != nil {
 		o := *out
 		e.Output = &o
+		if n := &b.w.Nodes[from]; o.Type == workflow.OutError && n.OnError == "" {
+			n.OnError = workflow.OnErrorBranch // an Error edge says what the model meant
+			b.warn(from, "%s has an Error edge; set its on_error to \"branch\"", n.Label())
+		}
 	}
 	b.w.Edges = append(b.w.Edges, e)
 	return true

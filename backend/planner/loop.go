@@ -230,6 +230,9 @@ func (l *loop) finish(stop string) {
 		if strings.TrimSpace(chosen.wf.Name) == "" {
 			chosen.wf.Name = nameFromGoal(l.goal)
 		}
+		if chosen.wf.Goal == "" {
+			chosen.wf.Goal = l.goal // what the done_when critic judges against
+		}
 		// Every step is the model's until a person approves it (package
 		// approval): whatever the reply said about provenance.
 		approval.MarkAll(chosen.wf, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaPlan, Model: l.cfg.Model})

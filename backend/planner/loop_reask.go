@@ -248,7 +248,7 @@ var examples = map[string]example{
 ]}`},
 	exLoop: {"a Loop (LoopBody edge into the body, the body ends at its EndLoop, whose only edge goes back to the Loop; LoopDone leaves)", `{"nodes": [
   {"id": "poll", "step_type": "Loop", "name": "Wait for file", "exit_condition": "probe.exit_code == 0", "max_iterations": 10},
-  {"id": "probe", "step_type": "Tool", "name": "Look for file", "tool_name": "run_command", "arguments": {"command": "test -f done.txt"}},
+  {"id": "probe", "step_type": "Tool", "name": "Look for file", "tool_name": "run_command", "arguments": {"command": "test -f done.txt", "ok_exit_codes": [0, 1]}},
   {"id": "pause", "step_type": "Tool", "name": "Pause", "tool_name": "wait", "arguments": {"ms": 1000}},
   {"id": "poll_end", "step_type": "EndLoop", "name": "End wait", "loop_id": "poll"},
   {"id": "report", "step_type": "Tool", "name": "Report", "tool_name": "log", "arguments": {"message": "done.txt is there"}}

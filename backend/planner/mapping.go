@@ -21,6 +21,7 @@ var genericID = regexp.MustCompile(`^(?i)(n|node|s|step|task|action)?[_-]?[0-9]+
 func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 	var ws []Warning
 	w := workflow.New(p.Name)
+	w.DoneWhen = p.DoneWhen
 	steps := p.allSteps()
 	w.Nodes = make([]workflow.Node, 0, len(steps)+4)
 	p.idMap = make(map[string]int, len(steps))
@@ -45,7 +46,7 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 	var renames []rename
 	for i, s := range steps {
 		s.node = len(w.Nodes)
-		n := workflow.Node{ID: workflow.NewID(), Type: s.Type, Params: s.Params, TimeoutMs: s.TimeoutMs, Verify: s.Verify}
+		n := workflow.Node{ID: workflow.NewID(), Type: s.Type, Params: s.Params, TimeoutMs: s.TimeoutMs, Verify: s.Verify, OnError: s.OnError, DoneWhen: s.DoneWhen}
 		n.Name = s.Name
 		if n.Name == "" {
 			n.Name = defaultName(s)
@@ -128,6 +129,11 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 		count := 0
 		for i := range w.Nodes {
 			count += renameRefs(&w.Nodes[i], r.from, r.to)
+		}
+		if w.DoneWhen != nil {
+			var c int
+			w.DoneWhen.Condition, c = replaceRef(w.DoneWhen.Condition, r.from, r.to)
+			count += c
 		}
 		if count > 0 {
 			ws = append(ws, Warning{Stage: StageMap, Message: fmt.Sprintf(
@@ -336,6 +342,9 @@ func renameRefs(n *workflow.Node, from, to string) int {
 	expr(&p.Condition)
 	expr(&p.ExitCondition)
 	expr(&n.Verify)
+	if n.DoneWhen != nil {
+		expr(&n.DoneWhen.Condition)
+	}
 	for i := range p.Cases {
 		expr(&p.Cases[i].Condition)
 	}

@@ -12,12 +12,12 @@ import (
 // exampleFlat and exampleIf appear in the system prompt and as re-ask
 // examples; TestExamplesAreValidPlans checks that they parse and validate.
 const exampleFlat = `{"steps": [
-  {"id": "check", "step_type": "Tool", "name": "Check file", "tool_name": "run_command", "arguments": {"command": "test -f notes.txt"}},
+  {"id": "check", "step_type": "Tool", "name": "Check file", "tool_name": "run_command", "arguments": {"command": "test -f notes.txt", "ok_exit_codes": [0, 1]}},
   {"id": "show", "step_type": "Tool", "name": "Show notes", "tool_name": "log", "arguments": {"message": "exit code {{check.exit_code}}"}}
 ]}`
 
 const exampleIf = `{"nodes": [
-  {"id": "check", "step_type": "Tool", "name": "Check file", "tool_name": "run_command", "arguments": {"command": "test -f notes.txt"}},
+  {"id": "check", "step_type": "Tool", "name": "Check file", "tool_name": "run_command", "arguments": {"command": "test -f notes.txt", "ok_exit_codes": [0, 1]}},
   {"id": "exists", "step_type": "If", "name": "File exists?", "condition": "check.exit_code == 0"},
   {"id": "read", "step_type": "Tool", "name": "Read notes", "tool_name": "read_file", "arguments": {"path": "notes.txt"}},
   {"id": "create", "step_type": "Tool", "name": "Create notes", "tool_name": "write_file", "arguments": {"path": "notes.txt", "content": "# Notes"}}
@@ -81,6 +81,15 @@ A string argument can include an earlier step's output with a template: "{{check
 In a run_command command each template becomes one quoted shell word, its trailing newline dropped, so write it bare, not inside quotes or backticks: "wc -l {{find.stdout}}". In an http_request url a template is percent-encoded as one path segment or query value; it may be the scheme or host only as the whole url: "{{links.next}}".
 "{{raw step.field}}" inserts the text unquoted, as shell or URL syntax: use it only for text you trust, never for web pages, files, command output or AI text.
 
+# Failures
+
+A step that fails is retried, then the person is asked. A run_command step fails when its exit status is not 0: for a command whose status is an answer (test, grep, diff), list the statuses that are answers in "ok_exit_codes", e.g. [0, 1]. An http_request step fails on a status of 400 or more unless listed in "ok_status", e.g. [404].
+Any Tool, AiTransform or AiStep step may set "on_error": "continue" (record the failure and go on to the next step) or "branch" (go on along its edge with output {"type": "Error"} to a step that handles the failure). After a failure, step.success is false, step.error is the message and step.error_record has type, category and suggested_fix. Use them only where the goal says what to do when the step fails.
+
+# Done when
+
+When the goal states a result that can be checked (tests pass, coverage at least 80%, a file exists), add a top-level "done_when": {"condition": "<expression over step outputs>"} for what can be computed, and/or {"criteria": "<one sentence>"} for what needs judgement. The run only counts as done when it holds.
+
 # Tools
 
 `)
@@ -90,7 +99,7 @@ In a run_command command each template becomes one quoted shell word, its traili
 # Rules of a valid workflow
 
 1. Exactly one entry: the first step, with no incoming edge. Every step is reachable from it.
-2. A Tool, AiTransform or AiStep step has at most one outgoing edge, without an output label.
+2. A Tool, AiTransform or AiStep step has at most one outgoing edge without an output label, plus one edge with output {"type": "Error"} when its on_error is "branch".
 3. An If has exactly two outgoing edges: IfTrue and IfFalse.
 4. A Switch has exactly one SwitchCase edge per case name and at most one SwitchDefault edge.
 5. A Loop has one LoopBody edge, at most one LoopDone edge and exactly one EndLoop (loop_id = the Loop's id) whose single edge goes back to the Loop. Edges leave the body only through the EndLoop.

@@ -327,6 +327,8 @@ type promptNode struct {
 	LoopID        string                `json:"loop_id,omitempty"`
 	TimeoutMs     int                   `json:"timeout_ms,omitempty"`
 	Verify        string                `json:"verify,omitempty"`
+	OnError       workflow.OnError      `json:"on_error,omitempty"`
+	DoneWhen      *workflow.DoneWhen    `json:"done_when,omitempty"`
 }
 
 type promptEdge struct {
@@ -345,11 +347,15 @@ func WorkflowPrompt(w *workflow.Workflow) string {
 	}
 	line := replanJSON
 	var b strings.Builder
-	fmt.Fprintf(&b, "{\"name\": %s,\n\"nodes\": [\n", line(w.Name))
+	fmt.Fprintf(&b, "{\"name\": %s,\n", line(w.Name))
+	if w.DoneWhen != nil {
+		fmt.Fprintf(&b, "\"done_when\": %s,\n", line(w.DoneWhen))
+	}
+	b.WriteString("\"nodes\": [\n")
 	for i := range w.Nodes {
 		n := &w.Nodes[i]
 		p := n.Params
-		pn := promptNode{ID: replanKey(n), StepType: n.Type, Name: n.Name, TimeoutMs: n.TimeoutMs, Verify: n.Verify}
+		pn := promptNode{ID: replanKey(n), StepType: n.Type, Name: n.Name, TimeoutMs: n.TimeoutMs, Verify: n.Verify, OnError: n.OnError, DoneWhen: n.DoneWhen}
 		switch n.Type {
 		case workflow.TypeTool:
 			pn.ToolName, pn.Arguments = p.Tool, p.Arguments
@@ -408,6 +414,13 @@ func adoptVersion(old, nw *workflow.Workflow) map[string]string {
 	}
 	if old.Format != "" {
 		nw.Format = old.Format
+	}
+	// The goal and its check stay the person's: a replan that dropped or
+	// loosened done_when would pass the check by changing it.
+	nw.Goal = old.Goal
+	if old.DoneWhen != nil {
+		dw := *old.DoneWhen
+		nw.DoneWhen = &dw
 	}
 	if len(old.Extra) > 0 {
 		nw.Extra = workflow.Extra{}
