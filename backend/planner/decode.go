@@ -19,9 +19,9 @@ type Plan struct {
 	Name string
 	// DoneWhen is the plan's top-level done_when, when the model gave one.
 	DoneWhen *workflow.DoneWhen
-	Graph bool
-	Steps []Step     // flat steps, or graph nodes
-	Edges []PlanEdge // graph form only
+	Graph    bool
+	Steps    []Step     // flat steps, or graph nodes
+	Edges    []PlanEdge // graph form only
 
 	// Skipped maps the ids of items dropped while decoding (e.g. Start and
 	// End pseudo-steps) to the reason, so edges to them are explained.
