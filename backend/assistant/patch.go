@@ -445,6 +445,16 @@ func (b *builder) updateNode(old *workflow.Node, item gjson.Result, path string)
 	if st.Verify != "" {
 		n.Verify = st.Verify
 	}
+	if st.OnError != "" {
+		n.OnError = st.OnError
+		if n.OnError == workflow.OnErrorStop {
+			n.OnError = "" // the default, left out of the file
+		}
+	}
+	if st.DoneWhen != nil {
+		dw := *st.DoneWhen
+		n.DoneWhen = &dw
+	}
 	if why := disallowed(n.Type, b.opts.Features); why != "" {
 		// Renaming an AI node made while the feature was on is fine;
 		// changing what it does is not.

@@ -1495,8 +1495,10 @@ func (p *Plan) attachNodeIDs(ws []Warning) {
 func (d *stepDecoder) onError(v gjson.Result) workflow.OnError {
 	s := norm(scalarString(v))
 	switch s {
-	case "", "stop", "stopworkflow", "fail", "escalate", "abort":
+	case "":
 		return ""
+	case "stop", "stopworkflow", "fail", "escalate", "abort":
+		return workflow.OnErrorStop
 	case "continue", "continueregularoutput", "ignore", "skip":
 		return workflow.OnErrorContinue
 	case "branch", "continueerroroutput", "error", "errorbranch", "errorbranchoutput", "failbranch":

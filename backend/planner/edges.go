@@ -274,6 +274,18 @@ func (b *edgeBuilder) seq(steps []Step) (int, []exit) {
 			b.warn(n, "%s: a flat Switch without step lists in its cases: the next step became its SwitchDefault and the cases lead nowhere; give the cases \"steps\" lists or use the graph form", s.Path)
 			exits = []exit{{node: n, out: outOf(workflow.OutSwitchDefault, "")}}
 
+		case isStepType(s.Type) && len(s.Branches) > 0:
+			// error_steps: the failure path ends after its steps; the
+			// normal path goes on to the next step.
+			connect(n)
+			for _, br := range s.Branches {
+				out := br.Output
+				if bentry, _ := b.seq(br.Steps); bentry >= 0 {
+					b.add(n, bentry, &out)
+				}
+			}
+			exits = []exit{{node: n}}
+
 		default:
 			connect(n)
 			exits = []exit{{node: n}}

@@ -163,7 +163,8 @@ func (f *inferrer) compact() {
 	f.w.Edges = kept
 }
 
-// stripPlainLabels drops labels on edges out of nodes with a single output.
+// stripPlainLabels drops labels on edges out of nodes with a single plain
+// output, except a step's Error edge.
 func (f *inferrer) stripPlainLabels() {
 	for n := range f.w.Nodes {
 		if controlFlow(f.w.Nodes[n].Type) {
@@ -171,6 +172,9 @@ func (f *inferrer) stripPlainLabels() {
 		}
 		for _, e := range f.outs(n) {
 			if o := f.w.Edges[e].Output; o != nil {
+				if o.Type == workflow.OutError && isStepType(f.w.Nodes[n].Type) {
+					continue // a step's error branch (on_error "branch")
+				}
 				f.warn(n, "has a single plain output; dropped the label %s on its edge to %q", o.String(), f.label(f.to(e)))
 				f.w.Edges[e].Output = nil
 			}
