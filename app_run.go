@@ -92,6 +92,7 @@ type RunRecord struct {
 	Error        string          `json:"error,omitempty"`
 	StoppedAt    *runner.NodeRef `json:"stopped_at,omitempty"`
 	Summary      *runner.Summary `json:"summary,omitempty"`
+	Verdict      *runner.Verdict `json:"verdict,omitempty"`
 	Warnings     []string        `json:"warnings"`
 	Replanned    bool            `json:"replanned"`
 	Started      time.Time       `json:"started"`

@@ -34,10 +34,12 @@ type Record struct {
 	Error        string          `json:"error,omitempty"`
 	StoppedAt    *runner.NodeRef `json:"stopped_at,omitempty"`
 	Summary      *runner.Summary `json:"summary,omitempty"`
-	Warnings     []string        `json:"warnings"`
-	Replanned    bool            `json:"replanned"`
-	Started      time.Time       `json:"started"`
-	Finished     time.Time       `json:"finished"`
+	// Verdict is the workflow's goal check (done_when), when it had one.
+	Verdict   *runner.Verdict `json:"verdict,omitempty"`
+	Warnings  []string        `json:"warnings"`
+	Replanned bool            `json:"replanned"`
+	Started   time.Time       `json:"started"`
+	Finished  time.Time       `json:"finished"`
 	// Complete is false for a folder without summary.json: a run still
 	// going, or one that was killed.
 	Complete bool `json:"complete"`
@@ -133,6 +135,7 @@ func readRunRecord(dir string) (Record, error) {
 		Error        string          `json:"error"`
 		StoppedAt    *runner.NodeRef `json:"stopped_at"`
 		Summary      *runner.Summary `json:"summary"`
+		Verdict      *runner.Verdict `json:"verdict"`
 		Warnings     []string        `json:"warnings"`
 		Started      time.Time       `json:"started"`
 		Finished     time.Time       `json:"finished"`
@@ -141,7 +144,7 @@ func readRunRecord(dir string) (Record, error) {
 		return rec, fmt.Errorf("summary.json: %w", err)
 	}
 	rec.WorkflowID, rec.WorkflowName, rec.Replanned = doc.WorkflowID, doc.WorkflowName, doc.Replanned
-	rec.Outcome, rec.Error, rec.StoppedAt, rec.Summary = doc.Outcome, doc.Error, doc.StoppedAt, doc.Summary
+	rec.Outcome, rec.Error, rec.StoppedAt, rec.Summary, rec.Verdict = doc.Outcome, doc.Error, doc.StoppedAt, doc.Summary, doc.Verdict
 	rec.Warnings, rec.Started, rec.Finished = nonNil(doc.Warnings), doc.Started, doc.Finished
 	rec.Complete = true
 	return rec, nil

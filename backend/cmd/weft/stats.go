@@ -8,6 +8,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // statsJSON is what `weft stats --json` prints.
@@ -24,9 +27,13 @@ func (c *cli) stats(_ context.Context, args []string) int {
 	fs.SetOutput(c.stderr)
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	model := fs.String("model", "", "show only this `MODEL`")
-	if err := fs.Parse(interspersed(args, map[string]bool{"model": true})); err != nil || fs.NArg() != 0 {
-		fmt.Fprintln(c.stderr, "usage: weft stats [--model MODEL] [--json]")
+	runsOf := fs.String("runs", "", "count the runs of the workflow `FILE` instead: outcomes and goal checks")
+	if err := fs.Parse(interspersed(args, map[string]bool{"model": true, "runs": true})); err != nil || fs.NArg() != 0 {
+		fmt.Fprintln(c.stderr, "usage: weft stats [--model MODEL] [--json] | weft stats --runs FILE [--json]")
 		return exitUnusable
+	}
+	if *runsOf != "" {
+		return c.runStats(*runsOf, *asJSON)
 	}
 	mem, err := planner.DefaultMemory()
 	if err != nil {
@@ -84,3 +91,45 @@ func (c *cli) stats(_ context.Context, args []string) int {
 }
 
 func pct(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
+
+// runStats prints how a workflow's runs ended and how its goal checks went.
+func (c *cli) runStats(path string, asJSON bool) int {
+	w, _, err := workflow.Load(path)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	h, err := service.New(service.Deps{Logger: c.log}).RunHistory(path, w.ID)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	c.printWarnings(h.Warnings)
+	st := service.SummarizeRuns(h.Runs)
+	if asJSON {
+		c.writeJSON(struct {
+			Dir string `json:"dir"`
+			service.RunStats
+		}{h.Dir, st})
+		return exitOK
+	}
+	if st.Runs == 0 {
+		fmt.Fprintf(c.stdout, "no runs recorded yet (%s)\n", h.Dir)
+		return exitOK
+	}
+	fmt.Fprintf(c.stdout, "%d run(s) in %s\n", st.Runs, h.Dir)
+	var parts []string
+	for _, o := range []runner.Outcome{runner.OutcomeSucceeded, runner.OutcomePartial, runner.OutcomeFailed, runner.OutcomeAborted, runner.OutcomeCanceled, runner.OutcomeReplanned} {
+		if n := st.Outcomes[o]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", o, n))
+		}
+	}
+	if st.Incomplete > 0 {
+		parts = append(parts, fmt.Sprintf("incomplete %d", st.Incomplete))
+	}
+	fmt.Fprintf(c.stdout, "  outcomes     %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(c.stdout, "  steps        %d failed, %d skipped, %d failures handled by on_error\n", st.Failed, st.Skipped, st.Handled)
+	g := st.GoalChecks
+	fmt.Fprintf(c.stdout, "  goal checks  %d checked: %d met, %d not met (%d accepted anyway); %d judged by the model\n", g.Checked, g.Met, g.NotMet, g.Accepted, g.ByModel)
+	return exitOK
+}
