@@ -63,7 +63,9 @@ FUZZ_TARGETS := \
 	./backend/runner/quote:FuzzShellQuote \
 	./backend/runner/quote:FuzzCmdArg \
 	./backend/redact:FuzzRedact \
-	./backend/assistant:FuzzVisible
+	./backend/assistant:FuzzVisible \
+	./backend/critic:FuzzDecode \
+	./backend/runner:FuzzParseRetryAfter
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
