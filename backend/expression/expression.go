@@ -283,9 +283,15 @@ func (p fieldPatcher) Visit(node *ast.Node) {
 type MissingFieldError struct {
 	Root, Field string
 	Have        []string
+	// Skipped is set when the node was skipped or disabled (its outputs
+	// say skipped: true): the likely reason the field is missing.
+	Skipped bool
 }
 
 func (e *MissingFieldError) Error() string {
+	if e.Skipped {
+		return fmt.Sprintf("%s was skipped or is disabled, so it has no field %q", e.Root, e.Field)
+	}
 	have := "no fields"
 	if len(e.Have) > 0 {
 		list := e.Have
@@ -312,7 +318,8 @@ func MissingField(root, name string, m map[string]any, lenient map[string]bool) 
 		}
 	}
 	slices.Sort(have)
-	return &MissingFieldError{Root: root, Field: name, Have: have}
+	skipped, _ := m["skipped"].(bool)
+	return &MissingFieldError{Root: root, Field: name, Have: have, Skipped: skipped}
 }
 
 func strictField(lenient map[string]bool) func(args ...any) (any, error) {

@@ -8,11 +8,12 @@ import (
 )
 
 func TestStrictFields(t *testing.T) {
-	f := &Fields{Roots: map[string]bool{"echo": true, "a": true, "later": true}, Lenient: map[string]bool{"success": true, "error": true}}
+	f := &Fields{Roots: map[string]bool{"echo": true, "a": true, "later": true, "off": true}, Lenient: map[string]bool{"success": true, "error": true, "skipped": true}}
 	env := map[string]any{
 		"echo":  map[string]any{"text": "hi", "data": map[string]any{"x": 1}, "success": true, "error": ""},
 		"a":     map[string]any{"success": false, "error": "boom"},
 		"later": map[string]any{}, // has not run
+		"off":   map[string]any{"success": false, "skipped": true, "error": "disabled"},
 		"items": []any{map[string]any{"v": 1}},
 	}
 	for _, tc := range []struct {
@@ -31,6 +32,7 @@ func TestStrictFields(t *testing.T) {
 		{`a.error`, "boom", ""},
 		{`echo.error_record`, nil, `no field "error_record"`},
 		{`later.stdout`, nil, ""}, // not run: nil, as before
+		{`off.stdout`, nil, `off was skipped or is disabled, so it has no field "stdout"`},
 		{`all(items, .v == 1)`, true, ""},
 		{`let echo2 = echo; echo2.content`, nil, ""}, // only roots are checked
 	} {
