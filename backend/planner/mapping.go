@@ -145,7 +145,7 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 
 // reservedKeys are words conditions read as operators or literals, so a
 // node cannot be called that (validate reports them as bad_key).
-var reservedKeys = setOf("true", "false", "nil", "not", "in", "and", "or", "matches", "contains", "let", "if", "else")
+var reservedKeys = setOf(workflow.ReservedKeys...)
 
 // usableKey reports whether a step id can be kept as the node's key.
 func usableKey(id string) bool { return workflow.ValidKey(id) && !reservedKeys[id] }

@@ -17,6 +17,7 @@ import (
 	"github.com/expr-lang/expr/file"
 
 	"github.com/weft-dev/weft/backend/expression"
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // MaxConditionLength caps a condition's length in characters, so a pasted
@@ -52,13 +53,7 @@ func CheckCondition(expr string) error {
 
 // reservedWord reports whether k cannot name a node because expr reads it
 // as an operator or literal, so `not.stdout` would never parse.
-func reservedWord(k string) bool {
-	switch k {
-	case "true", "false", "nil", "not", "in", "and", "or", "matches", "contains", "let", "if", "else":
-		return true
-	}
-	return false
-}
+func reservedWord(k string) bool { return workflow.ReservedKey(k) }
 
 var builtinNames = func() map[string]bool {
 	m := map[string]bool{}

@@ -313,10 +313,26 @@ func (w *Workflow) Clone() *Workflow {
 
 var keyRe = regexp.MustCompile(`^[a-z_][a-z0-9_]*$`)
 
+// ReservedKeys are the words the condition language reads as operators or
+// literals: a node keyed "if" or "in" could never be referred to.
+// frontend/src/graph/ids.ts keeps the same list (a test compares them).
+var ReservedKeys = []string{"true", "false", "nil", "not", "in", "and", "or", "matches", "contains", "let", "if", "else"}
+
+// ReservedKey reports whether k is one of ReservedKeys.
+func ReservedKey(k string) bool {
+	for _, r := range ReservedKeys {
+		if k == r {
+			return true
+		}
+	}
+	return false
+}
+
 // ValidKey reports whether k can name a node's outputs in expressions.
 func ValidKey(k string) bool { return len(k) <= 64 && keyRe.MatchString(k) }
 
-// KeyFromName derives an identifier from a display name: "Check file" → check_file.
+// KeyFromName derives an identifier from a display name: "Check file" →
+// check_file, "If" → if_step (never a reserved word).
 func KeyFromName(name string) string {
 	var b strings.Builder
 	lastUnderscore := false
@@ -341,6 +357,9 @@ func KeyFromName(name string) string {
 	}
 	if k[0] >= '0' && k[0] <= '9' {
 		k = "n_" + k
+	}
+	if ReservedKey(k) {
+		k += "_step" // "If" → if_step: conditions could not name "if"
 	}
 	return k
 }

@@ -4,6 +4,10 @@
 export const KEY_RE = /^[a-z_][a-z0-9_]*$/;
 export const MAX_KEY = 64;
 
+/** RESERVED_KEYS are words the condition language reads as operators or
+ * literals; mirrors workflow.ReservedKeys (a Go test compares the lists). */
+export const RESERVED_KEYS: readonly string[] = ['true', 'false', 'nil', 'not', 'in', 'and', 'or', 'matches', 'contains', 'let', 'if', 'else'];
+
 /** newId returns a random UUID (v4). crypto.randomUUID needs a secure
  * context, which a custom URL scheme may not be, so fall back to
  * getRandomValues. */
@@ -30,6 +34,7 @@ export function keyProblem(k: string, taken?: Set<string>): string {
   if (!k) return 'A key is required.';
   if (k.length > MAX_KEY) return `At most ${MAX_KEY} characters.`;
   if (!KEY_RE.test(k)) return 'Use lowercase letters, digits and underscores, starting with a letter or underscore.';
+  if (RESERVED_KEYS.includes(k)) return `“${k}” is a word of the condition language; conditions could not refer to it. Try “${k}_step”.`;
   if (taken?.has(k)) return `Another node already has the key “${k}”.`;
   return '';
 }
@@ -51,6 +56,7 @@ export function keyFromName(name: string): string {
   out = out.replace(/_+$/, '');
   if (!out) return 'node';
   if (out[0] >= '0' && out[0] <= '9') out = `n_${out}`;
+  if (RESERVED_KEYS.includes(out)) out += '_step'; // "If" → if_step
   return out;
 }
 
