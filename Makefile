@@ -57,6 +57,7 @@ FUZZTIME ?= 60s
 FUZZ_TARGETS := \
 	./backend/validate:FuzzLoadValidate \
 	./backend/validate:FuzzValidateGraph \
+	./backend/validate:FuzzExprRefs \
 	./backend/planner:FuzzParseOutput \
 	./backend/expression:FuzzEvalCondition \
 	./backend/runner/render:FuzzRenderTemplate \

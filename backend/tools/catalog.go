@@ -38,6 +38,8 @@ type Tool struct {
 var CommonOutputs = []Field{
 	{Name: "success", Type: "boolean", Description: "true when the node finished without error"},
 	{Name: "error", Type: "string", Description: "the error message when success is false"},
+	{Name: "error_record", Type: "object", Description: "after a failure its on_error took: type, category, severity, retryable, error, suggested_fix, attempts"},
+	{Name: "skipped", Type: "boolean", Description: "true when the node was skipped or is disabled"},
 }
 
 // Catalog is an immutable set of tools indexed by name.
@@ -193,8 +195,9 @@ func builtins() []Tool {
 
 // NodeOutputs documents the outputs of the non-Tool node types.
 var NodeOutputs = map[string][]Field{
-	"AiStep":                {{Name: "text", Type: "string", Description: "the model's final answer"}},
+	"AiStep":                {{Name: "text", Type: "string", Description: "the model's final answer"}, {Name: "tool_calls", Type: "array", Description: "the tool calls it made"}},
 	"AiTransform/summarize": {{Name: "text", Type: "string", Description: "the summary"}},
 	"AiTransform/extract":   {{Name: "data", Type: "object", Description: "the extracted data"}},
 	"AiTransform/classify":  {{Name: "label", Type: "string", Description: "the chosen label"}},
+	"Loop":                  {{Name: "iteration", Type: "integer", Description: "the current iteration, from 1"}, {Name: "max_iterations", Type: "integer", Description: "the loop's cap"}},
 }

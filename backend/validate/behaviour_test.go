@@ -181,7 +181,7 @@ func TestUpstream(t *testing.T) {
 		{"exit condition reads after", func(m map[string]*workflow.Node) { m["again"].Params.ExitCondition = "after.exit_code == 0" }, true},
 		{"verify reads own key", func(m map[string]*workflow.Node) { m["left"].Verify = "left.exit_code == 0 && start.success" }, false},
 		{"verify reads sibling", func(m map[string]*workflow.Node) { m["left"].Verify = "right.exit_code == 0" }, true},
-		{"if reads itself", func(m map[string]*workflow.Node) { m["split"].Params.Condition = "split.success" }, true},
+		{"if reads itself", func(m map[string]*workflow.Node) { m["split"].Params.Condition = "split" }, true},
 		{"builtins, let, predicates and $env", func(m map[string]*workflow.Node) {
 			m["split"].Params.Condition = "let n = len(start.stdout); n > 0 && all(split(start.stdout, ','), # != '') && $env != nil"
 		}, false},

@@ -128,6 +128,9 @@ func (g *gen) link(i int)       { g.edge(g.prev, i, "", ""); g.prev = i }
 func (g *gen) tool(key, command string) int {
 	if command == "" && len(g.w.Nodes) > 0 {
 		command = "echo {{" + g.prevKey() + ".stdout}}"
+		if g.w.Nodes[g.prev].Type != workflow.TypeTool {
+			command = "echo {{" + g.prevKey() + "}}" // control nodes have no outputs
+		}
 	}
 	return g.add(key, workflow.TypeTool, workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": command}})
 }

@@ -176,9 +176,22 @@ func (v *validator) run() {
 	v.checkLoops()
 	waitBackground()
 	v.checkKeys()
+	var fieldsDone chan struct{}
+	fv := v
+	if par {
+		// Field references only read the nodes and the key index.
+		fv, fieldsDone = v.fork(), make(chan struct{})
+		go func() { fv.checkFields(); close(fieldsDone) }()
+	}
 	v.checkConditions()
 	v.checkTemplates()
 	v.checkRefs(ancestry)
+	if par {
+		<-fieldsDone
+		v.join(fv)
+	} else {
+		v.checkFields()
+	}
 	if par {
 		<-outputsDone
 		v.join(outputs)
