@@ -353,4 +353,8 @@ var mistakeInstructions = map[string]string{
 	"problem:" + validate.CodeBadCondition:         "Write conditions as expr-lang expressions over step outputs, such as check.exit_code == 0.",
 	"problem:" + validate.CodeUnknownVariable:      instrRefs,
 	"problem:" + validate.CodeUnknownTool:          instrTools,
+	"problem:" + validate.CodeUnknownOutput:        "Read only the outputs a step has: each tool's outputs are listed in the catalog; every step also has success and error.",
+	"problem:" + validate.CodeErrorBranchMissing:   "Give a step with on_error \"branch\" an edge with output {\"type\": \"Error\"}, or use on_error \"continue\".",
+	"problem:" + validate.CodeBadOnError:           "Use on_error only on Tool, AiTransform and AiStep steps, with \"continue\" or \"branch\".",
+	"problem:" + validate.CodeBadDoneWhen:          "Write done_when as {\"condition\": \"<expression>\"} and/or {\"criteria\": \"<sentence>\"}, at the top level or on a step.",
 }
