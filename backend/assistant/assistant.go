@@ -8,6 +8,7 @@ package assistant
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -322,8 +323,19 @@ func (r *run) evaluate(reply llm.Reply) *outcome {
 	if r.cfg.MaxRepairAttempts > 0 {
 		o.validated = true
 		res := validate.Validate(merged, r.cfg.Catalog)
-		o.problems = res.Problems
-		o.errors = res.Errors()
+		// A tool the patch names must exist; a node the person placed
+		// keeps its warning (its MCP server may just not be running).
+		o.problems = planner.StrictTools(res.Problems, merged, r.cfg.Catalog, func(id string) bool {
+			old := r.w.NodeByID(id)
+			n := merged.NodeByID(id)
+			return old == nil || n == nil || !sameTools(old, n)
+		})
+		o.errors = nil
+		for _, p := range o.problems {
+			if p.Severity == validate.SeverityError {
+				o.errors = append(o.errors, p)
+			}
+		}
 		if !res.Valid && len(o.errors) == 0 {
 			o.errors = []validate.Problem{{Code: "invalid", Severity: validate.SeverityError, Message: "the workflow is invalid"}}
 		}
@@ -588,4 +600,9 @@ func stripThink(s string) string {
 		}
 	}
 	return s
+}
+
+// sameTools reports whether a node still calls the tools it did.
+func sameTools(a, b *workflow.Node) bool {
+	return a.Params.Tool == b.Params.Tool && slices.Equal(a.Params.AllowedTools, b.Params.AllowedTools)
 }

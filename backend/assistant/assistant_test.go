@@ -820,3 +820,23 @@ func TestNoOpUpdateIsSaidAndReasked(t *testing.T) {
 		t.Errorf("feedback:\n%s", fb)
 	}
 }
+
+// A tool the patch names must be in the catalog: the model is asked again
+// with the tools there are, nearest first.
+func TestPatchWithUnknownToolIsReasked(t *testing.T) {
+	bad := `{"message": "Mail the result.",
+	 "add_nodes": [{"id": "mail", "step_type": "Tool", "name": "Mail", "tool_name": "send_mail", "arguments": {"to": "me"}}],
+	 "add_edges": [{"from": "notify", "to": "mail"}]}`
+	good := `{"message": "Log the result instead.",
+	 "add_nodes": [{"id": "mail", "step_type": "Tool", "name": "Mail", "tool_name": "log", "arguments": {"message": "done"}}],
+	 "add_edges": [{"from": "notify", "to": "mail"}]}`
+	c := script(bad, good)
+	conf, _ := cfg(3)
+	res := chat(t, c, pipeline(), "mail me the result", conf)
+	if !res.Valid || c.calls() != 2 {
+		t.Fatalf("valid %v calls %d warnings %v", res.Valid, c.calls(), res.Warnings)
+	}
+	if fb := lastUser(c.request(1)); !strings.Contains(fb, `send_mail`) || !strings.Contains(fb, "use one of the catalog's tools") {
+		t.Errorf("feedback:\n%s", fb)
+	}
+}

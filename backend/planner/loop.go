@@ -201,8 +201,13 @@ func (l *loop) evaluate(n int, r llm.Reply) *outcome {
 	o.wf = wf
 	if l.validate {
 		vr := validate.Validate(wf, l.cfg.Catalog)
-		o.problems = vr.Problems
-		o.errors = vr.Errors()
+		o.problems = StrictTools(vr.Problems, wf, l.cfg.Catalog, nil)
+		o.errors = nil
+		for _, p := range o.problems {
+			if p.Severity == validate.SeverityError {
+				o.errors = append(o.errors, p)
+			}
+		}
 		if !vr.Valid && len(o.errors) == 0 {
 			// Defensive: never present as valid what validate rejected.
 			o.errors = []validate.Problem{{Code: "invalid", Severity: validate.SeverityError, Message: "the workflow is invalid"}}

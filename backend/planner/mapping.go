@@ -269,8 +269,7 @@ func resolveTool(n *workflow.Node, s *Step, cat *tools.Catalog) []Warning {
 			n.Name = humanize(s.Name)
 			return warn("no tool_name; read the name %q as the tool", s.Name)
 		}
-		n.SetEnabled(false)
-		return warn("Tool step has no tool_name; kept it disabled")
+		return warn("Tool step has no tool_name")
 	}
 	if cat.Has(t) {
 		return nil
@@ -279,8 +278,28 @@ func resolveTool(n *workflow.Node, s *Step, cat *tools.Catalog) []Warning {
 		n.Params.Tool = fixed
 		return warn("tool %q read as %q", t, fixed)
 	}
-	n.SetEnabled(false)
-	return warn("unknown tool %q (not in the catalog); kept the node, disabled, so you can see what was meant", t)
+	if alias, ok := toolAliases[norm(t)]; ok && cat.Has(alias) {
+		n.Params.Tool = alias
+		return warn("tool %q read as %q (the built-in that does that)", t, alias)
+	}
+	// Kept as written, so validation calls it an error (StrictTools) and
+	// the model is asked again with the tools there are.
+	return warn("unknown tool %q (not in the catalog)", t)
+}
+
+// toolAliases map the names models invent for what a built-in does.
+// Only unambiguous ones: "run" or "get" could mean anything.
+var toolAliases = map[string]string{
+	"shell": "run_command", "bash": "run_command", "sh": "run_command", "exec": "run_command", "execute": "run_command",
+	"runshell": "run_command", "shellcommand": "run_command", "terminal": "run_command", "command": "run_command",
+	"executecommand": "run_command", "runcmd": "run_command", "cmd": "run_command", "subprocess": "run_command",
+	"print": "log", "echo": "log", "printmessage": "log", "logmessage": "log", "output": "log", "say": "log", "notify": "log",
+	"fetch": "http_request", "curl": "http_request", "http": "http_request", "httpget": "http_request", "httppost": "http_request",
+	"request": "http_request", "webrequest": "http_request", "apicall": "http_request", "wget": "http_request", "fetchurl": "http_request",
+	"cat": "read_file", "read": "read_file", "readfile": "read_file", "openfile": "read_file", "readtext": "read_file", "filereader": "read_file",
+	"write": "write_file", "writefile": "write_file", "savefile": "write_file", "save": "write_file", "createfile": "write_file", "appendfile": "write_file",
+	"ls": "list_files", "dir": "list_files", "listdir": "list_files", "listdirectory": "list_files", "glob": "list_files", "findfiles": "list_files", "listfolder": "list_files",
+	"sleep": "wait", "delay": "wait", "pause": "wait",
 }
 
 func nearTool(t string, cat *tools.Catalog) (string, bool) {

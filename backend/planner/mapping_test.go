@@ -79,10 +79,12 @@ func TestMapPlanTools(t *testing.T) {
 		{tool: "github__create_issue", want: "github.create_issue", enabled: true, warning: "read as"},
 		{tool: "create_issue", want: "github.create_issue", enabled: true, warning: `tool "create_issue" read as "github.create_issue"`},
 		{tool: "functions.read_file", want: "read_file", enabled: true, warning: "read as"},
-		{tool: "send_email", want: "send_email", enabled: false, warning: `unknown tool "send_email"`},
+		{tool: "send_email", want: "send_email", enabled: true, warning: `unknown tool "send_email"`},
+		{tool: "bash", want: "run_command", enabled: true, warning: `tool "bash" read as "run_command"`},
+		{tool: "Fetch", want: "http_request", enabled: true, warning: `tool "Fetch" read as "http_request"`},
 		{tool: "send_email", nilCat: true, want: "send_email", enabled: true},
 		{name: "wait", want: "wait", enabled: true, warning: `read the name "wait" as the tool`},
-		{name: "Wait a bit", want: "", enabled: false, warning: "no tool_name; kept it disabled"},
+		{name: "Wait a bit", want: "", enabled: true, warning: "no tool_name"},
 	}
 	for _, tt := range tests {
 		cat := testCatalog()
