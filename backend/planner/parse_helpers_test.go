@@ -34,7 +34,7 @@ func wfOf(t testing.TB, nodes []string, edges ...string) *workflow.Workflow {
 		n.Type = workflow.NodeType(typ)
 		switch n.Type {
 		case workflow.TypeTool:
-			n.Params.Tool = "log"
+			n.Params.Tool, n.Params.Arguments = "log", map[string]any{"message": "x"}
 		case workflow.TypeIf:
 			n.Params.Condition = "true"
 		case workflow.TypeLoop:

@@ -439,6 +439,7 @@ func (v *validator) checkNodes() {
 		v.checkStepExtras(ii)
 	}
 	v.checkWorkflowDone()
+	v.checkArguments()
 }
 
 // checkLoopPairs resolves EndLoop targets and pairs loops; it needs the id
