@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -395,6 +396,34 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 		}
 	}
 
+	// React Flow's node shape keeps the step in "data" ({"id", "type":
+	// "custom", "position", "data": {…}}): read it as if at the top.
+	if p := fs.get("data"); p != nil && p.val.IsObject() && fs.get("arguments") == nil {
+		inner := fieldsOf(p.val)
+		defer inner.release()
+		stepLike := false
+		for _, f := range inner.list {
+			if (knownStepField[f.norm] || typeStepField[f.norm]) && f.norm != "name" && f.norm != "label" && f.norm != "description" {
+				stepLike = true
+				break
+			}
+		}
+		if stepLike {
+			p.used = true
+			if t := fs.get("type"); t != nil && !workflow.NodeType(strings.TrimSpace(t.val.Str)).Valid() &&
+				(inner.get("steptype") != nil || inner.get("type") != nil || inner.get("toolname") != nil || inner.get("tool") != nil) {
+				// React Flow's component name, not a step type.
+				fs.list = slices.DeleteFunc(fs.list, func(f field) bool { return f.norm == "type" })
+			}
+			for _, f := range inner.list {
+				if fs.get(f.norm) == nil {
+					fs.list = append(fs.list, f)
+				}
+			}
+			d.warn("read the step's fields inside \"data\" (React Flow's node shape)")
+		}
+	}
+
 	if v, ok := d.get(fs, "id", "step_id", "node_id", "key"); ok {
 		st.ID = strings.TrimSpace(scalarString(v))
 	}
@@ -634,6 +663,10 @@ func (d *stepDecoder) tool(fs *fields, st *Step) {
 		d.warn("arguments must be an object, got %s; ignored it", jsonKind(args))
 	}
 }
+
+// typeStepField lists the normalized keys of the type-specific fields.
+var typeStepField = setOf("arguments", "condition", "cases", "exitcondition", "maxiterations", "loopid", "prompt", "input",
+	"labels", "allowedtools", "maxtoolcalls", "onerror", "donewhen")
 
 // knownStepField lists the normalized keys a step may have, so that the
 // rest can be taken for misplaced tool arguments.
@@ -1226,18 +1259,24 @@ func decodePlan(js string) (*Plan, []Warning, error) {
 		warn("", `the reply is a bare list; read it as {"steps": [...]}`)
 	case root.IsObject():
 		top := fieldsOf(root)
-		if !top.has("steps", "nodes") {
-			// {"plan": {"steps": …}} and similar wrappers.
+		// {"plan": {"steps": …}}, {"plan": {"workflow": {"nodes": …}}} and
+		// similar wrappers, a few levels deep.
+		var path []string
+		for depth := 0; depth < 4 && !top.has("steps", "nodes"); depth++ {
+			found := false
 			for _, f := range top.list {
-				if f.val.IsObject() {
-					inner := fieldsOf(f.val)
-					if inner.has("steps", "nodes") {
-						warn("", "read the plan inside %q", f.key)
-						root, top = f.val, inner
-						break
-					}
+				if f.val.IsObject() && containsPlan(f.val, 3-depth) {
+					path = append(path, f.key)
+					root, top, found = f.val, fieldsOf(f.val), true
+					break
 				}
 			}
+			if !found {
+				break
+			}
+		}
+		if len(path) > 0 {
+			warn("", "read the plan inside %q", strings.Join(path, "."))
 		}
 		if !top.has("steps", "nodes") && (top.has("step_type", "tool_name") || top.has("tool")) {
 			stepsV = gjson.Parse("[" + root.Raw + "]")
@@ -1533,4 +1572,24 @@ func (d *stepDecoder) doneWhen(v gjson.Result) *workflow.DoneWhen {
 	}
 	d.warn("done_when %s states nothing usable; left it out", trimRaw(v.Raw))
 	return nil
+}
+
+// containsPlan reports whether v, or an object inside it at most depth
+// levels down, has "steps" or "nodes".
+func containsPlan(v gjson.Result, depth int) bool {
+	if !v.IsObject() {
+		return false
+	}
+	if v.Get("steps").Exists() || v.Get("nodes").Exists() {
+		return true
+	}
+	if depth <= 0 {
+		return false
+	}
+	found := false
+	v.ForEach(func(_, x gjson.Result) bool {
+		found = x.IsObject() && containsPlan(x, depth-1)
+		return !found
+	})
+	return found
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/workflow"
@@ -39,6 +40,8 @@ type edgeBuilder struct {
 	ws   []Warning
 	seen map[edgeKey]bool
 	keys *keySet // made when the first EndLoop is added
+	// indexBase is how edges naming steps by number count (numberBase).
+	indexBase int
 }
 
 func (b *edgeBuilder) warn(node int, format string, a ...any) {
@@ -89,10 +92,42 @@ func (b *edgeBuilder) resolve(ref string) (int, string) {
 			return i, "name"
 		}
 	}
+	if n, err := strconv.Atoi(ref); err == nil && b.indexBase >= 0 {
+		if k := n - b.indexBase; k >= 0 && k < len(b.p.Steps) && b.p.Steps[k].node >= 0 {
+			return b.p.Steps[k].node, fmt.Sprintf("position in the list (counting from %d)", b.indexBase)
+		}
+	}
 	return -1, ""
 }
 
+// numberBase decides how edges that name steps by number count: from 0
+// when any edge says 0, from 1 when the highest number is the step count;
+// -1 when no endpoint is a number that is not also an id.
+func (b *edgeBuilder) numberBase() int {
+	lo, hi, any := int(^uint(0)>>1), -1, false
+	for _, e := range b.p.Edges {
+		for _, ref := range []string{e.From, e.To} {
+			if _, ok := b.p.idMap[ref]; ok {
+				continue
+			}
+			if n, err := strconv.Atoi(ref); err == nil && n >= 0 {
+				lo, hi, any = min(lo, n), max(hi, n), true
+			}
+		}
+	}
+	switch {
+	case !any:
+		return -1
+	case lo == 0:
+		return 0
+	case hi == len(b.p.Steps):
+		return 1
+	}
+	return 0
+}
+
 func (b *edgeBuilder) graph() {
+	b.indexBase = b.numberBase()
 	for _, e := range b.p.Edges {
 		desc := fmt.Sprintf("%s (%s → %s)", e.Path, e.From, e.To)
 		from, fhow := b.resolve(e.From)
@@ -102,7 +137,14 @@ func (b *edgeBuilder) graph() {
 			continue
 		}
 		if fhow != "" || thow != "" {
-			b.warn(from, "%s: no step has that id; matched the node by its %s", desc, strings.Trim(fhow+" "+thow, " "))
+			how := fhow
+			switch {
+			case fhow == "":
+				how = thow
+			case thow != "" && thow != fhow:
+				how = fhow + " and " + thow
+			}
+			b.warn(from, "%s: no step has that id; matched the node by its %s", desc, how)
 		}
 		if from == to {
 			b.warn(from, "dropped %s: an edge from a step to itself", desc)

@@ -3,6 +3,7 @@ package planner
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/tools"
@@ -103,6 +104,12 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 			if len(unknown) > 0 {
 				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
 					"%s: allowed_tools names unknown tool(s) %s", s.Path, quoteList(unknown))})
+			}
+		}
+		for _, c := range conditionsOf(&n) {
+			if fixed, what := jsCondition(*c); what != "" {
+				*c = fixed
+				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf("%s: %s in a condition", s.Path, what)})
 			}
 		}
 		p.nodeIDs[s.Path] = n.ID
@@ -442,3 +449,78 @@ func replaceTemplateRef(s, from, to string) (string, int) {
 	b.WriteString(s)
 	return b.String(), count
 }
+
+// conditionsOf returns the node's expression fields.
+func conditionsOf(n *workflow.Node) []*string {
+	cs := []*string{&n.Params.Condition, &n.Params.ExitCondition, &n.Verify}
+	for i := range n.Params.Cases {
+		cs = append(cs, &n.Params.Cases[i].Condition)
+	}
+	if n.DoneWhen != nil {
+		cs = append(cs, &n.DoneWhen.Condition)
+	}
+	return cs
+}
+
+// jsCondition rewrites what models carry over from JavaScript into
+// expr-lang, outside string literals: === and !== (expr has == and !=),
+// null and undefined (nil). It says what it changed ("" when nothing).
+func jsCondition(s string) (string, string) {
+	if !strings.Contains(s, "==") && !strings.Contains(s, "null") && !strings.Contains(s, "undefined") {
+		return s, ""
+	}
+	var b strings.Builder
+	var did []string
+	note := func(w string) {
+		if !slices.Contains(did, w) {
+			did = append(did, w)
+		}
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\'' || c == '`':
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' && c != '`' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i = j
+		case strings.HasPrefix(s[i:], "==="):
+			b.WriteString("==")
+			note("read JavaScript's === as ==")
+			i += 3
+		case strings.HasPrefix(s[i:], "!=="):
+			b.WriteString("!=")
+			note("read JavaScript's !== as !=")
+			i += 3
+		case condIdentStart(c) && (i == 0 || !condIdentPart(s[i-1]) && s[i-1] != '.'):
+			j := i
+			for j < len(s) && condIdentPart(s[j]) {
+				j++
+			}
+			switch w := s[i:j]; w {
+			case "null", "undefined":
+				b.WriteString("nil")
+				note("read " + w + " as nil")
+			default:
+				b.WriteString(w)
+			}
+			i = j
+		default:
+			b.WriteByte(c)
+			i++
+		}
+	}
+	if len(did) == 0 {
+		return s, ""
+	}
+	return b.String(), strings.Join(did, ", ")
+}
+
+func condIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func condIdentPart(c byte) bool  { return condIdentStart(c) || c >= '0' && c <= '9' }
