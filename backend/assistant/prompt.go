@@ -94,7 +94,7 @@ func SystemPrompt(w *workflow.Workflow, cat *tools.Catalog, f planner.Features, 
 	} else {
 		b.WriteString("You are the assistant of Weft, a workflow editor. The user sees the workflow below on a canvas and chats with you about it: questions about how it works or why it fails, and requests to change it. Changes you propose are shown to the user, who reviews them before they are applied.\n\n")
 		b.WriteString(patchFormat)
-		b.WriteString(plannerSections(cat, f, "Step types", "Conditions and templates", "Tools", "Rules of a valid workflow"))
+		b.WriteString(plannerSections(cat, f, "Step types", "Conditions and templates", "Failures", "Done when", "Tools", "Rules of a valid workflow"))
 		b.WriteString("\n")
 		writeWorkflow(&b, w)
 		if len(runs) > 0 {

@@ -20,9 +20,10 @@ func TestPromptTeachesTemplateQuoting(t *testing.T) {
 		"existing": SystemPrompt(w, tools.Builtin(), planner.Features{}, nil, ""),
 	} {
 		for _, want := range []string{
-			"In a run_command command each template becomes one quoted shell word",
-			"In an http_request url a template is percent-encoded",
-			`"{{raw step.field}}" inserts the text unquoted`,
+			"In a command each is one quoted shell word",
+			"in a url, one encoded segment or value",
+			`"{{raw step.field}}" inserts it unquoted`,
+			`"ok_exit_codes"`, `"on_error"`, `"done_when"`,
 		} {
 			if !strings.Contains(p, want) {
 				t.Errorf("%s workflow: the prompt does not say %q", name, want)

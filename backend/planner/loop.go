@@ -73,7 +73,7 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 	}
 	first := l.first
 	if first == "" {
-		first = GoalPrompt(l.goal)
+		first = GoalPromptFor(l.goal, l.cfg.Catalog)
 	}
 	l.msgs = []llm.Message{
 		// The known failure patterns come from the runner's learning (replan_patterns.go).

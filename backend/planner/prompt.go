@@ -3,8 +3,11 @@ package planner
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/weft-dev/weft/backend/tools"
 )
@@ -17,10 +20,10 @@ const exampleFlat = `{"steps": [
 ]}`
 
 const exampleIf = `{"nodes": [
-  {"id": "check", "step_type": "Tool", "name": "Check file", "tool_name": "run_command", "arguments": {"command": "test -f notes.txt", "ok_exit_codes": [0, 1]}},
-  {"id": "exists", "step_type": "If", "name": "File exists?", "condition": "check.exit_code == 0"},
-  {"id": "read", "step_type": "Tool", "name": "Read notes", "tool_name": "read_file", "arguments": {"path": "notes.txt"}},
-  {"id": "create", "step_type": "Tool", "name": "Create notes", "tool_name": "write_file", "arguments": {"path": "notes.txt", "content": "# Notes"}}
+  {"id": "check", "step_type": "Tool", "tool_name": "run_command", "arguments": {"command": "test -f notes.txt", "ok_exit_codes": [0, 1]}},
+  {"id": "exists", "step_type": "If", "condition": "check.exit_code == 0"},
+  {"id": "read", "step_type": "Tool", "tool_name": "read_file", "arguments": {"path": "notes.txt"}},
+  {"id": "create", "step_type": "Tool", "tool_name": "write_file", "arguments": {"path": "notes.txt", "content": "# Notes"}}
 ],
 "edges": [
   {"from": "check", "to": "exists"},
@@ -41,27 +44,24 @@ func SystemPrompt(cat *tools.Catalog, f Features, mistakes []Mistake) string {
 
 # Output format
 
-For steps that simply run one after the other, use the flat form:
-` + exampleFlat + `
-
-When the plan branches or loops, use the graph form: "nodes" (steps) and "edges". An edge leaving an If, Switch or Loop carries an "output" label; other edges have none:
+"nodes" and "edges"; an edge leaving an If, Switch or Loop has an "output" label. Steps that only run one after another may be {"steps": [...]} without edges.
 ` + exampleIf + `
 
 # Step types
 
-Every step has "id" (lowercase letters, digits and _, unique; later steps refer to it), "step_type" and a short "name".
-- Tool: "tool_name" (from the catalog below) and "arguments" (an object with the tool's arguments).
-- If: "condition". Exactly two outgoing edges: output {"type": "IfTrue"} and output {"type": "IfFalse"}.
-- Switch: "cases": [{"name": "ok", "condition": "fetch.status == 200"}, ...]. One outgoing edge per case with output {"type": "SwitchCase", "name": "ok"}, and at most one with output {"type": "SwitchDefault"} for when no case matches.
-- Loop: "exit_condition" (the loop ends when it is true) and "max_iterations". Outgoing edges: output {"type": "LoopBody"} to the first step of the body, and output {"type": "LoopDone"} to the step after the loop.
-- EndLoop: "loop_id" (the id of its Loop). The last step of the body leads to the EndLoop, and the EndLoop has exactly one edge, back to its Loop.
+Every step has a unique "id" (lowercase, digits, _), "step_type" and a short "name" (left out above).
+- Tool: "tool_name" (from the catalog) and "arguments".
+- If: "condition"; exactly two edges, outputs {"type": "IfTrue"} and {"type": "IfFalse"}.
+- Switch: "cases": [{"name": "ok", "condition": "fetch.status == 200"}]; one edge per case, output {"type": "SwitchCase", "name": "ok"}, and at most one {"type": "SwitchDefault"}.
+- Loop: "exit_condition" (true ends it), "max_iterations"; edges {"type": "LoopBody"} to the body and {"type": "LoopDone"} to the step after.
+- EndLoop: "loop_id" (its Loop's id); the body's last step leads to it, and its one edge goes back to the Loop.
 `)
 	if f.AllowAITransforms {
-		b.WriteString(`- AiTransform: "kind" ("summarize", "extract" or "classify") and "input" (the text to work on, usually a {{step.field}} template). Outputs: text (summarize), data (extract), label (classify).
+		b.WriteString(`- AiTransform: "kind" (summarize, extract or classify, with "labels") and "input" (usually a {{step.field}} template). Outputs: text, data, label.
 `)
 	}
 	if f.AllowAgentSteps {
-		b.WriteString(`- AiStep: "prompt" (the task for an AI agent), "allowed_tools" (tool names from the catalog) and "max_tool_calls". Output: text.
+		b.WriteString(`- AiStep: "prompt", "allowed_tools" (catalog names) and "max_tool_calls". Output: text.
 `)
 	}
 	switch {
@@ -76,19 +76,17 @@ Every step has "id" (lowercase letters, digits and _, unique; later steps refer 
 	b.WriteString(`
 # Conditions and templates
 
-Conditions are expr-lang expressions over the outputs of earlier steps, by step id: check.exit_code == 0, fetch.status >= 400, list.count > 0 && check.success. Every step also has the outputs success (boolean) and error (string).
-A string argument can include an earlier step's output with a template: "{{check.stdout}}".
-In a run_command command each template becomes one quoted shell word, its trailing newline dropped, so write it bare, not inside quotes or backticks: "wc -l {{find.stdout}}". In an http_request url a template is percent-encoded as one path segment or query value; it may be the scheme or host only as the whole url: "{{links.next}}".
-"{{raw step.field}}" inserts the text unquoted, as shell or URL syntax: use it only for text you trust, never for web pages, files, command output or AI text.
+Conditions are expr-lang expressions over earlier steps' outputs by id: check.exit_code == 0 && list.count > 0. Every step also outputs success and error; read only outputs a step has.
+Templates put an output into a string argument: "{{check.stdout}}". In a command each is one quoted shell word: write it bare, "wc -l {{find.stdout}}"; in a url, one encoded segment or value, or the whole url. "{{raw step.field}}" inserts it unquoted: only trusted text, never pages, files, command output or AI text.
 
 # Failures
 
-A step that fails is retried, then the person is asked. A run_command step fails when its exit status is not 0: for a command whose status is an answer (test, grep, diff), list the statuses that are answers in "ok_exit_codes", e.g. [0, 1]. An http_request step fails on a status of 400 or more unless listed in "ok_status", e.g. [404].
-Any Tool, AiTransform or AiStep step may set "on_error": "continue" (record the failure and go on to the next step) or "branch" (go on along its edge with output {"type": "Error"} to a step that handles the failure). After a failure, step.success is false, step.error is the message and step.error_record has type, category and suggested_fix. Use them only where the goal says what to do when the step fails.
+run_command fails on an exit status not in "ok_exit_codes" (default [0]; [0, 1] for test, grep, diff); http_request on a status ≥ 400 not in "ok_status".
+Only where the goal says what to do on a failure, a step may set "on_error": "continue" (go on) or "branch" (take its edge with output {"type": "Error"}); then step.success is false and step.error says why.
 
 # Done when
 
-When the goal states a result that can be checked (tests pass, coverage at least 80%, a file exists), add a top-level "done_when": {"condition": "<expression over step outputs>"} for what can be computed, and/or {"criteria": "<one sentence>"} for what needs judgement. The run only counts as done when it holds.
+When the goal states a checkable result (tests pass, coverage ≥ 80%), add a top-level "done_when": {"condition": "<expression>"} and/or {"criteria": "<sentence for a judge>"}.
 
 # Tools
 
@@ -98,15 +96,10 @@ When the goal states a result that can be checked (tests pass, coverage at least
 	b.WriteString(`
 # Rules of a valid workflow
 
-1. Exactly one entry: the first step, with no incoming edge. Every step is reachable from it.
-2. A Tool, AiTransform or AiStep step has at most one outgoing edge without an output label, plus one edge with output {"type": "Error"} when its on_error is "branch".
-3. An If has exactly two outgoing edges: IfTrue and IfFalse.
-4. A Switch has exactly one SwitchCase edge per case name and at most one SwitchDefault edge.
-5. A Loop has one LoopBody edge, at most one LoopDone edge and exactly one EndLoop (loop_id = the Loop's id) whose single edge goes back to the Loop. Edges leave the body only through the EndLoop.
-6. No other cycles: the only edge that goes back is EndLoop → Loop.
-7. Conditions and templates refer only to ids of steps that run before them.
-8. Only tools from the catalog, with their argument names.
-9. Keep the plan short: only the steps the goal needs.
+1. One entry: the only step without an incoming edge; every step reachable from it.
+2. Other steps have at most one unlabelled outgoing edge (plus an Error edge with on_error "branch").
+3. A loop body is left only through its EndLoop; EndLoop → Loop is the only edge back.
+4. Read only steps that run before. Only catalog tools and arguments. Keep the plan short.
 `)
 	if len(mistakes) > 0 {
 		b.WriteString("\n# Mistakes to avoid\n\nYour earlier plans often had these problems:\n")
@@ -122,6 +115,126 @@ func GoalPrompt(goal string) string {
 	return "Goal: " + strings.TrimSpace(goal) + "\n\nPlan a workflow that reaches this goal. Reply with the JSON object only."
 }
 
+// GoalPromptFor is GoalPrompt with, for a large catalog, the full
+// arguments of the tools the goal most likely needs: the system prompt
+// lists such a catalog compactly (writeCatalog), and stays byte-identical
+// across calls and re-asks so servers' prefix caches hit.
+func GoalPromptFor(goal string, cat *tools.Catalog) string {
+	rel := relevantTools(goal, cat, maxDetailedTools)
+	if len(rel) == 0 {
+		return GoalPrompt(goal)
+	}
+	var b strings.Builder
+	b.WriteString("Goal: " + strings.TrimSpace(goal) + "\n\n# Tools this goal may need, in full\n\n")
+	for _, t := range rel {
+		writeToolDetail(&b, t)
+	}
+	b.WriteString("\nPlan a workflow that reaches this goal. Reply with the JSON object only.")
+	return b.String()
+}
+
+// Above compactAbove MCP tools the system prompt lists tools in one line
+// each; maxDetailedTools of them, picked by the goal, get their full
+// arguments in the first user turn.
+const (
+	compactAbove     = 8
+	maxDetailedTools = 3
+)
+
+// relevantTools scores the MCP tools of a large catalog by the goal's
+// words in their names (three times) and descriptions, each word weighed
+// by how few tools mention it (a word every browser tool has, such as
+// "page", tells nothing); nil for a small catalog.
+func relevantTools(goal string, cat *tools.Catalog, max int) []tools.Tool {
+	if cat == nil || mcpCount(cat) <= compactAbove {
+		return nil
+	}
+	split := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	stem := func(w string) string { return strings.TrimSuffix(w, "s") }
+	words := map[string]bool{}
+	for _, w := range split(goal) {
+		if len(w) >= 3 && !stopWords[w] {
+			words[stem(w)] = true
+			for _, syn := range goalSynonyms[w] {
+				words[syn] = true
+			}
+		}
+	}
+	type doc struct {
+		t           tools.Tool
+		name, descr map[string]bool
+	}
+	var docs []doc
+	df := map[string]int{}
+	for _, t := range cat.List() {
+		if t.Server == "" {
+			continue
+		}
+		d := doc{t: t, name: map[string]bool{}, descr: map[string]bool{}}
+		for _, w := range split(strings.TrimPrefix(t.Name, t.Server+".")) {
+			d.name[stem(w)] = true
+		}
+		for _, w := range split(t.Description) {
+			d.descr[stem(w)] = true
+		}
+		for w := range words {
+			if d.name[w] || d.descr[w] {
+				df[w]++
+			}
+		}
+		docs = append(docs, d)
+	}
+	type scored struct {
+		t     tools.Tool
+		score float64
+	}
+	var all []scored
+	for _, d := range docs {
+		score := 0.0
+		for w := range words {
+			idf := math.Log(float64(len(docs)+1) / float64(df[w]+1))
+			if d.name[w] {
+				// A match in a short name says more: navigate over
+				// navigate_back.
+				score += 3 * idf / math.Sqrt(float64(len(d.name)))
+			} else if d.descr[w] {
+				score += idf / 2
+			}
+		}
+		if score > 0.5 {
+			all = append(all, scored{d.t, score})
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool { return all[i].score > all[j].score })
+	var out []tools.Tool
+	for i := 0; i < len(all) && i < max; i++ {
+		out = append(out, all[i].t)
+	}
+	return out
+}
+
+// goalSynonyms are the verbs goals use for what tools name otherwise.
+var goalSynonyms = map[string][]string{
+	"open": {"navigate"}, "visit": {"navigate"}, "browse": {"navigate"}, "load": {"navigate", "read"},
+	"save": {"write"}, "store": {"write"}, "create": {"write", "create"}, "delete": {"remove", "delete"},
+	"find": {"search", "find"}, "look": {"search"}, "rename": {"move"}, "show": {"read", "list"},
+}
+
+var stopWords = setOf("the", "and", "for", "with", "from", "into", "that", "this", "then", "when", "each", "every", "all", "any",
+	"use", "using", "make", "get", "put", "via", "per", "file", "workflow", "step", "steps", "tool", "tools", "please", "want", "need")
+
+func mcpCount(cat *tools.Catalog) int {
+	n := 0
+	for _, t := range cat.List() {
+		if t.Server != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // writeCatalog lists each tool with its arguments and outputs, in the
 // catalog's order (built-ins first, then MCP tools by name).
 func writeCatalog(b *strings.Builder, cat *tools.Catalog) {
@@ -130,32 +243,144 @@ func writeCatalog(b *strings.Builder, cat *tools.Catalog) {
 		b.WriteString("(no tools are available)\n")
 		return
 	}
+	compact := mcpCount(cat) > compactAbove
 	mcp := false
 	for _, t := range list {
-		desc := strings.Join(strings.Fields(t.Description), " ")
-		if len(desc) > maxToolDescription {
-			desc = strings.TrimSpace(desc[:maxToolDescription]) + "…"
-		}
-		fmt.Fprintf(b, "- %s: %s\n", t.Name, desc)
-		args := describeSchema(t.InputSchema)
-		if len(args) == 0 {
-			b.WriteString("  arguments: none\n")
-		}
-		for _, a := range args {
-			b.WriteString("  - " + a + "\n")
-		}
-		if len(t.Outputs) > 0 {
-			outs := make([]string, len(t.Outputs))
-			for i, o := range t.Outputs {
-				outs[i] = o.Name + " (" + o.Type + ")"
-			}
-			fmt.Fprintf(b, "  outputs: %s\n", strings.Join(outs, ", "))
+		switch {
+		case t.Server == "" && builtinLines[t.Name] != "":
+			b.WriteString(builtinLines[t.Name] + "\n")
+		case compact && t.Server != "":
+			writeToolLine(b, t)
+		default:
+			writeToolFull(b, t)
 		}
 		mcp = mcp || t.Server != ""
 	}
 	if mcp {
-		b.WriteString(`Tools from MCP servers are named "server.tool"; write the full name in tool_name.` + "\n")
+		b.WriteString(`Write MCP tools' full "server.tool" name in tool_name.` + "\n")
 	}
+	if compact {
+		b.WriteString("One-line tools list required arguments; the goal's message details the likely ones.\n")
+	}
+}
+
+// writeToolFull writes a tool with one line per argument.
+func writeToolFull(b *strings.Builder, t tools.Tool) {
+	desc := strings.Join(strings.Fields(t.Description), " ")
+	if len(desc) > maxToolDescription {
+		desc = strings.TrimSpace(desc[:maxToolDescription]) + "…"
+	}
+	fmt.Fprintf(b, "- %s: %s\n", t.Name, desc)
+	args := describeSchema(t.InputSchema)
+	if len(args) == 0 {
+		b.WriteString("  arguments: none\n")
+	}
+	for _, a := range args {
+		b.WriteString("  - " + a + "\n")
+	}
+	if len(t.Outputs) > 0 {
+		outs := make([]string, len(t.Outputs))
+		for i, o := range t.Outputs {
+			outs[i] = o.Name + " (" + o.Type + ")"
+		}
+		fmt.Fprintf(b, "  outputs: %s\n", strings.Join(outs, ", "))
+	}
+}
+
+// builtinLines describe the built-in tools in one line each, with what a
+// plan needs to know (tools.Builtin has the schemas; TestBuiltinLines
+// checks every argument and output is named here).
+var builtinLines = map[string]string{
+	"run_command":  "- run_command(command: string, cwd?: string, timeout_ms?: integer, ok_exit_codes?: integer[]) → exit_code, stdout, stderr",
+	"http_request": "- http_request(method: GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS, url: string, headers?: object, body?: string, ok_status?: integer[]) → status, body, headers",
+	"read_file":    "- read_file(path: string) → content",
+	"write_file":   "- write_file(path: string, content: string, append?: boolean) → path, bytes",
+	"list_files":   "- list_files(path: string, pattern?: glob) → files, count",
+	"wait":         "- wait(ms: integer): pause",
+	"log":          "- log(message: string): write to the run log",
+}
+
+// writeToolDetail is writeToolFull with descriptions cut to their first
+// sentence: the goal's message gives several tools in full.
+func writeToolDetail(b *strings.Builder, t tools.Tool) {
+	fmt.Fprintf(b, "- %s: %s\n", t.Name, firstSentence(t.Description, 160))
+	args := describeSchema(t.InputSchema)
+	if len(args) == 0 {
+		b.WriteString("  arguments: none\n")
+	}
+	for _, a := range args {
+		if name, d, ok := strings.Cut(a, ": "); ok {
+			a = name + ": " + firstSentence(d, 70)
+		}
+		b.WriteString("  - " + a + "\n")
+	}
+}
+
+// firstSentence keeps the first sentence of s, at most n bytes.
+func firstSentence(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if i := strings.Index(s, ". "); i > 0 {
+		s = s[:i+1]
+	}
+	if len(s) > n {
+		cut := n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = strings.TrimSpace(s[:cut]) + "…"
+	}
+	return s
+}
+
+// maxLineDescription bounds a one-line tool's description.
+const maxLineDescription = 45
+
+// writeToolLine writes a tool in one line: name(required: type, +N
+// optional): the first sentence of its description, cut. MCP tools all
+// output text and data, so the line leaves outputs out; the goal's
+// message shows the full arguments of the tools the goal may need.
+func writeToolLine(b *strings.Builder, t tools.Tool) {
+	desc := strings.Join(strings.Fields(t.Description), " ")
+	if i := strings.Index(desc, ". "); i > 0 {
+		desc = desc[:i]
+	}
+	desc = strings.TrimSuffix(desc, ".")
+	if len(desc) > maxLineDescription {
+		cut := maxLineDescription
+		for cut > 0 && !utf8.RuneStart(desc[cut]) {
+			cut--
+		}
+		desc = strings.TrimSpace(desc[:cut]) + "…"
+	}
+	fmt.Fprintf(b, "- %s(%s): %s\n", t.Name, signature(t.InputSchema), desc)
+}
+
+// signature renders the required arguments with their types and counts
+// the optional ones: "url: string, +2 optional".
+func signature(raw json.RawMessage) string {
+	var s struct {
+		Properties map[string]schemaProp `json:"properties"`
+		Required   []string              `json:"required"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil {
+		return "…"
+	}
+	var parts []string
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		if p, ok := s.Properties[r]; ok && !req[r] {
+			req[r] = true
+			typ := typeName(p.Type)
+			if typ == "" {
+				typ = "any"
+			}
+			parts = append(parts, r+": "+typ)
+		}
+	}
+	if opt := len(s.Properties) - len(req); opt > 0 {
+		parts = append(parts, fmt.Sprintf("+%d optional", opt))
+	}
+	return strings.Join(parts, ", ")
 }
 
 type schemaProp struct {

@@ -93,8 +93,36 @@ func TestSystemPromptFollowsFeatures(t *testing.T) {
 		t.Error("enabled step types must be taught")
 	}
 	for _, name := range tools.Builtin().Names() {
-		if !strings.Contains(off, "- "+name+":") {
+		if !strings.Contains(off, "- "+name+"(") {
 			t.Errorf("tool %s missing from the prompt", name)
+		}
+	}
+}
+
+// The built-ins' one-line forms name every argument and output of their
+// schemas, so nothing a plan needs is left out.
+func TestBuiltinLines(t *testing.T) {
+	for _, tl := range tools.Builtin().List() {
+		line, ok := builtinLines[tl.Name]
+		if !ok {
+			t.Errorf("%s has no line", tl.Name)
+			continue
+		}
+		var sch struct {
+			Properties map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal(tl.InputSchema, &sch); err != nil {
+			t.Fatal(err)
+		}
+		for arg := range sch.Properties {
+			if !strings.Contains(line, arg+":") && !strings.Contains(line, arg+"?:") {
+				t.Errorf("%s: argument %s missing from %q", tl.Name, arg, line)
+			}
+		}
+		for _, o := range tl.Outputs {
+			if !strings.Contains(line, o.Name) {
+				t.Errorf("%s: output %s missing from %q", tl.Name, o.Name, line)
+			}
 		}
 	}
 }

@@ -84,3 +84,12 @@ func Playwright(t testing.TB, outDir string) settings.MCPServer {
 		"--isolated", "--no-sandbox", "--output-dir", outDir,
 	}}
 }
+
+// Memory is @modelcontextprotocol/server-memory (a knowledge graph) keeping
+// its graph in the given file.
+func Memory(t testing.TB, file string) settings.MCPServer {
+	t.Helper()
+	nm := NodeModules(t)
+	return settings.MCPServer{Command: "node", Args: []string{filepath.Join(nm, "@modelcontextprotocol", "server-memory", "dist", "index.js")},
+		Env: map[string]string{"MEMORY_FILE_PATH": file}}
+}
