@@ -66,6 +66,7 @@ FUZZ_TARGETS := \
 	./backend/redact:FuzzRedact \
 	./backend/assistant:FuzzVisible \
 	./backend/critic:FuzzDecode \
+	./backend/settings:FuzzLoadSettings \
 	./backend/runner:FuzzParseRetryAfter
 
 fuzz:

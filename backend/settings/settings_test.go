@@ -74,7 +74,6 @@ func TestCorruptFileMovedAside(t *testing.T) {
 	for name, content := range map[string]string{
 		"syntax":    `{"max_repair_attempts": 4,,}`,
 		"truncated": `{"llm": {"model": "qwen"`,
-		"type":      `{"max_repair_attempts": "lots"}`,
 		"array":     `[1,2,3]`,
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -87,7 +86,7 @@ func TestCorruptFileMovedAside(t *testing.T) {
 			if got.MaxRepairAttempts != DefaultMaxRepairAttempts {
 				t.Fatalf("want defaults, got %+v", got)
 			}
-			if len(warnings) != 1 || !strings.Contains(warnings[0], "corrupt") || !strings.Contains(warnings[0], ".corrupt-20260102T030405") {
+			if len(warnings) != 1 || !strings.Contains(warnings[0], "not JSON") || !strings.Contains(warnings[0], ".corrupt-20260102T030405") {
 				t.Fatalf("warning: %v", warnings)
 			}
 			if _, err := os.Stat(s.Path); !os.IsNotExist(err) {
@@ -352,4 +351,110 @@ func TestDefaultPathFollowsXDGConfigHome(t *testing.T) {
 	if p != filepath.Join(dir, "weft", "settings.json") {
 		t.Fatalf("path %s", p)
 	}
+}
+
+// One slip costs that value only: the file stays, every other key (and
+// unknown keys) is kept, and the slip is reported with the value used.
+func TestTypeSlipsFallBackPerKey(t *testing.T) {
+	const base = `"llm": {"base_url": "http://gpu:8000/v1", "model": "qwen3", "timeout_s": 30},
+ "mcp_servers": {"fs": {"command": "npx", "args": ["-y", "server-filesystem", "/tmp"]}},
+ "run": {"default_retries": 4},
+ "future_key": {"x": [1, 2]}`
+	for _, tc := range []struct {
+		name, slip, want string
+		check        func(t *testing.T, s Settings)
+	}{
+		{"string for a number", `"max_repair_attempts": "abc"`, `max_repair_attempts: "abc" is not a whole number; using 3`, func(t *testing.T, s Settings) {
+			if s.MaxRepairAttempts != 3 {
+				t.Errorf("max_repair_attempts %d", s.MaxRepairAttempts)
+			}
+		}},
+		{"quoted number", `"max_repair_attempts": "3"`, `max_repair_attempts: "3" is not a whole number; using 3`, nil},
+		{"exponent", `"max_repair_attempts": 1e3`, `max_repair_attempts: 1e3 is not a whole number; using 3`, nil},
+		{"out of range", `"max_repair_attempts": 1000`, `max_repair_attempts 1000 is out of range 0–10; using 10`, func(t *testing.T, s Settings) {
+			if s.MaxRepairAttempts != 10 {
+				t.Errorf("max_repair_attempts %d", s.MaxRepairAttempts)
+			}
+		}},
+		{"nested", `"features": {"allow_agent_steps": "yes"}`, `features.allow_agent_steps: "yes" is not true or false; using false`, nil},
+		{"object for a string", `"run": {"auto_replan": {"min_severity": 5}}`, `run.auto_replan.min_severity: 5 is not a string; using "HIGH"`, func(t *testing.T, s Settings) {
+			if s.Run.DefaultRetries != 2 {
+				// run is given twice in this case (base and slip): JSON keeps the last.
+				t.Errorf("default_retries %d", s.Run.DefaultRetries)
+			}
+		}},
+		{"bad MCP entry", `"mcp_servers": {"fs": {"command": "npx", "args": ["-y", "server-filesystem", "/tmp"]}, "bad": {"command": "x", "args": "not a list"}}`,
+			`mcp_servers.bad: args: "not a list" is not a list of strings; left this entry out`, func(t *testing.T, s Settings) {
+				if _, ok := s.MCPServers["fs"]; !ok || len(s.MCPServers) != 1 {
+					t.Errorf("servers %v", s.MCPServers)
+				}
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newStore(t, nil)
+			content := "{" + base + ",\n " + tc.slip + "}"
+			if strings.HasPrefix(tc.slip, `"llm"`) {
+				content = "{" + tc.slip + "}"
+			}
+			write(t, s.Path, content)
+			got, warnings, err := s.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(warnings) != 1 || !strings.Contains(warnings[0], tc.want) || !strings.Contains(warnings[0], s.Path) {
+				t.Fatalf("warnings %q, want one containing %q and the path", warnings, tc.want)
+			}
+			if !strings.Contains(tc.name, "MCP") {
+				if got.LLM.BaseURL != "http://gpu:8000/v1" || got.LLM.Model != "qwen3" || got.LLM.TimeoutS != 30 || got.MCPServers["fs"].Command != "npx" {
+					t.Errorf("other keys lost: %+v", got)
+				}
+			}
+			if string(got.Extra["future_key"]) == "" && !strings.Contains(tc.name, "llm") {
+				t.Errorf("unknown key lost: %v", got.Extra)
+			}
+			if tc.check != nil {
+				tc.check(t, got)
+			}
+			// The file is not touched by a load.
+			if b, _ := os.ReadFile(s.Path); string(b) != content {
+				t.Errorf("Load rewrote the file")
+			}
+			if m, _ := filepath.Glob(s.Path + ".corrupt-*"); len(m) != 0 {
+				t.Errorf("moved aside: %v", m)
+			}
+			// A save keeps the unknown keys and the good values.
+			if _, err := s.Save(got); err != nil {
+				t.Fatal(err)
+			}
+			again, _, err := s.Load()
+			if err != nil || again.LLM.Model != got.LLM.Model || string(again.Extra["future_key"]) == "" {
+				t.Errorf("after save: %+v %v", again, err)
+			}
+		})
+	}
+	t.Run("llm model a number", func(t *testing.T) {
+		s := newStore(t, nil)
+		write(t, s.Path, `{"llm": {"base_url": "http://gpu:8000/v1", "model": 5}, "max_repair_attempts": 5}`)
+		got, warnings, _ := s.Load()
+		if got.LLM.BaseURL != "http://gpu:8000/v1" || got.LLM.Model != "" || got.MaxRepairAttempts != 5 || len(warnings) != 1 || !strings.Contains(warnings[0], `llm.model: 5 is not a string`) {
+			t.Fatalf("%+v %q", got, warnings)
+		}
+	})
+}
+
+func FuzzLoadSettings(f *testing.F) {
+	for _, s := range []string{`{}`, `{"llm": {"model": 5}}`, `{"mcp_servers": {"a": {"command": "x", "env": {"K": 1}}}}`, `[1]`, `{"run": []}`, `null`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data string) {
+		out := Defaults()
+		problems, err := decodeLenient([]byte(data), &out)
+		if err == nil {
+			out.Clamp()
+			if out.MaxRepairAttempts < MinRepairAttempts || out.MaxRepairAttempts > MaxRepairAttempts {
+				t.Fatalf("%q: out of range after clamp", data)
+			}
+		}
+		_ = problems
+	})
 }

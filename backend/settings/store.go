@@ -97,16 +97,21 @@ func (s *Store) Load() (Settings, []string, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return out, []string{"settings file " + s.Path + " is empty; using defaults"}, nil
 	}
-	if derr := decodeStrict(data, &out); derr != nil {
+	problems, derr := decodeLenient(data, &out)
+	if derr != nil {
+		// Not JSON at all: nothing in it can be kept, so it goes aside
+		// (kept for the user) rather than being overwritten by a save.
 		moved, merr := atomicfile.MoveAside(s.Path, s.now())
 		out = Defaults()
 		if merr != nil {
-			return out, []string{fmt.Sprintf("settings file %s is corrupt (%v) and could not be moved aside (%v); using defaults", s.Path, derr, merr)}, nil
+			return out, []string{fmt.Sprintf("settings file %s is not JSON (%v) and could not be moved aside (%v); using defaults", s.Path, derr, merr)}, nil
 		}
 		s.log().Warn("corrupt settings moved aside", "path", s.Path, "moved_to", moved, "error", derr.Error())
-		return out, []string{fmt.Sprintf("settings file was corrupt (%v); moved it to %s and loaded defaults", derr, moved)}, nil
+		return out, []string{fmt.Sprintf("settings file %s was not JSON (%v); moved it to %s and loaded defaults", s.Path, derr, moved)}, nil
 	}
-	warnings = append(warnings, out.Clamp()...)
+	for _, p := range append(problems, out.Clamp()...) {
+		warnings = append(warnings, p+" (in "+s.Path+")")
+	}
 	if out.LLM.APIKeyStore == "keyring" {
 		key, kerr := s.keyring().Get(keyringService, keyringUser)
 		if kerr != nil {
@@ -125,8 +130,8 @@ func (s *Store) loaded(st Settings) {
 	}
 }
 
-// decodeStrict decodes settings, reporting JSON errors with line and column.
-func decodeStrict(data []byte, out *Settings) error {
+// decodeStrict decodes JSON, reporting errors with line and column.
+func decodeStrict(data []byte, out any) error {
 	err := json.Unmarshal(data, out)
 	if err == nil {
 		return nil

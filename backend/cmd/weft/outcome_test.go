@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -83,5 +85,30 @@ func TestRunGoalCheckAndStats(t *testing.T) {
 	}
 	if st.Runs != 1 || st.Outcomes["partial"] != 1 || st.GoalChecks.NotMet != 1 || st.GoalChecks.Accepted != 1 {
 		t.Errorf("stats %+v", st)
+	}
+}
+
+// A slip in one settings key is reported on stderr; read-only commands
+// still work with every other key.
+func TestSettingsSlipReported(t *testing.T) {
+	env := runEnv(t)
+	dir := filepath.Join(env["XDG_CONFIG_HOME"], "weft")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "settings.json")
+	content := `{"max_repair_attempts": "abc", "llm": {"base_url": "http://gpu:8000/v1", "model": "qwen3"}}`
+	if err := os.WriteFile(file, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := run(t, env, "settings", "get", "llm.model")
+	if code != exitOK || strings.TrimSpace(out) != "qwen3" {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, `max_repair_attempts: "abc" is not a whole number; using 3 (in `+file+")") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+	if b, _ := os.ReadFile(file); string(b) != content {
+		t.Error("a read-only command rewrote the settings file")
 	}
 }

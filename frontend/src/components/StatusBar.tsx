@@ -7,13 +7,29 @@ export function StatusBar() {
   const setStatus = useStore((s) => s.setStatus);
   const warnings = useStore((s) => s.openWarnings);
   const dismiss = useStore((s) => s.dismissWarnings);
-  if (!status && !warnings.length) return null;
+  const settingsWarnings = useStore((s) => s.settingsWarnings);
+  const setSettingsWarnings = useStore((s) => s.setSettingsWarnings);
+  const setPreferencesOpen = useStore((s) => s.setPreferencesOpen);
+  if (!status && !warnings.length && !settingsWarnings.length) return null;
   return (
     <div className="banners">
       {status && (
         <div className={`banner ${status.kind}`} role={status.kind === 'error' ? 'alert' : 'status'} data-testid="status">
           <span>{status.text}</span>
           <button type="button" className="icon" aria-label="Dismiss" onClick={() => setStatus(null)}>
+            <X size={14} />
+          </button>
+        </div>
+      )}
+      {settingsWarnings.length > 0 && (
+        <div className="banner warning" role="status" data-testid="settings-banner">
+          <span>
+            Some settings could not be used and their defaults apply: {settingsWarnings.join('; ')}{' '}
+            <button type="button" className="link" onClick={() => setPreferencesOpen(true)}>
+              Open Preferences
+            </button>
+          </span>
+          <button type="button" className="icon" aria-label="Dismiss" onClick={() => setSettingsWarnings([])}>
             <X size={14} />
           </button>
         </div>

@@ -308,9 +308,21 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
   };
 
   let started: Promise<void> | undefined;
+  /** loadSettingsWarnings shows what the settings file held that could
+   * not be used, so a slip is seen where the user looks. */
+  async function loadSettingsWarnings() {
+    try {
+      const v = await api.getSettings();
+      get().setSettingsWarnings(v.warnings ?? []);
+    } catch (e) {
+      get().setSettingsWarnings([`The settings could not be read: ${errorMessage(e)}`]);
+    }
+  }
+
   async function startupOnce(): Promise<void> {
     void loadCatalog();
     void refreshRecent();
+    void loadSettingsWarnings();
     try {
       const a = await api.loadAutosave();
       for (const w of a.warnings) api.log('warning', `autosave: ${w}`);

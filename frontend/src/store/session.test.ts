@@ -25,6 +25,7 @@ vi.mock('../api', () => ({
     setDirty: vi.fn(async () => {}),
     confirmClose: vi.fn(async () => {}),
     cancelClose: vi.fn(async () => {}),
+    getSettings: vi.fn(async () => ({ warnings: [] })),
     onCloseRequested: vi.fn((cb: () => void) => {
       closeHandlers.push(cb);
       return () => {};
@@ -140,6 +141,15 @@ describe('autosave', () => {
     // A second startup (React's StrictMode) does not ask again.
     await actions.startup();
     expect(mocked.loadAutosave).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows settings values that could not be used', async () => {
+    mocked.getSettings.mockResolvedValueOnce({
+      warnings: ['max_repair_attempts: "abc" is not a whole number; using 3 (in /home/u/.config/weft/settings.json)'],
+    } as never);
+    await actions.startup();
+    await vi.waitFor(() => expect(s().settingsWarnings).toHaveLength(1));
+    expect(s().settingsWarnings[0]).toContain('max_repair_attempts');
   });
 
   it('discards the autosave and opens the sample when asked to', async () => {

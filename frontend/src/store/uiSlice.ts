@@ -57,6 +57,10 @@ export interface UiSlice {
   tools: Tool[];
   recent: RecentFile[];
   pendingConnect: PendingConnect | null;
+  /** settingsWarnings say which settings values could not be used (and
+   * were replaced by defaults), or where an unreadable file went. */
+  settingsWarnings: string[];
+  setSettingsWarnings(w: string[]): void;
   setPendingConnect(p: PendingConnect | null): void;
   setStatus(s: Status | null): void;
   setBusy(b: boolean): void;
@@ -90,6 +94,10 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   tools: [],
   recent: [],
   pendingConnect: null,
+  settingsWarnings: [],
+  setSettingsWarnings(settingsWarnings) {
+    set({ settingsWarnings });
+  },
   setPendingConnect(pendingConnect) {
     set({ pendingConnect });
   },
