@@ -362,7 +362,7 @@ func TestTypeSlipsFallBackPerKey(t *testing.T) {
  "future_key": {"x": [1, 2]}`
 	for _, tc := range []struct {
 		name, slip, want string
-		check        func(t *testing.T, s Settings)
+		check            func(t *testing.T, s Settings)
 	}{
 		{"string for a number", `"max_repair_attempts": "abc"`, `max_repair_attempts: "abc" is not a whole number; using 3`, func(t *testing.T, s Settings) {
 			if s.MaxRepairAttempts != 3 {
