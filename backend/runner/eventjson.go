@@ -29,7 +29,7 @@ func (e *Event) appendJSON(b []byte) ([]byte, error) {
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, '"')
 	b = appendStrField(b, "type", string(e.Type), true)
-	b = appendStrField(b, "run_id", e.RunID, true)
+	b = appendStrField(b, "run_id", e.RunID, false)
 	b = appendStrField(b, "node_id", e.NodeID, false)
 	b = appendStrField(b, "node_key", e.NodeKey, false)
 	b = appendStrField(b, "node_name", e.NodeName, false)

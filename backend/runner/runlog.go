@@ -36,9 +36,14 @@ const (
 	retryLogFile = "retry.log"
 	summaryFile  = "summary.json"
 	workflowFile = "workflow.json"
-	// maxEventsBytes caps events.jsonl; past it only the events that
-	// matter for recovery are written (the callback still gets all).
-	maxEventsBytes = 64 << 20
+	// DefaultMaxLogBytes caps events.jsonl and, separately, retry.log:
+	// past it only the events that matter for recovery are written (the
+	// callback still gets all), so a run folder stays within about twice
+	// this plus its summary and workflow copy.
+	DefaultMaxLogBytes = 64 << 20
+	// loopDetailIterations is how many iterations of a loop events.jsonl
+	// keeps in full; later ones keep only what matters (thin).
+	loopDetailIterations = 3
 	flushEvery     = 200 * time.Millisecond
 	runDirMode     = 0o700
 	runFileMode    = 0o600
@@ -81,7 +86,13 @@ type runLog struct {
 	ew        *bufio.Writer
 	line      []byte // one encoded event, reused
 	written   int64
+	maxBytes  int64
 	capped    bool
+	// thin holds the loops past their first loopDetailIterations
+	// iterations: while any is, routine events are not written.
+	thin         map[string]bool
+	retryWritten int64
+	retryCapped  bool
 	lastFlush time.Time
 	retry     *os.File
 	err       error // first write error, reported once as a warning
@@ -106,7 +117,7 @@ func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time, re
 		return nil, fmt.Errorf("create retry log: %w", err)
 	}
 	return &runLog{runID: runID, dir: dir, onEvent: onEvent, now: now, red: red, workflowMode: runFileMode,
-		events: ev, ew: bufio.NewWriterSize(ev, 64<<10), retry: rl, lastFlush: now()}, nil
+		events: ev, ew: bufio.NewWriterSize(ev, 64<<10), retry: rl, lastFlush: now(), maxBytes: DefaultMaxLogBytes, thin: map[string]bool{}}, nil
 }
 
 // workflowMode is the permission of the workflow file, for its copy; an
@@ -132,6 +143,30 @@ func important(t EventType) bool {
 	return false
 }
 
+// kept says whether a thinned loop iteration still writes the event:
+// what someone reads after the run (failures, escalations, answers,
+// warnings, the steps' own log lines, verdicts, skipped or failed steps).
+func kept(e *Event) bool {
+	switch e.Type {
+	case EvNodeStarted, EvAttempt, EvVariableSet, EvBranchEvaluated, EvLoopIteration, EvToolCall:
+		return false
+	case EvNodeFinished:
+		return e.Status != StatusOK
+	}
+	return true
+}
+
+// setThin marks a loop as past its detailed iterations (on) or done.
+func (l *runLog) setThin(loopID string, on bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if on {
+		l.thin[loopID] = true
+	} else {
+		delete(l.thin, loopID)
+	}
+}
+
 func (l *runLog) emit(e Event) {
 	e = redactEvent(l.red, e) // before the file and the callback alike
 	l.mu.Lock()
@@ -142,19 +177,25 @@ func (l *runLog) emit(e Event) {
 		e.Time = l.now()
 	}
 	imp := important(e.Type)
-	if !l.capped || imp {
-		b, err := e.appendJSON(l.line[:0])
+	write := imp || !l.capped && (len(l.thin) == 0 || kept(&e))
+	if write {
+		// The file line leaves out the run id (the folder is the run)
+		// and keeps milliseconds: a long loop writes many lines.
+		fe := e
+		fe.RunID = ""
+		fe.Time = e.Time.Truncate(time.Millisecond)
+		b, err := fe.appendJSON(l.line[:0])
 		if err != nil {
-			bad := Event{Seq: e.Seq, Time: e.Time, Type: EvWarning, RunID: l.runID, NodeID: e.NodeID, Message: "event not encodable: " + err.Error()}
+			bad := Event{Seq: e.Seq, Time: fe.Time, Type: EvWarning, NodeID: e.NodeID, Message: "event not encodable: " + err.Error()}
 			b, _ = bad.appendJSON(l.line[:0])
 		}
 		b = append(b, '\n')
 		l.line = b
 		l.ew.Write(b)
 		l.written += int64(len(b))
-		if l.written > maxEventsBytes && !l.capped {
+		if l.written > l.maxBytes && !l.capped {
 			l.capped = true
-			note := Event{Seq: e.Seq, Time: e.Time, Type: EvWarning, RunID: l.runID, Message: fmt.Sprintf("events.jsonl reached %d MiB; from here on only failures, retries, escalations and the end of the run are written", maxEventsBytes>>20)}
+			note := Event{Seq: e.Seq, Time: fe.Time, Type: EvWarning, Message: fmt.Sprintf("events.jsonl reached %s; from here on only failures, retries, escalations and the end of the run are written", sizeText(l.maxBytes))}
 			nb, _ := note.appendJSON(nil)
 			l.ew.Write(append(nb, '\n'))
 		}
@@ -182,9 +223,24 @@ func (l *runLog) retryf(key, format string, args ...any) {
 	line := fmt.Sprintf("[%s] [RETRY] [%s] %s\n", l.now().UTC().Format(time.RFC3339), key, l.red.String(fmt.Sprintf(format, args...)))
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.retryCapped {
+		return
+	}
+	if l.retryWritten+int64(len(line)) > l.maxBytes {
+		l.retryCapped = true
+		line = fmt.Sprintf("[%s] [RETRY] [-] retry.log reached %s; later retries are in events.jsonl only\n", l.now().UTC().Format(time.RFC3339), sizeText(l.maxBytes))
+	}
+	l.retryWritten += int64(len(line))
 	if _, err := l.retry.WriteString(line); err != nil && l.err == nil {
 		l.err = err
 	}
+}
+
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // writeJSON writes a redacted file of the run folder. Its values are

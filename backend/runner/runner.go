@@ -114,6 +114,10 @@ type Options struct {
 	Tools map[string]Tool
 	// ExprTimeout bounds each condition evaluation (default 500ms).
 	ExprTimeout time.Duration
+	// MaxLogBytes caps events.jsonl and retry.log each (default
+	// DefaultMaxLogBytes); past it only what matters for recovery is
+	// written.
+	MaxLogBytes int64
 	Logger      *slog.Logger
 	// Sleep waits between attempts; tests may replace it.
 	Sleep func(ctx context.Context, d time.Duration) error
@@ -209,7 +213,8 @@ type run struct {
 	vars      map[string]any // node key → outputs (maps are never mutated once set)
 	set       map[string]bool
 	iter      map[string]int // Loop id → current iteration
-	completed []string
+	completed []string // ids of the nodes that succeeded, in first-success order
+	done      map[string]bool
 	warnings  []string
 	// autoReplans counts the automatic replans asked for (autoreplan.go).
 	autoReplans int
@@ -280,11 +285,14 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		return nil, err
 	}
 	log.workflowMode = workflowMode(o.WorkflowPath)
+	if o.MaxLogBytes > 0 {
+		log.maxBytes = o.MaxLogBytes
+	}
 
 	r := &run{rn: rn, opts: o, w: w, g: g, id: id, dir: dir, log: log,
 		red: red, secretSources: sources, env: childEnv(red),
 		rand: rand.New(rand.NewPCG(uint64(started.UnixNano()), 0x5eed)),
-		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{},
+		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
 		stats: map[string]*NodeStat{}, mcpSchemas: map[string]map[string]string{},
 		summary: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}}}
 	keys := make([]string, 0, len(w.Nodes))
@@ -388,13 +396,22 @@ func summaryDoc(res *Result, w *workflow.Workflow) any {
 	}{w.ID, w.Name, res.Replanned != nil, doc}
 }
 
+// maxWarnings bounds the warnings a Result carries (every one is in
+// events.jsonl): a warning per loop iteration must not grow memory.
+const maxWarnings = 100
+
 func (r *run) warn(n *workflow.Node, msg string) {
 	e := Event{Type: EvWarning, Message: msg}
 	if n != nil {
 		e.NodeID, e.NodeKey, e.NodeName = n.ID, n.Key, n.Name
 	}
 	r.log.emit(e)
-	r.warnings = append(r.warnings, msg)
+	switch {
+	case len(r.warnings) < maxWarnings:
+		r.warnings = append(r.warnings, msg)
+	case len(r.warnings) == maxWarnings:
+		r.warnings = append(r.warnings, "more warnings are in events.jsonl")
+	}
 }
 
 func ref(n *workflow.Node) *NodeRef { return &NodeRef{ID: n.ID, Key: n.Key, Name: n.Name} }
@@ -553,21 +570,32 @@ func (r *run) loopNext(n *workflow.Node, prev *workflow.Node) (*workflow.Node, *
 	}
 	body := func(i int) *workflow.Node {
 		r.iter[n.ID] = i
+		if i == loopDetailIterations+1 {
+			// Later iterations write only what matters to events.jsonl
+			// (the live stream keeps every event): a long loop must not
+			// fill the disk with identical lines.
+			r.log.emit(Event{Type: EvLoopIteration, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Iteration: i, Branch: string(workflow.OutLoopBody),
+				Message: fmt.Sprintf("events.jsonl keeps the first %d iterations in full; from here on failures, warnings and log lines only (summary.json has the final outputs)", loopDetailIterations)})
+			r.log.setThin(n.ID, true)
+		}
 		r.setVar(n, map[string]any{"iteration": i, "max_iterations": max})
 		r.log.emit(Event{Type: EvLoopIteration, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Iteration: i, Branch: string(workflow.OutLoopBody)})
 		return r.g.branch(n.ID, workflow.OutLoopBody, "")
 	}
 	if !back {
+		r.log.setThin(n.ID, false) // entered afresh (an outer loop's next iteration)
 		return body(1), nil
 	}
 	i := r.iter[n.ID]
 	done := r.g.branch(n.ID, workflow.OutLoopDone, "")
+
 	if cond := n.Params.ExitCondition; strings.TrimSpace(cond) != "" && n.IsEnabled() {
 		ok, err := r.eval.evalBool(cond, r.vars, "", nil)
 		if err != nil {
 			return nil, r.conditionFailed(n, "exit condition", cond, err)
 		}
 		if ok {
+			r.log.setThin(n.ID, false) // done: its end is written in full
 			r.log.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutLoopDone), Condition: cond, Iteration: i})
 			return done, nil
 		}
@@ -576,6 +604,7 @@ func (r *run) loopNext(n *workflow.Node, prev *workflow.Node) (*workflow.Node, *
 		}
 	}
 	if i >= max {
+		r.log.setThin(n.ID, false)
 		r.log.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutLoopDone), Iteration: i, Message: fmt.Sprintf("max_iterations %d reached", max)})
 		return done, nil
 	}
@@ -665,7 +694,10 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) (res *Result, fail
 		outputs, fr := r.attempt(ctx, n, attempt, rc)
 		if fr == nil {
 			r.setVar(n, outputs)
-			r.completed = append(r.completed, n.ID)
+			if !r.done[n.ID] { // once per node: a loop must not grow it
+				r.done[n.ID] = true
+				r.completed = append(r.completed, n.ID)
+			}
 			result := "ok"
 			if attempt > 1 {
 				result = "ok_after_retry"

@@ -54,7 +54,9 @@ type Event struct {
 	Seq      int64      `json:"seq"`
 	Time     time.Time  `json:"time"`
 	Type     EventType  `json:"type"`
-	RunID    string     `json:"run_id"`
+	// RunID is left out of events.jsonl lines (the folder is the run);
+	// readers fill it in.
+	RunID    string     `json:"run_id,omitempty"`
 	NodeID   string     `json:"node_id,omitempty"`
 	NodeKey  string     `json:"node_key,omitempty"`
 	NodeName string     `json:"node_name,omitempty"`

@@ -2,6 +2,7 @@ package service
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -174,28 +175,37 @@ func (s *Service) RunEvents(runDir string) (Log, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	// The last maxHistoryEvents lines, in a ring: a long run's log is
+	// read once, without moving what was kept.
 	ring := make([][]byte, 0, 256)
+	next := 0
 	bad := 0
 	for sc.Scan() {
 		line := sc.Bytes()
-		if len(strings.TrimSpace(string(line))) == 0 {
+		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
 		out.Total++
-		if len(ring) == maxHistoryEvents {
-			copy(ring, ring[1:])
-			ring = ring[:maxHistoryEvents-1]
+		if len(ring) < maxHistoryEvents {
+			ring = append(ring, append([]byte(nil), line...))
+			continue
 		}
-		ring = append(ring, append([]byte(nil), line...))
+		ring[next] = append(ring[next][:0], line...)
+		next = (next + 1) % maxHistoryEvents
 	}
 	if err := sc.Err(); err != nil {
 		out.Warnings = append(out.Warnings, "the log is cut short: "+err.Error())
 	}
-	for _, line := range ring {
+	runID := filepath.Base(runDir)
+	for k := range ring {
+		line := ring[(next+k)%len(ring)]
 		var e runner.Event
 		if err := json.Unmarshal(line, &e); err != nil {
 			bad++
 			continue
+		}
+		if e.RunID == "" {
+			e.RunID = runID // lines leave it out: the folder is the run
 		}
 		out.Events = append(out.Events, e)
 	}
