@@ -44,9 +44,9 @@ const (
 	// loopDetailIterations is how many iterations of a loop events.jsonl
 	// keeps in full; later ones keep only what matters (thin).
 	loopDetailIterations = 3
-	flushEvery     = 200 * time.Millisecond
-	runDirMode     = 0o700
-	runFileMode    = 0o600
+	flushEvery           = 200 * time.Millisecond
+	runDirMode           = 0o700
+	runFileMode          = 0o600
 )
 
 // DefaultRunsDir returns where runs of a workflow are logged: beside the
@@ -80,22 +80,22 @@ type runLog struct {
 	// workflowMode is the mode of workflow.json.
 	workflowMode os.FileMode
 
-	mu        sync.Mutex
-	seq       int64
-	events    *os.File
-	ew        *bufio.Writer
-	line      []byte // one encoded event, reused
-	written   int64
-	maxBytes  int64
-	capped    bool
+	mu       sync.Mutex
+	seq      int64
+	events   *os.File
+	ew       *bufio.Writer
+	line     []byte // one encoded event, reused
+	written  int64
+	maxBytes int64
+	capped   bool
 	// thin holds the loops past their first loopDetailIterations
 	// iterations: while any is, routine events are not written.
 	thin         map[string]bool
 	retryWritten int64
 	retryCapped  bool
-	lastFlush time.Time
-	retry     *os.File
-	err       error // first write error, reported once as a warning
+	lastFlush    time.Time
+	retry        *os.File
+	err          error // first write error, reported once as a warning
 }
 
 func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time, red *redact.Redactor) (*runLog, error) {

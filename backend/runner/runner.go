@@ -213,7 +213,7 @@ type run struct {
 	vars      map[string]any // node key → outputs (maps are never mutated once set)
 	set       map[string]bool
 	iter      map[string]int // Loop id → current iteration
-	completed []string // ids of the nodes that succeeded, in first-success order
+	completed []string       // ids of the nodes that succeeded, in first-success order
 	done      map[string]bool
 	warnings  []string
 	// autoReplans counts the automatic replans asked for (autoreplan.go).

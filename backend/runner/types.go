@@ -51,9 +51,9 @@ const (
 // Event is one thing that happened in a run. Fields not relevant to a type
 // are left out of its JSON.
 type Event struct {
-	Seq      int64      `json:"seq"`
-	Time     time.Time  `json:"time"`
-	Type     EventType  `json:"type"`
+	Seq  int64     `json:"seq"`
+	Time time.Time `json:"time"`
+	Type EventType `json:"type"`
 	// RunID is left out of events.jsonl lines (the folder is the run);
 	// readers fill it in.
 	RunID    string     `json:"run_id,omitempty"`
