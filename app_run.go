@@ -194,6 +194,12 @@ func (a *App) startRun(w workflow.Workflow, path string, approved []string) (Run
 	return RunStart{Started: res.Started, Error: res.Error, Problems: res.Problems, Approval: nonNil(res.Approval), Warnings: res.Warnings}, nil
 }
 
+// KeepFix returns w with the arguments of a fix (as the retry used them)
+// merged into the Tool node, for the editor to keep as one undo step.
+func (a *App) KeepFix(w workflow.Workflow, nodeID string, args map[string]any) (*workflow.Workflow, error) {
+	return service.KeepFix(&w, nodeID, args)
+}
+
 // RespondEscalation answers the escalation id with resp (retry, skip, abort,
 // fix with an instruction or arguments, replan). It fails when no such
 // escalation waits (answered already, or the run ended).

@@ -434,7 +434,7 @@ func TestParseResponse(t *testing.T) {
 }
 
 func TestMergePatch(t *testing.T) {
-	got := mergePatch(map[string]any{"a": 1, "b": map[string]any{"c": 1, "d": 2}, "e": 3},
+	got := MergePatch(map[string]any{"a": 1, "b": map[string]any{"c": 1, "d": 2}, "e": 3},
 		map[string]any{"b": map[string]any{"c": nil, "x": 9}, "e": nil, "f": "new"})
 	want := map[string]any{"a": 1, "b": map[string]any{"d": 2, "x": 9}, "f": "new"}
 	if !reflect.DeepEqual(got, want) {

@@ -810,7 +810,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) (res *Result, fail
 			if resp.Action == ActFix {
 				lastResponse = "fix"
 				if n.Type == workflow.TypeTool {
-					n.Params.Arguments = mergePatch(n.Params.Arguments, resp.Arguments)
+					n.Params.Arguments = MergePatch(n.Params.Arguments, resp.Arguments)
 					instruction = string(must(json.Marshal(resp.Arguments)))
 				} else {
 					instruction = resp.Instruction
@@ -1077,8 +1077,10 @@ func coerceArgs(args map[string]any, types map[string]string) map[string]any {
 	return out
 }
 
-// mergePatch applies an RFC 7396 JSON merge patch to arguments.
-func mergePatch(target map[string]any, patch map[string]any) map[string]any {
+// MergePatch applies an RFC 7396 JSON merge patch to arguments (null
+// removes a key): how a fix response changes a Tool node, in a run and when
+// the person keeps the fix in the workflow (service.KeepFix).
+func MergePatch(target map[string]any, patch map[string]any) map[string]any {
 	out := make(map[string]any, len(target)+len(patch))
 	for k, v := range target {
 		out[k] = v
@@ -1090,7 +1092,7 @@ func mergePatch(target map[string]any, patch map[string]any) map[string]any {
 		}
 		if pm, ok := v.(map[string]any); ok {
 			if tm, ok := out[k].(map[string]any); ok {
-				out[k] = mergePatch(tm, pm)
+				out[k] = MergePatch(tm, pm)
 				continue
 			}
 		}

@@ -208,6 +208,8 @@ type Finished struct {
 	Error     string          `json:"error,omitempty"`
 	StoppedAt *runner.NodeRef `json:"stopped_at,omitempty"`
 	Summary   *runner.Summary `json:"summary,omitempty"`
+	// Verdict is the goal check (done_when), when the workflow has one.
+	Verdict   *runner.Verdict `json:"verdict,omitempty"`
 	Warnings  []string        `json:"warnings"`
 	Replanned bool            `json:"replanned"`
 	Started   time.Time       `json:"started"`
@@ -449,7 +451,7 @@ func (s *Service) runInBackground(ctx context.Context, run *activeRun, rn *runne
 		return
 	}
 	fin.RunID, fin.Dir, fin.Outcome, fin.Error, fin.StoppedAt = res.RunID, res.Dir, res.Outcome, res.Error, res.StoppedAt
-	fin.Summary, fin.Warnings, fin.Replanned = &res.Summary, nonNil(res.Warnings), res.Replanned != nil
+	fin.Summary, fin.Warnings, fin.Replanned, fin.Verdict = &res.Summary, nonNil(res.Warnings), res.Replanned != nil, res.Verdict
 	fin.Started, fin.Finished = res.Started, res.Finished
 	fin.AfterSeq = run.lastSeq.Load()
 	fin.Result = res

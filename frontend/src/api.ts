@@ -200,6 +200,10 @@ export const api = {
   async respondEscalation(id: string, resp: RunResponse): Promise<void> {
     await App.RespondEscalation(id, resp as unknown as Any);
   },
+  /** keepFix merges a fix's arguments into the node, as the retry used them (in Go). */
+  async keepFix(w: Workflow, nodeId: string, args: Record<string, unknown>): Promise<Workflow> {
+    return (await App.KeepFix(w as unknown as Any, nodeId, args)) as unknown as Workflow;
+  },
   async runStatus(): Promise<RunStatusView> {
     const r = (await App.GetRunStatus()) as unknown as RunStatusView;
     return { running: !!r?.running, run_id: r?.run_id ?? '', workflow_id: r?.workflow_id ?? '', escalation: r?.escalation ?? null, can_replan: !!r?.can_replan };

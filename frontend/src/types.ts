@@ -6,7 +6,16 @@
 export const NODE_TYPES = ['Tool', 'AiStep', 'AiTransform', 'If', 'Switch', 'Loop', 'EndLoop'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
-export const OUTPUT_TYPES = ['IfTrue', 'IfFalse', 'LoopBody', 'LoopDone', 'SwitchCase', 'SwitchDefault'] as const;
+export const OUTPUT_TYPES = ['IfTrue', 'IfFalse', 'LoopBody', 'LoopDone', 'SwitchCase', 'SwitchDefault', 'Error'] as const;
+
+/** What a step's failure does once its retries are spent (workflow.OnError). */
+export type OnError = 'stop' | 'continue' | 'branch';
+
+/** When a run (or a step) has reached its goal (workflow.DoneWhen). */
+export interface DoneWhen {
+  condition?: string;
+  criteria?: string;
+}
 export type OutputType = (typeof OUTPUT_TYPES)[number];
 
 export interface Position {
@@ -59,6 +68,9 @@ export interface WorkflowNode {
   timeout_ms?: number;
   retry?: Retry;
   verify?: string;
+  /** Tool, AiStep and AiTransform only; absent means stop */
+  on_error?: OnError;
+  done_when?: DoneWhen;
   [extra: string]: unknown;
 }
 
@@ -342,10 +354,29 @@ export type RunEventType =
   | 'warning'
   | 'log'
   | 'tool_call'
+  | 'verdict'
   | 'run_finished';
 
 export type RunNodeStatus = 'running' | 'ok' | 'retrying' | 'escalated' | 'failed' | 'skipped' | 'canceled';
-export type RunOutcome = 'succeeded' | 'failed' | 'aborted' | 'canceled' | 'replanned';
+/** partial: the run reached its end, but with skipped steps, failures
+ * handled by on_error, or a goal check accepted though not met. Never green. */
+export type RunOutcome = 'succeeded' | 'partial' | 'failed' | 'aborted' | 'canceled' | 'replanned';
+
+/** The check of a done_when (runner.Verdict). */
+export interface Verdict {
+  node_key?: string;
+  approved: boolean;
+  /** 0..1; 1 for a condition */
+  confidence: number;
+  feedback?: string;
+  suggestions?: string[];
+  /** "condition", "model", "condition+model" (or "unchecked") */
+  checked_by: string;
+  condition?: string;
+  criteria?: string;
+  /** the person accepted a result whose check did not hold */
+  accepted?: boolean;
+}
 export type FailureSeverity = 'CRITICAL' | 'HIGH' | 'MEDIUM' | 'LOW';
 
 export interface Classification {
@@ -434,6 +465,8 @@ export interface RunSummary {
   retry_successes: number;
   escalations: number;
   skipped: number;
+  /** failures a node's on_error took (continue or branch) */
+  handled?: number;
   disabled: number;
   failed: number;
   failure_types: Record<string, number> | null;
@@ -467,6 +500,7 @@ export interface RunEvent {
   response?: RunResponse;
   outcome?: RunOutcome | string;
   summary?: RunSummary;
+  verdict?: Verdict;
 }
 
 /** Who wrote a step (approval.Provenance): only model-written steps need approval. */
@@ -516,6 +550,7 @@ export interface RunFinished {
   error?: string;
   stopped_at?: NodeRef | null;
   summary?: RunSummary | null;
+  verdict?: Verdict | null;
   warnings: string[];
   replanned: boolean;
   started: string;
@@ -563,6 +598,7 @@ export interface RunRecord {
   error?: string;
   stopped_at?: NodeRef | null;
   summary?: RunSummary | null;
+  verdict?: Verdict | null;
   warnings: string[];
   replanned: boolean;
   started: string;

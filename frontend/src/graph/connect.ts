@@ -43,6 +43,8 @@ export function outputForHandle(n: WorkflowNode, handle: string | null | undefin
       return { type: 'LoopDone' };
     case 'default':
       return { type: 'SwitchDefault' };
+    case 'error':
+      return { type: 'Error' };
     default:
       if (id.startsWith('case:')) return { type: 'SwitchCase', name: id.slice('case:'.length) };
       return undefined;
@@ -68,6 +70,8 @@ function branchName(o: EdgeOutput | null): string {
       return 'default branch';
     case 'SwitchCase':
       return `case “${o.name ?? ''}”`;
+    case 'Error':
+      return 'error branch';
     default:
       return handleForOutput(o).label;
   }

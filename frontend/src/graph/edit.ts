@@ -1,7 +1,7 @@
 // Pure edits of a workflow document. Each returns a new document and leaves
 // the nodes and edges it does not change as they were (same objects), so the
 // canvas only redraws what changed and history snapshots share structure.
-import type { EdgeOutput, NodeType, Params, Position, Workflow, WorkflowEdge, WorkflowNode } from '../types';
+import type { EdgeOutput, NodeType, OnError, Params, Position, Workflow, WorkflowEdge, WorkflowNode } from '../types';
 import { humanize, keyFromName, newId, uniqueKey } from './ids';
 
 export function edgeKey(e: WorkflowEdge): string {
@@ -205,6 +205,14 @@ export function removeCase(w: Workflow, id: string, i: number): Workflow {
   );
   if (shared) return next;
   return { ...next, edges: next.edges.filter((e) => !(e.from === id && sameCase(e.output, name))) };
+}
+
+/** setOnError sets a step's on_error ("stop" is the default, left out);
+ * leaving "branch" removes the step's Error edges, which would be invalid. */
+export function setOnError(w: Workflow, id: string, mode: OnError): Workflow {
+  const next = updateNode(w, id, (n) => setField(n, 'on_error', mode === 'stop' ? undefined : mode));
+  if (mode === 'branch') return next;
+  return { ...next, edges: next.edges.filter((e) => !(e.from === id && e.output?.type === 'Error')) };
 }
 
 /** moveCase moves case i by delta places (the first matching case wins). */

@@ -1,10 +1,11 @@
 // Handle ids and edge labels: how weft/v1 edge outputs map onto React Flow
 // handles. Source handles: "out" (plain), "true"/"false" (If),
-// "case:<name>"/"default" (Switch), "body"/"done" (Loop), "back" (EndLoop).
+// "case:<name>"/"default" (Switch), "body"/"done" (Loop), "back" (EndLoop),
+// "error" (a step whose on_error is "branch").
 // Target handles: "in", plus "back" on a Loop for its EndLoop's edge.
 import type { EdgeOutput, WorkflowEdge, WorkflowNode } from '../types';
 
-export type EdgeKind = 'plain' | 'true' | 'false' | 'case' | 'default' | 'body' | 'done' | 'back' | 'other';
+export type EdgeKind = 'plain' | 'true' | 'false' | 'case' | 'default' | 'body' | 'done' | 'back' | 'error' | 'other';
 
 export interface OutputHandle {
   id: string;
@@ -27,6 +28,8 @@ export function handleForOutput(o: EdgeOutput | null | undefined): OutputHandle 
       return { id: 'default', label: 'default', kind: 'default' };
     case 'SwitchCase':
       return { id: `case:${o.name ?? ''}`, label: o.name || '(unnamed)', kind: 'case' };
+    case 'Error':
+      return { id: 'error', label: 'error', kind: 'error' };
     default:
       return { id: `other:${o.type}:${o.name ?? ''}`, label: o.name ? `${o.type}(${o.name})` : o.type, kind: 'other' };
   }
@@ -46,6 +49,11 @@ export function declaredOutputs(n: WorkflowNode): OutputHandle[] {
       return [handleForOutput({ type: 'LoopBody' }), handleForOutput({ type: 'LoopDone' })];
     case 'EndLoop':
       return [{ id: 'back', label: '', kind: 'back' }];
+    case 'Tool':
+    case 'AiStep':
+    case 'AiTransform':
+      // A step that branches on errors has a second output for them.
+      return n.on_error === 'branch' ? [handleForOutput(null), handleForOutput({ type: 'Error' })] : [handleForOutput(null)];
     default:
       return [handleForOutput(null)];
   }

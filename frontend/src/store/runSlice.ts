@@ -4,6 +4,7 @@
 // side-effect steps need, and the history of past runs. The async side
 // (starting, stopping, answering, the backend's events) is in
 // components/run/runActions.ts.
+import { outcomeLabel, verdictText } from '../components/run/format';
 import type { StateCreator } from 'zustand';
 import type {
   Problem,
@@ -90,6 +91,8 @@ export interface RunSlice {
   runReplan: RunReplan | null;
   /** the user answered Replan and the planner works */
   runReplanning: boolean;
+  /** a fix the person gave with arguments: it changed this run only until kept */
+  runFixOffer: FixOffer | null;
   canReplan: boolean | null;
   runHistory: RunRecord[];
   runHistoryLoading: boolean;
@@ -107,6 +110,8 @@ export interface RunSlice {
   runFinished(f: RunFinished): void;
   setRunReplan(r: RunReplan | null): void;
   setRunReplanning(b: boolean): void;
+  setRunFixOffer(o: FixOffer | null): void;
+  setRunFixOffer(o: FixOffer | null): void;
   setRunApproval(a: RunApproval | null): void;
   setCanReplan(b: boolean): void;
   setLogFilter(f: LogFilter): void;
@@ -116,6 +121,13 @@ export interface RunSlice {
   setViewedRun(v: ViewedRun | null): void;
   /** clearRunStatus forgets the last run (statuses, log, summary) when none goes. */
   clearRunStatus(): void;
+}
+
+/** FixOffer is a fix's arguments the editor can keep in the workflow. */
+export interface FixOffer {
+  nodeId: string;
+  node: string;
+  arguments: Record<string, unknown>;
 }
 
 function nodeLabel(e: RunEvent): string {
@@ -216,9 +228,22 @@ export function logEntryFor(e: RunEvent): RunLogEntry {
       return { ...base, group: 'step', level: 'info', text: e.message ?? '' };
     case 'tool_call':
       return { ...base, group: 'detail', level: e.status === 'failed' ? 'warn' : 'info', text: `Tool call ${e.tool ?? ''} ${e.status ?? ''}${e.message ? `: ${e.message}` : ''}` };
+    case 'verdict': {
+      const v = e.verdict;
+      if (!v) return { ...base, group: 'step', level: 'info', text: e.message ?? 'Goal check' };
+      const sug = v.suggestions?.length ? ` Suggestions: ${v.suggestions.join('; ')}` : '';
+      return {
+        ...base,
+        group: v.approved ? 'step' : 'problem',
+        level: v.approved ? 'ok' : 'warn',
+        text: `${verdictText(v)}${v.feedback ? `: ${v.feedback}` : ''}${sug}`,
+      };
+    }
     case 'run_finished': {
-      const level: LogLevel = e.outcome === 'succeeded' ? 'ok' : e.outcome === 'canceled' || e.outcome === 'replanned' ? 'warn' : 'error';
-      return { ...base, group: 'run', level, text: `Run ${e.outcome ?? 'ended'}${e.duration_ms !== undefined ? ` in ${ms(e.duration_ms)}` : ''}${e.message ? `: ${e.message}` : ''}` };
+      // partial is amber, never green: a step was skipped or failed.
+      const level: LogLevel = e.outcome === 'succeeded' ? 'ok' : e.outcome === 'canceled' || e.outcome === 'replanned' || e.outcome === 'partial' ? 'warn' : 'error';
+      const what = e.outcome === 'partial' ? outcomeLabel(e.outcome, e.summary, e.verdict) : `Run ${e.outcome ?? 'ended'}`;
+      return { ...base, group: 'run', level, text: `${what}${e.duration_ms !== undefined ? ` in ${ms(e.duration_ms)}` : ''}${e.message && e.outcome !== 'partial' ? `: ${e.message}` : ''}` };
     }
   }
   return { ...base, group: 'detail', level: 'info', text: e.message ?? e.type };
@@ -242,7 +267,7 @@ function settle(nodeRun: Record<string, NodeRunState>, outcome: string | undefin
   for (const [id, st] of Object.entries(nodeRun)) {
     if (ACTIVE.includes(st.status)) {
       changed = true;
-      out[id] = { ...st, status: outcome === 'succeeded' ? 'ok' : 'canceled' };
+      out[id] = { ...st, status: outcome === 'succeeded' || outcome === 'partial' ? 'ok' : 'canceled' };
     } else out[id] = st;
   }
   return changed ? out : nodeRun;
@@ -263,6 +288,7 @@ function fresh(): Partial<RunSlice> {
     runWarnings: [],
     runApproval: null,
     runReplanning: false,
+    runFixOffer: null,
   };
 }
 
@@ -285,6 +311,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
   runApproval: null,
   runReplan: null,
   runReplanning: false,
+  runFixOffer: null,
   canReplan: null,
   runHistory: [],
   runHistoryLoading: false,
@@ -375,6 +402,9 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
     set({ runReplan });
   },
 
+  setRunFixOffer(runFixOffer) {
+    set({ runFixOffer });
+  },
   setRunReplanning(runReplanning) {
     set({ runReplanning });
   },

@@ -541,6 +541,7 @@ export namespace failure {
 	    retryable: boolean;
 	    suggested_fix?: string;
 	    duration_ms: number;
+	    retry_after_ms?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new Record(source);
@@ -558,6 +559,7 @@ export namespace failure {
 	        this.retryable = source["retryable"];
 	        this.suggested_fix = source["suggested_fix"];
 	        this.duration_ms = source["duration_ms"];
+	        this.retry_after_ms = source["retry_after_ms"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -903,6 +905,7 @@ export namespace main {
 	    error?: string;
 	    stopped_at?: runner.NodeRef;
 	    summary?: runner.Summary;
+	    verdict?: runner.Verdict;
 	    warnings: string[];
 	    replanned: boolean;
 	    // Go type: time
@@ -925,6 +928,7 @@ export namespace main {
 	        this.error = source["error"];
 	        this.stopped_at = this.convertValues(source["stopped_at"], runner.NodeRef);
 	        this.summary = this.convertValues(source["summary"], runner.Summary);
+	        this.verdict = this.convertValues(source["verdict"], runner.Verdict);
 	        this.warnings = source["warnings"];
 	        this.replanned = source["replanned"];
 	        this.started = this.convertValues(source["started"], null);
@@ -1259,6 +1263,34 @@ export namespace runner {
 		    return a;
 		}
 	}
+	export class Verdict {
+	    node_key?: string;
+	    approved: boolean;
+	    confidence: number;
+	    feedback?: string;
+	    suggestions?: string[];
+	    checked_by: string;
+	    condition?: string;
+	    criteria?: string;
+	    accepted?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Verdict(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.node_key = source["node_key"];
+	        this.approved = source["approved"];
+	        this.confidence = source["confidence"];
+	        this.feedback = source["feedback"];
+	        this.suggestions = source["suggestions"];
+	        this.checked_by = source["checked_by"];
+	        this.condition = source["condition"];
+	        this.criteria = source["criteria"];
+	        this.accepted = source["accepted"];
+	    }
+	}
 	export class NodeStat {
 	    id: string;
 	    key: string;
@@ -1290,6 +1322,7 @@ export namespace runner {
 	    retry_successes: number;
 	    escalations: number;
 	    skipped: number;
+	    handled: number;
 	    disabled: number;
 	    failed: number;
 	    failure_types: Record<string, number>;
@@ -1309,6 +1342,7 @@ export namespace runner {
 	        this.retry_successes = source["retry_successes"];
 	        this.escalations = source["escalations"];
 	        this.skipped = source["skipped"];
+	        this.handled = source["handled"];
 	        this.disabled = source["disabled"];
 	        this.failed = source["failed"];
 	        this.failure_types = source["failure_types"];
@@ -1356,7 +1390,7 @@ export namespace runner {
 	    // Go type: time
 	    time: any;
 	    type: string;
-	    run_id: string;
+	    run_id?: string;
 	    node_id?: string;
 	    node_key?: string;
 	    node_name?: string;
@@ -1376,6 +1410,7 @@ export namespace runner {
 	    response?: Response;
 	    outcome?: string;
 	    summary?: Summary;
+	    verdict?: Verdict;
 	
 	    static createFrom(source: any = {}) {
 	        return new Event(source);
@@ -1406,6 +1441,7 @@ export namespace runner {
 	        this.response = this.convertValues(source["response"], Response);
 	        this.outcome = source["outcome"];
 	        this.summary = this.convertValues(source["summary"], Summary);
+	        this.verdict = this.convertValues(source["verdict"], Verdict);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1442,6 +1478,7 @@ export namespace runner {
 	        this.name = source["name"];
 	    }
 	}
+	
 	
 	
 
@@ -1748,6 +1785,20 @@ export namespace workflow {
 	        this.jitter = source["jitter"];
 	    }
 	}
+	export class DoneWhen {
+	    condition?: string;
+	    criteria?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DoneWhen(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.condition = source["condition"];
+	        this.criteria = source["criteria"];
+	    }
+	}
 	export class EdgeOutput {
 	    type: string;
 	    name?: string;
@@ -1922,6 +1973,8 @@ export namespace workflow {
 	    timeout_ms?: number;
 	    retry?: Retry;
 	    verify?: string;
+	    on_error?: string;
+	    done_when?: DoneWhen;
 	
 	    static createFrom(source: any = {}) {
 	        return new Node(source);
@@ -1939,6 +1992,8 @@ export namespace workflow {
 	        this.timeout_ms = source["timeout_ms"];
 	        this.retry = this.convertValues(source["retry"], Retry);
 	        this.verify = source["verify"];
+	        this.on_error = source["on_error"];
+	        this.done_when = this.convertValues(source["done_when"], DoneWhen);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1967,6 +2022,8 @@ export namespace workflow {
 	    format: string;
 	    id: string;
 	    name: string;
+	    goal?: string;
+	    done_when?: DoneWhen;
 	    nodes: Node[];
 	    edges: Edge[];
 	
@@ -1979,6 +2036,8 @@ export namespace workflow {
 	        this.format = source["format"];
 	        this.id = source["id"];
 	        this.name = source["name"];
+	        this.goal = source["goal"];
+	        this.done_when = this.convertValues(source["done_when"], DoneWhen);
 	        this.nodes = this.convertValues(source["nodes"], Node);
 	        this.edges = this.convertValues(source["edges"], Edge);
 	    }

@@ -216,4 +216,27 @@ describe('Inspector', () => {
     expect(node('n6').params.loop_id).toBe(loop2.id);
     expect(s().doc!.edges.filter((e) => e.from === 'n6')).toEqual([{ from: 'n6', to: loop2.id }]);
   });
+
+  it("sets what a step's failure does, and leaving the error branch removes its edge in one undo step", () => {
+    select('n1');
+    render(<Inspector />);
+    const sel = screen.getByTestId('inspector-on-error') as HTMLSelectElement;
+    expect(sel.value).toBe('stop');
+    expect(screen.queryByTestId('inspector-on-error')).not.toBeNull();
+    fireEvent.change(sel, { target: { value: 'branch' } });
+    expect(node('n1').on_error).toBe('branch');
+    act(() => s().edit((w) => ({ ...w, edges: [...w.edges, { from: 'n1', to: 'n6', output: { type: 'Error' } }] }), { label: 'connect' }));
+    fireEvent.change(screen.getByTestId('inspector-on-error'), { target: { value: 'continue' } });
+    expect(node('n1').on_error).toBe('continue');
+    expect(s().doc!.edges.some((e) => e.output?.type === 'Error')).toBe(false);
+    act(() => s().undo());
+    expect(node('n1').on_error).toBe('branch');
+    expect(s().doc!.edges.some((e) => e.output?.type === 'Error')).toBe(true);
+  });
+
+  it('offers no on_error for control nodes', () => {
+    select('n3');
+    render(<Inspector />);
+    expect(screen.queryByTestId('inspector-on-error')).toBeNull();
+  });
 });

@@ -4,10 +4,10 @@
 import { Copy, Power, PowerOff, Trash2 } from 'lucide-react';
 import { useCallback, useId, useState } from 'react';
 import { keyProblem } from '../../graph/ids';
-import { renameKey, setField, takenKeys, updateNode } from '../../graph/edit';
+import { renameKey, setField, setOnError, takenKeys, updateNode } from '../../graph/edit';
 import { typeMeta } from '../../graph/nodeMeta';
 import { useStore } from '../../store';
-import { isEnabled, type Retry, type Workflow, type WorkflowNode } from '../../types';
+import { isEnabled, type OnError, type Retry, type Workflow, type WorkflowNode } from '../../types';
 import { NodeIcon } from '../NodeIcon';
 import { ProblemBadge } from '../WeftNode';
 import { ConditionInput } from './ConditionInput';
@@ -58,13 +58,49 @@ function clean<T extends object>(o: T): T {
   return o;
 }
 
-function Advanced({ node, commit }: { node: WorkflowNode; commit: Commit }) {
+const ON_ERROR: { value: OnError; label: string; hint: string }[] = [
+  { value: 'stop', label: 'Stop and ask me', hint: 'After its retries, a failure asks you what to do (or ends a headless run).' },
+  { value: 'continue', label: 'Continue', hint: 'Record the failure and go on to the next step; it reads success = false and error.' },
+  { value: 'branch', label: 'Error branch', hint: 'Go on along the Error output instead; connect it to the step that handles the failure.' },
+];
+
+const STEP_TYPES = new Set(['Tool', 'AiStep', 'AiTransform']);
+
+/** OnErrorField chooses what a step's failure does; leaving "Error branch"
+ * removes the node's Error edges in the same undo step. */
+function OnErrorField({ node, commitDoc }: { node: WorkflowNode; commitDoc: CommitDoc }) {
+  const id = useId();
+  const mode: OnError = node.on_error ?? 'stop';
+  const hint = ON_ERROR.find((o) => o.value === mode)?.hint;
+  return (
+    <Field label="On error" htmlFor={id} hint={hint}>
+      <select
+        id={id}
+        data-testid="inspector-on-error"
+        value={mode}
+        onChange={(e) => {
+          const next = e.target.value as OnError;
+          commitDoc((w) => setOnError(w, node.id, next), 'on_error');
+        }}
+      >
+        {ON_ERROR.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+function Advanced({ node, commit, commitDoc }: { node: WorkflowNode; commit: Commit; commitDoc: CommitDoc }) {
   const r = node.retry;
   const setRetry = (f: (r: Retry) => Retry, field: string) => commit((n) => setField(n, 'retry', retryWith(n.retry, f)), field);
-  const set = node.timeout_ms !== undefined || !!node.retry || !!node.verify;
+  const set = node.timeout_ms !== undefined || !!node.retry || !!node.verify || !!node.on_error;
   return (
     <details className="advanced" open={set || undefined} data-testid="inspector-advanced">
       <summary>Advanced</summary>
+      {STEP_TYPES.has(node.type) && <OnErrorField node={node} commitDoc={commitDoc} />}
       <NumberField
         label="Timeout (ms)"
         value={node.timeout_ms}
@@ -199,7 +235,7 @@ function NodeInspector({ node, doc }: { node: WorkflowNode; doc: Workflow }) {
         onChange={(on) => commit((n) => setField(n, 'enabled', on ? undefined : false), 'enabled')}
       />
       <div className="inspector-form">{form}</div>
-      <Advanced node={node} commit={commit} />
+      <Advanced node={node} commit={commit} commitDoc={commitDoc} />
     </div>
   );
 }

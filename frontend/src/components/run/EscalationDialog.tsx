@@ -49,6 +49,9 @@ export function EscalationDialog({ esc, node, sending, error, replanUnavailable,
   const parsed = isTool && fixing ? parseArguments(text) : null;
   const canFix = isTool ? !!parsed?.value : text.trim() !== '';
   const label = e.node_name || e.node_key;
+  // The answers the runner takes here (a goal check takes no fix).
+  const offers = (a: RunResponse['action']) => !e.choices?.length || e.choices.includes(a);
+  const goalCheck = e.node_type === 'DoneWhen';
 
   // A new escalation (a refused answer asks again) starts afresh.
   useEffect(() => {
@@ -219,22 +222,27 @@ export function EscalationDialog({ esc, node, sending, error, replanUnavailable,
                 className="btn primary"
                 disabled={sending}
                 onClick={() => onRespond({ action: 'retry' })}
-                title={`Run the step again with a fresh round of ${e.max_attempts > e.attempts ? 'attempts' : 'retries'}`}
+                title={goalCheck ? 'Check the goal again' : `Run the step again with a fresh round of ${e.max_attempts > e.attempts ? 'attempts' : 'retries'}`}
                 data-testid="esc-retry"
                 data-autofocus
               >
-                <RotateCcw size={14} /> Retry
+                <RotateCcw size={14} /> {goalCheck ? 'Check again' : 'Retry'}
               </button>
               <button
                 type="button"
                 className="btn"
                 disabled={sending}
                 onClick={() => onRespond({ action: 'skip' })}
-                title="Mark the step skipped and go on; steps reading its outputs may fail or branch differently"
+                title={
+                  goalCheck
+                    ? 'Accept the result although the goal check did not pass; the run ends as completed with problems'
+                    : 'Mark the step skipped and go on; steps reading its outputs may fail or branch differently'
+                }
                 data-testid="esc-skip"
               >
-                <SkipForward size={14} /> Skip
+                <SkipForward size={14} /> {goalCheck ? 'Accept anyway' : 'Skip'}
               </button>
+              {offers('fix') && (
               <button
                 type="button"
                 className="btn"
@@ -245,6 +253,7 @@ export function EscalationDialog({ esc, node, sending, error, replanUnavailable,
               >
                 <Wrench size={14} /> Fix…
               </button>
+              )}
               <button
                 type="button"
                 className="btn"

@@ -3,7 +3,7 @@
 import { ChevronRight, RefreshCw, ScrollText } from 'lucide-react';
 import { useState } from 'react';
 import type { RunRecord } from '../../types';
-import { duration, OUTCOME_LABEL, plural, when } from './format';
+import { duration, outcomeLabel, plural, when } from './format';
 import { RunSummary } from './RunSummary';
 import './run.css';
 
@@ -52,13 +52,13 @@ export function RunHistory({
               <button type="button" className="run-history-row" onClick={() => setOpen(expanded ? null : r.run_id)} aria-expanded={expanded}>
                 <ChevronRight size={13} className="chev" />
                 <span className="run-history-when">{when(r.started)}</span>
-                <span className={`outcome-chip ${outcome}`}>{OUTCOME_LABEL[outcome] ?? outcome}</span>
+                <span className={`outcome-chip ${outcome}`}>{outcomeLabel(outcome, r.summary, r.verdict)}</span>
                 <span className="run-history-brief muted">{brief(r)}</span>
                 {r.summary && <span className="run-history-dur muted">{duration(r.summary.duration_ms)}</span>}
               </button>
               {expanded && (
                 <div className="run-history-detail">
-                  {r.summary && <RunSummary summary={r.summary} outcome={r.outcome} error={r.error} stoppedAt={r.stopped_at} testId="history-summary" />}
+                  {r.summary && <RunSummary summary={r.summary} outcome={r.outcome} error={r.error} stoppedAt={r.stopped_at} verdict={r.verdict} testId="history-summary" />}
                   <div className="run-history-actions">
                     <button type="button" className="btn" onClick={() => onView(r)} disabled={viewing === r.run_id} data-testid="history-view-log">
                       <ScrollText size={13} /> {viewing === r.run_id ? 'Shown in the log' : 'Show log'}

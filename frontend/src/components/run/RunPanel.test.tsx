@@ -54,6 +54,7 @@ beforeEach(() => {
     approveSteps: vi.fn().mockResolvedValue([]),
     stopRun: vi.fn().mockResolvedValue(true),
     respondEscalation: vi.fn().mockResolvedValue(undefined),
+    keepFix: vi.fn(),
     runStatus: vi.fn().mockResolvedValue({ running: false, run_id: '', workflow_id: '', escalation: null, can_replan: false }),
     canReplan: vi.fn().mockResolvedValue(false),
     runHistory: vi.fn().mockResolvedValue({ dir: '/tmp/.weft/runs', runs: [], warnings: [] }),
@@ -268,9 +269,12 @@ describe('RunPanel', () => {
     await waitFor(() => expect(fake.respondEscalation).toHaveBeenCalledWith('r1#1', { action: 'skip' }));
     await waitFor(() => expect(screen.queryByTestId('escalation-dialog')).toBeNull());
 
-    act(() => heard!.finished(finished({ summary: summary({ nodes: 2, first_attempt_successes: 1 }) })));
+    act(() => heard!.finished(finished({ outcome: 'partial', summary: summary({ nodes: 2, first_attempt_successes: 1 }) })));
     const sum = screen.getByTestId('run-summary');
-    expect(within(sum).getByTestId('run-outcome')).toHaveTextContent('Succeeded');
+    // A skipped step is not a success: amber, and it says what happened.
+    expect(within(sum).getByTestId('run-outcome')).toHaveTextContent('Completed with 1 skipped');
+    expect(within(sum).getByTestId('run-outcome')).toHaveClass('partial');
+    expect(screen.getByTestId('run-status')).toHaveTextContent('Completed with 1 skipped');
     expect(within(sum).getByTestId('summary-nodes')).toHaveAttribute('data-value', '2');
     expect(within(sum).getByTestId('summary-first_attempt_successes')).toHaveAttribute('data-value', '1');
     expect(within(sum).getByTestId('summary-escalations')).toHaveAttribute('data-value', '1');
@@ -332,6 +336,85 @@ describe('RunPanel', () => {
     fireEvent.click(screen.getByTestId('log-filter-all'));
     fireEvent.change(screen.getByTestId('log-search'), { target: { value: 'attempt 1' } });
     expect(screen.getAllByTestId('log-entry').map((e) => e.getAttribute('data-type'))).toEqual(['attempt', 'failure']);
+  });
+});
+
+describe('RunPanel: outcomes, goal checks and fixes', () => {
+  it('shows handled failures and an unmet goal check with its feedback', async () => {
+    setup();
+    fireEvent.click(screen.getByTestId('run-button'));
+    await waitFor(() => expect(fake.startRun).toHaveBeenCalled());
+    act(() =>
+      heard!.finished(
+        finished({
+          outcome: 'partial',
+          summary: summary({ skipped: 0, handled: 1, failed: 0 }),
+          verdict: {
+            approved: false,
+            accepted: true,
+            confidence: 0.8,
+            checked_by: 'model',
+            criteria: 'coverage is at least 80%',
+            feedback: 'coverage is 62%',
+            suggestions: ['add tests for parser.go'],
+          },
+        }),
+      ),
+    );
+    const sum = screen.getByTestId('run-summary');
+    expect(within(sum).getByTestId('run-outcome')).toHaveTextContent('Completed with 1 failure handled, goal not met');
+    expect(within(sum).getByTestId('summary-handled')).toHaveAttribute('data-value', '1');
+    const v = within(sum).getByTestId('run-verdict');
+    expect(v).toHaveTextContent('Goal check not met (accepted) (model, 80% confident)');
+    expect(v).toHaveTextContent('coverage is 62%');
+    expect(within(v).getByTestId('verdict-suggestions')).toHaveTextContent('add tests for parser.go');
+  });
+
+  it('shows an aborted run as failed with its failed step counted', async () => {
+    setup();
+    fireEvent.click(screen.getByTestId('run-button'));
+    await waitFor(() => expect(fake.startRun).toHaveBeenCalled());
+    act(() => heard!.finished(finished({ outcome: 'aborted', error: 'aborted at List files', summary: summary({ skipped: 0, failed: 1 }) })));
+    const sum = screen.getByTestId('run-summary');
+    expect(within(sum).getByTestId('run-outcome')).toHaveTextContent('Aborted');
+    expect(within(sum).getByTestId('run-outcome')).not.toHaveClass('succeeded');
+    expect(within(sum).getByTestId('summary-failed')).toHaveAttribute('data-value', '1');
+  });
+
+  it('asks about a goal check with its own answers', async () => {
+    setup();
+    fireEvent.click(screen.getByTestId('run-button'));
+    await waitFor(() => expect(fake.startRun).toHaveBeenCalled());
+    act(() => heard!.escalation(escalation({ node_id: '', node_key: 'done_when', node_name: 'Goal check (done_when)', node_type: 'DoneWhen', tool: undefined, choices: ['retry', 'skip', 'abort'] })));
+    const dialog = screen.getByTestId('escalation-dialog');
+    expect(within(dialog).queryByTestId('esc-fix')).toBeNull();
+    expect(within(dialog).getByTestId('esc-retry')).toHaveTextContent('Check again');
+    expect(within(dialog).getByTestId('esc-skip')).toHaveTextContent('Accept anyway');
+  });
+
+  it('offers to keep a fix in the workflow, as one undo step', async () => {
+    setup();
+    const before = useStore.getState().doc!;
+    const kept = structuredClone(before);
+    kept.nodes[0].params.arguments = { path: 'fixed' };
+    fake.keepFix.mockResolvedValue(kept);
+    fireEvent.click(screen.getByTestId('run-button'));
+    await waitFor(() => expect(fake.startRun).toHaveBeenCalled());
+    act(() => heard!.escalation(escalation()));
+    const dialog = screen.getByTestId('escalation-dialog');
+    fireEvent.click(within(dialog).getByTestId('esc-fix'));
+    fireEvent.change(within(dialog).getByTestId('esc-fix-text'), { target: { value: '{"path": "fixed"}' } });
+    fireEvent.click(within(dialog).getByTestId('esc-fix-send'));
+    await waitFor(() => expect(fake.respondEscalation).toHaveBeenCalledWith('r1#1', { action: 'fix', arguments: { path: 'fixed' } }));
+    const offer = await screen.findByTestId('fix-offer');
+    expect(offer).toHaveTextContent('changed this run only');
+    fireEvent.click(within(offer).getByTestId('fix-keep'));
+    await waitFor(() => expect(fake.keepFix).toHaveBeenCalledWith(before, 'n1', { path: 'fixed' }));
+    await waitFor(() => expect(useStore.getState().doc!.nodes[0].params.arguments).toEqual({ path: 'fixed' }));
+    expect(useStore.getState().dirty).toBe(true);
+    expect(screen.queryByTestId('fix-offer')).toBeNull();
+    act(() => useStore.getState().undo());
+    expect(useStore.getState().doc!.nodes[0].params.arguments).toEqual(before.nodes[0].params.arguments);
   });
 });
 

@@ -2,7 +2,7 @@
 // dialogs, a replanned version to review, the summary of the last run, the
 // event log and the history of past runs. Per-node status shows on the
 // canvas (RunChip in WeftNode).
-import { CircleAlert, History, LoaderCircle, Play, Route, ScrollText, Square, TriangleAlert, X } from 'lucide-react';
+import { CircleAlert, History, LoaderCircle, Play, Route, ScrollText, Square, TriangleAlert, Wrench, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '../../store';
 import { isEnabled } from '../../types';
@@ -11,7 +11,7 @@ import { assistantActions } from '../assistant/actions';
 import { runActions as defaultRunActions } from './actions';
 import { ApprovalDialog } from './ApprovalDialog';
 import { EscalationDialog } from './EscalationDialog';
-import { OUTCOME_LABEL, plural } from './format';
+import { outcomeLabel, plural } from './format';
 import { RunHistory } from './RunHistory';
 import { RunLog } from './RunLog';
 import { RUN_REPLAN_ENTRY, type RunActions } from './runActions';
@@ -70,6 +70,8 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
   const otherProposal = !!proposal && !runProposal;
   const escNode = esc ? doc?.nodes.find((n) => n.id === esc.escalation.node_id) : null;
   const replanning = useStore((s) => s.runReplanning) && phase === 'running';
+  const fixOffer = useStore((s) => s.runFixOffer);
+  const setFixOffer = useStore((s) => s.setRunFixOffer);
 
   let status: string;
   switch (phase) {
@@ -87,7 +89,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
           : `Running · ${done}/${steps.length} steps`;
       break;
     case 'finished':
-      status = `${OUTCOME_LABEL[result?.outcome ?? ''] ?? result?.outcome ?? 'Finished'}${result?.summary ? ` · ${plural(result.summary.nodes, 'step')}` : ''}`;
+      status = `${outcomeLabel(result?.outcome, result?.summary, result?.verdict)}${result?.summary ? ` · ${plural(result.summary.nodes, 'step')}` : ''}`;
       break;
     default:
       status = approval
@@ -151,6 +153,25 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
       )}
 
       <div className="run-body">
+        {fixOffer && doc?.nodes.some((n) => n.id === fixOffer.nodeId) && (
+          <div className="run-note" role="status" data-testid="fix-offer">
+            <Wrench size={13} />
+            <div>
+              <p>
+                The fix of {fixOffer.node} changed this run only: <code>{JSON.stringify(fixOffer.arguments)}</code>. The next run fails the same way unless
+                you keep it in the workflow.
+              </p>
+              <div className="run-note-actions">
+                <button type="button" className="btn primary" onClick={() => void actions.keepFix()} data-testid="fix-keep">
+                  Keep it in the workflow
+                </button>
+                <button type="button" className="btn" onClick={() => setFixOffer(null)} data-testid="fix-dismiss">
+                  This run only
+                </button>
+              </div>
+            </div>
+          </div>
+        )}
         {!busy && doc && (!path || dirty) && (
           <p className="run-note muted" data-testid="run-unsaved-note">
             {!path
@@ -211,7 +232,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
         )}
 
         {result && ours && phase === 'finished' && (
-          <RunSummary summary={result.summary} outcome={result.outcome} error={result.error} stoppedAt={result.stopped_at} />
+          <RunSummary summary={result.summary} outcome={result.outcome} error={result.error} stoppedAt={result.stopped_at} verdict={result.verdict} />
         )}
         {result && ours && phase === 'finished' && result.warnings.length > 0 && (
           <details className="run-warnings">

@@ -1,7 +1,7 @@
 // A run's retry statistics: steps run, first-attempt successes, retried,
 // retry successes, escalations, skipped, failed and the failure types.
-import type { NodeRef, RunSummary as Summary } from '../../types';
-import { duration, OUTCOME_LABEL } from './format';
+import type { NodeRef, RunSummary as Summary, Verdict } from '../../types';
+import { duration, outcomeLabel, verdictText } from './format';
 import './run.css';
 
 const STATS: { key: keyof Summary; label: string; tone?: string }[] = [
@@ -10,7 +10,8 @@ const STATS: { key: keyof Summary; label: string; tone?: string }[] = [
   { key: 'retried', label: 'Retried', tone: 'warn' },
   { key: 'retry_successes', label: 'Retry ok', tone: 'ok' },
   { key: 'escalations', label: 'Escalated', tone: 'warn' },
-  { key: 'skipped', label: 'Skipped', tone: 'dim' },
+  { key: 'skipped', label: 'Skipped', tone: 'warn' },
+  { key: 'handled', label: 'Handled', tone: 'warn' },
   { key: 'failed', label: 'Failed', tone: 'error' },
 ];
 
@@ -21,7 +22,8 @@ const TITLES: Partial<Record<keyof Summary, string>> = {
   retry_successes: 'Succeeded after one or more retries',
   escalations: 'Asked you what to do',
   skipped: 'Skipped after an escalation',
-  failed: 'Failed and ended the run',
+  handled: 'Failed, and the step’s on_error (continue or Error branch) took it',
+  failed: 'Failed (the run stopped there, or you aborted or replanned)',
 };
 
 export function RunSummary({
@@ -29,12 +31,14 @@ export function RunSummary({
   outcome,
   error,
   stoppedAt,
+  verdict,
   testId = 'run-summary',
 }: {
   summary: Summary | null | undefined;
   outcome: string;
   error?: string;
   stoppedAt?: NodeRef | null;
+  verdict?: Verdict | null;
   testId?: string;
 }) {
   const types = Object.entries(summary?.failure_types ?? {}).filter(([, n]) => n > 0);
@@ -42,16 +46,32 @@ export function RunSummary({
     <section className={`run-summary outcome-${outcome}`} data-testid={testId} data-outcome={outcome}>
       <header>
         <span className={`outcome-chip ${outcome}`} data-testid="run-outcome">
-          {OUTCOME_LABEL[outcome] ?? outcome}
+          {outcomeLabel(outcome, summary, verdict)}
         </span>
         {summary && <span className="muted">in {duration(summary.duration_ms)}</span>}
         {stoppedAt && outcome !== 'succeeded' && <span className="muted"> at {stoppedAt.name || stoppedAt.key}</span>}
       </header>
-      {error && outcome !== 'succeeded' && <p className="run-summary-error">{error}</p>}
+      {error && outcome !== 'succeeded' && outcome !== 'partial' && <p className="run-summary-error">{error}</p>}
+      {verdict && (
+        <div className={`run-verdict ${verdict.approved ? 'met' : 'not-met'}`} data-testid="run-verdict" data-approved={verdict.approved}>
+          <strong>{verdictText(verdict)}</strong>
+          {verdict.criteria && <span className="muted"> · {verdict.criteria}</span>}
+          {verdict.condition && !verdict.criteria && <code> {verdict.condition}</code>}
+          {verdict.feedback && <p>{verdict.feedback}</p>}
+          {verdict.suggestions && verdict.suggestions.length > 0 && (
+            <ul data-testid="verdict-suggestions">
+              {verdict.suggestions.map((s, i) => (
+                <li key={i}>{s}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       {summary && (
         <dl className="run-stats">
           {STATS.map((s) => {
             const v = (summary[s.key] as number) ?? 0;
+            if (s.key === 'handled' && !v) return null;
             return (
               <div key={s.key} className={`stat ${v ? (s.tone ?? '') : 'zero'}`} data-testid={`summary-${s.key}`} data-value={v} title={TITLES[s.key]}>
                 <dt>{s.label}</dt>

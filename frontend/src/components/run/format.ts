@@ -1,5 +1,5 @@
 // Small formatting helpers of the Run panel.
-import type { RunNodeStatus } from '../../types';
+import type { RunNodeStatus, RunSummary, Verdict } from '../../types';
 
 /** clock shows an RFC 3339 time as HH:MM:SS in local time. */
 export function clock(iso: string | undefined, withMs = false): string {
@@ -36,6 +36,7 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 
 export const OUTCOME_LABEL: Record<string, string> = {
   succeeded: 'Succeeded',
+  partial: 'Completed with problems',
   failed: 'Failed',
   aborted: 'Aborted',
   canceled: 'Stopped',
@@ -51,3 +52,21 @@ export const STATUS_LABEL: Record<RunNodeStatus, string> = {
   skipped: 'skipped',
   canceled: 'stopped',
 };
+
+/** outcomeLabel names how a run ended; a partial run says what went
+ * wrong from its summary: "Completed with 2 skipped, 1 failure handled". */
+export function outcomeLabel(outcome: string | undefined, summary?: RunSummary | null, verdict?: Verdict | null): string {
+  if (outcome !== 'partial') return OUTCOME_LABEL[outcome ?? ''] ?? outcome ?? 'Finished';
+  const parts: string[] = [];
+  if (summary?.skipped) parts.push(`${summary.skipped} skipped`);
+  if (summary?.handled) parts.push(plural(summary.handled, 'failure') + ' handled');
+  if (verdict && !verdict.approved) parts.push('goal not met');
+  return parts.length ? `Completed with ${parts.join(', ')}` : OUTCOME_LABEL.partial;
+}
+
+/** verdictText is one line about a goal check. */
+export function verdictText(v: Verdict): string {
+  const state = v.approved ? 'met' : v.accepted ? 'not met (accepted)' : 'not met';
+  const by = v.checked_by.includes('model') ? `${v.checked_by}, ${Math.round(v.confidence * 100)}% confident` : v.checked_by;
+  return `Goal check ${state} (${by})`;
+}

@@ -11,7 +11,7 @@ import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunRes
 
 export type RunApi = Pick<
   Api,
-  'startRun' | 'approveSteps' | 'stopRun' | 'respondEscalation' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
+  'startRun' | 'approveSteps' | 'stopRun' | 'respondEscalation' | 'keepFix' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
 >;
 
 /** The chat entry id a replan proposal carries: it belongs to no message. */
@@ -24,7 +24,7 @@ export interface RunActionsOptions {
   gapMs?: number;
 }
 
-type Loose = StoreState & { setSidebarTab?: (t: 'inspector' | 'assistant' | 'run') => void };
+type Loose = StoreState & { setSidebarTab?: (t: 'inspector' | 'assistant' | 'run') => void; toast?: (text: string) => void };
 
 /** historyKeyOf names the history of a document: its file and id. */
 export function historyKeyOf(path: string, id: string | undefined): string {
@@ -235,9 +235,31 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
         store.getState().setRunEscalation(null);
         if (resp.action === 'replan') store.getState().setRunReplanning(true);
       }
+      // Edited arguments change this run's copy only: offer to keep them.
+      const e = esc.escalation;
+      if (resp.action === 'fix' && resp.arguments && e.node_type === 'Tool' && e.node_id) {
+        store.getState().setRunFixOffer({ nodeId: e.node_id, node: e.node_name || e.node_key, arguments: resp.arguments });
+      }
       return true;
     } catch (e) {
       if (store.getState().runEscalation?.id === esc.id) store.getState().setEscalationSending(false, errorMessage(e));
+      return false;
+    }
+  }
+
+  /** keepFix keeps the offered fix in the document as one undo step (the
+   * merge is Go's: what is saved is what the retry ran). */
+  async function keepFix(): Promise<boolean> {
+    const { runFixOffer: offer, doc } = store.getState();
+    if (!offer || !doc) return false;
+    try {
+      const next = await apiImpl.keepFix(doc, offer.nodeId, offer.arguments);
+      store.getState().edit(() => next, { label: `Keep the fix of ${offer.node}` });
+      store.getState().setRunFixOffer(null);
+      return true;
+    } catch (e) {
+      apiImpl.log('warning', `keep fix: ${errorMessage(e)}`);
+      (store.getState() as Loose).toast?.(`Could not keep the fix: ${errorMessage(e)}`);
       return false;
     }
   }
@@ -339,6 +361,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     cancelApproval,
     stop,
     respond,
+    keepFix,
     loadHistory,
     viewRun,
     sync,

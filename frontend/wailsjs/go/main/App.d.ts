@@ -40,6 +40,8 @@ export function GetRunStatus():Promise<main.RunStatus>;
 
 export function GetSettings():Promise<main.SettingsView>;
 
+export function KeepFix(arg1:workflow.Workflow,arg2:string,arg3:Record<string, any>):Promise<workflow.Workflow>;
+
 export function LoadAutosave():Promise<main.AutosaveView>;
 
 export function LoadSample():Promise<main.OpenResult>;

@@ -62,6 +62,10 @@ export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
 
+export function KeepFix(arg1, arg2, arg3) {
+  return window['go']['main']['App']['KeepFix'](arg1, arg2, arg3);
+}
+
 export function LoadAutosave() {
   return window['go']['main']['App']['LoadAutosave']();
 }
