@@ -189,6 +189,26 @@ describe('Weft editor', () => {
     await page.locator('[data-testid="palette-search"]').fill('');
   });
 
+  it('adds an If from the palette that is valid at once: its key is not a word of the condition language', async () => {
+    const before = await state();
+    await page.locator('[data-testid="palette-search"]').fill('If');
+    await page.locator('[data-testid="palette-type:If"]').click();
+    await page.waitForFunction((n) => window.weft.store.getState().doc.nodes.length === n + 1, before.nodes.length);
+    const added = (await state()).nodes.at(-1);
+    assert.equal(added.type, 'If');
+    assert.equal(added.key, 'if_step');
+    // Live validation has no key problem for it (an unset condition is its only one).
+    await page.waitForFunction(
+      (id) => window.weft.store.getState().problems.some((p) => (p.node_ids ?? []).includes(id)),
+      added.id,
+    );
+    const codes = await page.evaluate((id) => window.weft.store.getState().problems.filter((p) => (p.node_ids ?? []).includes(id)).map((p) => p.code), added.id);
+    assert.ok(!codes.includes('bad_key'), `problems of the new If: ${codes}`);
+    await page.locator('[data-testid="undo-button"]').click();
+    assert.equal((await state()).nodes.length, before.nodes.length);
+    await page.locator('[data-testid="palette-search"]').fill('');
+  });
+
   it('edits the arguments in the inspector, and undoes and redoes the edit', async () => {
     await page.locator(`[data-testid="node-${readId}"] .weft-node-name`).click();
     await page.waitForFunction((id) => window.weft.store.getState().selectedNodeIds.join() === id, readId);

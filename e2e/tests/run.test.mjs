@@ -161,7 +161,10 @@ describe('Run panel', () => {
     await waitChip('finish', 'ok');
 
     const sum = page.locator('[data-testid="run-summary"]');
-    assert.equal((await sum.locator('[data-testid="run-outcome"]').textContent()).trim(), 'Succeeded');
+    // A run with a skipped step is not a success: amber, and it says so.
+    const outcome = sum.locator('[data-testid="run-outcome"]');
+    assert.equal((await outcome.textContent()).trim(), 'Completed with 1 skipped');
+    assert.match(await outcome.getAttribute('class'), /\bpartial\b/);
     const stat = async (k) => Number(await sum.locator(`[data-testid="summary-${k}"]`).getAttribute('data-value'));
     assert.equal(await stat('nodes'), 4);
     assert.equal(await stat('first_attempt_successes'), 3);
@@ -191,11 +194,42 @@ describe('Run panel', () => {
     const row = page.locator('[data-testid="history-row"]').first();
     await row.waitFor();
     assert.equal(await page.locator('[data-testid="history-row"]').count(), 1);
-    assert.equal(await row.getAttribute('data-outcome'), 'succeeded');
+    assert.equal(await row.getAttribute('data-outcome'), 'partial');
     await row.locator('button').first().click();
     assert.equal(await row.locator('[data-testid="summary-skipped"]').getAttribute('data-value'), '1');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-history.png') });
     await page.locator('[data-testid="run-view-log"]').click();
+  });
+
+  it('aborting counts the failed step, and a fix with new arguments can be kept in the workflow', async () => {
+    const { path } = fixture('run-escalation.json', 'run-abort');
+    await openRunTab(path);
+    await page.locator('[data-testid="run-button"]').click();
+    const dialog = page.locator('[data-testid="escalation-dialog"]');
+    await dialog.waitFor();
+    await dialog.locator('[data-testid="esc-abort"]').click();
+    await waitPhase('finished');
+    const sum = page.locator('[data-testid="run-summary"]');
+    assert.equal((await sum.locator('[data-testid="run-outcome"]').textContent()).trim(), 'Aborted');
+    assert.equal(await sum.locator('[data-testid="summary-failed"]').getAttribute('data-value'), '1');
+
+    // Again, fixing the step's arguments: the retry uses them, and the panel offers to keep them.
+    await page.locator('[data-testid="run-button"]').click();
+    await dialog.waitFor();
+    await dialog.locator('[data-testid="esc-fix"]').click();
+    await dialog.locator('[data-testid="esc-fix-text"]').fill('{"command": "true"}');
+    await dialog.locator('[data-testid="esc-fix-send"]').click();
+    await waitPhase('finished');
+    assert.equal((await sum.locator('[data-testid="run-outcome"]').textContent()).trim(), 'Succeeded');
+    const offer = page.locator('[data-testid="fix-offer"]');
+    await offer.waitFor();
+    assert.match(await offer.textContent(), /changed this run only/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-fix-offer.png') });
+    await offer.locator('[data-testid="fix-keep"]').click();
+    await offer.waitFor({ state: 'detached' });
+    const cmd = await page.evaluate(() => window.weft.store.getState().doc.nodes.find((n) => n.id === 'check').params.arguments.command);
+    assert.equal(cmd, 'true');
+    assert.equal(await page.evaluate(() => window.weft.store.getState().dirty), true);
   });
 
   it('stops a run in progress', async () => {
