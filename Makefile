@@ -67,7 +67,8 @@ FUZZ_TARGETS := \
 	./backend/assistant:FuzzVisible \
 	./backend/critic:FuzzDecode \
 	./backend/settings:FuzzLoadSettings \
-	./backend/runner:FuzzParseRetryAfter
+	./backend/runner:FuzzParseRetryAfter \
+	./backend/llm:FuzzRetryAfter
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -20,6 +20,7 @@ import (
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
@@ -125,7 +126,8 @@ func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	client, err := a.assistantClient(s)
+	stream := &progressStream{emit: func(p assistant.Progress) { a.emit(EventAssistantProgress, p) }}
+	client, err := a.assistantClient(s, llm.WithProgress(stream.llmProgress))
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +148,6 @@ func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
 	}
 
 	w := req.Workflow
-	stream := &progressStream{emit: func(p assistant.Progress) { a.emit(EventAssistantProgress, p) }}
 	res, err := assistant.Chat(ctx, client, assistant.Request{Workflow: &w, Message: req.Message, Conversation: conv},
 		assistant.Config{
 			MaxRepairAttempts: s.MaxRepairAttempts,
@@ -312,17 +313,13 @@ func (a *App) TestConnection(cfg settings.LLM, apiKey *string) (llm.ConnectionIn
 
 // newLLM makes a client for the endpoint in l; all the App's clients share
 // one circuit-breaker registry.
-func (a *App) newLLM(l settings.LLM) (*llm.OpenAI, error) {
+func (a *App) newLLM(l settings.LLM, opts ...llm.Option) (*llm.OpenAI, error) {
 	a.stateOnce.Do(a.initState)
-	return llm.New(llmConfig(l), llm.WithBreakerRegistry(a.breakers))
+	return llm.New(llmConfig(l), append([]llm.Option{llm.WithBreakerRegistry(a.breakers)}, opts...)...)
 }
 
 func llmConfig(l settings.LLM) llm.Config {
-	timeout := time.Duration(l.TimeoutS) * time.Second
-	if timeout <= 0 {
-		timeout = settings.DefaultTimeoutS * time.Second
-	}
-	return llm.Config{BaseURL: strings.TrimSpace(l.BaseURL), Model: strings.TrimSpace(l.Model), APIKey: l.APIKey, Timeout: timeout}
+	return service.LLMConfig(l)
 }
 
 // assistantCatalog is the tools the assistant may use: the built-ins and,
@@ -336,11 +333,11 @@ func (a *App) assistantCatalog(s settings.Settings) *tools.Catalog {
 }
 
 // assistantClient builds the model client for the effective settings.
-func (a *App) assistantClient(s settings.Settings) (llm.Client, error) {
+func (a *App) assistantClient(s settings.Settings, opts ...llm.Option) (llm.Client, error) {
 	if strings.TrimSpace(s.LLM.Model) == "" {
 		return nil, errors.New("no model is configured: open Preferences and set the model name")
 	}
-	c, err := a.newLLM(s.LLM)
+	c, err := a.newLLM(s.LLM, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -368,6 +365,18 @@ func (s *progressStream) progress(p assistant.Progress) {
 	s.lastEmit = time.Time{}
 	s.mu.Unlock()
 	s.emit(p)
+}
+
+// llmProgress adds the model endpoint's progress (a long wait, a retry
+// after a rate limit) to the current progress, so the panel shows the
+// elapsed time while the model is silent.
+func (s *progressStream) llmProgress(p llm.Progress) {
+	s.mu.Lock()
+	cur := s.last
+	s.mu.Unlock()
+	cur.ElapsedMs = p.Elapsed.Milliseconds()
+	cur.WaitMs, cur.Wait = p.Waiting.Milliseconds(), p.Reason
+	s.emit(cur)
 }
 
 func (s *progressStream) delta(d string) {

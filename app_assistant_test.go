@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
@@ -368,5 +369,18 @@ func TestAssistantKnowsTheMCPTools(t *testing.T) {
 	}
 	if sys := srv.Requests()[0].System(); !strings.Contains(sys, "files.read") {
 		t.Error("the system prompt does not list the MCP tool")
+	}
+}
+
+// The model endpoint's progress reaches the panel with the elapsed time
+// and, for a retry wait, the reason.
+func TestProgressStreamLLMProgress(t *testing.T) {
+	var got []assistant.Progress
+	s := &progressStream{emit: func(p assistant.Progress) { got = append(got, p) }}
+	s.progress(assistant.Progress{Kind: assistant.ProgressThinking, Attempt: 1, Max: 3})
+	s.llmProgress(llm.Progress{Attempt: 1, MaxAttempts: 4, Elapsed: 45 * time.Second})
+	s.llmProgress(llm.Progress{Attempt: 1, MaxAttempts: 4, Elapsed: 50 * time.Second, Waiting: 20 * time.Second, Reason: "rate limited by the model server (429 Too Many Requests)"})
+	if len(got) != 3 || got[1].Kind != assistant.ProgressThinking || got[1].ElapsedMs != 45000 || got[2].WaitMs != 20000 || !strings.Contains(got[2].Wait, "rate limited") {
+		t.Fatalf("%+v", got)
 	}
 }

@@ -46,6 +46,12 @@ type Progress struct {
 	// Received counts the reply's characters streamed in so far for this
 	// call (0 until the first arrive), so the UI can show the model working.
 	Received int `json:"received,omitempty"`
+	// ElapsedMs is how long the model has been asked (for a long wait);
+	// WaitMs and Wait say it waits before trying again, and why (a rate
+	// limit, a failed attempt).
+	ElapsedMs int64  `json:"elapsed_ms,omitempty"`
+	WaitMs    int64  `json:"wait_ms,omitempty"`
+	Wait      string `json:"wait,omitempty"`
 }
 
 // Config tunes Chat; the app fills it from the settings.

@@ -30,6 +30,10 @@ var (
 	// ErrCanceled: the caller's context ended; the error also matches
 	// context.Canceled or context.DeadlineExceeded.
 	ErrCanceled = errors.New("llm: call canceled")
+	// ErrRateLimited: the server kept answering 429 Too Many Requests, or
+	// asked to wait longer than Weft waits. Errors of this kind also
+	// match ErrUnreachable.
+	ErrRateLimited = errors.New("llm: rate limited")
 )
 
 // Error is the type of every error Chat and TestConnection return. Its
@@ -75,7 +79,7 @@ func (e *Error) Is(target error) bool {
 	if target == e.Kind {
 		return true
 	}
-	return e.Kind == ErrCircuitOpen && target == ErrUnreachable
+	return (e.Kind == ErrCircuitOpen || e.Kind == ErrRateLimited) && target == ErrUnreachable
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -103,6 +107,12 @@ func (e *Error) build() string {
 		return fmt.Sprintf("LLM call to %s canceled", ep)
 	case ErrCircuitOpen:
 		return fmt.Sprintf("LLM at %s unreachable: %s; check Preferences → Model", ep, e.Reason)
+	case ErrRateLimited:
+		s := fmt.Sprintf("LLM at %s rate limited the request: %s", ep, e.Reason)
+		if e.Attempts > 1 {
+			s += fmt.Sprintf(" (%d attempts)", e.Attempts)
+		}
+		return s
 	default: // ErrUnreachable
 		s := fmt.Sprintf("LLM at %s unreachable: %s", ep, e.Reason)
 		if e.Attempts > 1 {

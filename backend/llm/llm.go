@@ -94,4 +94,20 @@ type Config struct {
 	APIKey  string
 	// Timeout bounds one HTTP request (not the retries around it).
 	Timeout time.Duration
+	// TotalTimeout bounds a whole call, every attempt and wait between
+	// them included (0: DefaultTotalTimeout): a stalled server costs this
+	// long at most, not attempts × Timeout.
+	TotalTimeout time.Duration
+}
+
+// Progress reports a call that is taking a while: every ProgressEvery of
+// an attempt, and when it waits before a retry.
+type Progress struct {
+	Attempt     int
+	MaxAttempts int
+	Elapsed     time.Duration
+	// Waiting is set when the call waits before its next attempt, with
+	// the reason (a rate limit, a failed attempt).
+	Waiting time.Duration
+	Reason  string
 }

@@ -26,6 +26,10 @@ import (
 // DefaultTimeout bounds one HTTP request when Config.Timeout is zero.
 const DefaultTimeout = 120 * time.Second
 
+// DefaultTotalTimeout bounds a whole call (its attempts and the waits
+// between them) when Config.TotalTimeout is zero.
+const DefaultTotalTimeout = 5 * time.Minute
+
 // OpenAI is a Client for any OpenAI-compatible chat-completions endpoint
 // (Ollama, LM Studio, llama.cpp server, vLLM, OpenAI, OpenRouter, ...),
 // built on github.com/openai/openai-go/v3. It is safe for concurrent use.
@@ -36,6 +40,8 @@ type OpenAI struct {
 	endpoint string // base URL for messages and logs: no credentials
 	model    string
 	timeout  time.Duration
+	total    time.Duration
+	progress func(Progress)
 
 	chat   openai.ChatCompletionService
 	models openai.ModelService
@@ -70,6 +76,7 @@ type options struct {
 	now        func() time.Time
 	logger     *slog.Logger
 	meter      *Meter
+	progress   func(Progress)
 }
 
 // WithHTTPClient sets the HTTP client (its Timeout should be zero: the
@@ -103,6 +110,11 @@ func WithClock(now func() time.Time) Option { return func(o *options) { o.now = 
 // slog.Default()). The API key is never logged.
 func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l } }
 
+// WithProgress receives a long call's progress (see Progress): the CLI
+// prints it, the app shows the elapsed time. It is called from the
+// call's goroutines and must not block.
+func WithProgress(f func(Progress)) Option { return func(o *options) { o.progress = f } }
+
 // WithMeter records every Chat call of this client in m.
 func WithMeter(m *Meter) Option { return func(o *options) { o.meter = m } }
 
@@ -133,6 +145,13 @@ func New(cfg Config, opts ...Option) (*OpenAI, error) {
 	timeout := cfg.Timeout
 	if timeout == 0 {
 		timeout = DefaultTimeout
+	}
+	if cfg.TotalTimeout < 0 {
+		return nil, red.finish(&Error{Kind: ErrConfig, Endpoint: endpoint, Reason: "total timeout is negative"})
+	}
+	total := cfg.TotalTimeout
+	if total == 0 {
+		total = DefaultTotalTimeout
 	}
 	hc := o.httpClient
 	if hc == nil {
@@ -166,6 +185,8 @@ func New(cfg Config, opts ...Option) (*OpenAI, error) {
 		endpoint: endpoint,
 		model:    model,
 		timeout:  timeout,
+		total:    total,
+		progress: o.progress,
 		chat:     openai.NewChatCompletionService(ropts...),
 		models:   openai.NewModelService(ropts...),
 		retry:    o.retry.withDefaults(),
@@ -251,8 +272,25 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 	start := c.now()
 	attempts := 0
 	var adapted compatSet
+	// One bound for the whole call: a stalled server costs c.total at
+	// most, whatever the attempts and waits.
+	parent := ctx
+	ctx, cancelTotal := context.WithTimeoutCause(ctx, c.total, errTotalTimeout)
+	defer cancelTotal()
+	overTotal := func() bool { return parent.Err() == nil && errors.Is(context.Cause(ctx), errTotalTimeout) }
+	totalErr := func(last string) error {
+		reason := fmt.Sprintf("no answer within %v, the bound of one call (llm.total_timeout_s)", c.total)
+		if last != "" {
+			reason += "; last: " + last
+		}
+		return c.red.finish(&Error{Kind: ErrUnreachable, Endpoint: c.endpoint, Attempts: attempts, Reason: reason})
+	}
+	lastReason := ""
 	for n := 0; ; n++ {
 		if err := ctx.Err(); err != nil {
+			if overTotal() {
+				return Reply{}, totalErr(lastReason)
+			}
 			return Reply{}, c.canceled(err, attempts)
 		}
 		done, reason, ok := c.breaker.allow()
@@ -262,7 +300,9 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 			return Reply{}, c.red.finish(&Error{Kind: ErrCircuitOpen, Endpoint: c.endpoint, Attempts: attempts, Reason: reason + " (paused after repeated failures)"})
 		}
 		attempts++
+		stopTicks := c.tick(start, attempts)
 		reply, delivered, aerr := c.attempt(ctx, params, opts, stream)
+		stopTicks()
 		if aerr == nil {
 			done(nil)
 			c.meter.Record(reply.Usage)
@@ -277,8 +317,12 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 		}
 		done(f.breakerOutcome())
 		if f.canceled {
+			if overTotal() {
+				return Reply{}, totalErr(lastReason)
+			}
 			return Reply{}, c.canceled(ctx.Err(), attempts)
 		}
+		lastReason = f.reason
 		if f.kind == ErrRejected && c.adapt(f, stream, opts, &adapted) {
 			// The server refused a parameter it does not support; the
 			// request was adjusted and goes again. Not a retry.
@@ -295,11 +339,26 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 				"error", c.red.clean(e.Error()), "duration", c.now().Sub(start))
 			return Reply{}, c.red.finish(e)
 		}
+		if f.hasRetryAfter && f.retryAfter > c.retry.MaxRetryAfter {
+			// An hour's silent wait is not a retry: say when to try again.
+			c.meter.RecordFailure()
+			e := f.toError(c.endpoint, attempts)
+			e.Reason = fmt.Sprintf("%s; it asks to retry after %s (in %v), longer than Weft waits (%v)",
+				f.reason, c.now().Add(f.retryAfter).Format("15:04"), f.retryAfter.Round(time.Second), c.retry.MaxRetryAfter)
+			return Reply{}, c.red.finish(e)
+		}
 		delay := c.retry.backoff(n, f.retryAfter, f.hasRetryAfter)
+		if c.now().Add(delay).Sub(start) >= c.total {
+			return Reply{}, totalErr(lastReason)
+		}
 		c.log.Debug("llm: retrying after transport fault", "endpoint", c.endpoint, "model", c.model,
 			"attempt", attempts, "max_attempts", c.retry.MaxRetries+1, "delay", delay,
 			"retry_after", f.hasRetryAfter, "reason", c.red.clean(f.reason))
+		c.report(Progress{Attempt: attempts, MaxAttempts: c.retry.MaxRetries + 1, Elapsed: c.now().Sub(start), Waiting: delay, Reason: c.red.clean(f.reason)})
 		if err := c.sleep(ctx, delay); err != nil {
+			if overTotal() {
+				return Reply{}, totalErr(lastReason)
+			}
 			if ctx.Err() != nil {
 				err = ctx.Err()
 			}
@@ -309,6 +368,40 @@ func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Re
 			opts.OnReset()
 		}
 	}
+}
+
+// errTotalTimeout is the cancel cause when a call's total bound expires.
+var errTotalTimeout = errors.New("llm: total time bound reached")
+
+// report passes progress on, when someone listens.
+func (c *OpenAI) report(p Progress) {
+	if c.progress != nil {
+		c.progress(p)
+	}
+}
+
+// tick reports progress every ProgressEvery while an attempt runs; the
+// returned func stops it.
+func (c *OpenAI) tick(start time.Time, attempt int) func() {
+	if c.progress == nil {
+		return func() {}
+	}
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTicker(c.retry.ProgressEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				c.report(Progress{Attempt: attempt, MaxAttempts: c.retry.MaxRetries + 1, Elapsed: c.now().Sub(start)})
+			}
+		}
+	}()
+	return func() { close(stop); <-done }
 }
 
 // compatSet records which compatibility switches one call has used.
@@ -703,7 +796,13 @@ func (c *OpenAI) classify(ctx context.Context, err error) fault {
 		switch {
 		case se.code == http.StatusRequestTimeout || se.code >= 500:
 			f.retryable, f.breakerFailure = true, true
-		case se.code == http.StatusConflict || se.code == http.StatusTooManyRequests:
+		case se.code == http.StatusTooManyRequests:
+			f.retryable, f.kind = true, ErrRateLimited
+			f.reason = "rate limited by the model server (" + se.status + ")"
+			if f.serverMsg != "" {
+				f.reason += ": " + f.serverMsg
+			}
+		case se.code == http.StatusConflict:
 			f.retryable = true
 		default:
 			f.kind = ErrRejected

@@ -247,11 +247,18 @@ func TestRetryAfterHTTPDateAndCap(t *testing.T) {
 	var s sleeps
 	c := newClient(t, srv.URL, llm.WithSleep(s.sleep), llm.WithClock(func() time.Time { return now }),
 		llm.WithRetry(llm.RetryPolicy{MaxRetries: 3, BaseDelay: time.Millisecond, MaxRetryAfter: 10 * time.Second}))
-	if _, err := c.Chat(context.Background(), user, llm.Options{}); err != nil {
-		t.Fatal(err)
+	// A wait within the cap is waited; one past it fails at once, saying
+	// when to try again, instead of an hour's silence or a retry the
+	// server said not to make.
+	_, err := c.Chat(context.Background(), user, llm.Options{})
+	if err == nil || !strings.Contains(err.Error(), "retry after 12:00 (in 24h0m0s), longer than Weft waits (10s)") || !errors.Is(err, llm.ErrUnreachable) {
+		t.Fatalf("err %v", err)
 	}
-	if d := s.all(); len(d) != 2 || d[0] != 5*time.Second || d[1] != 10*time.Second {
-		t.Fatalf("waits %v, want [5s 10s] (HTTP date, then capped)", d)
+	if d := s.all(); len(d) != 1 || d[0] != 5*time.Second {
+		t.Fatalf("waits %v, want [5s] (the HTTP date)", d)
+	}
+	if srv.Calls() != 2 {
+		t.Fatalf("calls %d", srv.Calls())
 	}
 }
 

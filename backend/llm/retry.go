@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -20,13 +21,17 @@ type RetryPolicy struct {
 	BaseDelay time.Duration
 	// MaxDelay caps one exponential backoff. Default 8s.
 	MaxDelay time.Duration
-	// MaxRetryAfter caps a server's Retry-After wait. Default 30s.
+	// MaxRetryAfter is the longest Retry-After Weft waits. Default 30s. A
+	// server that asks for longer fails the call at once, saying when to
+	// try again, instead of a silent wait.
 	MaxRetryAfter time.Duration
+	// ProgressEvery is how often a long call reports progress. Default 15s.
+	ProgressEvery time.Duration
 }
 
 // DefaultRetryPolicy is used when no WithRetry option is given.
 func DefaultRetryPolicy() RetryPolicy {
-	return RetryPolicy{MaxRetries: 3, BaseDelay: 500 * time.Millisecond, MaxDelay: 8 * time.Second, MaxRetryAfter: 30 * time.Second}
+	return RetryPolicy{MaxRetries: 3, BaseDelay: 500 * time.Millisecond, MaxDelay: 8 * time.Second, MaxRetryAfter: 30 * time.Second, ProgressEvery: 15 * time.Second}
 }
 
 func (p RetryPolicy) withDefaults() RetryPolicy {
@@ -48,6 +53,9 @@ func (p RetryPolicy) withDefaults() RetryPolicy {
 	}
 	if p.MaxRetryAfter <= 0 {
 		p.MaxRetryAfter = d.MaxRetryAfter
+	}
+	if p.ProgressEvery <= 0 {
+		p.ProgressEvery = d.ProgressEvery
 	}
 	return p
 }
@@ -79,38 +87,55 @@ func (p RetryPolicy) backoff(n int, retryAfter time.Duration, hasRetryAfter bool
 	return half + rand.N(half+1)
 }
 
-// parseRetryAfter reads Retry-After as delta-seconds or an HTTP-date, and
-// also the millisecond variant some servers send (retry-after-ms).
+// maxRetryAfterHeader is the longest wait a header is read as; anything
+// longer (or unreadable: NaN, Inf, 1e300, garbage) is capped or ignored,
+// never turned into a negative or wrapped duration.
+const maxRetryAfterHeader = 24 * time.Hour
+
+// parseRetryAfter reads the wait a server asks for: Retry-After-Ms (some
+// servers), Retry-After as seconds or an HTTP date, else OpenAI's
+// x-ratelimit-reset-requests ("6m0s"). It reports whether one was given.
 func parseRetryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	if h == nil {
 		return 0, false
 	}
 	if v := strings.TrimSpace(h.Get("Retry-After-Ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond)), true
+		if ms, err := strconv.ParseFloat(v, 64); err == nil {
+			if d, ok := boundedSeconds(ms / 1000); ok {
+				return d, true
+			}
 		}
 	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0, false
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" && len(v) <= 64 {
+		if secs, err := strconv.ParseFloat(v, 64); err == nil {
+			if d, ok := boundedSeconds(secs); ok {
+				return d, true
+			}
+			return 0, false
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			d := t.Sub(now)
+			return min(max(d, 0), maxRetryAfterHeader), true
+		}
 	}
-	if secs, err := strconv.ParseFloat(v, 64); err == nil {
-		if secs < 0 {
-			return 0, true
+	if v := strings.TrimSpace(h.Get("X-Ratelimit-Reset-Requests")); v != "" && len(v) <= 32 {
+		if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+			return min(d, maxRetryAfterHeader), true
 		}
-		if secs > 24*3600 {
-			secs = 24 * 3600
-		}
-		return time.Duration(secs * float64(time.Second)), true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		d := t.Sub(now)
-		if d < 0 {
-			d = 0
-		}
-		return d, true
 	}
 	return 0, false
+}
+
+// boundedSeconds turns a header's seconds into a Duration in [0, 24h];
+// false for NaN or a negative count.
+func boundedSeconds(secs float64) (time.Duration, bool) {
+	switch {
+	case math.IsNaN(secs) || secs < 0:
+		return 0, false
+	case secs >= maxRetryAfterHeader.Seconds():
+		return maxRetryAfterHeader, true
+	}
+	return time.Duration(secs * float64(time.Second)), true
 }
 
 // sleepCtx waits for d or until ctx ends.

@@ -206,6 +206,9 @@ func classifyLLM(err error) (failure.Classification, bool) {
 			return failure.Classification{Severity: failure.SevMedium, Category: failure.CatResource, Retryable: true}, true
 		}
 		return failure.Classification{Severity: failure.SevHigh, Category: failure.CatValidation}, true
+	case errors.Is(le, llm.ErrRateLimited):
+		return failure.Classification{Severity: failure.SevMedium, Category: failure.CatResource, Retryable: true,
+			SuggestedFix: "The model server is rate limiting: wait before retrying, or raise the node's retry backoff."}, true
 	case errors.Is(le, llm.ErrBadResponse):
 		return failure.Classification{Severity: failure.SevHigh, Category: failure.CatDependency, Retryable: true}, true
 	}

@@ -11,7 +11,7 @@ import (
 // Keys lists the dotted keys `weft settings get/set` understands.
 var Keys = []string{
 	"max_repair_attempts",
-	"llm.base_url", "llm.model", "llm.api_key", "llm.timeout_s",
+	"llm.base_url", "llm.model", "llm.api_key", "llm.timeout_s", "llm.total_timeout_s",
 	"features.allow_ai_transforms", "features.allow_agent_steps",
 	"mcp_servers",
 	"run.default_retries", "run.retention_runs",
@@ -95,6 +95,8 @@ func Set(st *Settings, key, value string) error {
 		return setInt(&st.MaxRepairAttempts, key, value, MinRepairAttempts, MaxRepairAttempts)
 	case "llm.timeout_s":
 		return setInt(&st.LLM.TimeoutS, key, value, MinTimeoutS, MaxTimeoutS)
+	case "llm.total_timeout_s":
+		return setInt(&st.LLM.TotalTimeoutS, key, value, max(st.LLM.TimeoutS, MinTimeoutS), MaxTotalTimeoutS)
 	case "run.default_retries":
 		return setInt(&st.Run.DefaultRetries, key, value, 0, MaxDefaultRetries)
 	case "run.retention_runs":

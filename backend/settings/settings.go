@@ -20,11 +20,14 @@ const (
 	DefaultTimeoutS          = 120
 	MinTimeoutS              = 1
 	MaxTimeoutS              = 3600
-	DefaultRetries           = 2
-	MaxDefaultRetries        = 10
-	DefaultRetentionRuns     = 50
-	MinRetentionRuns         = 1
-	MaxRetentionRuns         = 10000
+	// A whole model call (every attempt and wait) is bounded too.
+	DefaultTotalTimeoutS = 300
+	MaxTotalTimeoutS     = 86400
+	DefaultRetries       = 2
+	MaxDefaultRetries    = 10
+	DefaultRetentionRuns = 50
+	MinRetentionRuns     = 1
+	MaxRetentionRuns     = 10000
 	// Automatic replanning (run.auto_replan): off by default; at most
 	// MaxAutoReplansLimit replans per run whatever the setting says.
 	DefaultAutoReplans     = 2
@@ -45,6 +48,9 @@ type LLM struct {
 	APIKey      string `json:"api_key,omitempty"`
 	APIKeyStore string `json:"api_key_store,omitempty"` // "keyring" or empty (file)
 	TimeoutS    int    `json:"timeout_s"`
+	// TotalTimeoutS bounds one model call with its retries (at least
+	// timeout_s).
+	TotalTimeoutS int `json:"total_timeout_s"`
 }
 
 // Features gate node types the planner may produce.
@@ -97,7 +103,7 @@ type Settings struct {
 func Defaults() Settings {
 	return Settings{
 		MaxRepairAttempts: DefaultMaxRepairAttempts,
-		LLM:               LLM{BaseURL: DefaultBaseURL, TimeoutS: DefaultTimeoutS},
+		LLM:               LLM{BaseURL: DefaultBaseURL, TimeoutS: DefaultTimeoutS, TotalTimeoutS: DefaultTotalTimeoutS},
 		Features:          Features{AllowAITransforms: true, AllowAgentSteps: false},
 		MCPServers:        map[string]MCPServer{},
 		Run: Run{DefaultRetries: DefaultRetries, RetentionRuns: DefaultRetentionRuns,
@@ -122,6 +128,10 @@ func (s *Settings) Clamp() []string {
 	}
 	clamp("max_repair_attempts", &s.MaxRepairAttempts, MinRepairAttempts, MaxRepairAttempts)
 	clamp("llm.timeout_s", &s.LLM.TimeoutS, MinTimeoutS, MaxTimeoutS)
+	if s.LLM.TotalTimeoutS == 0 {
+		s.LLM.TotalTimeoutS = DefaultTotalTimeoutS // files written before the key existed
+	}
+	clamp("llm.total_timeout_s", &s.LLM.TotalTimeoutS, s.LLM.TimeoutS, MaxTotalTimeoutS)
 	clamp("run.default_retries", &s.Run.DefaultRetries, 0, MaxDefaultRetries)
 	clamp("run.retention_runs", &s.Run.RetentionRuns, MinRetentionRuns, MaxRetentionRuns)
 	clamp("run.auto_replan.max_per_run", &s.Run.AutoReplan.MaxPerRun, MinAutoReplans, MaxAutoReplansLimit)

@@ -301,6 +301,11 @@ export interface AssistantProgress {
   max?: number;
   /** Characters of the reply streamed in so far for this call. */
   received?: number;
+  /** how long the model has been asked, during a long wait */
+  elapsed_ms?: number;
+  /** a wait before the next attempt, and why (a rate limit, a failure) */
+  wait_ms?: number;
+  wait?: string;
 }
 
 /** The result of Preferences' "Test connection" (llm.ConnectionInfo). */

@@ -222,3 +222,26 @@ func TestStatsCLIEmpty(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, out)
 	}
 }
+
+// A rate limit is named as one, with the wait, on stderr; one that asks
+// for longer than Weft waits fails at once saying when to retry.
+func TestPlanCLIRateLimit(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.RateLimit("0.2"), llmtest.Reply(planValid)))
+	code, out, errOut := run(t, planEnv(t, srv, "3"), "plan", "--goal", "count my notes")
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "rate limited by the model server (429 Too Many Requests)") || !strings.Contains(errOut, "retrying in 200ms (attempt 2 of 4") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+
+	srv = llmtest.Start(t, llmtest.WithSteps(llmtest.RateLimit("3600"), llmtest.Reply(planValid)))
+	start := time.Now()
+	code, out, errOut = run(t, planEnv(t, srv, "3"), "plan", "--goal", "count my notes")
+	if code == exitOK || time.Since(start) > 10*time.Second {
+		t.Fatalf("exit %d after %v\n%s\n%s", code, time.Since(start), out, errOut)
+	}
+	if !strings.Contains(errOut, "rate limited the request") || !strings.Contains(errOut, "it asks to retry after") || strings.Contains(errOut, "unreachable") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+}

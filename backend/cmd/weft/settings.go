@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 )
 
@@ -95,8 +96,20 @@ func (c *cli) printWarnings(ws []string) {
 	}
 }
 
-// newLLM is the client for the configured model.
+// newLLM is the client for the configured model. A call that takes a
+// while says so on stderr (every ~15 s, and at each retry wait), so a
+// stalled or rate-limiting server is never silence.
 func (c *cli) newLLM(s settings.Settings) (*llm.OpenAI, error) {
-	return llm.New(llm.Config{BaseURL: s.LLM.BaseURL, Model: s.LLM.Model, APIKey: s.LLM.APIKey,
-		Timeout: time.Duration(s.LLM.TimeoutS) * time.Second}, llm.WithLogger(c.log))
+	return llm.New(service.LLMConfig(s.LLM), llm.WithLogger(c.log), llm.WithProgress(c.llmProgress))
+}
+
+// llmProgress prints a long model call's progress on stderr (from the
+// call's goroutines: the redacting writer locks).
+func (c *cli) llmProgress(p llm.Progress) {
+	elapsed := p.Elapsed.Round(time.Second)
+	if p.Waiting > 0 {
+		fmt.Fprintf(c.stderr, "weft: %s; retrying in %v (attempt %d of %d, %v so far)\n", p.Reason, p.Waiting.Round(100*time.Millisecond), p.Attempt+1, p.MaxAttempts, elapsed)
+		return
+	}
+	fmt.Fprintf(c.stderr, "weft: still waiting for the model: %v, attempt %d of %d\n", elapsed, p.Attempt, p.MaxAttempts)
 }

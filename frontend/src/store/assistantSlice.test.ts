@@ -105,6 +105,10 @@ describe('progress text', () => {
   it('says what the backend reports', () => {
     expect(progressText(null)).toBe('');
     expect(progressText({ kind: 'thinking', attempt: 1, max: 3 })).toBe('Thinking…');
+    expect(progressText({ kind: 'thinking', attempt: 1, max: 3, elapsed_ms: 45_400 })).toBe('Waiting for the model: 45 s…');
+    expect(progressText({ kind: 'thinking', elapsed_ms: 3000, wait_ms: 20_000, wait: 'rate limited by the model server (429 Too Many Requests)' })).toBe(
+      'rate limited by the model server (429 Too Many Requests); trying again in 20 s…',
+    );
     expect(progressText({ kind: 'repairing', attempt: 2, max: 3 })).toBe('Repairing (attempt 2 of 3)…');
     expect(progressText({ kind: 'summarizing' })).toBe('Summarising the conversation…');
   });

@@ -98,6 +98,10 @@ export interface AssistantSlice {
 /** progressText is what the panel says while the assistant works. */
 export function progressText(p: AssistantProgress | null): string {
   if (!p) return '';
+  // The model endpoint's own progress: a silent model, a retry wait.
+  const secs = (ms: number) => `${Math.round(ms / 1000)} s`;
+  if (p.wait_ms) return `${p.wait || 'The model did not answer'}; trying again in ${secs(p.wait_ms)}…`;
+  if (p.elapsed_ms) return `Waiting for the model: ${secs(p.elapsed_ms)}…`;
   switch (p.kind) {
     case 'repairing':
       return p.attempt && p.max ? `Repairing (attempt ${p.attempt} of ${p.max})…` : 'Repairing…';
