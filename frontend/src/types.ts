@@ -90,6 +90,9 @@ export interface Workflow {
   format: string;
   id: string;
   name: string;
+  /** what the workflow is for; the done_when critic judges against it */
+  goal?: string;
+  done_when?: DoneWhen;
   nodes: WorkflowNode[];
   edges: WorkflowEdge[];
   [extra: string]: unknown;

@@ -1522,6 +1522,7 @@ export namespace settings {
 	    api_key?: string;
 	    api_key_store?: string;
 	    timeout_s: number;
+	    total_timeout_s: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new LLM(source);
@@ -1534,6 +1535,7 @@ export namespace settings {
 	        this.api_key = source["api_key"];
 	        this.api_key_store = source["api_key_store"];
 	        this.timeout_s = source["timeout_s"];
+	        this.total_timeout_s = source["total_timeout_s"];
 	    }
 	}
 	export class MCPServer {

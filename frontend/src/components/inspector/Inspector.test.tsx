@@ -239,4 +239,14 @@ describe('Inspector', () => {
     render(<Inspector />);
     expect(screen.queryByTestId('inspector-on-error')).toBeNull();
   });
+
+  it("edits the workflow's goal check and a step's, and clearing them removes them", () => {
+    render(<Inspector />);
+    fireEvent.change(screen.getByTestId('workflow-done-criteria'), { target: { value: 'coverage is at least 80%' } });
+    expect(s().doc!.done_when).toEqual({ criteria: 'coverage is at least 80%' });
+    fireEvent.change(screen.getByTestId('workflow-done-criteria'), { target: { value: '' } });
+    expect('done_when' in s().doc!).toBe(false);
+    fireEvent.change(screen.getByTestId('inspector-workflow-goal'), { target: { value: 'keep coverage up' } });
+    expect(s().doc!.goal).toBe('keep coverage up');
+  });
 });

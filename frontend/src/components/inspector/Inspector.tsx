@@ -7,7 +7,7 @@ import { keyProblem } from '../../graph/ids';
 import { renameKey, setField, setOnError, takenKeys, updateNode } from '../../graph/edit';
 import { typeMeta } from '../../graph/nodeMeta';
 import { useStore } from '../../store';
-import { isEnabled, type OnError, type Retry, type Workflow, type WorkflowNode } from '../../types';
+import { isEnabled, type DoneWhen, type OnError, type Retry, type Workflow, type WorkflowNode } from '../../types';
 import { NodeIcon } from '../NodeIcon';
 import { ProblemBadge } from '../WeftNode';
 import { ConditionInput } from './ConditionInput';
@@ -96,7 +96,7 @@ function OnErrorField({ node, commitDoc }: { node: WorkflowNode; commitDoc: Comm
 function Advanced({ node, commit, commitDoc }: { node: WorkflowNode; commit: Commit; commitDoc: CommitDoc }) {
   const r = node.retry;
   const setRetry = (f: (r: Retry) => Retry, field: string) => commit((n) => setField(n, 'retry', retryWith(n.retry, f)), field);
-  const set = node.timeout_ms !== undefined || !!node.retry || !!node.verify || !!node.on_error;
+  const set = node.timeout_ms !== undefined || !!node.retry || !!node.verify || !!node.on_error || !!node.done_when;
   return (
     <details className="advanced" open={set || undefined} data-testid="inspector-advanced">
       <summary>Advanced</summary>
@@ -156,6 +156,15 @@ function Advanced({ node, commit, commitDoc }: { node: WorkflowNode; commit: Com
         hint="Must hold for an attempt to count as a success."
         onCommit={(v) => commit((n) => setField(n, 'verify', v || undefined), 'verify')}
       />
+      {STEP_TYPES.has(node.type) && (
+        <DoneWhenFields
+          value={node.done_when}
+          subject={`${node.key || 'step'}.stdout != ''`}
+          testId="inspector-done"
+          hint="Checked after the step succeeded; a result that does not hold is retried like a failure."
+          onCommit={(dw, field) => commit((n) => withDoneWhen(n, dw), field)}
+        />
+      )}
     </details>
   );
 }
@@ -286,8 +295,74 @@ function WorkflowInspector({ doc }: { doc: Workflow }) {
         {doc.nodes.length} node{doc.nodes.length === 1 ? '' : 's'}, {doc.edges.length} edge{doc.edges.length === 1 ? '' : 's'}
         {counts.size > 0 && ` (${[...counts.entries()].map(([t, c]) => `${c} ${typeMeta(t).label}`).join(', ')})`}
       </p>
+      <DoneWhenFields
+        value={doc.done_when}
+        subject={`${doc.nodes[0]?.key || 'step'}.exit_code == 0`}
+        testId="workflow-done"
+        onCommit={(dw, field) => edit((w) => withDoneWhen(w, dw), { group: `workflow:${field}`, label: 'Edit done when' })}
+        hint="Checked after every step ran: a run whose goal does not hold is not a success."
+      />
+      <Field label="Goal" htmlFor={`${id}-goal`} hint="What the workflow is for; the criteria are judged against it.">
+        <TextInput
+          id={`${id}-goal`}
+          testId="inspector-workflow-goal"
+          multiline
+          rows={2}
+          value={doc.goal}
+          onCommit={(v) => edit((w) => clean({ ...w, goal: v.trim() ? v : undefined }), { group: 'workflow:goal', label: 'Edit goal' })}
+        />
+      </Field>
       <p className="muted small">Select a node to edit it. Shift-click or Shift-drag selects several.</p>
     </div>
+  );
+}
+
+/** withDoneWhen sets (or, when empty, removes) a done_when. */
+function withDoneWhen<T extends { done_when?: DoneWhen }>(x: T, dw: DoneWhen): T {
+  const next = clean({ condition: dw.condition?.trim() ? dw.condition : undefined, criteria: dw.criteria?.trim() ? dw.criteria : undefined });
+  const out = { ...x, done_when: Object.keys(next).length ? next : undefined };
+  return clean(out);
+}
+
+/** DoneWhenFields edits a done_when: a condition (checked without a model)
+ * and criteria (a sentence the model judges). */
+function DoneWhenFields({
+  value,
+  subject,
+  testId,
+  hint,
+  onCommit,
+}: {
+  value: DoneWhen | undefined;
+  subject: string;
+  testId: string;
+  hint: string;
+  onCommit: (dw: DoneWhen, field: string) => void;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="done-when" data-testid={testId}>
+      <legend>Done when</legend>
+      <p className="muted small">{hint}</p>
+      <ConditionInput
+        label="Condition"
+        testId={`${testId}-condition`}
+        value={value?.condition}
+        placeholder={`e.g. ${subject}`}
+        onCommit={(v) => onCommit({ ...value, condition: v }, 'done_when.condition')}
+      />
+      <Field label="Criteria (judged by the model)" htmlFor={id}>
+        <TextInput
+          id={id}
+          testId={`${testId}-criteria`}
+          multiline
+          rows={2}
+          placeholder="e.g. the report lists every failing test"
+          value={value?.criteria}
+          onCommit={(v) => onCommit({ ...value, criteria: v }, 'done_when.criteria')}
+        />
+      </Field>
+    </fieldset>
   );
 }
 
