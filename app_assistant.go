@@ -315,7 +315,11 @@ func (a *App) TestConnection(cfg settings.LLM, apiKey *string) (llm.ConnectionIn
 // one circuit-breaker registry.
 func (a *App) newLLM(l settings.LLM, opts ...llm.Option) (*llm.OpenAI, error) {
 	a.stateOnce.Do(a.initState)
-	return llm.New(llmConfig(l), append([]llm.Option{llm.WithBreakerRegistry(a.breakers)}, opts...)...)
+	base := []llm.Option{llm.WithBreakerRegistry(a.breakers)}
+	if m := service.FormatMemory(); m != nil {
+		base = append(base, llm.WithFormatMemory(m))
+	}
+	return llm.New(llmConfig(l), append(base, opts...)...)
 }
 
 func llmConfig(l settings.LLM) llm.Config {

@@ -43,3 +43,15 @@ func ConfigFile(rel ...string) (string, error) {
 	}
 	return p, nil
 }
+
+// StateFile returns $XDG_STATE_HOME/weft/<rel…>, creating its parent
+// folders: what Weft learns about its environment (which structured
+// output form a model server accepts).
+func StateFile(rel ...string) (string, error) {
+	xdg.Reload()
+	p, err := xdg.StateFile(filepath.Join(append([]string{App}, rel...)...))
+	if err != nil {
+		return "", fmt.Errorf("locate %s in the state directory: %w", filepath.Join(rel...), err)
+	}
+	return p, nil
+}

@@ -7,6 +7,7 @@ package assistant
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -146,7 +147,11 @@ func (r *run) chat(ctx context.Context, msgs []llm.Message) (llm.Reply, error) {
 		return llm.Reply{}, err
 	}
 	r.calls++
-	reply, err := r.client.Chat(ctx, msgs, r.cfg.ChatOptions)
+	opts := r.cfg.ChatOptions
+	if opts.Schema == nil {
+		opts.Schema = ReplySchema(r.cfg.Catalog, r.cfg.Features)
+	}
+	reply, err := r.client.Chat(ctx, msgs, opts)
 	if err != nil {
 		return reply, err
 	}
@@ -611,4 +616,24 @@ func stripThink(s string) string {
 // sameTools reports whether a node still calls the tools it did.
 func sameTools(a, b *workflow.Node) bool {
 	return a.Params.Tool == b.Params.Tool && slices.Equal(a.Params.AllowedTools, b.Params.AllowedTools)
+}
+
+// ReplySchema is the shape of the assistant's reply: a message, and a
+// patch (or, for an empty workflow, a plan), all optional; built from the
+// same step and edge schemas as the planner's.
+func ReplySchema(cat *tools.Catalog, f planner.Features) *llm.Schema {
+	steps := map[string]any{"type": "array", "items": map[string]any{"anyOf": planner.StepSchemas(cat, f)}}
+	edges := map[string]any{"type": "array", "items": planner.EdgeSchema()}
+	doc := map[string]any{"type": "object", "required": []string{"message"}, "properties": map[string]any{
+		"message":         map[string]any{"type": "string"},
+		"nodes":           steps,
+		"edges":           edges,
+		"add_nodes":       steps,
+		"add_edges":       edges,
+		"remove_node_ids": map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		"remove_edges":    edges,
+		"update":          map[string]any{"type": "array", "items": map[string]any{"type": "object", "required": []string{"id"}}},
+	}}
+	b, _ := json.Marshal(doc)
+	return &llm.Schema{Name: "weft_assistant_reply", JSON: b}
 }

@@ -60,6 +60,10 @@ const system = `You check whether an automation run reached its goal. You are st
 Reply with one JSON object and nothing else:
 {"approved": true or false, "confidence": a number from 0 to 1, "feedback": "what holds or what is missing, citing the results", "suggestions": ["a concrete change to the workflow that would make the criteria hold", ...]}`
 
+// VerdictSchema is the shape of the critic's reply, for servers that can
+// enforce it.
+var VerdictSchema = &llm.Schema{Name: "weft_verdict", JSON: []byte(`{"type":"object","required":["approved","confidence","feedback","suggestions"],"additionalProperties":false,"properties":{"approved":{"type":"boolean"},"confidence":{"type":"number","minimum":0,"maximum":1},"feedback":{"type":"string"},"suggestions":{"type":"array","items":{"type":"string"}}}}`)}
+
 // Check asks client for a verdict. maxRepairs bounds the re-asks after an
 // unusable reply (settings max_repair_attempts).
 func Check(ctx context.Context, client llm.Client, in Input, maxRepairs int) (Verdict, error) {
@@ -69,7 +73,7 @@ func Check(ctx context.Context, client llm.Client, in Input, maxRepairs int) (Ve
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: Prompt(in)}}
 	var repairs []string
 	for attempt := 0; attempt <= max(maxRepairs, 0); attempt++ {
-		reply, err := client.Chat(ctx, msgs, llm.Options{})
+		reply, err := client.Chat(ctx, msgs, llm.Options{Schema: VerdictSchema})
 		if err != nil {
 			return Verdict{}, fmt.Errorf("asking the model to check the goal: %w", err)
 		}

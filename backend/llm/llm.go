@@ -80,6 +80,9 @@ type Options struct {
 	// ToolChoice is "", "auto", "none", "required" or the name of one
 	// tool the model must call.
 	ToolChoice string
+	// Schema, when set, asks for a reply of that shape where the server
+	// can enforce it (response_format; see format.go).
+	Schema *Schema
 }
 
 // Client is a chat-completion endpoint.
@@ -98,6 +101,9 @@ type Config struct {
 	// them included (0: DefaultTotalTimeout): a stalled server costs this
 	// long at most, not attempts × Timeout.
 	TotalTimeout time.Duration
+	// StructuredOutput is auto (default), json_schema, json_object or off:
+	// how a call's Schema is sent (format.go).
+	StructuredOutput string
 }
 
 // Progress reports a call that is taking a while: every ProgressEvery of

@@ -42,6 +42,11 @@ type OpenAI struct {
 	timeout  time.Duration
 	total    time.Duration
 	progress func(Progress)
+	// format is the structured_output setting; formatMem remembers what a
+	// server accepts, formatLearned the same for this client alone.
+	format        string
+	formatMem     FormatMemory
+	formatLearned atomic.Value
 
 	chat   openai.ChatCompletionService
 	models openai.ModelService
@@ -77,6 +82,7 @@ type options struct {
 	logger     *slog.Logger
 	meter      *Meter
 	progress   func(Progress)
+	formatMem  FormatMemory
 }
 
 // WithHTTPClient sets the HTTP client (its Timeout should be zero: the
@@ -114,6 +120,10 @@ func WithLogger(l *slog.Logger) Option { return func(o *options) { o.logger = l 
 // prints it, the app shows the elapsed time. It is called from the
 // call's goroutines and must not block.
 func WithProgress(f func(Progress)) Option { return func(o *options) { o.progress = f } }
+
+// WithFormatMemory remembers per endpoint and model which structured
+// output form a server accepts (Weft's XDG state).
+func WithFormatMemory(m FormatMemory) Option { return func(o *options) { o.formatMem = m } }
 
 // WithMeter records every Chat call of this client in m.
 func WithMeter(m *Meter) Option { return func(o *options) { o.meter = m } }
@@ -153,6 +163,13 @@ func New(cfg Config, opts ...Option) (*OpenAI, error) {
 	if total == 0 {
 		total = DefaultTotalTimeout
 	}
+	format := strings.TrimSpace(cfg.StructuredOutput)
+	if format == "" {
+		format = FormatAuto
+	}
+	if err := ValidFormat(format); err != nil {
+		return nil, red.finish(&Error{Kind: ErrConfig, Endpoint: endpoint, Reason: err.Error()})
+	}
 	hc := o.httpClient
 	if hc == nil {
 		hc = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
@@ -182,20 +199,22 @@ func New(cfg Config, opts ...Option) (*OpenAI, error) {
 		ropts = append(ropts, option.WithAPIKey(k))
 	}
 	c := &OpenAI{
-		endpoint: endpoint,
-		model:    model,
-		timeout:  timeout,
-		total:    total,
-		progress: o.progress,
-		chat:     openai.NewChatCompletionService(ropts...),
-		models:   openai.NewModelService(ropts...),
-		retry:    o.retry.withDefaults(),
-		registry: o.registry,
-		sleep:    o.sleep,
-		now:      o.now,
-		log:      o.logger,
-		meter:    o.meter,
-		red:      red,
+		endpoint:  endpoint,
+		model:     model,
+		timeout:   timeout,
+		total:     total,
+		progress:  o.progress,
+		format:    format,
+		formatMem: o.formatMem,
+		chat:      openai.NewChatCompletionService(ropts...),
+		models:    openai.NewModelService(ropts...),
+		retry:     o.retry.withDefaults(),
+		registry:  o.registry,
+		sleep:     o.sleep,
+		now:       o.now,
+		log:       o.logger,
+		meter:     o.meter,
+		red:       red,
 	}
 	c.breaker = o.registry.get(endpoint, o.breaker.withDefaults(), o.logger)
 	return c, nil
@@ -411,6 +430,7 @@ const (
 	compatStreamOptions compatSet = 1 << iota
 	compatMaxTokens
 	compatTemperature
+	compatFormat
 )
 
 // adapt switches a compatibility flag of the client when a 400/422 says a
@@ -429,6 +449,26 @@ func (c *OpenAI) adapt(f fault, stream bool, opts Options, done *compatSet) bool
 		flag.Store(true)
 		c.log.Debug("llm: server refused a parameter; asking again without it", "endpoint", c.endpoint, "parameter", what)
 		return true
+	}
+	if opts.Schema != nil && c.format == FormatAuto && refusesFormat(f.status.body) {
+		if cur := c.effectiveFormat(); cur != FormatOff {
+			// Asked again with the next lesser form (at most twice: the
+			// forms only go down); what the server accepts is remembered
+			// so later calls skip the refused one.
+			*done |= compatFormat
+			next := downgrade(cur)
+			if next == FormatJSONObject && strings.Contains(body, "json_object") {
+				next = FormatOff
+			}
+			c.formatLearned.Store(next)
+			if c.formatMem != nil {
+				if err := c.formatMem.Set(formatKey(c.endpoint, c.model), next); err != nil {
+					c.log.Warn("llm: could not remember structured output support", "error", err)
+				}
+			}
+			c.log.Debug("llm: server refused response_format; asking again", "endpoint", c.endpoint, "from", cur, "to", next)
+			return true
+		}
 	}
 	switch {
 	case stream && strings.Contains(body, "stream_options") && *done&compatStreamOptions == 0:
@@ -635,6 +675,19 @@ func (c *OpenAI) buildParams(messages []Message, opts Options) (openai.ChatCompl
 			p.MaxCompletionTokens = openai.Int(int64(opts.MaxTokens))
 		} else {
 			p.MaxTokens = openai.Int(int64(opts.MaxTokens))
+		}
+	}
+	if opts.Schema != nil {
+		switch c.effectiveFormat() {
+		case FormatJSONSchema:
+			var schema any
+			if err := json.Unmarshal(opts.Schema.JSON, &schema); err != nil {
+				return p, fmt.Errorf("llm: the schema %s is not JSON: %w", opts.Schema.Name, err)
+			}
+			p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+				JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{Name: opts.Schema.Name, Strict: openai.Bool(true), Schema: schema}}}
+		case FormatJSONObject:
+			p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}
 		}
 	}
 	for _, t := range opts.Tools {

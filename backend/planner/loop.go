@@ -19,6 +19,7 @@ import (
 type loop struct {
 	client   llm.Client
 	goal     string
+	schema   *llm.Schema
 	cfg      Config
 	log      *slog.Logger
 	calls    int  // model calls allowed
@@ -87,7 +88,7 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 			return l.fail(ctx, err)
 		}
 		l.emit(Event{Kind: EventCalling, Attempt: n, Max: l.calls})
-		reply, err := l.client.Chat(ctx, l.msgs, l.cfg.ChatOptions)
+		reply, err := l.client.Chat(ctx, l.msgs, l.chatOptions())
 		if err != nil {
 			return l.fail(ctx, err)
 		}
@@ -408,4 +409,17 @@ func (o *outcome) failureClasses() []string {
 		out = append(out, "problem:"+p.Code)
 	}
 	return out
+}
+
+// chatOptions are the configured options with the plan's schema, so a
+// server that can enforce the shape does (layer 0).
+func (l *loop) chatOptions() llm.Options {
+	opts := l.cfg.ChatOptions
+	if opts.Schema == nil {
+		if l.schema == nil {
+			l.schema = PlanSchema(l.cfg.Catalog, l.cfg.Features)
+		}
+		opts.Schema = l.schema
+	}
+	return opts
 }

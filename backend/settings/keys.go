@@ -11,7 +11,7 @@ import (
 // Keys lists the dotted keys `weft settings get/set` understands.
 var Keys = []string{
 	"max_repair_attempts",
-	"llm.base_url", "llm.model", "llm.api_key", "llm.timeout_s", "llm.total_timeout_s",
+	"llm.base_url", "llm.model", "llm.api_key", "llm.timeout_s", "llm.total_timeout_s", "llm.structured_output",
 	"features.allow_ai_transforms", "features.allow_agent_steps",
 	"mcp_servers",
 	"run.default_retries", "run.retention_runs",
@@ -95,6 +95,13 @@ func Set(st *Settings, key, value string) error {
 		return setInt(&st.MaxRepairAttempts, key, value, MinRepairAttempts, MaxRepairAttempts)
 	case "llm.timeout_s":
 		return setInt(&st.LLM.TimeoutS, key, value, MinTimeoutS, MaxTimeoutS)
+	case "llm.structured_output":
+		switch value {
+		case "auto", "json_schema", "json_object", "off":
+			st.LLM.StructuredOutput = value
+			return nil
+		}
+		return fmt.Errorf("llm.structured_output must be auto, json_schema, json_object or off, not %q", value)
 	case "llm.total_timeout_s":
 		return setInt(&st.LLM.TotalTimeoutS, key, value, max(st.LLM.TimeoutS, MinTimeoutS), MaxTotalTimeoutS)
 	case "run.default_retries":

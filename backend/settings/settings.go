@@ -23,11 +23,13 @@ const (
 	// A whole model call (every attempt and wait) is bounded too.
 	DefaultTotalTimeoutS = 300
 	MaxTotalTimeoutS     = 86400
-	DefaultRetries       = 2
-	MaxDefaultRetries    = 10
-	DefaultRetentionRuns = 50
-	MinRetentionRuns     = 1
-	MaxRetentionRuns     = 10000
+	// DefaultStructuredOutput asks for the reply's shape and falls back.
+	DefaultStructuredOutput = "auto"
+	DefaultRetries          = 2
+	MaxDefaultRetries       = 10
+	DefaultRetentionRuns    = 50
+	MinRetentionRuns        = 1
+	MaxRetentionRuns        = 10000
 	// Automatic replanning (run.auto_replan): off by default; at most
 	// MaxAutoReplansLimit replans per run whatever the setting says.
 	DefaultAutoReplans     = 2
@@ -51,6 +53,9 @@ type LLM struct {
 	// TotalTimeoutS bounds one model call with its retries (at least
 	// timeout_s).
 	TotalTimeoutS int `json:"total_timeout_s"`
+	// StructuredOutput is how replies' JSON Schemas are sent: auto (try
+	// json_schema, fall back and remember), json_schema, json_object, off.
+	StructuredOutput string `json:"structured_output"`
 }
 
 // Features gate node types the planner may produce.
@@ -103,7 +108,7 @@ type Settings struct {
 func Defaults() Settings {
 	return Settings{
 		MaxRepairAttempts: DefaultMaxRepairAttempts,
-		LLM:               LLM{BaseURL: DefaultBaseURL, TimeoutS: DefaultTimeoutS, TotalTimeoutS: DefaultTotalTimeoutS},
+		LLM:               LLM{BaseURL: DefaultBaseURL, TimeoutS: DefaultTimeoutS, TotalTimeoutS: DefaultTotalTimeoutS, StructuredOutput: DefaultStructuredOutput},
 		Features:          Features{AllowAITransforms: true, AllowAgentSteps: false},
 		MCPServers:        map[string]MCPServer{},
 		Run: Run{DefaultRetries: DefaultRetries, RetentionRuns: DefaultRetentionRuns,
@@ -140,6 +145,14 @@ func (s *Settings) Clamp() []string {
 	} else {
 		w = append(w, fmt.Sprintf("run.auto_replan.min_severity %q is not CRITICAL or HIGH; using %s", s.Run.AutoReplan.MinSeverity, DefaultAutoReplanLevel))
 		s.Run.AutoReplan.MinSeverity = DefaultAutoReplanLevel
+	}
+	switch s.LLM.StructuredOutput {
+	case "auto", "json_schema", "json_object", "off":
+	case "":
+		s.LLM.StructuredOutput = DefaultStructuredOutput
+	default:
+		w = append(w, fmt.Sprintf("llm.structured_output %q is not auto, json_schema, json_object or off; using auto", s.LLM.StructuredOutput))
+		s.LLM.StructuredOutput = DefaultStructuredOutput
 	}
 	if strings.TrimSpace(s.LLM.BaseURL) == "" {
 		w = append(w, "llm.base_url is empty; using "+DefaultBaseURL)

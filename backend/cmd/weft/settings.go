@@ -100,7 +100,11 @@ func (c *cli) printWarnings(ws []string) {
 // while says so on stderr (every ~15 s, and at each retry wait), so a
 // stalled or rate-limiting server is never silence.
 func (c *cli) newLLM(s settings.Settings) (*llm.OpenAI, error) {
-	return llm.New(service.LLMConfig(s.LLM), llm.WithLogger(c.log), llm.WithProgress(c.llmProgress))
+	opts := []llm.Option{llm.WithLogger(c.log), llm.WithProgress(c.llmProgress)}
+	if m := service.FormatMemory(); m != nil {
+		opts = append(opts, llm.WithFormatMemory(m))
+	}
+	return llm.New(service.LLMConfig(s.LLM), opts...)
 }
 
 // llmProgress prints a long model call's progress on stderr (from the

@@ -92,6 +92,10 @@ type Step struct {
 	// DropAfter, when > 0 and streaming, closes the connection after that
 	// many content chunks (the stream breaks off mid-reply).
 	DropAfter int `json:"drop_after,omitempty"`
+	// Enforced is the reply a server that enforces a JSON Schema gives
+	// instead of Text when the request asked for one (json_schema): what
+	// constrained decoding makes of the same answer. Empty means Text.
+	Enforced string `json:"enforced,omitempty"`
 }
 
 // UnmarshalJSON accepts delay and chunk_delay as Go duration strings
@@ -218,6 +222,10 @@ type Request struct {
 	ToolChoice  json.RawMessage `json:"tool_choice,omitempty"`
 	// Authorization is the header as received.
 	Authorization string `json:"authorization,omitempty"`
+	// ResponseFormat is response_format.type ("json_schema",
+	// "json_object") and SchemaName its json_schema.name.
+	ResponseFormat string `json:"response_format,omitempty"`
+	SchemaName     string `json:"schema_name,omitempty"`
 	// Body is the raw request body.
 	Body string `json:"body,omitempty"`
 }
@@ -265,6 +273,9 @@ type Server struct {
 	requests   []Request
 	modelCalls int
 	logf       func(format string, args ...any)
+	// structured is how the server treats response_format (see
+	// WithStructuredOutput).
+	structured string
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -294,6 +305,23 @@ func WithDefault(st Step) Option { return func(s *Server) { s.def = &st } }
 
 // WithRepeatLast repeats the last queued step once the queue is empty.
 func WithRepeatLast() Option { return func(s *Server) { s.repeatLast = true } }
+
+// Structured output behaviours of a fake server (WithStructuredOutput).
+const (
+	// StructuredIgnore accepts response_format and ignores it (many
+	// local servers); the default.
+	StructuredIgnore = "ignore"
+	// StructuredEnforce accepts it and, for json_schema, answers with a
+	// step's Enforced reply (constrained decoding).
+	StructuredEnforce = "enforce"
+	// StructuredRejectSchema answers 400 to json_schema but takes
+	// json_object; StructuredRejectAll answers 400 to any response_format.
+	StructuredRejectSchema = "reject_schema"
+	StructuredRejectAll    = "reject"
+)
+
+// WithStructuredOutput sets how the server treats response_format.
+func WithStructuredOutput(mode string) Option { return func(s *Server) { s.structured = mode } }
 
 // WithModels sets what GET /models lists (default "fake-model").
 func WithModels(ids ...string) Option { return func(s *Server) { s.models = ids } }
@@ -537,7 +565,13 @@ type wireRequest struct {
 			Parameters  json.RawMessage `json:"parameters"`
 		} `json:"function"`
 	} `json:"tools"`
-	ToolChoice json.RawMessage `json:"tool_choice"`
+	ToolChoice     json.RawMessage `json:"tool_choice"`
+	ResponseFormat *struct {
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Name string `json:"name"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
 }
 
 // contentText flattens a string or an array of content parts.
@@ -592,6 +626,12 @@ func parseRequest(path string, body []byte) (Request, error) {
 	if len(wr.ToolChoice) > 0 && string(wr.ToolChoice) != "null" {
 		req.ToolChoice = wr.ToolChoice
 	}
+	if rf := wr.ResponseFormat; rf != nil {
+		req.ResponseFormat = rf.Type
+		if rf.JSONSchema != nil {
+			req.SchemaName = rf.JSONSchema.Name
+		}
+	}
 	return req, nil
 }
 
@@ -618,7 +658,19 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, http.StatusUnauthorized, "Incorrect API key provided.", "invalid_request_error", "invalid_api_key")
 		return
 	}
+	s.mu.Lock()
+	structured := s.structured
+	s.mu.Unlock()
+	if req.ResponseFormat != "" && (structured == StructuredRejectAll || structured == StructuredRejectSchema && req.ResponseFormat == "json_schema") {
+		// Refused before any step is used, as real servers do.
+		s.log("POST %s #%d: 400 (response_format %s not supported)", r.URL.Path, req.N, req.ResponseFormat)
+		writeAPIError(w, http.StatusBadRequest, fmt.Sprintf("response_format of type %s is not supported by this server", req.ResponseFormat), "invalid_request_error", nil)
+		return
+	}
 	st := s.next(req)
+	if structured == StructuredEnforce && req.ResponseFormat == "json_schema" && st.Enforced != "" {
+		st.Text, st.Chunks = st.Enforced, nil
+	}
 	s.log("POST %s #%d model=%q stream=%v messages=%d: %s", r.URL.Path, req.N, req.Model, req.Stream, len(req.Messages), st)
 	s.answer(w, r, req, st)
 }
