@@ -8,7 +8,7 @@ export WEFT_REQUIRE_MCP ?= 1
 GO ?= go
 TAGS := webkit2_41
 
-.PHONY: all deps deps-build run build weft test test-go test-frontend test-e2e test-smoke vet fuzz bench bench-repair bench-editor clean
+.PHONY: all deps deps-build run build weft test test-go test-frontend test-e2e test-smoke vet fuzz bench bench-repair bench-editor clean conformance
 
 all: build
 
@@ -75,6 +75,12 @@ fuzz:
 	  pkg=$${t%%:*}; name=$${t##*:}; echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
 	  $(GO) test $$pkg -run='^$$' -fuzz="^$$name$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s; \
 	done
+
+# Scores on other projects' published test tables, read from ../shared/peer
+# (never copied here). WEFT_PEER_MISSES=1 lists every miss.
+PEER_DIR ?= $(abspath ../shared/peer)
+conformance:
+	WEFT_PEER_DIR=$(PEER_DIR) $(GO) test -count=1 -run '^TestConformance' -v ./backend/planner | grep -E 'table|---|FAIL|ok'
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./backend/...

@@ -25,6 +25,19 @@ func RepairJSON(s string) (string, []Warning, error) {
 	// goes to the library (whose cost grows with the square of the size,
 	// hence the cap), and the kinds of fixes are then read off the input.
 	repaired, fixes, ok := fastRepair(s)
+	if ok && fixes.count[fixUnclosedString] > 0 && missingQuote(s) && len(s) <= maxLibraryRepair {
+		// The string runs to the end, but what follows its opening quote
+		// holds a line break or ends with the brackets still open: a
+		// missing closing quote, not a cut-off reply. The library ends
+		// the string where it should (before the brackets, at the line
+		// end) instead of swallowing them.
+		if lib, err := safeRepair(s); err == nil && validJSON(lib) {
+			repaired = lib
+			fixes = lexJSONish(s)
+			fixes.count[fixUnclosedString] = 0
+			fixes.note(fixMissingQuote, 0)
+		}
+	}
 	if !ok || !validJSON(repaired) {
 		if len(s) > maxLibraryRepair {
 			return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col, Msg: fmt.Sprintf(
@@ -113,6 +126,8 @@ const (
 	fixMismatched
 	fixUnclosedString
 	fixUnclosed
+	fixMissingQuote
+	fixTripleQuote
 	numFixes
 )
 
@@ -129,12 +144,49 @@ var fixNames = [numFixes]string{
 	fixMissingColon:   "missing colons inserted",
 	fixMissingValue:   "missing values filled with null",
 	fixControlChar:    "raw line breaks or control characters in strings escaped",
-	fixBadEscape:      "backslashes that escape nothing doubled",
+	fixBadEscape:      "backslashes that escape nothing doubled (\\' read as ')",
 	fixEllipsis:       "\"...\" placeholders removed",
 	fixExtraClose:     "extra closing brackets removed",
 	fixMismatched:     "mismatched closing brackets fixed",
 	fixUnclosedString: "an unterminated string closed (the reply looks cut off)",
 	fixUnclosed:       "missing closing brackets added (the reply looks cut off)",
+	fixMissingQuote:   "a missing closing quote added before the closing brackets or line end",
+	fixTripleQuote:    "Python triple-quoted strings read as JSON strings",
+}
+
+// missingQuote reports whether the text's last, unterminated string looks
+// like it lost its closing quote rather than being cut off: the rest of
+// the text after its opening quote holds a line break, or ends with a
+// closing bracket.
+func missingQuote(s string) bool {
+	open := lastOpenQuote(s)
+	if open < 0 {
+		return false
+	}
+	rest := s[open+1:]
+	trimmed := strings.TrimRight(rest, " \t\r\n")
+	return strings.ContainsAny(strings.TrimRight(rest, " \t\r"), "\n") || strings.HasSuffix(trimmed, "}") || strings.HasSuffix(trimmed, "]")
+}
+
+// lastOpenQuote is the offset of the double quote that opens a string
+// still open at the end of s, or -1.
+func lastOpenQuote(s string) int {
+	open := -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			if open >= 0 {
+				i++
+			}
+		case '"':
+			if open >= 0 {
+				open = -1
+			} else {
+				open = i
+			}
+		}
+	}
+	return open
 }
 
 // lexFrame is one open bracket.

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode/utf8"
 )
@@ -221,6 +222,12 @@ func (f *fixer) run() bool {
 			} else if !f.beforeValue() {
 				return false
 			}
+			if triple := s[f.i : f.i+min(3, len(s)-f.i)]; !key && (triple == `"""` || triple == "'''") {
+				// Python's triple-quoted string: a command or a prompt
+				// over several lines. Without this it read as "" then junk.
+				f.tripleStr(triple)
+				continue
+			}
 			if !f.str(c) {
 				return false
 			}
@@ -302,6 +309,25 @@ func (f *fixer) run() bool {
 	return f.topDone
 }
 
+// tripleStr copies a Python triple-quoted string (q is \"\"\" or \'\'\') as
+// a JSON string; unclosed, it runs to the end (a cut-off reply).
+func (f *fixer) tripleStr(q string) {
+	f.note(fixTripleQuote)
+	start := f.i + 3
+	end := strings.Index(f.s[start:], q)
+	body := ""
+	if end < 0 {
+		body = f.s[start:]
+		f.i = len(f.s)
+		f.note(fixUnclosedString)
+	} else {
+		body = f.s[start : start+end]
+		f.i = start + end + 3
+	}
+	enc, _ := json.Marshal(body)
+	f.out = append(f.out, enc...)
+}
+
 // str copies a string quoted with q as a JSON string.
 func (f *fixer) str(q byte) bool {
 	s := f.s
@@ -336,13 +362,26 @@ func (f *fixer) str(q byte) bool {
 			}
 			e := s[j+1]
 			switch {
-			case e == '\'' && q == '\'':
+			case e == '\'':
+				// \' (Don\'t): JavaScript's escaped apostrophe, which JSON
+				// writes bare; in a double-quoted string too.
+				if q != '\'' {
+					f.fixes.note(fixBadEscape, j)
+				}
 				f.out = append(f.out, '\'')
+			case e == '\n':
+				// a backslash before a line break: the line break meant
+				f.fixes.note(fixControlChar, j)
+				f.out = append(f.out, '\\', 'n')
 			case e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't':
 				f.out = append(f.out, c, e)
 			case e == 'u' && j+5 < len(s) && isHex4(s[j+2:j+6]):
 				f.out = append(f.out, s[j:j+6]...)
 				j += 4
+			case e == 'u' && j+6 > len(s) && isHexPrefix(s[j+2:]):
+				// \u cut off by the end of the reply: drop the half escape
+				j = len(s)
+				continue
 			default:
 				// \d, C:\Users: a backslash that escapes nothing
 				f.fixes.note(fixBadEscape, j)
@@ -384,6 +423,17 @@ func (f *fixer) str(q byte) bool {
 
 func isIdentStart(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// isHexPrefix reports whether s (shorter than 4) is only hex digits.
+func isHexPrefix(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 func isHex4(s string) bool {
