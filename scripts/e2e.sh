@@ -130,7 +130,7 @@ fi
 # XDG_CONFIG_HOME too, so pin it first; the WEFT_LLM_* overrides would point
 # the app elsewhere.
 export GOENV="$(go env GOENV)"
-export XDG_CONFIG_HOME="$SCRATCH/config" XDG_DATA_HOME="$SCRATCH/data"
+export XDG_CONFIG_HOME="$SCRATCH/config" XDG_DATA_HOME="$SCRATCH/data" XDG_STATE_HOME="$SCRATCH/state"
 export WEFT_KEYRING=off
 unset WEFT_LLM_BASE_URL WEFT_LLM_MODEL WEFT_LLM_API_KEY WEFT_MAX_REPAIR_ATTEMPTS
 mkdir -p "$XDG_CONFIG_HOME/weft" "$XDG_DATA_HOME"

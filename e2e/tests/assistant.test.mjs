@@ -262,6 +262,40 @@ describe('Assistant panel', () => {
     await page.waitForFunction(() => document.querySelectorAll('.weft-node[data-testid^="node-"]').length === 2);
   });
 
+  it("asks for the reply's shape: a server that enforces it answers in shape at once", async () => {
+    await script({ text: 'I would add a step that logs the archive at the end.', enforced: ADD_LOG });
+    await fake('/_llmtest/structured', { mode: 'enforce' });
+    await openWorkflow(PIPELINE);
+    await ask('Log that the archive was unpacked at the end');
+    await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
+    const reqs = await fake('/_llmtest/requests');
+    assert.equal(reqs.length, 1, 'one call: the shape was enforced');
+    assert.equal(reqs[0].response_format, 'json_schema');
+    assert.equal(reqs[0].schema_name, 'weft_assistant_reply');
+    await page.locator('[data-testid="discard-change"]').click();
+    await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
+  });
+
+  it('a server that refuses response_format is asked again without it, and that is remembered', async () => {
+    await script({ text: ADD_LOG }, { text: ADD_LOG });
+    await fake('/_llmtest/structured', { mode: 'reject' });
+    await ask('Log that the archive was unpacked at the end');
+    await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
+    let reqs = await fake('/_llmtest/requests');
+    assert.deepEqual(reqs.map((r) => r.response_format ?? ''), ['json_schema', 'json_object', '']);
+    await page.locator('[data-testid="discard-change"]').click();
+    await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
+    // The next request skips the refused forms.
+    await fake('/_llmtest/steps', [{ text: ADD_LOG }]);
+    await ask('Log that the archive was unpacked at the end, please');
+    await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
+    reqs = await fake('/_llmtest/requests');
+    assert.equal(reqs.length, 4);
+    assert.equal(reqs[3].response_format ?? '', '');
+    await page.locator('[data-testid="discard-change"]').click();
+    await fake('/_llmtest/reset', {});
+  });
+
   it('logged no errors in the page', () => {
     const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e));
     assert.deepEqual(real, []);

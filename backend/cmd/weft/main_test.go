@@ -19,8 +19,10 @@ func run(t *testing.T, env map[string]string, args ...string) (int, string, stri
 	if env == nil {
 		env = map[string]string{}
 	}
-	if _, ok := env["XDG_CONFIG_HOME"]; !ok {
-		env["XDG_CONFIG_HOME"] = t.TempDir()
+	for _, k := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME"} {
+		if _, ok := env[k]; !ok {
+			env[k] = t.TempDir() // nothing a test learns lands in the real home
+		}
 	}
 	env["WEFT_KEYRING"] = "off"
 	for k, v := range env {

@@ -35,6 +35,7 @@ const (
 func planEnv(t *testing.T, srv *llmtest.Server, maxAttempts string) map[string]string {
 	env := map[string]string{
 		"XDG_DATA_HOME":            t.TempDir(),
+		"XDG_STATE_HOME":           t.TempDir(),
 		"WEFT_LLM_BASE_URL":        srv.URL,
 		"WEFT_LLM_MODEL":           "fake-model",
 		"WEFT_LLM_API_KEY":         "sk-test",

@@ -20,7 +20,7 @@ import (
 var runEnvHook = runEnv
 
 func runEnv(t *testing.T) map[string]string {
-	return map[string]string{"XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir()}
+	return map[string]string{"XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir()}
 }
 
 // flakyWF fails verification unless ok.txt exists beside it.

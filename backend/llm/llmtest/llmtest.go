@@ -275,7 +275,8 @@ type Server struct {
 	logf       func(format string, args ...any)
 	// structured is how the server treats response_format (see
 	// WithStructuredOutput).
-	structured string
+	structured     string
+	structuredInit string // the mode it started with, for Reset
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -323,6 +324,14 @@ const (
 // WithStructuredOutput sets how the server treats response_format.
 func WithStructuredOutput(mode string) Option { return func(s *Server) { s.structured = mode } }
 
+// SetStructuredOutput changes how the server treats response_format
+// (Reset goes back to ignoring it).
+func (s *Server) SetStructuredOutput(mode string) {
+	s.mu.Lock()
+	s.structured = mode
+	s.mu.Unlock()
+}
+
 // WithModels sets what GET /models lists (default "fake-model").
 func WithModels(ids ...string) Option { return func(s *Server) { s.models = ids } }
 
@@ -366,6 +375,7 @@ func Listen(addr string, opts ...Option) (*Server, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	s.structuredInit = s.structured
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
 	if addr != "" {
 		l, err := net.Listen("tcp", addr)
@@ -443,6 +453,7 @@ func (s *Server) ModelCalls() int {
 func (s *Server) Reset() {
 	s.mu.Lock()
 	s.queue, s.requests, s.last, s.used, s.modelCalls = nil, nil, nil, 0, 0
+	s.structured = s.structuredInit
 	s.mu.Unlock()
 }
 
@@ -471,6 +482,17 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.controlSteps(w, r)
 	case "/_llmtest/requests":
 		writeJSON(w, http.StatusOK, s.Requests())
+	case "/_llmtest/structured":
+		// POST {"mode": "ignore"|"enforce"|"reject_schema"|"reject"}
+		var body struct {
+			Mode string `json:"mode"`
+		}
+		if err := json.NewDecoder(io.LimitReader(r.Body, 1<<10)).Decode(&body); err != nil {
+			writeError(w, http.StatusBadRequest, "want {\"mode\": ...}")
+			return
+		}
+		s.SetStructuredOutput(body.Mode)
+		writeJSON(w, http.StatusOK, map[string]string{"mode": body.Mode})
 	case "/_llmtest/reset":
 		s.Reset()
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
