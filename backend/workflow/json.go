@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+	"github.com/tidwall/gjson"
 )
 
 // Extra keeps JSON fields this version does not know, so a save never drops
@@ -40,21 +41,27 @@ var (
 	edgeFields     = knownFields(reflect.TypeOf(Edge{}))
 )
 
-// splitExtra returns the fields of obj not in known; nil when there are none.
+// splitExtra returns the fields of obj not in known; nil when there are
+// none. It scans the keys without decoding the values (gjson): every node
+// and its params pass through here on load.
+//
+// Callers have decoded data with encoding/json already, so it is valid.
 func splitExtra(data []byte, known map[string]bool) (Extra, error) {
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(data, &all); err != nil {
-		return nil, err
+	obj := gjson.ParseBytes(data)
+	if !obj.IsObject() {
+		return nil, fmt.Errorf("expected a JSON object")
 	}
 	var extra Extra
-	for k, v := range all {
-		if !known[k] {
+	obj.ForEach(func(k, v gjson.Result) bool {
+		key := k.String()
+		if !known[key] {
 			if extra == nil {
 				extra = Extra{}
 			}
-			extra[k] = v
+			extra[key] = json.RawMessage(v.Raw)
 		}
-	}
+		return true
+	})
 	return extra, nil
 }
 
@@ -249,8 +256,19 @@ func LineCol(data []byte, offset int64) (int, int) {
 // edges) and tolerant about the rest (defaults, derived keys). Warnings
 // describe the defaults it filled in.
 func Parse(data []byte) (*Workflow, []string, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
 	var top map[string]json.RawMessage
+	if gjson.ValidBytes(data) {
+		// The common case, a valid file: one fast scan for the top level.
+		if root := gjson.ParseBytes(data); root.IsObject() {
+			top = map[string]json.RawMessage{}
+			root.ForEach(func(k, v gjson.Result) bool {
+				top[k.String()] = json.RawMessage(v.Raw)
+				return true
+			})
+			return parseTop(data, top)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&top); err != nil {
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &typ) {
@@ -266,6 +284,11 @@ func Parse(data []byte) (*Workflow, []string, error) {
 	if top == nil {
 		return nil, nil, &ParseError{Line: 1, Column: 1, Msg: "expected a JSON object, got null"}
 	}
+	return parseTop(data, top)
+}
+
+// parseTop decodes a document whose top level is read into top.
+func parseTop(data []byte, top map[string]json.RawMessage) (*Workflow, []string, error) {
 	rawFormat, ok := top["format"]
 	if !ok {
 		return nil, nil, &ParseError{Path: "format", Msg: fmt.Sprintf("missing; expected %q", Format)}
@@ -283,16 +306,33 @@ func Parse(data []byte) (*Workflow, []string, error) {
 			return nil, nil, &ParseError{Path: f, Msg: "must be an array"}
 		}
 	}
-	// Decode nodes and edges one by one first, so a wrong value is reported
-	// with its index and its real position in the file.
-	for _, f := range []string{"nodes", "edges"} {
-		if err := checkItems(data, f); err != nil {
-			return nil, nil, err
+	// One pass: the top-level fields, then nodes and edges one by one into
+	// the workflow, so a wrong value is reported with its index and its
+	// real position in the file (and the file is decoded once).
+	var w Workflow
+	w.Format = format
+	for k, v := range top {
+		switch k {
+		case "format", "nodes", "edges":
+		default:
+			if !workflowFields[k] {
+				if w.Extra == nil {
+					w.Extra = Extra{}
+				}
+				w.Extra[k] = v
+				continue
+			}
+			if err := decodeTopField(&w, k, v); err != nil {
+				return nil, nil, jsonError(data, err, k)
+			}
 		}
 	}
-	var w Workflow
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, nil, jsonError(data, err, "")
+	var err error
+	if w.Nodes, err = decodeItems[Node](data, "nodes"); err != nil {
+		return nil, nil, err
+	}
+	if w.Edges, err = decodeItems[Edge](data, "edges"); err != nil {
+		return nil, nil, err
 	}
 	warnings := w.normalize()
 	return &w, warnings, nil
@@ -390,61 +430,81 @@ func valueOffsets(obj []byte) map[string]int64 {
 	return out
 }
 
-// checkItems decodes each element of the array field (nodes or edges) and
-// reports the first wrong value as field[i].path at its line and column.
-func checkItems(data []byte, field string) error {
-	base, ok := valueOffsets(data)[field]
-	if !ok {
-		return nil
+// decodeTopField decodes one known top-level field other than format,
+// nodes and edges.
+func decodeTopField(w *Workflow, k string, v json.RawMessage) error {
+	switch k {
+	case "id":
+		return json.Unmarshal(v, &w.ID)
+	case "name":
+		return json.Unmarshal(v, &w.Name)
+	case "goal":
+		return json.Unmarshal(v, &w.Goal)
+	case "done_when":
+		return json.Unmarshal(v, &w.DoneWhen)
 	}
-	dec := json.NewDecoder(bytes.NewReader(data[base:]))
-	if _, err := dec.Token(); err != nil {
-		return jsonError(data, err, field)
+	// A field added to Workflow without a case here: decode through the
+	// struct, so it is never dropped.
+	var one Workflow
+	if err := json.Unmarshal([]byte(`{"`+k+`":`+string(v)+`}`), (*rawWorkflow)(&one)); err != nil {
+		return err
 	}
-	for i := 0; dec.More(); i++ {
-		start := dec.InputOffset()
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return jsonError(data, err, field)
+	src, dst := reflect.ValueOf(one), reflect.ValueOf(w).Elem()
+	for i := 0; i < src.NumField(); i++ {
+		if strings.Split(src.Type().Field(i).Tag.Get("json"), ",")[0] == k {
+			dst.Field(i).Set(src.Field(i))
 		}
-		// Skip the comma and spaces between the previous element and this one.
-		for start < int64(len(data)-int(base)) && bytes.IndexByte([]byte(", \t\r\n"), data[base+start]) >= 0 {
-			start++
-		}
-		elemStart := base + start
-		var err error
-		if field == "nodes" {
-			var n Node
-			err = json.Unmarshal(raw, &n)
-		} else {
-			var e Edge
-			err = json.Unmarshal(raw, &e)
-		}
-		if err == nil {
-			continue
-		}
-		path := fmt.Sprintf("%s[%d]", field, i)
-		var typ *json.UnmarshalTypeError
-		if !errors.As(err, &typ) {
-			return &ParseError{Path: path, Msg: err.Error()}
-		}
-		off := elemStart + typ.Offset
-		// Params and edge outputs decode themselves, so their offsets are
-		// relative to their own value.
-		first := strings.SplitN(typ.Field, ".", 2)[0]
-		if first == "params" || first == "output" {
-			if vo, ok := valueOffsets(raw)[first]; ok {
-				off = elemStart + vo + typ.Offset
-			}
-		}
-		line, col := LineCol(data, max(off-1, 0))
-		if typ.Field != "" {
-			path += "." + typ.Field
-		}
-		return &ParseError{Path: path, Line: line, Column: col,
-			Msg: fmt.Sprintf("expected %s, got JSON %s", friendlyType(typ.Type.String()), typ.Value)}
 	}
 	return nil
+}
+
+// decodeItems decodes each element of the array field (nodes or edges) and
+// reports the first wrong value as field[i].path at its line and column.
+func decodeItems[T any](data []byte, field string) ([]T, error) {
+	arr := gjson.GetBytes(data, gjsonEscape(field))
+	n := 0
+	arr.ForEach(func(_, _ gjson.Result) bool { n++; return true })
+	out := make([]T, 0, n)
+	var err error
+	i := 0
+	arr.ForEach(func(_, v gjson.Result) bool {
+		var item T
+		if e := json.Unmarshal([]byte(v.Raw), &item); e != nil {
+			err = itemError(data, e, field, i, int64(v.Index), []byte(v.Raw))
+			return false
+		}
+		out = append(out, item)
+		i++
+		return true
+	})
+	return out, err
+}
+
+func gjsonEscape(k string) string { return k } // "nodes" and "edges" need no escaping
+
+// itemError turns the error of element i (starting at elemStart in data)
+// into a ParseError with its path, line and column.
+func itemError(data []byte, err error, field string, i int, elemStart int64, raw []byte) error {
+	path := fmt.Sprintf("%s[%d]", field, i)
+	var typ *json.UnmarshalTypeError
+	if !errors.As(err, &typ) {
+		return &ParseError{Path: path, Msg: err.Error()}
+	}
+	off := elemStart + typ.Offset
+	// Params and edge outputs decode themselves, so their offsets are
+	// relative to their own value.
+	first := strings.SplitN(typ.Field, ".", 2)[0]
+	if first == "params" || first == "output" {
+		if vo, ok := valueOffsets(raw)[first]; ok {
+			off = elemStart + vo + typ.Offset
+		}
+	}
+	line, col := LineCol(data, max(off-1, 0))
+	if typ.Field != "" {
+		path += "." + typ.Field
+	}
+	return &ParseError{Path: path, Line: line, Column: col,
+		Msg: fmt.Sprintf("expected %s, got JSON %s", friendlyType(typ.Type.String()), typ.Value)}
 }
 
 func friendlyType(t string) string {

@@ -20,6 +20,8 @@ const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 const ADD_LOG = `{"message": "Added a last step that logs the archive was unpacked.",
  "add_nodes": [{"id": "archive_log", "step_type": "Tool", "name": "Log archive unpacked", "tool_name": "log", "arguments": {"message": "archive unpacked"}}],
  "add_edges": [{"from": "notify", "to": "archive_log"}]}`;
+// A change that stays valid whatever the earlier specs did to the pipeline.
+const UPDATE_NOTIFY = `{"message": "The notification now says all is done.", "update": [{"id": "notify", "arguments": {"message": "all done"}}]}`;
 const IF_ONE_BRANCH = `{"add_nodes": [{"id": "check", "step_type": "If", "name": "Download ok?", "condition": "download.exit_code == 0"}],
  "add_edges": [{"from": "download", "to": "check"}, {"from": "check", "to": "unzip", "output": {"type": "IfTrue"}}],
  "remove_edges": [{"from": "download", "to": "unzip"}]}`;
@@ -263,10 +265,10 @@ describe('Assistant panel', () => {
   });
 
   it("asks for the reply's shape: a server that enforces it answers in shape at once", async () => {
-    await script({ text: 'I would add a step that logs the archive at the end.', enforced: ADD_LOG });
+    await script({ text: 'I would change the notification to say all is done.', enforced: UPDATE_NOTIFY });
     await fake('/_llmtest/structured', { mode: 'enforce' });
     await openWorkflow(PIPELINE);
-    await ask('Log that the archive was unpacked at the end');
+    await ask('Make the notification say all is done');
     await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
     const reqs = await fake('/_llmtest/requests');
     assert.equal(reqs.length, 1, 'one call: the shape was enforced');
@@ -277,17 +279,17 @@ describe('Assistant panel', () => {
   });
 
   it('a server that refuses response_format is asked again without it, and that is remembered', async () => {
-    await script({ text: ADD_LOG }, { text: ADD_LOG });
+    await script({ text: UPDATE_NOTIFY });
     await fake('/_llmtest/structured', { mode: 'reject' });
-    await ask('Log that the archive was unpacked at the end');
+    await ask('Make the notification say all is done');
     await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
     let reqs = await fake('/_llmtest/requests');
     assert.deepEqual(reqs.map((r) => r.response_format ?? ''), ['json_schema', 'json_object', '']);
     await page.locator('[data-testid="discard-change"]').click();
     await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
     // The next request skips the refused forms.
-    await fake('/_llmtest/steps', [{ text: ADD_LOG }]);
-    await ask('Log that the archive was unpacked at the end, please');
+    await fake('/_llmtest/steps', [{ text: UPDATE_NOTIFY }]);
+    await ask('Make the notification say all is done, please');
     await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
     reqs = await fake('/_llmtest/requests');
     assert.equal(reqs.length, 4);
