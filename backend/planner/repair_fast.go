@@ -285,7 +285,26 @@ func (f *fixer) run() bool {
 				f.note(fixLiteral)
 				lit = "null"
 			default:
-				return false // an unquoted value: the library has rules for those
+				// An unquoted value (ls -la /tmp, hello world): text up to
+				// the next comma, closing bracket or line end. Done here,
+				// in linear time, rather than by the library, whose cost
+				// grows with the square of the reply.
+				end := f.i
+				for end < len(s) && s[end] != ',' && s[end] != '}' && s[end] != ']' && s[end] != '\n' {
+					if s[end] == '"' || s[end] == '{' || s[end] == '[' {
+						return false // quotes or brackets inside: the library decides
+					}
+					end++
+				}
+				text := strings.TrimRight(s[f.i:end], " \t\r")
+				if !f.beforeValue() {
+					return false
+				}
+				f.note(fixUnquotedValue)
+				enc, _ := json.Marshal(text)
+				f.out = append(f.out, enc...)
+				f.i = f.i + len(text)
+				continue
 			}
 			if !f.beforeValue() {
 				return false

@@ -73,7 +73,7 @@ func TestFastRepair(t *testing.T) {
 func TestFastRepairGivesUp(t *testing.T) {
 	for _, in := range []string{
 		`{"cmd": "echo "hi" there"}`, // a quote inside a string
-		`{"a": hello world}`,         // an unquoted value
+		`{"a": hello "world"}`,       // an unquoted value with quotes in it
 		`{"a": 01}`, `{"a": 1.}`, `{"a": +1}`,
 		`{"a": 1} {"b": 2}`, // two values
 		`{"a": 1 = 2}`, "", "   ",
@@ -86,6 +86,23 @@ func TestFastRepairGivesUp(t *testing.T) {
 	out, ws, err := RepairJSON(`{"cmd": "echo "hi" there"}`)
 	if err != nil || !json.Valid([]byte(out)) || len(ws) != 1 {
 		t.Errorf("fallback: %q %v %v", out, ws, err)
+	}
+}
+
+// Unquoted values are read in linear time, up to the next comma, closing
+// bracket or line end.
+func TestFastRepairUnquotedValues(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"a": hello world}`:                              `{"a": "hello world"}`,
+		`{"command": ls -la /tmp, "x": 1}`:                `{"command": "ls -la /tmp", "x": 1}`,
+		`{"steps": [{"cmd": cat file.txt | grep x}]}`:     `{"steps": [{"cmd": "cat file.txt | grep x"}]}`,
+		"{\"a\": first line\n, \"b\": 2}":                 `{"a": "first line", "b": 2}`,
+		`{"url": https://example.com/a?b=c}`:              `{"url": "https://example.com/a?b=c"}`,
+	} {
+		out, fixes, ok := fastRepair(in)
+		if !ok || !sameJSON(out, want) || fixes.count[fixUnquotedValue] == 0 {
+			t.Errorf("%q: %q %v", in, out, ok)
+		}
 	}
 }
 
