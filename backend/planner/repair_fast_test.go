@@ -93,11 +93,11 @@ func TestFastRepairGivesUp(t *testing.T) {
 // bracket or line end.
 func TestFastRepairUnquotedValues(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"a": hello world}`:                              `{"a": "hello world"}`,
-		`{"command": ls -la /tmp, "x": 1}`:                `{"command": "ls -la /tmp", "x": 1}`,
-		`{"steps": [{"cmd": cat file.txt | grep x}]}`:     `{"steps": [{"cmd": "cat file.txt | grep x"}]}`,
-		"{\"a\": first line\n, \"b\": 2}":                 `{"a": "first line", "b": 2}`,
-		`{"url": https://example.com/a?b=c}`:              `{"url": "https://example.com/a?b=c"}`,
+		`{"a": hello world}`:                          `{"a": "hello world"}`,
+		`{"command": ls -la /tmp, "x": 1}`:            `{"command": "ls -la /tmp", "x": 1}`,
+		`{"steps": [{"cmd": cat file.txt | grep x}]}`: `{"steps": [{"cmd": "cat file.txt | grep x"}]}`,
+		"{\"a\": first line\n, \"b\": 2}":             `{"a": "first line", "b": 2}`,
+		`{"url": https://example.com/a?b=c}`:          `{"url": "https://example.com/a?b=c"}`,
 	} {
 		out, fixes, ok := fastRepair(in)
 		if !ok || !sameJSON(out, want) || fixes.count[fixUnquotedValue] == 0 {
