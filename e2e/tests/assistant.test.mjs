@@ -279,21 +279,22 @@ describe('Assistant panel', () => {
   });
 
   it('a server that refuses response_format is asked again without it, and that is remembered', async () => {
-    await script({ text: UPDATE_NOTIFY });
+    // Enough replies for the chat's own calls too (summarising older turns).
+    await script({ text: UPDATE_NOTIFY }, { text: UPDATE_NOTIFY }, { text: UPDATE_NOTIFY }, { text: UPDATE_NOTIFY });
     await fake('/_llmtest/structured', { mode: 'reject' });
     await ask('Make the notification say all is done');
     await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
     let reqs = await fake('/_llmtest/requests');
-    assert.deepEqual(reqs.map((r) => r.response_format ?? ''), ['json_schema', 'json_object', '']);
+    assert.deepEqual(reqs.slice(0, 3).map((r) => r.response_format ?? ''), ['json_schema', 'json_object', '']);
     await page.locator('[data-testid="discard-change"]').click();
     await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
-    // The next request skips the refused forms.
-    await fake('/_llmtest/steps', [{ text: UPDATE_NOTIFY }]);
+    // The next request skips the refused forms: no 400 first.
+    const before = reqs.length;
     await ask('Make the notification say all is done, please');
     await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
     reqs = await fake('/_llmtest/requests');
-    assert.equal(reqs.length, 4);
-    assert.equal(reqs[3].response_format ?? '', '');
+    assert.ok(reqs.length > before);
+    assert.deepEqual(reqs.slice(before).map((r) => r.response_format ?? ''), reqs.slice(before).map(() => ''));
     await page.locator('[data-testid="discard-change"]').click();
     await fake('/_llmtest/reset', {});
   });
