@@ -42,3 +42,26 @@ func TestLargeSloppyReplyRepairedLocally(t *testing.T) {
 		t.Fatalf("1 MB reply: %v %v", ws, err)
 	}
 }
+
+// Over the library's bound, what the strict linear pass gives up on is
+// still repaired locally (lenient), and every guess is said.
+func TestLargeReplyLenientRepair(t *testing.T) {
+	in := strings.Replace(sloppyReply(1<<20), `ls -la /tmp`, `echo "hi" > {out}.txt`, 1)
+	in = strings.Replace(in, `"id": "s1",`, `"id": "s1", = `, 1)
+	out, ws, err := RepairJSON(in)
+	if err != nil || !validJSON(out) || len(ws) != 1 {
+		t.Fatalf("1 MB reply: %v %v", ws, err)
+	}
+	for _, want := range []string{"unquoted string values quoted", "stray characters dropped"} {
+		if !strings.Contains(ws[0].Message, want) {
+			t.Errorf("warning %q does not say %q", ws[0].Message, want)
+		}
+	}
+	if !strings.Contains(out, `"command": "echo \"hi\" > {out}.txt"`) {
+		t.Errorf("the command was not kept as text: %.200s", out[len(out)-200:])
+	}
+	// Small replies keep the strict pass and the library: no guessing.
+	if _, _, ok := linearRepair(`{"a": 1 = 2}`, false); ok {
+		t.Error("the strict pass guessed")
+	}
+}

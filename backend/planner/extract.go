@@ -232,8 +232,8 @@ func scanCandidates(s string) []candidate {
 				c.end = i + f
 			}
 		}
-		if c.end-c.start < 2 {
-			continue
+		if c.end-c.start < 2 && (c.closed || strings.TrimSpace(s[i+1:]) != "") {
+			continue // a lone "{" at the very end is a reply cut off at once
 		}
 		if c.closed || rescans >= maxNestedRescans {
 			// A lone "[1]" or "{x}" in prose is a candidate too; the
@@ -408,5 +408,47 @@ func pickCandidate(s string, cs []candidate) int {
 			}
 		}
 	}
+	if best >= 0 && cs[best].nested {
+		// A complete block inside an unclosed one that starts like JSON
+		// is a fragment of a cut-off reply: taking it would silently
+		// drop everything around it. Take the outer one, to be repaired
+		// with the cut-off warning.
+		for k := best - 1; k >= 0; k-- {
+			if o := cs[k]; !o.closed && !o.nested && o.start < cs[best].start && startsLikeJSON(s, o.start) {
+				return k
+			}
+		}
+	}
 	return best
+}
+
+// startsLikeJSON reports whether the bracket at s[i] opens JSON rather
+// than prose ("[note: …"): an object's first key, an array's first value,
+// or nothing yet.
+func startsLikeJSON(s string, i int) bool {
+	j := skipSpaceNL(s, i+1)
+	if j >= len(s) {
+		return true
+	}
+	c := s[j]
+	if s[i] == '{' {
+		if c == '"' || c == '\'' || c == '}' {
+			return true
+		}
+		k := j
+		for k < len(s) && isIdentByte(s[k]) {
+			k++
+		}
+		return k > j && skipSpaceNL(s, k) < len(s) && s[skipSpaceNL(s, k)] == ':'
+	}
+	switch {
+	case c == '{' || c == '[' || c == '"' || c == '\'' || c == ']' || c == '-' || c >= '0' && c <= '9':
+		return true
+	}
+	for _, w := range []string{"true", "false", "null"} {
+		if strings.HasPrefix(s[j:], w) {
+			return true
+		}
+	}
+	return false
 }

@@ -38,6 +38,10 @@ func RepairJSON(s string) (string, []Warning, error) {
 			fixes.note(fixMissingQuote, 0)
 		}
 	}
+	if (!ok || !validJSON(repaired)) && len(s) > maxLibraryRepair {
+		// Too large for the library: the linear pass, guessing more.
+		repaired, fixes, ok = linearRepair(s, true)
+	}
 	if !ok || !validJSON(repaired) {
 		if len(s) > maxLibraryRepair {
 			return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col, Msg: fmt.Sprintf(
@@ -85,7 +89,9 @@ func safeRepair(s string) (out string, err error) {
 // strictError parses s with encoding/json and returns where and why it
 // fails: 1-based line and column of the offending character.
 func strictError(s string) (int, int, string) {
-	var v any
+	// Into a RawMessage: the same strict scan and error, without
+	// building the value (twice as fast on a large reply).
+	var v json.RawMessage
 	err := json.Unmarshal([]byte(s), &v)
 	if err == nil {
 		return 0, 0, ""
@@ -128,6 +134,12 @@ const (
 	fixUnclosed
 	fixMissingQuote
 	fixTripleQuote
+	fixInnerQuote
+	fixNumber
+	fixSpace
+	fixJSONP
+	fixConcat
+	fixStray
 	numFixes
 )
 
@@ -152,6 +164,12 @@ var fixNames = [numFixes]string{
 	fixUnclosed:       "missing closing brackets added (the reply looks cut off)",
 	fixMissingQuote:   "a missing closing quote added before the closing brackets or line end",
 	fixTripleQuote:    "Python triple-quoted strings read as JSON strings",
+	fixInnerQuote:     "quotes inside strings escaped",
+	fixNumber:         "malformed numbers completed (2. → 2.0, .5 → 0.5) or quoted (0.0.1, 0789)",
+	fixSpace:          "non-breaking or zero-width spaces outside strings read as spaces",
+	fixJSONP:          "a JSONP wrapper callback(…) removed",
+	fixConcat:         "strings joined with + concatenated",
+	fixStray:          "stray characters dropped",
 }
 
 // missingQuote reports whether the text's last, unterminated string looks

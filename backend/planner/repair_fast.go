@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -17,7 +18,15 @@ import (
 // values, stray characters) makes it give up (ok false), and RepairJSON
 // falls back to the repair library, which is thorough but quadratic.
 func fastRepair(s string) (string, *lexResult, bool) {
-	f := &fixer{s: s, out: make([]byte, 0, len(s)+16), fixes: &lexResult{}}
+	return linearRepair(s, false)
+}
+
+// linearRepair is fastRepair; lenient, it also guesses where it would
+// give up: quotes and brackets inside an unquoted value are text, stray
+// characters are dropped (and said). Used for replies too large for the
+// library, so that they are repaired rather than re-asked.
+func linearRepair(s string, lenient bool) (string, *lexResult, bool) {
+	f := &fixer{s: s, out: make([]byte, 0, len(s)+16), fixes: &lexResult{}, lenient: lenient}
 	if !f.run() {
 		return "", nil, false
 	}
@@ -44,6 +53,10 @@ type fixer struct {
 	out     []byte
 	stack   []fixFrame
 	topDone bool
+	jsonp   bool // callback( was read: its ) and ; are dropped
+	lenient bool // see linearRepair
+	nObj    int  // open objects
+	nArr    int  // open arrays
 	fixes   *lexResult
 }
 
@@ -129,8 +142,10 @@ func (f *fixer) closeTop() {
 	}
 	if t.kind == '{' {
 		f.out = append(f.out, '}')
+		f.nObj--
 	} else {
 		f.out = append(f.out, ']')
+		f.nArr--
 	}
 	f.stack = f.stack[:len(f.stack)-1]
 }
@@ -164,6 +179,11 @@ func (f *fixer) run() bool {
 				st = stKey
 			}
 			f.stack = append(f.stack, fixFrame{kind: c, state: st})
+			if c == '{' {
+				f.nObj++
+			} else {
+				f.nArr++
+			}
 			f.out = append(f.out, c)
 			f.i++
 		case c == '}' || c == ']':
@@ -177,6 +197,11 @@ func (f *fixer) run() bool {
 					match = k
 					break
 				}
+			}
+			if t := f.top(); t != nil && t.state == stColon {
+				// {"a" ] or {"a"}: a key with no colon and no value is
+				// not something to guess; jsonrepair refuses it too.
+				return false
 			}
 			if match < 0 {
 				f.note(fixExtraClose)
@@ -192,14 +217,21 @@ func (f *fixer) run() bool {
 		case c == ',':
 			t := f.top()
 			switch {
+			case t == nil && f.topDone:
+				// [1],: a comma after the whole value
+				f.note(fixTrailingComma)
 			case t == nil:
 				return false
 			case t.state == stAfter:
 				t.state = stCommaed
 			case t.state == stColon:
-				// {"a", "b": 1}: a key without a value.
+				// {"a", "b": 1}: a key with no colon. A set? A lost value?
+				// Not a guess to make (jsonrepair refuses it too).
+				return false
+			case t.kind == '{' && t.state == stValue:
+				// {"a":, "b": 2}: the value is missing
 				f.note(fixMissingValue)
-				f.out = append(f.out, ":null"...)
+				f.out = append(f.out, "null"...)
 				t.state = stCommaed
 			default:
 				f.note(fixExtraComma)
@@ -208,6 +240,10 @@ func (f *fixer) run() bool {
 		case c == ':':
 			t := f.top()
 			if t == nil || t.kind != '{' || t.state != stColon {
+				if f.lenient {
+					f.stray()
+					continue
+				}
 				return false
 			}
 			f.out = append(f.out, ':')
@@ -228,7 +264,7 @@ func (f *fixer) run() bool {
 				f.tripleStr(triple)
 				continue
 			}
-			if !f.str(c) {
+			if !f.str(c, key) {
 				return false
 			}
 		case c == '.' && strings.HasPrefix(s[f.i:], "..."):
@@ -247,13 +283,44 @@ func (f *fixer) run() bool {
 					f.i++
 				}
 			}
-		case c == '-' || c >= '0' && c <= '9':
+		case c == '-' || c == '.' || c >= '0' && c <= '9':
 			end, ok := scanNumber(s, f.i)
-			if !ok || !f.beforeValue() {
+			if !f.beforeValue() {
 				return false
 			}
-			f.out = append(f.out, s[f.i:end]...)
+			if ok {
+				f.out = append(f.out, s[f.i:end]...)
+				f.i = end
+				continue
+			}
+			// 2., .5, 2e, - (often at the cut of a reply) are completed;
+			// 0789, 0.0.1, a UUID or a date are text, as a string.
+			end = f.i
+			for end < len(s) && !f.tokenEnd(end) {
+				end++
+			}
+			f.note(fixNumber)
+			if num, ok := completeNumber(s[f.i:end]); ok {
+				f.out = append(f.out, num...)
+			} else {
+				enc := jsonString(s[f.i:end])
+				f.out = append(f.out, enc...)
+			}
 			f.i = end
+		case (c == ')' || c == ';') && f.jsonp && len(f.stack) == 0:
+			f.i++
+		case c >= utf8.RuneSelf:
+			r, n := utf8.DecodeRuneInString(s[f.i:])
+			if !oddSpace(r) {
+				if f.lenient {
+					f.stray()
+					continue
+				}
+				return false
+			}
+			f.note(fixSpace)
+			f.out = append(f.out, ' ')
+			f.i += n
 		case isIdentStart(c):
 			j := f.i
 			for j < len(s) && (isIdentByte(s[j]) || s[j] == '$') {
@@ -268,6 +335,9 @@ func (f *fixer) run() bool {
 				f.out = append(f.out, '"')
 				f.out = append(f.out, word...)
 				f.out = append(f.out, '"')
+				if j < len(s) && s[j] == '"' {
+					j++ // {a": 1}: only the opening quote was missing
+				}
 				f.i = j
 				continue
 			}
@@ -285,23 +355,43 @@ func (f *fixer) run() bool {
 				f.note(fixLiteral)
 				lit = "null"
 			default:
+				if len(f.stack) == 0 && !f.topDone && !f.jsonp && j < len(s) && s[j] == '(' {
+					// callback_123({...}); JSONP around the value
+					f.note(fixJSONP)
+					f.jsonp = true
+					f.i = j + 1
+					continue
+				}
 				// An unquoted value (ls -la /tmp, hello world): text up to
-				// the next comma, closing bracket or line end. Done here,
-				// in linear time, rather than by the library, whose cost
-				// grows with the square of the reply.
-				end := f.i
-				for end < len(s) && s[end] != ',' && s[end] != '}' && s[end] != ']' && s[end] != '\n' {
-					if s[end] == '"' || s[end] == '{' || s[end] == '[' {
-						return false // quotes or brackets inside: the library decides
+				// the next comma or closing bracket; in an object it goes
+				// on over line breaks until a line starts a new key.
+				// Done here, in linear time, rather than by the library,
+				// whose cost grows with the square of the reply.
+				inObj := f.top() != nil && f.top().kind == '{'
+				end, depth := f.i, 0 // depth: brackets opened inside the text (lenient)
+				for end < len(s) && (depth > 0 || s[end] != ',' && s[end] != '}' && s[end] != ']') {
+					if s[end] == '\n' && (!inObj || startsEntry(s, end+1)) {
+						break
+					}
+					switch s[end] {
+					case '"', '{', '[':
+						if !f.lenient {
+							return false // quotes or brackets inside: the library decides
+						}
+						if s[end] != '"' {
+							depth++
+						}
+					case '}', ']':
+						depth--
 					}
 					end++
 				}
-				text := strings.TrimRight(s[f.i:end], " \t\r")
+				text := strings.TrimRight(s[f.i:end], " \t\r\n")
 				if !f.beforeValue() {
 					return false
 				}
 				f.note(fixUnquotedValue)
-				enc, _ := json.Marshal(text)
+				enc := jsonString(text)
 				f.out = append(f.out, enc...)
 				f.i = f.i + len(text)
 				continue
@@ -312,6 +402,10 @@ func (f *fixer) run() bool {
 			f.out = append(f.out, lit...)
 			f.i = j
 		default:
+			if f.lenient {
+				f.stray()
+				continue
+			}
 			return false
 		}
 	}
@@ -326,6 +420,13 @@ func (f *fixer) run() bool {
 		}
 	}
 	return f.topDone
+}
+
+// stray drops the character at f.i (lenient mode).
+func (f *fixer) stray() {
+	f.note(fixStray)
+	_, n := utf8.DecodeRuneInString(f.s[f.i:])
+	f.i += n
 }
 
 // tripleStr copies a Python triple-quoted string (q is \"\"\" or \'\'\') as
@@ -343,18 +444,21 @@ func (f *fixer) tripleStr(q string) {
 		body = f.s[start : start+end]
 		f.i = start + end + 3
 	}
-	enc, _ := json.Marshal(body)
+	enc := jsonString(body)
 	f.out = append(f.out, enc...)
 }
 
-// str copies a string quoted with q as a JSON string.
-func (f *fixer) str(q byte) bool {
+// str copies a string quoted with q as a JSON string. A quote that is
+// not followed by what may follow a string (the end, a comma, a closing
+// bracket, a colon after a key, the next value) is inside it: "(5'3")".
+func (f *fixer) str(q byte, key bool) bool {
 	s := f.s
 	if q == '\'' {
 		f.note(fixSingleQuote)
 	}
 	f.out = append(f.out, '"')
 	j := f.i + 1
+	lastComma, lastCommaOut := -1, 0
 	for {
 		if j >= len(s) {
 			f.i = j
@@ -365,15 +469,36 @@ func (f *fixer) str(q byte) bool {
 		c := s[j]
 		switch {
 		case c == q:
-			f.out = append(f.out, '"')
-			j++
-			// A quote right before a letter is likely inside the
-			// string ("echo "hi" there"): leave that to the library.
-			if j < len(s) && (isIdentByte(s[j]) || s[j] == q) {
-				return false
+			if key || f.quoteCloses(j+1, key) {
+				if k := f.concatenated(j + 1); k > 0 {
+					// "a" + "b": JavaScript's concatenation, one string
+					f.fixes.note(fixConcat, j+1)
+					q, j = s[k], k+1
+					continue
+				}
+				f.out = append(f.out, '"')
+				f.i = j + 1
+				return true
 			}
-			f.i = j
-			return true
+			if lastComma >= 0 && prevNonSpace(s, j-1) == lastComma {
+				// {"a":"b,c,"d":"e"}: the string lost its closing quote
+				// before the comma; this quote opens the next one.
+				f.fixes.note(fixMissingQuote, lastComma)
+				f.out = append(f.out[:lastCommaOut], '"')
+				f.i = lastComma
+				return true
+			}
+			f.fixes.note(fixInnerQuote, j)
+			if q == '"' {
+				f.out = append(f.out, '\\', '"')
+			} else {
+				f.out = append(f.out, q)
+			}
+			j++
+		case c == ',':
+			lastComma, lastCommaOut = j, len(f.out)
+			f.out = append(f.out, c)
+			j++
 		case c == '\\':
 			if j+1 >= len(s) {
 				j++
@@ -440,6 +565,167 @@ func (f *fixer) str(q byte) bool {
 	}
 }
 
+// quoteCloses reports whether a quote ending at j (exclusive) closes its
+// string: what follows, past spaces and comments, is the end, a line
+// break, a comma, a closing bracket of an open container, a colon after a
+// key, or the next value (a missing comma). A doubled quote ("72"") is
+// inside when the second one closes.
+func (f *fixer) quoteCloses(j int, key bool) bool {
+	s := f.s
+	if j < len(s) && (s[j] == '"' || s[j] == '\'') && s[j] == s[j-1] {
+		k, nl := f.skipBlank(j + 1)
+		return !(k >= len(s) || nl || f.delimiter(s[k], key))
+	}
+	k, nl := f.skipBlank(j)
+	if k >= len(s) || nl {
+		return true
+	}
+	c := s[k]
+	return f.delimiter(c, key) || c == '+' || c == '"' || c == '\'' || c == '{' || c == '[' || c >= '0' && c <= '9'
+}
+
+// concatenated returns the offset of the opening quote of a string joined
+// to the one ending at j by "+" ("a" + "b", over lines too), or 0.
+func (f *fixer) concatenated(j int) int {
+	s := f.s
+	k := skipSpaceNL(s, j)
+	if k >= len(s) || s[k] != '+' {
+		return 0
+	}
+	k = skipSpaceNL(s, k+1)
+	if k < len(s) && (s[k] == '"' || s[k] == '\'') {
+		return k
+	}
+	return 0
+}
+
+func skipSpaceNL(s string, j int) int {
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n') {
+		j++
+	}
+	return j
+}
+
+// delimiter reports whether c can follow a complete string here.
+func (f *fixer) delimiter(c byte, key bool) bool {
+	switch c {
+	case ',':
+		return len(f.stack) > 0
+	case ':':
+		return key
+	case '}':
+		return f.nObj > 0
+	case ']':
+		return f.nArr > 0
+	case ')', ';':
+		return f.jsonp && len(f.stack) == 0
+	}
+	return false
+}
+
+// skipBlank skips spaces and short comments from j; nl reports a line
+// break among them. Comments are looked past only within a few hundred
+// bytes, so a string full of quotes and "/*" stays linear.
+func (f *fixer) skipBlank(j int) (k int, nl bool) {
+	s := f.s
+	for j < len(s) {
+		switch c := s[j]; {
+		case c == ' ' || c == '\t' || c == '\r':
+			j++
+		case c == '\n':
+			return j, true
+		case c == '/' && j+1 < len(s) && s[j+1] == '*':
+			e := strings.Index(s[j+2:min(len(s), j+258)], "*/")
+			if e < 0 {
+				return j, false
+			}
+			j += e + 4
+		case c == '/' && j+1 < len(s) && s[j+1] == '/':
+			return j, true // a line comment runs to the line end
+		default:
+			return j, false
+		}
+	}
+	return j, false
+}
+
+// prevNonSpace is the index of the last non-space byte at or before j.
+func prevNonSpace(s string, j int) int {
+	for j >= 0 && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\n') {
+		j--
+	}
+	return j
+}
+
+// tokenEnd reports whether s[j] ends a bare token (a number-like word).
+func (f *fixer) tokenEnd(j int) bool {
+	switch c := f.s[j]; c {
+	case ' ', '\t', '\r', '\n', ',', ']', '}', ':', '"', '\'', ')', ';':
+		return true
+	case '/':
+		return j+1 < len(f.s) && (f.s[j+1] == '/' || f.s[j+1] == '*')
+	}
+	return false
+}
+
+// completeNumber finishes a number cut short (2. 2e 2e+ - .5) and reports
+// whether the result is a JSON number.
+func completeNumber(tok string) (string, bool) {
+	sign, body := "", tok
+	if strings.HasPrefix(body, "-") {
+		sign, body = "-", body[1:]
+	}
+	if body == "" {
+		body = "0"
+	}
+	if body[0] == '.' {
+		body = "0" + body
+	}
+	switch body[len(body)-1] {
+	case '.', 'e', 'E', '+', '-':
+		body += "0"
+	}
+	num := sign + body
+	if end, ok := scanNumber(num, 0); ok && end == len(num) {
+		return num, true
+	}
+	return "", false
+}
+
+// startsEntry reports whether the line from j starts a new object entry
+// (a key and a colon, a quoted key) or closes the object, which ends an
+// unquoted value spanning lines before it.
+func startsEntry(s string, j int) bool {
+	for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r') {
+		j++
+	}
+	if j >= len(s) {
+		return true
+	}
+	switch c := s[j]; {
+	case c == '}' || c == ']' || c == '"' || c == '\'' || c == '/' || c == '#':
+		return true
+	case isIdentStart(c):
+		for j < len(s) && (isIdentByte(s[j]) || s[j] == '$' || s[j] == '-') {
+			j++
+		}
+		for j < len(s) && (s[j] == ' ' || s[j] == '\t') {
+			j++
+		}
+		return j < len(s) && s[j] == ':'
+	}
+	return false
+}
+
+// oddSpace: Unicode spaces models and editors put between tokens.
+func oddSpace(r rune) bool {
+	switch r {
+	case 0xa0, 0x1680, 0x180e, 0x202f, 0x205f, 0x3000, 0xfeff:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200b
+}
+
 func isIdentStart(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
@@ -502,4 +788,13 @@ func scanNumber(s string, i int) (int, bool) {
 		return j, false
 	}
 	return j, true
+}
+
+// jsonString is s as a JSON string, with <, > and & kept as they are.
+func jsonString(s string) []byte {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.Encode(s)
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }

@@ -21,7 +21,17 @@ func TestFastRepair(t *testing.T) {
 		{`[1,, 2]`, `[1, 2]`, []string{"doubled commas"}},
 		{`{"a" 1}`, `{"a": 1}`, []string{"missing colons"}},
 		{`{"a": }`, `{"a": null}`, []string{"missing values"}},
-		{`{"a", "b": 2}`, `{"a": null, "b": 2}`, []string{"missing values"}},
+		{`{"a":, "b": 2}`, `{"a": null, "b": 2}`, []string{"missing values"}},
+		{`{"cmd": "echo "hi" there"}`, `{"cmd": "echo \"hi\" there"}`, []string{"quotes inside strings"}},
+		{`{ "height": "(5'3")" }`, `{"height": "(5'3\")"}`, []string{"quotes inside strings"}},
+		{`['it's', 'x']`, `["it's", "x"]`, []string{"quotes inside strings"}},
+		{`{"a":"b,c,"d":"e"}`, `{"a": "b,c", "d": "e"}`, []string{"missing closing quote"}},
+		{`{"a": "x" + 'y' +` + "\n" + `"z"}`, `{"a": "xyz"}`, []string{"concatenated"}},
+		{`{"a": 01, "b": 1., "c": .5, "d": 0.0.1, "e": -}`, `{"a": "01", "b": 1.0, "c": 0.5, "d": "0.0.1", "e": 0}`, []string{"malformed numbers"}},
+		{`callback({"a": 1});`, `{"a": 1}`, []string{"JSONP"}},
+		{"{\"a\":\u00a0\"x\"}", `{"a": "x"}`, []string{"spaces outside strings"}},
+		{`[1],`, `[1]`, []string{"trailing commas"}},
+		{"{a: first line\n  second line,\n b: 2}", `{"a": "first line\n  second line", "b": 2}`, []string{"unquoted string values"}},
 		{"{\"a\": 1 // c\n}", `{"a": 1}`, []string{"comments"}},
 		{"{/* c */ \"a\": 1} # done", `{"a": 1}`, []string{"comments"}},
 		{`{'a': 'it\'s "x"'}`, `{"a": "it's \"x\""}`, []string{"single quotes"}},
@@ -72,9 +82,9 @@ func TestFastRepair(t *testing.T) {
 // TestFastRepairGivesUp: what it cannot be sure of goes to the library.
 func TestFastRepairGivesUp(t *testing.T) {
 	for _, in := range []string{
-		`{"cmd": "echo "hi" there"}`, // a quote inside a string
-		`{"a": hello "world"}`,       // an unquoted value with quotes in it
-		`{"a": 01}`, `{"a": 1.}`, `{"a": +1}`,
+		`{"a": hello "world"}`, // an unquoted value with quotes in it
+		`{"a", "b": 2}`,        // a key with no colon: refused, not guessed
+		`{"a" ]`, `{"a": +1}`,
 		`{"a": 1} {"b": 2}`, // two values
 		`{"a": 1 = 2}`, "", "   ",
 	} {
@@ -83,7 +93,7 @@ func TestFastRepairGivesUp(t *testing.T) {
 		}
 	}
 	// …and the library does it.
-	out, ws, err := RepairJSON(`{"cmd": "echo "hi" there"}`)
+	out, ws, err := RepairJSON("{\"a\": “smart quotes”}")
 	if err != nil || !json.Valid([]byte(out)) || len(ws) != 1 {
 		t.Errorf("fallback: %q %v %v", out, ws, err)
 	}
