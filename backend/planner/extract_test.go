@@ -57,6 +57,13 @@ func TestExtractJSON(t *testing.T) {
 		{name: "no plan: largest block", in: `a {"x": 1} b {"answer": "use make", "more": true}`, want: `{"answer": "use make", "more": true}`,
 			warnings: []string{`no JSON block holds "steps"`}},
 		{name: "unquoted keys count as a plan", in: "x {y} " + `{steps: [{id: "a"}]}`, want: `{steps: [{id: "a"}]}`},
+		{name: "cut off around a complete step: the outer block, not the fragment",
+			in:   "```json\n{\"steps\": [{\"id\": \"a\", \"step_type\": \"Tool\", \"tool_name\": \"log\"}, {\"id\": \"b\", \"step_type\": \"Tool\", \"tool_name\": \"log\"}",
+			want: "{\"steps\": [{\"id\": \"a\", \"step_type\": \"Tool\", \"tool_name\": \"log\"}, {\"id\": \"b\", \"step_type\": \"Tool\", \"tool_name\": \"log\"}",
+			warnings: []string{"cut off"}},
+		{name: "cut off object holding a complete one", in: `json{"big": {"a": 11}, "nums": [{"a": 22`, want: `{"big": {"a": 11}, "nums": [{"a": 22`,
+			warnings: []string{"cut off"}},
+		{name: "a lone brace at the end is a cut-off reply", in: "Sure:\n{", want: "{", warnings: []string{"cut off"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
