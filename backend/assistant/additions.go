@@ -360,12 +360,18 @@ func (b *builder) graphAdd(nodesV, edgesV gjson.Result) {
 			n, _ := b.current(b.w.Nodes[i].ID)
 			return n, ""
 		}
+		if planner.IsFlowEnd(ref) {
+			return workflow.Node{}, flowEnd
+		}
 		return workflow.Node{}, fmt.Sprintf("%q is neither a new node nor a node of the workflow", ref)
 	}
 	for _, e := range plan.Edges {
 		desc := fmt.Sprintf("%s (%s → %s)", e.Path, e.From, e.To)
 		from, whyF := resolve(e.From)
 		to, whyT := resolve(e.To)
+		if (whyF == "" || whyF == flowEnd) && (whyT == "" || whyT == flowEnd) && (whyF != "" || whyT != "") {
+			continue // an edge to END or from START: it only says where the flow ends
+		}
 		if whyF != "" || whyT != "" {
 			b.warn(StagePatch, "", "dropped the edge %s: %s", desc, strings.Trim(whyF+"; "+whyT, "; "))
 			continue
@@ -558,3 +564,6 @@ func replaceRef(s, from, to string) string {
 func isIdent(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
+
+// flowEnd marks a reference to END, DONE, START… (see planner.IsFlowEnd).
+const flowEnd = "\x00flow end"

@@ -72,6 +72,10 @@ type PlanEdge struct {
 	// against the type of the source node; LabelName is the name that came
 	// with it, if any.
 	Label, LabelName string
+	// Unknown is the type of a label written as an object whose type is
+	// in no label vocabulary ({"type": "LoopCondition"}): a malformed
+	// edge, dropped when its source takes no label.
+	Unknown string
 }
 
 // stepTypeAliases maps a normalized step_type (lower case, letters and
@@ -1075,6 +1079,9 @@ func (d *stepDecoder) output(e *PlanEdge, v gjson.Result) {
 			}
 		default:
 			e.Label, e.LabelName = t, n
+			if t != "" && !knownLabel(norm(t)) {
+				e.Unknown = t
+			}
 			if e.Label == "" {
 				d.warn("output %s has no type; left the edge unlabelled", trimRaw(v.Raw))
 			}
@@ -1094,6 +1101,15 @@ var (
 	caseTypes   = setOf("switchcase", "case")
 	errorLabels = setOf("error", "onerror", "iferror", "catch", "onfailure", "failed", "failure", "fail", "errorbranch")
 )
+
+func knownLabel(n string) bool {
+	for _, set := range []map[string]bool{trueLabels, falseLabels, bodyLabels, doneLabels, defLabels, caseTypes, errorLabels} {
+		if set[n] {
+			return true
+		}
+	}
+	return false
+}
 
 func isStepType(t workflow.NodeType) bool {
 	return t == workflow.TypeTool || t == workflow.TypeAiStep || t == workflow.TypeAiTransform
@@ -1358,6 +1374,11 @@ func decodePlan(js string) (*Plan, []Warning, error) {
 		path := fmt.Sprintf("%s[%d]", itemsKey, i)
 		st, sws, err := decodeStep(item, path)
 		addIws(sws)
+		if err == nil && st.Type == workflow.TypeTool && st.Params.Tool == "" && st.Name == "" && len(st.Params.Arguments) == 0 {
+			// {"step_type": "Tool"} and nothing else: nothing to run,
+			// nothing to ask about; Clickweave skips these too.
+			err = &StageError{Stage: StageDecode, Path: path, Msg: "a Tool step with no tool_name, name or arguments"}
+		}
 		if err != nil {
 			se := err.(*StageError)
 			warn("", "skipped %s: %s", se.Path, se.Msg)
@@ -1377,6 +1398,7 @@ func decodePlan(js string) (*Plan, []Warning, error) {
 		}
 		p.Steps = append(p.Steps, st)
 	}
+	dropOrphanEndLoops(p, warn)
 	if len(p.Steps) == 0 {
 		msg := "no usable steps"
 		if len(reasons) > 0 {
@@ -1592,4 +1614,37 @@ func containsPlan(v gjson.Result, depth int) bool {
 		return !found
 	})
 	return found
+}
+
+// dropOrphanEndLoops removes top-level EndLoop steps that name no Loop in
+// a plan that has no Loop at all: there is nothing for them to close.
+func dropOrphanEndLoops(p *Plan, warn func(path, format string, a ...any)) {
+	for _, st := range p.Steps {
+		if st.Type == workflow.TypeLoop || hasLoop(st.Branches) {
+			return
+		}
+	}
+	kept := p.Steps[:0]
+	for _, st := range p.Steps {
+		if st.Type == workflow.TypeEndLoop && st.Params.LoopID == "" {
+			warn("", "skipped %s: an EndLoop in a plan without a Loop", st.Path)
+			if st.ID != "" {
+				p.Skipped[st.ID] = "an EndLoop in a plan without a Loop"
+			}
+			continue
+		}
+		kept = append(kept, st)
+	}
+	p.Steps = kept
+}
+
+func hasLoop(bs []Branch) bool {
+	for _, b := range bs {
+		for _, st := range b.Steps {
+			if st.Type == workflow.TypeLoop || hasLoop(st.Branches) {
+				return true
+			}
+		}
+	}
+	return false
 }

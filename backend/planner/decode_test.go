@@ -2,6 +2,7 @@ package planner
 
 import (
 	"errors"
+	"github.com/weft-dev/weft/backend/tools"
 	"reflect"
 	"strings"
 	"testing"
@@ -321,5 +322,33 @@ func TestNormalizeStepType(t *testing.T) {
 		if _, ok := NormalizeStepType(in); ok {
 			t.Errorf("%q read as a step type", in)
 		}
+	}
+}
+
+// Items that carry nothing to run are skipped with a warning, not kept to
+// fail validation: an EndLoop in a plan without a Loop, a Tool step with
+// nothing in it, an edge whose output type is no output at all.
+func TestDecodeDropsWhatCannotRun(t *testing.T) {
+	for _, c := range []struct{ in, warning string }{
+		{`{"steps": [{"tool_name": "log", "arguments": {"message": "x"}}, {"id": "e", "step_type": "EndLoop"}]}`, "an EndLoop in a plan without a Loop"},
+		{`{"steps": [{"tool_name": "log", "arguments": {"message": "x"}}, {"step_type": "Tool"}]}`, "a Tool step with no tool_name, name or arguments"},
+	} {
+		p, ws, err := DecodePlan(c.in)
+		if err != nil || len(p.Steps) != 1 {
+			t.Fatalf("%s: %v %v", c.in, p, err)
+		}
+		if !containsWarning(ws, StageDecode, c.warning) {
+			t.Errorf("%s: no warning %q in %v", c.in, c.warning, ws)
+		}
+	}
+	// An EndLoop without loop_id stays when there is a Loop to pair it with.
+	if p, _, _ := DecodePlan(`{"steps": [{"step_type": "Loop", "exit_condition": "true"}, {"tool_name": "log", "arguments": {"message": "x"}}, {"step_type": "EndLoop"}]}`); len(p.Steps) != 3 {
+		t.Errorf("the EndLoop of a Loop was dropped")
+	}
+	p, _, _ := DecodePlan(`{"nodes": [{"id": "a", "tool_name": "log", "arguments": {"message": "x"}}, {"id": "b", "tool_name": "log", "arguments": {"message": "x"}}],
+		"edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "a", "output": {"type": "LoopCondition"}}]}`)
+	w, _ := MapPlan(p, tools.Builtin())
+	if ws := BuildEdges(p, w); len(w.Edges) != 1 || !containsWarning(ws, StageEdges, `output type "LoopCondition" is no output of any step`) {
+		t.Errorf("edges %v, warnings %v", w.Edges, ws)
 	}
 }

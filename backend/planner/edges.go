@@ -133,6 +133,12 @@ func (b *edgeBuilder) graph() {
 		from, fhow := b.resolve(e.From)
 		to, thow := b.resolve(e.To)
 		if from < 0 || to < 0 {
+			if (from >= 0 || b.flowEnd(e.From)) && (to >= 0 || b.flowEnd(e.To)) {
+				// An edge to END or from START only says where the flow
+				// ends or starts, which the graph says already: nothing
+				// is lost, so nothing to warn about.
+				continue
+			}
 			b.warn(-1, "dropped %s: %s", desc, b.whyMissing(e, from, to))
 			continue
 		}
@@ -150,6 +156,13 @@ func (b *edgeBuilder) graph() {
 			b.warn(from, "dropped %s: an edge from a step to itself", desc)
 			continue
 		}
+		if e.Unknown != "" && !controlFlow(b.w.Nodes[from].Type) {
+			// {"type": "LoopCondition"} on a plain step: not a label
+			// misspelled but an edge that makes no sense (Clickweave
+			// drops these too); kept, it would wire a cycle.
+			b.warn(from, "dropped %s: output type %q is no output of any step", desc, e.Unknown)
+			continue
+		}
 		if e.Output == nil && e.Label != "" {
 			// The source was unknown when decoding; read the label now.
 			n := &b.w.Nodes[from]
@@ -163,6 +176,16 @@ func (b *edgeBuilder) graph() {
 		}
 	}
 }
+
+// flowEnd reports whether ref is a pseudo id for the start or end of the
+// flow (and not a step that was dropped).
+func (b *edgeBuilder) flowEnd(ref string) bool {
+	return IsFlowEnd(ref) && b.p.Skipped[ref] == ""
+}
+
+// IsFlowEnd reports whether ref is a name models give the start or the end
+// of a flow (START, END, DONE, …) rather than a step's id.
+func IsFlowEnd(ref string) bool { return pseudoIDs[norm(ref)] }
 
 // whyMissing explains an edge endpoint that names no node.
 func (b *edgeBuilder) whyMissing(e PlanEdge, from, to int) string {

@@ -32,7 +32,7 @@ func TestBuildEdges(t *testing.T) {
 		{name: "empty loop never closed", in: `{"steps": [{"id": "a", "tool_name": "log", "arguments": {"message": "x"}}, {"id": "l", "step_type": "Loop", "exit_condition": "a.success"}]}`,
 			want: []string{"a>l", "l>end_l:LoopBody", "end_l>l"}, nodes: 3, warnings: []string{"has no EndLoop"}},
 		{name: "endloop without loop", in: `{"steps": [{"id": "a", "tool_name": "log", "arguments": {"message": "x"}}, {"id": "e", "step_type": "EndLoop"}, {"id": "b", "tool_name": "log", "arguments": {"message": "x"}}]}`,
-			want: []string{"a>e", "e>b"}, nodes: 3, warnings: []string{"EndLoop without a Loop before it"}},
+			want: []string{"a>b"}, nodes: 2}, // dropped at decode: TestDecodeDropsWhatCannotRun
 		{name: "if with then and else", in: `{"steps": [{"id": "c", "step_type": "If", "condition": "true", "then": [{"id": "t1", "tool_name": "log", "arguments": {"message": "x"}}, {"id": "t2", "tool_name": "log", "arguments": {"message": "x"}}],
 			"else": [{"id": "f", "tool_name": "log", "arguments": {"message": "x"}}]}, {"id": "j", "tool_name": "log", "arguments": {"message": "x"}}]}`,
 			want: []string{"c>t1:IfTrue", "t1>t2", "c>f:IfFalse", "t2>j", "f>j"}, nodes: 5, valid: true},
@@ -56,8 +56,11 @@ func TestBuildEdges(t *testing.T) {
 		{name: "graph remap and drops", in: `{"nodes": [{"id": "a", "tool_name": "log", "name": "First", "arguments": {"message": "x"}}, {"id": "b", "tool_name": "log", "arguments": {"message": "x"}}, {"id": "st", "step_type": "Start"}],
 			"edges": [{"from": "START", "to": "a"}, {"from": "st", "to": "a"}, {"from": "First", "to": "b"}, {"from": "a", "to": "b"}, {"from": "b", "to": "b"}, {"from": "b", "to": "END"}, {"from": "b", "to": "ghost"}]}`,
 			want: []string{"a>b"}, nodes: 2,
-			warnings: []string{`"START" is not a step; the flow starts`, `"st" was dropped ("Start" is not a step type)`, "matched the node by its name",
-				"the same edge appears twice", "an edge from a step to itself", `"END" is not a step; the flow ends`, `"ghost" is not the id of any step`}, valid: true},
+			warnings: []string{`"st" was dropped ("Start" is not a step type)`, "matched the node by its name",
+				"the same edge appears twice", "an edge from a step to itself", `"ghost" is not the id of any step`}, valid: true},
+		{name: "edges from START and to END or DONE: dropped, nothing lost, no warning", in: `{"nodes": [{"id": "a", "tool_name": "log", "arguments": {"message": "x"}}, {"id": "b", "tool_name": "log", "arguments": {"message": "x"}}],
+			"edges": [{"from": "START", "to": "a"}, {"from": "a", "to": "b"}, {"from": "b", "to": "END"}, {"from": "b", "to": "done"}]}`,
+			want: []string{"a>b"}, nodes: 2, valid: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/tools"
@@ -124,6 +125,12 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 		}
 		if k, ok := p.idMap[n.Params.LoopID]; ok && w.Nodes[k].Type == workflow.TypeLoop {
 			n.Params.LoopID = w.Nodes[k].ID
+			continue
+		}
+		if k := positional(n.Params.LoopID); k > 0 && k <= len(steps) && w.Nodes[steps[k-1].node].Type == workflow.TypeLoop && steps[k-1].node < s.node {
+			// "n2" in a plan whose steps have no ids: the second step,
+			// as models number them; unambiguous, so no warning.
+			n.Params.LoopID = w.Nodes[steps[k-1].node].ID
 			continue
 		}
 		ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
@@ -524,3 +531,19 @@ func jsCondition(s string) (string, string) {
 
 func condIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func condIdentPart(c byte) bool  { return condIdentStart(c) || c >= '0' && c <= '9' }
+
+// positional reads a step reference written as a 1-based position ("n2",
+// "step2", "s2", "2"); 0 when it is not one.
+func positional(ref string) int {
+	for _, p := range []string{"step_", "step", "n", "s"} {
+		if rest, ok := strings.CutPrefix(strings.ToLower(ref), p); ok && rest != "" {
+			ref = rest
+			break
+		}
+	}
+	k, err := strconv.Atoi(ref)
+	if err != nil || k <= 0 {
+		return 0
+	}
+	return k
+}

@@ -321,7 +321,15 @@ func (v *validator) checkRefs(ancestryGraph func() flowGraph) {
 				}
 			}
 			if len(cands) == 0 {
-				v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("Unknown key %s in %s: no node has that key", q(key), v.placeName(rs.kind, rs.node, rs.caseIdx)), []int32{rs.node})
+				// A condition naming no node fails every time it is
+				// evaluated: an error. A {{…}} naming no node is left as
+				// text at run time (it may be a Helm or Jinja template),
+				// so there it is a warning.
+				sev := SeverityWarning
+				if rs.kind <= condDone {
+					sev = SeverityError
+				}
+				v.add(CodeUnknownVariable, sev, fmt.Sprintf("Unknown key %s in %s: no node has that key", q(key), v.placeName(rs.kind, rs.node, rs.caseIdx)), []int32{rs.node})
 				continue
 			}
 			ok, placed := false, false

@@ -967,7 +967,7 @@ func (v *validator) checkWorkflowDone() {
 func (v *validator) workflowDoneRefs(keys []string) {
 	for _, k := range keys {
 		if _, ok := v.keys.first.lookup(k); !ok {
-			v.add(CodeUnknownVariable, SeverityWarning, fmt.Sprintf("Unknown key %s in the workflow's done_when condition: no node has that key", q(k)), nil)
+			v.add(CodeUnknownVariable, SeverityError, fmt.Sprintf("Unknown key %s in the workflow's done_when condition: no node has that key", q(k)), nil)
 		}
 	}
 }
