@@ -315,6 +315,16 @@ func benchAlteration(text string) string {
 		return fmt.Sprintf("%d steps became %d nodes", len(items), len(w.Nodes))
 	}
 	if len(doc.Nodes) > 0 {
+		// Edges from START or to END say only where the flow starts or
+		// ends: dropping them changes nothing.
+		real := doc.Edges[:0:0]
+		for _, e := range doc.Edges {
+			if w.NodeByKey(e.From) == nil && IsFlowEnd(e.From) || w.NodeByKey(e.To) == nil && IsFlowEnd(e.To) {
+				continue
+			}
+			real = append(real, e)
+		}
+		doc.Edges = real
 		if len(doc.Edges) != len(w.Edges) {
 			return fmt.Sprintf("%d edges became %d", len(doc.Edges), len(w.Edges))
 		}
@@ -356,6 +366,12 @@ type SimConfig struct {
 	BrokenRate  float64 // share of replies drawn from the corpus's defective replies
 	Seed        uint64
 	MaxAttempts int // Weft's max_repair_attempts
+	// Enforced models a server that enforces the plan's JSON Schema
+	// (Layer 0): a defective reply comes out as well-formed JSON (no
+	// fences, prose, comments or syntax slips) with the same content, so
+	// only its plan-level defects remain; a reply cut off at the end stays
+	// cut off (a length limit cuts enforced output too).
+	Enforced bool
 }
 
 // SimResult is one mode's outcome over all simulated plans.
@@ -396,8 +412,15 @@ func BenchSimulate(cases []BenchCase, cfg SimConfig) (weft, baseline SimResult, 
 	if len(broken) == 0 {
 		return weft, baseline, errors.New("the corpus has no defective replies")
 	}
-	weft = SimResult{Mode: fmt.Sprintf("weft: local repair + inference, max_repair_attempts %d", cfg.MaxAttempts), Plans: cfg.Plans}
-	baseline = SimResult{Mode: "baseline: re-ask on any parse error, one re-ask", Plans: cfg.Plans}
+	server := "a server that ignores the schema"
+	if cfg.Enforced {
+		server = "a server that enforces the schema"
+		for i, b := range broken {
+			broken[i] = enforcedReply(b)
+		}
+	}
+	weft = SimResult{Mode: fmt.Sprintf("weft, max_repair_attempts %d, %s", cfg.MaxAttempts, server), Plans: cfg.Plans}
+	baseline = SimResult{Mode: "baseline (one re-ask), " + server, Plans: cfg.Plans}
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
 	maxCalls := max(cfg.MaxAttempts, 2)
 	accepted := map[string]bool{} // baseline verdict per reply text
@@ -439,6 +462,30 @@ func BenchSimulate(cases []BenchCase, cfg SimConfig) (weft, baseline SimResult, 
 		}
 	}
 	return weft, baseline, nil
+}
+
+// enforcedReply is what a schema-enforcing server would have sent instead
+// of text: the same content as well-formed JSON, unless text is cut off.
+func enforcedReply(text string) string {
+	js, ws, err := ExtractJSON(text)
+	if err != nil {
+		return text
+	}
+	for _, w := range ws {
+		if strings.Contains(w.Message, "cut off") {
+			return text
+		}
+	}
+	fixed, rws, err := RepairJSON(js)
+	if err != nil {
+		return text
+	}
+	for _, w := range rws {
+		if strings.Contains(w.Message, "cut off") {
+			return text
+		}
+	}
+	return fixed
 }
 
 // benchBaselineAccepts is the reference design's verdict on a reply: it finds

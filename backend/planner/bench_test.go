@@ -129,4 +129,23 @@ func TestBenchRecoveryAndSimulation(t *testing.T) {
 	if base.Calls < base.Plans || base.Calls > 2*base.Plans || weft.Calls > 3*weft.Plans {
 		t.Errorf("calls out of bounds: weft %d, baseline %d for %d plans", weft.Calls, base.Calls, cfg.Plans)
 	}
+	// A server that enforces the schema never costs calls: its replies
+	// are the same content as well-formed JSON.
+	cfg.Enforced = true
+	weftE, baseE, err := BenchSimulate(cases, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if weftE.Calls > weft.Calls || baseE.Calls > base.Calls || baseE.Succeeded < base.Succeeded {
+		t.Errorf("enforced: weft %d calls (ignored: %d), baseline %d calls, %d valid (ignored: %d, %d)", weftE.Calls, weft.Calls, baseE.Calls, baseE.Succeeded, base.Calls, base.Succeeded)
+	}
+}
+
+func TestEnforcedReply(t *testing.T) {
+	if got := enforcedReply("Here:\n```json\n{'steps': [],}\n```"); got != `{"steps": []}` {
+		t.Errorf("fenced single-quoted reply: %q", got)
+	}
+	if cut := `{"steps": [{"id": "a"`; enforcedReply(cut) != cut {
+		t.Error("a cut-off reply must stay cut off")
+	}
 }

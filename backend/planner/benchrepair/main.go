@@ -60,15 +60,17 @@ func main() {
 		ok = false
 	}
 
-	weft, base, err := planner.BenchSimulate(cases, planner.SimConfig{Plans: *plans, BrokenRate: *broken, Seed: *seed, MaxAttempts: *attempts})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "benchrepair:", err)
-		os.Exit(2)
-	}
 	fmt.Printf("\nSimulated flaky model (%d plans, seed %d, %.0f%% of replies broken with defects drawn from the corpus):\n", *plans, *seed, 100**broken)
-	fmt.Printf("  %-58s %8s %12s %15s\n", "mode", "success", "first call", "mean LLM calls")
-	for _, s := range []planner.SimResult{weft, base} {
-		fmt.Printf("  %-58s %7.1f%% %11.1f%% %15.3f\n", s.Mode, 100*s.SuccessRate(), 100*s.FirstCallRate(), s.MeanCalls())
+	fmt.Printf("  %-80s %8s %12s %15s\n", "mode", "success", "first call", "mean LLM calls")
+	for _, enforced := range []bool{false, true} {
+		weft, base, err := planner.BenchSimulate(cases, planner.SimConfig{Plans: *plans, BrokenRate: *broken, Seed: *seed, MaxAttempts: *attempts, Enforced: enforced})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchrepair:", err)
+			os.Exit(2)
+		}
+		for _, s := range []planner.SimResult{weft, base} {
+			fmt.Printf("  %-80s %7.1f%% %11.1f%% %15.3f\n", s.Mode, 100*s.SuccessRate(), 100*s.FirstCallRate(), s.MeanCalls())
+		}
 	}
 
 	fmt.Println("\nPipeline time per plan (ParseOutput + Validate of a valid reply):")
