@@ -56,6 +56,7 @@ test: deps
 FUZZTIME ?= 60s
 FUZZ_TARGETS := \
 	./backend/validate:FuzzLoadValidate \
+	./backend/workflow:FuzzFastDecode \
 	./backend/validate:FuzzValidateGraph \
 	./backend/validate:FuzzExprRefs \
 	./backend/planner:FuzzParseOutput \

@@ -462,13 +462,17 @@ func decodeTopField(w *Workflow, k string, v json.RawMessage) error {
 // reports the first wrong value as field[i].path at its line and column.
 func decodeItems[T any](data []byte, field string) ([]T, error) {
 	arr := gjson.GetBytes(data, gjsonEscape(field))
-	n := 0
-	arr.ForEach(func(_, _ gjson.Result) bool { n++; return true })
-	out := make([]T, 0, n)
+	out := make([]T, 0, 16)
 	var err error
 	i := 0
 	arr.ForEach(func(_, v gjson.Result) bool {
 		var item T
+		if fastItem(v, &item) {
+			out = append(out, item)
+			i++
+			return true
+		}
+		item = *new(T)
 		if e := json.Unmarshal([]byte(v.Raw), &item); e != nil {
 			err = itemError(data, e, field, i, int64(v.Index), []byte(v.Raw))
 			return false

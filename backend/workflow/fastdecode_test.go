@@ -1,0 +1,82 @@
+package workflow
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// FuzzFastDecode: whatever the fast path accepts, encoding/json decodes to
+// the same node and edge (and what it declines goes the slow way).
+func FuzzFastDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"a","key":"k","name":"N","type":"Tool","params":{"tool":"log","arguments":{"m":"x","n":[1,2.5,{"a":null}],"t":true}},"position":{"x":1,"y":2},"retry":{"max_attempts":3},"zz":1}`,
+		`{"ID":"x"}`, `{"id":"\u00e9t\u00e9","name":"caf\u00e9"}`, `{"name":"é"}`,
+		`{"params":{"arguments":{"a":1},"arguments":{"b":2}}}`, `{"params":{"tool":"a"},"params":{"prompt":"b"}}`,
+		`{"timeout_ms":1.5}`, `{"timeout_ms":1e3}`, `{"timeout_ms":99999999999999999999}`, `{"id":null,"params":null}`,
+		`{"params":{"arguments":null,"max_iterations":3,"cases":[{"name":"a","condition":"true"}],"Tool":"x"}}`,
+		`{"from":"a","to":"b","output":{"type":"IfTrue"}}`, `{"from":"a","to":"b","output":"LoopBody","x":[1]}`,
+		`{"enabled":false,"on_error":"branch","done_when":{"criteria":"ok"}}`, `{"params":{"arguments":{"big":1e400}}}`,
+		`{"params":{"arguments":{"s":"a\\nb\"c","u":"\ud800"}}}`, `[]`, `"x"`, `{"id":1}`,
+		`{"position":{"x":1,"y":2,"x":3}}`, `{"position":{"x":1},"position":{"y":2}}`, `{"position":{"x":1e400}}`,
+		`{"retry":{"max_attempts":2,"backoff":{"initial_ms":5,"multiplier":1.5}}}`, `{"retry":{"backoff":null}}`,
+		`{"retry":{"max_attempts":2,"backoff":{"initial_ms":5},"backoff":{"max_ms":3}}}`, `{"retry":{"max_attempts":1},"retry":{"backoff":{"jitter":0.1}}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 1<<16 || !gjson.Valid(s) {
+			return
+		}
+		v := gjson.Parse(s)
+		var fastN, slowN Node
+		slowErr := json.Unmarshal([]byte(s), &slowN)
+		if fastNode(v, &fastN) {
+			if slowErr != nil {
+				t.Fatalf("node %s: fast path accepted what encoding/json refuses (%v)", s, slowErr)
+			}
+			if !reflect.DeepEqual(fastN, slowN) {
+				t.Fatalf("node %s:\n fast %#v\n slow %#v", s, fastN, slowN)
+			}
+		}
+		var fastE, slowE Edge
+		slowErr = json.Unmarshal([]byte(s), &slowE)
+		if fastEdge(v, &fastE) {
+			if slowErr != nil {
+				t.Fatalf("edge %s: fast path accepted what encoding/json refuses (%v)", s, slowErr)
+			}
+			if !reflect.DeepEqual(fastE, slowE) {
+				t.Fatalf("edge %s:\n fast %#v\n slow %#v", s, fastE, slowE)
+			}
+		}
+	})
+}
+
+// The benchmark's file loads the same both ways.
+func TestFastDecodeMatchesEncodingJSON(t *testing.T) {
+	data := bigFile(500)
+	w, _, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Nodes []Node `json:"nodes"`
+		Edges []Edge `json:"edges"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i := range doc.Nodes {
+		if doc.Nodes[i].Key == "" {
+			continue // Parse derives missing keys
+		}
+		if !reflect.DeepEqual(w.Nodes[i], doc.Nodes[i]) {
+			t.Fatalf("node %d:\n parse %#v\n json  %#v", i, w.Nodes[i], doc.Nodes[i])
+		}
+	}
+	if !reflect.DeepEqual(w.Edges, doc.Edges) {
+		t.Fatal("edges differ")
+	}
+}
