@@ -140,6 +140,7 @@ const (
 	fixJSONP
 	fixConcat
 	fixStray
+	fixSmartQuote
 	numFixes
 )
 
@@ -170,6 +171,7 @@ var fixNames = [numFixes]string{
 	fixJSONP:          "a JSONP wrapper callback(…) removed",
 	fixConcat:         "strings joined with + concatenated",
 	fixStray:          "stray characters dropped",
+	fixSmartQuote:     "typographic quotes (“…”) read as quotes",
 }
 
 // missingQuote reports whether the text's last, unterminated string looks

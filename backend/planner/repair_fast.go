@@ -309,6 +309,18 @@ func (f *fixer) run() bool {
 			f.i = end
 		case (c == ')' || c == ';') && f.jsonp && len(f.stack) == 0:
 			f.i++
+		case smartQuote(s, f.i) != 0:
+			key := f.inKeyPosition()
+			if key {
+				if !f.beforeKey() {
+					return false
+				}
+			} else if !f.beforeValue() {
+				return false
+			}
+			if !f.str(smartQuote(s, f.i), key) {
+				return false
+			}
 		case c >= utf8.RuneSelf:
 			r, n := utf8.DecodeRuneInString(s[f.i:])
 			if !oddSpace(r) {
@@ -451,13 +463,21 @@ func (f *fixer) tripleStr(q string) {
 // str copies a string quoted with q as a JSON string. A quote that is
 // not followed by what may follow a string (the end, a comma, a closing
 // bracket, a colon after a key, the next value) is inside it: "(5'3")".
+//
+// q is '"' or '\'', or smartDouble / smartSingle for a string in
+// typographic quotes (“…” or ‘…’, either of a pair closing it).
 func (f *fixer) str(q byte, key bool) bool {
 	s := f.s
-	if q == '\'' {
+	open := 1
+	switch q {
+	case '\'':
 		f.note(fixSingleQuote)
+	case smartDouble, smartSingle:
+		f.note(fixSmartQuote)
+		open = 3
 	}
 	f.out = append(f.out, '"')
-	j := f.i + 1
+	j := f.i + open
 	lastComma, lastCommaOut := -1, 0
 	for {
 		if j >= len(s) {
@@ -467,17 +487,16 @@ func (f *fixer) str(q byte, key bool) bool {
 			return true
 		}
 		c := s[j]
-		switch {
-		case c == q:
-			if key || f.quoteCloses(j+1, key) {
-				if k := f.concatenated(j + 1); k > 0 {
+		if n := closingQuote(s, j, q); n > 0 {
+			if key || f.quoteCloses(j+n, key) {
+				if k := f.concatenated(j + n); k > 0 {
 					// "a" + "b": JavaScript's concatenation, one string
-					f.fixes.note(fixConcat, j+1)
+					f.fixes.note(fixConcat, j+n)
 					q, j = s[k], k+1
 					continue
 				}
 				f.out = append(f.out, '"')
-				f.i = j + 1
+				f.i = j + n
 				return true
 			}
 			if lastComma >= 0 && prevNonSpace(s, j-1) == lastComma {
@@ -492,9 +511,12 @@ func (f *fixer) str(q byte, key bool) bool {
 			if q == '"' {
 				f.out = append(f.out, '\\', '"')
 			} else {
-				f.out = append(f.out, q)
+				f.out = append(f.out, s[j:j+n]...)
 			}
-			j++
+			j += n
+			continue
+		}
+		switch {
 		case c == ',':
 			lastComma, lastCommaOut = j, len(f.out)
 			f.out = append(f.out, c)
@@ -724,6 +746,43 @@ func oddSpace(r rune) bool {
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200b
+}
+
+// Markers for strings in typographic quotes (never a byte of the text).
+const (
+	smartDouble byte = 1
+	smartSingle byte = 2
+)
+
+// smartQuote returns the marker of a typographic quote at s[j] (“ ” or
+// ‘ ’), or 0.
+func smartQuote(s string, j int) byte {
+	if j+3 > len(s) || s[j] != 0xe2 || s[j+1] != 0x80 {
+		return 0
+	}
+	switch s[j+2] {
+	case 0x9c, 0x9d:
+		return smartDouble
+	case 0x98, 0x99:
+		return smartSingle
+	}
+	return 0
+}
+
+// closingQuote returns the length of a quote at s[j] that can close a
+// string opened with q, or 0.
+func closingQuote(s string, j int, q byte) int {
+	switch q {
+	case smartDouble, smartSingle:
+		if smartQuote(s, j) == q {
+			return 3
+		}
+		return 0
+	}
+	if s[j] == q {
+		return 1
+	}
+	return 0
 }
 
 func isIdentStart(c byte) bool {

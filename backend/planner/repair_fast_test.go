@@ -31,6 +31,8 @@ func TestFastRepair(t *testing.T) {
 		{`callback({"a": 1});`, `{"a": 1}`, []string{"JSONP"}},
 		{"{\"a\":\u00a0\"x\"}", `{"a": "x"}`, []string{"spaces outside strings"}},
 		{`[1],`, `[1]`, []string{"trailing commas"}},
+		{"{“a”: “b, c”, ‘d’: ‘don’t’}", `{"a": "b, c", "d": "don’t"}`, []string{"typographic quotes"}},
+		{"{\"msg\": “He said ”hi” there”}", `{"msg": "He said ”hi” there"}`, []string{"typographic quotes", "quotes inside strings"}},
 		{"{a: first line\n  second line,\n b: 2}", `{"a": "first line\n  second line", "b": 2}`, []string{"unquoted string values"}},
 		{"{\"a\": 1 // c\n}", `{"a": 1}`, []string{"comments"}},
 		{"{/* c */ \"a\": 1} # done", `{"a": 1}`, []string{"comments"}},
@@ -93,7 +95,7 @@ func TestFastRepairGivesUp(t *testing.T) {
 		}
 	}
 	// …and the library does it.
-	out, ws, err := RepairJSON("{\"a\": “smart quotes”}")
+	out, ws, err := RepairJSON(`{"a": <b>}`)
 	if err != nil || !json.Valid([]byte(out)) || len(ws) != 1 {
 		t.Errorf("fallback: %q %v %v", out, ws, err)
 	}
