@@ -160,7 +160,7 @@ func fastOther(key string, val gjson.Result, into any, known map[string]bool, ex
 	if *extra == nil {
 		*extra = Extra{}
 	}
-	(*extra)[key] = json.RawMessage(val.Raw)
+	(*extra)[strings.Clone(key)] = json.RawMessage(val.Raw)
 	return true
 }
 
@@ -169,7 +169,7 @@ func plainKey(k gjson.Result) (string, bool) {
 	if !plainString(k.Raw) {
 		return "", false
 	}
-	return k.Str, true
+	return k.Str, true // compared, not kept (fastOther copies what it keeps)
 }
 
 // plainString reports whether the raw JSON string holds only printable
@@ -191,7 +191,9 @@ func fastString(v gjson.Result, s *string) bool {
 	case v.Type != gjson.String:
 		return false
 	case plainString(v.Raw):
-		*s = v.Str
+		// A copy: v.Str points into the whole file's text, which the
+		// workflow must not keep alive.
+		*s = strings.Clone(v.Str)
 		return true
 	}
 	return json.Unmarshal([]byte(v.Raw), s) == nil

@@ -258,14 +258,23 @@ func LineCol(data []byte, offset int64) (int, int) {
 func Parse(data []byte) (*Workflow, []string, error) {
 	var top map[string]json.RawMessage
 	if gjson.ValidBytes(data) {
-		// The common case, a valid file: one fast scan for the top level.
-		if root := gjson.ParseBytes(data); root.IsObject() {
+		// The common case, a valid file: one fast scan for the top level,
+		// over one copy of the file (gjson's byte functions copy what
+		// they return: the whole file again for "nodes").
+		if root := gjson.Parse(string(data)); root.IsObject() {
 			top = map[string]json.RawMessage{}
+			items := map[string]gjson.Result{}
 			root.ForEach(func(k, v gjson.Result) bool {
-				top[k.String()] = json.RawMessage(v.Raw)
+				key := k.String()
+				if key == "nodes" || key == "edges" {
+					items[key] = v
+					top[key] = json.RawMessage(v.Raw[:1]) // for parseTop's checks
+				} else {
+					top[key] = json.RawMessage(v.Raw)
+				}
 				return true
 			})
-			return parseTop(data, top)
+			return parseTop(data, top, items)
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -284,11 +293,13 @@ func Parse(data []byte) (*Workflow, []string, error) {
 	if top == nil {
 		return nil, nil, &ParseError{Line: 1, Column: 1, Msg: "expected a JSON object, got null"}
 	}
-	return parseTop(data, top)
+	items := map[string]gjson.Result{"nodes": gjson.GetBytes(data, "nodes"), "edges": gjson.GetBytes(data, "edges")}
+	return parseTop(data, top, items)
 }
 
-// parseTop decodes a document whose top level is read into top.
-func parseTop(data []byte, top map[string]json.RawMessage) (*Workflow, []string, error) {
+// parseTop decodes a document whose top level is read into top, and whose
+// nodes and edges arrays are items (offsets relative to data).
+func parseTop(data []byte, top map[string]json.RawMessage, items map[string]gjson.Result) (*Workflow, []string, error) {
 	rawFormat, ok := top["format"]
 	if !ok {
 		return nil, nil, &ParseError{Path: "format", Msg: fmt.Sprintf("missing; expected %q", Format)}
@@ -328,10 +339,10 @@ func parseTop(data []byte, top map[string]json.RawMessage) (*Workflow, []string,
 		}
 	}
 	var err error
-	if w.Nodes, err = decodeItems[Node](data, "nodes"); err != nil {
+	if w.Nodes, err = decodeItems[Node](data, items["nodes"], "nodes"); err != nil {
 		return nil, nil, err
 	}
-	if w.Edges, err = decodeItems[Edge](data, "edges"); err != nil {
+	if w.Edges, err = decodeItems[Edge](data, items["edges"], "edges"); err != nil {
 		return nil, nil, err
 	}
 	warnings := w.normalize()
@@ -460,8 +471,7 @@ func decodeTopField(w *Workflow, k string, v json.RawMessage) error {
 
 // decodeItems decodes each element of the array field (nodes or edges) and
 // reports the first wrong value as field[i].path at its line and column.
-func decodeItems[T any](data []byte, field string) ([]T, error) {
-	arr := gjson.GetBytes(data, gjsonEscape(field))
+func decodeItems[T any](data []byte, arr gjson.Result, field string) ([]T, error) {
 	out := make([]T, 0, 16)
 	var err error
 	i := 0
@@ -483,8 +493,6 @@ func decodeItems[T any](data []byte, field string) ([]T, error) {
 	})
 	return out, err
 }
-
-func gjsonEscape(k string) string { return k } // "nodes" and "edges" need no escaping
 
 // itemError turns the error of element i (starting at elemStart in data)
 // into a ParseError with its path, line and column.
