@@ -464,7 +464,7 @@ func (f *fixer) tripleStr(q string) {
 // not followed by what may follow a string (the end, a comma, a closing
 // bracket, a colon after a key, the next value) is inside it: "(5'3")".
 //
-// q is '"' or '\'', or smartDouble / smartSingle for a string in
+// q is '"' or '\”, or smartDouble / smartSingle for a string in
 // typographic quotes (“…” or ‘…’, either of a pair closing it).
 func (f *fixer) str(q byte, key bool) bool {
 	s := f.s
