@@ -464,8 +464,8 @@ func (f *fixer) tripleStr(q string) {
 // not followed by what may follow a string (the end, a comma, a closing
 // bracket, a colon after a key, the next value) is inside it: "(5'3")".
 //
-// q is '"' or '\”, or smartDouble / smartSingle for a string in
-// typographic quotes (“…” or ‘…’, either of a pair closing it).
+// q is the ASCII quote that opened it, or smartDouble / smartSingle for
+// a string in typographic quotes (“…” or ‘…’, either of a pair closing it).
 func (f *fixer) str(q byte, key bool) bool {
 	s := f.s
 	open := 1
