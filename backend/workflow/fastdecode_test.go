@@ -2,8 +2,11 @@ package workflow
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -39,6 +42,19 @@ func FuzzFastDecode(f *testing.F) {
 			}
 			if !reflect.DeepEqual(fastN, slowN) {
 				t.Fatalf("node %s:\n fast %#v\n slow %#v", s, fastN, slowN)
+			}
+		}
+		// Parse reads the caller's bytes without a copy: nothing the fast
+		// path keeps may point into them.
+		buf := []byte(s)
+		var aliased Node
+		if fastNode(gjson.Parse(unsafe.String(unsafe.SliceData(buf), len(buf))), &aliased) {
+			before := fmt.Sprintf("%#v", aliased)
+			for i := range buf {
+				buf[i] = 'x'
+			}
+			if after := fmt.Sprintf("%#v", aliased); after != before {
+				t.Fatalf("node %s: the result points into the input:\n%s\n%s", s, before, after)
 			}
 		}
 		var fastE, slowE Edge
@@ -78,5 +94,35 @@ func TestFastDecodeMatchesEncodingJSON(t *testing.T) {
 	}
 	if !reflect.DeepEqual(w.Edges, doc.Edges) {
 		t.Fatal("edges differ")
+	}
+}
+
+// Parse reads the caller's bytes without copying them, so nothing it
+// returns may point into them: scribbling over the bytes afterwards must
+// not change the workflow.
+func TestParseKeepsNothingOfTheBuffer(t *testing.T) {
+	data := append(bigFile(50), []byte(`   `)...)
+	data = []byte(strings.Replace(string(data), `"nodes"`, `"zz_extra": {"a": [1, "b"]}, "nodes"`, 1))
+	w, _, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := Marshal(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range data {
+		data[i] = 'x'
+	}
+	after, _ := Marshal(w)
+	if string(before) != string(after) {
+		i := 0
+		for i < len(before) && i < len(after) && before[i] == after[i] {
+			i++
+		}
+		t.Fatalf("the workflow changed with the buffer it was parsed from, at %q", after[max(0, i-80):min(len(after), i+40)])
+	}
+	if !strings.Contains(string(after), `"zz_extra"`) {
+		t.Fatal("the unknown field was not kept")
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/google/uuid"
 	"github.com/tidwall/gjson"
@@ -259,13 +260,16 @@ func Parse(data []byte) (*Workflow, []string, error) {
 	var top map[string]json.RawMessage
 	if gjson.ValidBytes(data) {
 		// The common case, a valid file: one fast scan for the top level,
-		// over one copy of the file (gjson's byte functions copy what
-		// they return: the whole file again for "nodes").
-		if root := gjson.Parse(string(data)); root.IsObject() {
+		// over the file's bytes seen as a string without a copy (gjson's
+		// byte functions copy what they return: the whole file again for
+		// "nodes"). Nothing kept after Parse returns points into it: the
+		// fast path copies every string it stores (fastString, fastOther)
+		// and every raw value becomes a new json.RawMessage.
+		if root := gjson.Parse(unsafe.String(unsafe.SliceData(data), len(data))); len(data) > 0 && root.IsObject() {
 			top = map[string]json.RawMessage{}
 			items := map[string]gjson.Result{}
 			root.ForEach(func(k, v gjson.Result) bool {
-				key := k.String()
+				key := strings.Clone(k.String()) // may be kept, in Extra
 				if key == "nodes" || key == "edges" {
 					items[key] = v
 					top[key] = json.RawMessage(v.Raw[:1]) // for parseTop's checks
