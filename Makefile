@@ -21,10 +21,19 @@ deps-build:
 weft:
 	CGO_ENABLED=0 $(GO) build -o weft ./backend/cmd/weft
 
-build: deps-build
+# The app is rebuilt only when its sources changed (a build takes minutes):
+# Go sources, the frontend's sources and lock files, wails.json.
+APP_SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './e2e/*' -not -path '*/node_modules/*' -not -path './build/*' -not -path '*/testdata/*' 2>/dev/null) \
+	$(shell find frontend/src frontend/index.html frontend/package.json frontend/package-lock.json frontend/vite.config.ts frontend/tsconfig.json -type f -not -name '*.test.*' 2>/dev/null) \
+	go.mod go.sum wails.json
+
+build/bin/weft: $(APP_SOURCES)
+	scripts/deps.sh build
 	wails build -tags $(TAGS) -m -nosyncgomod
 
-run: build
+build: build/bin/weft
+
+run: build/bin/weft
 	./build/bin/weft
 
 vet:

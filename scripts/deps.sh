@@ -12,9 +12,12 @@ if [ "$MODE" = test ]; then
   APT_PKGS+=(xvfb xauth xdotool imagemagick chromium)
 fi
 
+# Outputs are captured before they are matched: under pipefail, `cmd |
+# grep -q` fails when grep exits at the first match and cmd gets SIGPIPE.
 missing=()
 for p in "${APT_PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == *"install ok installed"* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "deps: installing ${missing[*]}"
@@ -28,7 +31,8 @@ command -v go >/dev/null || { echo "deps: Go is required (https://go.dev/dl/); n
 command -v npm >/dev/null || { echo "deps: Node.js and npm are required; not found on PATH" >&2; exit 1; }
 
 GOBIN_DIR="$(go env GOPATH)/bin"
-if ! "$GOBIN_DIR/wails" version 2>/dev/null | grep -q "${WAILS_VERSION}"; then
+have=$("$GOBIN_DIR/wails" version 2>/dev/null || true)
+if [[ "$have" != *"${WAILS_VERSION}"* ]]; then
   echo "deps: installing Wails CLI ${WAILS_VERSION}"
   go install "github.com/wailsapp/wails/v2/cmd/wails@${WAILS_VERSION}"
 fi

@@ -58,6 +58,17 @@ if [ "${WEFT_SMOKE_NO_BUILD:-}" != 1 ] || [ ! -x "$BIN" ]; then
     exit 1
   }
   echo "smoke: built in $(($(date +%s) - START))s"
+  # The bindings wails generates are committed: a build must not change
+  # them (a stale models.ts types the frontend's calls wrongly).
+  if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    stale=$(git status --porcelain -- frontend/wailsjs)
+    if [ -n "$stale" ]; then
+      echo "smoke: the build changed frontend/wailsjs; commit what wails generated:" >&2
+      echo "$stale" >&2
+      git diff --stat -- frontend/wailsjs >&2 || true
+      exit 1
+    fi
+  fi
 fi
 [ -x "$BIN" ] || { echo "smoke: $BIN missing after build" >&2; exit 1; }
 

@@ -1523,6 +1523,7 @@ export namespace settings {
 	    api_key_store?: string;
 	    timeout_s: number;
 	    total_timeout_s: number;
+	    structured_output: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new LLM(source);
@@ -1536,6 +1537,7 @@ export namespace settings {
 	        this.api_key_store = source["api_key_store"];
 	        this.timeout_s = source["timeout_s"];
 	        this.total_timeout_s = source["total_timeout_s"];
+	        this.structured_output = source["structured_output"];
 	    }
 	}
 	export class MCPServer {
