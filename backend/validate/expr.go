@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -111,7 +112,7 @@ func compileCondition(cfg *conf.Config, expr string) (res compiled, err error) {
 		}
 	}
 	if err != nil {
-		return res, conditionError(err)
+		return res, conditionError(err, expr)
 	}
 	// What cannot fit the run's bounds whatever the data (package
 	// expression) is refused now rather than at run time.
@@ -126,14 +127,14 @@ func conditionLengthError(expr string) *ConditionError {
 	return &ConditionError{Message: fmt.Sprintf("the condition is %d characters long; the limit is %d", n, MaxConditionLength)}
 }
 
-func conditionError(err error) *ConditionError {
+func conditionError(err error, expr string) *ConditionError {
 	var fe *file.Error
 	if errors.As(err, &fe) {
 		line, col := fe.Line, fe.Column+1
 		if line == 0 {
 			col = 0
 		}
-		return &ConditionError{Message: fe.Message, Line: line, Column: col}
+		return &ConditionError{Message: inWords(fe.Message, expr, line, col), Line: line, Column: col}
 	}
 	msg := err.Error()
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
@@ -415,4 +416,97 @@ func replaceableWord(expr string, i, j int) bool {
 		return false
 	}
 	return true
+}
+
+var (
+	unexpectedToken = regexp.MustCompile(`^unexpected token (\w+)(?:\("(.*)"\))?$`)
+	mismatchedTypes = regexp.MustCompile(`^invalid operation: (\S+) \(mismatched types (.+) and (.+)\)$`)
+)
+
+// inWords says what expr-lang's parser error means for the person who
+// typed the condition (`unexpected token Operator("=")` is a lone "=" where
+// a comparison needs "=="); the column stays in the error, so the message
+// does not repeat it. An error it does not know is returned as it is.
+func inWords(msg, expr string, line, col int) string {
+	at := func(c int) string { // the text from column c (1-based) on that line
+		lines := strings.Split(expr, "\n")
+		if line < 1 || line > len(lines) {
+			return ""
+		}
+		r := []rune(lines[line-1])
+		if c < 1 || c > len(r) {
+			return ""
+		}
+		return string(r[c-1:])
+	}
+	if m := mismatchedTypes.FindStringSubmatch(msg); m != nil {
+		verb := "combine"
+		switch m[1] {
+		case "==", "!=", "<", ">", "<=", ">=":
+			verb = "compare"
+		}
+		return fmt.Sprintf("%q cannot %s %s with %s", m[1], verb, typeWords(m[2]), typeWords(m[3]))
+	}
+	if msg == "literal not terminated" {
+		return "a quoted text is never closed: add its closing quote"
+	}
+	m := unexpectedToken.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	kind, tok := m[1], m[2]
+	rest := at(col)
+	before := strings.TrimRight(string([]rune(expr)[:max(0, min(len([]rune(expr)), col-1))]), " ")
+	switch {
+	case kind == "EOF":
+		if open := strings.Count(expr, "(") - strings.Count(expr, ")"); open > 0 {
+			return "a \"(\" is never closed: add \")\""
+		}
+		if strings.Count(expr, "[")-strings.Count(expr, "]") > 0 {
+			return "a \"[\" is never closed: add \"]\""
+		}
+		return "the condition ends too early: something is missing after " + strconv.Quote(lastWord(expr))
+	case kind == "Operator" && tok == "=" && strings.HasSuffix(before, "=="):
+		return "\"===\" is JavaScript: write \"==\" (and \"!=\" for \"!==\")"
+	case kind == "Operator" && tok == "=" && strings.HasPrefix(rest, "=>"):
+		return "\"=>\" is not a comparison: write \">=\" for \"at least\""
+	case kind == "Operator" && (tok == "=" && strings.HasSuffix(before, "!") || tok == "!" && strings.HasPrefix(strings.ReplaceAll(rest, " ", ""), "!=")):
+		return "\"! =\" has a space in it: write \"!=\""
+	case kind == "Operator" && tok == "=":
+		return "a single \"=\" cannot compare: write \"==\" (\"x == 1\")"
+	case kind == "Operator" && tok == ">" && strings.HasSuffix(before, "<"):
+		return "\"<>\" is not an operator here: write \"!=\" for \"not equal\""
+	case kind == "Bracket" && (tok == ")" || tok == "]" || tok == "}"):
+		return fmt.Sprintf("%q closes nothing: remove it or add its opening bracket", tok)
+	case kind == "Identifier":
+		return fmt.Sprintf("unexpected word %q: join conditions with \"&&\" or \"||\" (or \"and\", \"or\")", tok)
+	case tok != "":
+		return fmt.Sprintf("unexpected %q here", tok)
+	}
+	return msg
+}
+
+// lastWord is the last token-ish word of s, for messages.
+func lastWord(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexAny(s, " \t\n"); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+func typeWords(t string) string {
+	switch {
+	case t == "string":
+		return "text"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "float"), strings.HasPrefix(t, "uint"):
+		return "a number"
+	case t == "bool":
+		return "true/false"
+	case strings.HasPrefix(t, "[]"):
+		return "a list (a field read with \"..\"?)"
+	case strings.HasPrefix(t, "map"):
+		return "an object"
+	}
+	return t
 }
