@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fixtureOpen } from '../test/fixtures';
+import { fixtureOpen, fixtureWorkflow } from '../test/fixtures';
 
 vi.mock('../api', () => ({ api: {}, errorMessage: String }));
 
@@ -20,6 +20,18 @@ describe('ProblemsPanel', () => {
     useStore.getState().setValidation({ valid: true, problems: [] });
     render(<ProblemsPanel />);
     expect(screen.getByTestId('problems-panel')).toHaveTextContent('No problems');
+  });
+
+  it('shows an empty workflow as a place to start, not as a no_nodes error', () => {
+    useStore.getState().loadDocument(fixtureOpen({ workflow: { ...fixtureWorkflow(), nodes: [], edges: [] } }));
+    useStore.getState().setValidation({
+      valid: false,
+      problems: [{ code: 'no_nodes', severity: 'error', message: 'The workflow has no nodes', node_ids: [], edges: null }],
+    });
+    render(<ProblemsPanel />);
+    expect(screen.queryByTestId('problem-row')).toBeNull();
+    expect(screen.getByTestId('error-count')).toHaveTextContent('0');
+    expect(screen.getByTestId('problems-empty')).toHaveTextContent('the workflow has no steps');
   });
 
   it('lists problems with code, severity and message, and counts them', () => {

@@ -10,7 +10,7 @@ function nodeNames(p: Problem, names: Map<string, string>): string {
 }
 
 export function ProblemsPanel() {
-  const problems = useStore((s) => s.problems);
+  const all = useStore((s) => s.problems);
   const valid = useStore((s) => s.valid);
   const validating = useStore((s) => s.validating);
   const doc = useStore((s) => s.doc);
@@ -18,6 +18,10 @@ export function ProblemsPanel() {
   const selected = useStore((s) => s.selectedNodeIds);
   const extra = useStore((s) => s.warnings);
 
+  // An empty workflow is where every workflow starts, not a mistake: the
+  // canvas shows how to begin instead of a red no_nodes error.
+  const empty = doc !== null && doc.nodes.length === 0;
+  const problems = useMemo(() => (empty ? all.filter((p) => p.code !== 'no_nodes') : all), [all, empty]);
   const names = useMemo(() => new Map((doc?.nodes ?? []).map((n) => [n.id, n.name || n.key || n.id])), [doc]);
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.length - errors;
@@ -47,8 +51,10 @@ export function ProblemsPanel() {
       </header>
       <div className="problems-scroll">
       {problems.length === 0 ? (
-        <div className="problems-empty">
-          {valid === null ? (
+        <div className="problems-empty" data-testid="problems-empty">
+          {empty ? (
+            'Nothing to check yet: the workflow has no steps.'
+          ) : valid === null ? (
             doc ? 'Not validated yet.' : 'No workflow open.'
           ) : (
             <>

@@ -26,6 +26,7 @@ vi.mock('../api', () => ({
 import { api } from '../api';
 import { makeActions } from './actions';
 import { createAppStore, type AppStore } from './index';
+import { statusInfoMs } from './uiSlice';
 
 const mocked = vi.mocked(api);
 
@@ -179,5 +180,32 @@ describe('actions', () => {
     store.getState().setPositions({ n1: { x: 9, y: 9 } });
     await actions.saveAs();
     expect(store.getState()).toMatchObject({ path: '/home/u/mine.json', dirty: true });
+  });
+});
+
+describe('status messages', () => {
+  it('lets information go by itself and keeps errors until dismissed', () => {
+    vi.useFakeTimers();
+    try {
+      const s = createAppStore();
+      s.getState().setStatus({ kind: 'info', text: 'Preferences saved.' });
+      vi.advanceTimersByTime(statusInfoMs - 1);
+      expect(s.getState().status?.text).toBe('Preferences saved.');
+      vi.advanceTimersByTime(1);
+      expect(s.getState().status).toBeNull();
+
+      // A newer message is not cleared by the older one's timer.
+      s.getState().setStatus({ kind: 'info', text: 'first' });
+      vi.advanceTimersByTime(statusInfoMs / 2);
+      s.getState().setStatus({ kind: 'info', text: 'second' });
+      vi.advanceTimersByTime(statusInfoMs / 2 + 1);
+      expect(s.getState().status?.text).toBe('second');
+
+      s.getState().setStatus({ kind: 'error', text: 'Save failed' });
+      vi.advanceTimersByTime(statusInfoMs * 10);
+      expect(s.getState().status?.text).toBe('Save failed');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -4,6 +4,9 @@ import type { StateCreator } from 'zustand';
 import type { RecentFile, Tool } from '../types';
 import type { StoreState } from './index';
 
+/** How long an information status stays on screen. */
+export const statusInfoMs = 5000;
+
 export interface Status {
   kind: 'error' | 'info';
   text: string;
@@ -103,6 +106,13 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   },
   setStatus(status) {
     set({ status });
+    // Information goes away by itself ("Preferences saved." used to stay and
+    // push the layout down); errors stay until dismissed.
+    if (status && status.kind !== 'error') {
+      setTimeout(() => {
+        if (get().status === status) set({ status: null });
+      }, statusInfoMs);
+    }
   },
   setBusy(busy) {
     set({ busy });

@@ -299,6 +299,30 @@ describe('RunPanel', () => {
     expect(useStore.getState().selectedNodeIds).toEqual(['n3']);
   });
 
+  it('disables Run while the workflow has errors, says why and points at them', () => {
+    setup();
+    expect(screen.getByTestId('run-button')).toBeEnabled();
+    act(() =>
+      useStore.getState().setValidation({
+        valid: false,
+        problems: [
+          { code: 'unknown_output', severity: 'warning', message: 'just a warning', node_ids: ['n1'], edges: null },
+          { code: 'if_missing_branch', severity: 'error', message: 'If "Is big" has no IfFalse edge', node_ids: ['n3'], edges: null },
+        ],
+      }),
+    );
+    const run = screen.getByTestId('run-button');
+    expect(run).toBeDisabled();
+    expect(run).toHaveAttribute('title', 'Fix 1 problem first: If "Is big" has no IfFalse edge');
+    const why = screen.getByTestId('run-blocked');
+    expect(why).toHaveTextContent('Cannot run: fix 1 problem first');
+    fireEvent.click(why);
+    expect(useStore.getState().selectedNodeIds).toEqual(['n3']);
+    act(() => useStore.getState().setValidation({ valid: true, problems: [] }));
+    expect(screen.getByTestId('run-button')).toBeEnabled();
+    expect(screen.queryByTestId('run-blocked')).toBeNull();
+  });
+
   it('shows past runs with their summary and opens one in the log', async () => {
     fake.runHistory.mockResolvedValue({ dir: '/tmp/.weft/runs', runs: [record('20260102-030405.000-aaaaaa'), record('20260101-030405.000-bbbbbb', { outcome: 'failed' })], warnings: [] });
     fake.runEvents.mockResolvedValue({ events: [ev('run_started', { message: 'old run' }), ev('run_finished', { outcome: 'succeeded' })], total: 2, truncated: false, warnings: [] });

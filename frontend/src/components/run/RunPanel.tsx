@@ -51,6 +51,10 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
   const historyError = useStore((s) => s.runHistoryError);
   const viewed = useStore((s) => s.viewedRun);
   const selectNodes = useStore((s) => s.selectNodes);
+  // Live validation: a workflow with errors cannot run, and Run says why.
+  const liveValid = useStore((s) => s.valid);
+  const liveProblems = useStore((s) => s.problems);
+  const blockers = useMemo(() => (liveValid === false ? liveProblems.filter((p) => p.severity === 'error') : []), [liveValid, liveProblems]);
   const [view, setView] = useState<'log' | 'history'>('log');
 
   useEffect(() => {
@@ -118,9 +122,15 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
             type="button"
             className="btn primary"
             onClick={() => void actions.start()}
-            disabled={!doc || !doc.nodes.length || otherProposal}
+            disabled={!doc || !doc.nodes.length || otherProposal || blockers.length > 0}
             data-testid="run-button"
-            title={otherProposal ? 'Apply or discard the proposed change first' : 'Run the workflow with real tools'}
+            title={
+              otherProposal
+                ? 'Apply or discard the proposed change first'
+                : blockers.length
+                  ? `Fix ${plural(blockers.length, 'problem')} first: ${blockers[0].message}`
+                  : 'Run the workflow with real tools'
+            }
           >
             <Play size={13} /> Run
           </button>
@@ -129,6 +139,17 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
           {busy && <LoaderCircle size={13} className="spin" />}
           {status}
         </span>
+        {!busy && blockers.length > 0 && (
+          <button
+            type="button"
+            className="link run-blocked"
+            data-testid="run-blocked"
+            title={blockers.map((p) => p.message).join('\n')}
+            onClick={() => selectNodes(blockers.find((p) => p.node_ids?.length)?.node_ids ?? [], { focus: true })}
+          >
+            Cannot run: fix {plural(blockers.length, 'problem')} first (see Problems)
+          </button>
+        )}
       </header>
 
       {approval && (
