@@ -50,6 +50,12 @@ func (e *Event) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if len(e.Arguments) > 0 {
+		b = append(b, `,"arguments":`...)
+		if b, err = appendValue(b, e.Arguments); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range []struct {
 		name string
 		v    any

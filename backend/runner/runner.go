@@ -685,13 +685,20 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) (res *Result, fail
 	r.log.emit(Event{Type: EvNodeStarted, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Tool: tool, MaxAttempts: maxA})
 	started := r.opts.Now()
 	for attempt := 1; ; attempt++ {
-		r.log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: attempt, MaxAttempts: maxA})
+		// A Tool node's arguments are filled in once per attempt (a fix
+		// may have changed them) and shown with the attempt.
+		var args map[string]any
+		var argErr error
+		if n.Type == workflow.TypeTool {
+			args, argErr = r.renderArgs(n.Params.Tool, n.Params.Arguments)
+		}
+		r.log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: attempt, MaxAttempts: maxA, Arguments: bounded(args, 2000)}) // long values cut, as outputs'
 		var rc *retryContext
 		if isAI(n) && (len(failures) > 0 || instruction != "") {
 			rc = &retryContext{Attempt: attempt, MaxAttempts: maxA, Failures: failures, Instruction: instruction, Learnings: r.learnings(tool, 3)}
 			r.log.retryf(n.Key, "injecting_feedback attempt=%d failures=%d", attempt, len(failures))
 		}
-		outputs, fr := r.attempt(ctx, n, attempt, rc)
+		outputs, fr := r.attempt(ctx, n, attempt, rc, args, argErr)
 		if fr == nil {
 			r.setVar(n, outputs)
 			if !r.done[n.ID] { // once per node: a loop must not grow it
@@ -853,7 +860,7 @@ func (r *run) handleFailure(n *workflow.Node, mode workflow.OnError, outputs map
 
 // attempt runs a node once, with its timeout, and checks verify. It returns
 // the outputs and, when the attempt failed, its failure record.
-func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *retryContext) (map[string]any, *failure.Record) {
+func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *retryContext, args map[string]any, argErr error) (map[string]any, *failure.Record) {
 	actx := ctx
 	if n.TimeoutMs > 0 {
 		var cancel context.CancelFunc
@@ -868,9 +875,7 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 	)
 	switch n.Type {
 	case workflow.TypeTool:
-		var args map[string]any
-		args, err = r.renderArgs(n.Params.Tool, n.Params.Arguments)
-		if err != nil {
+		if err = argErr; err != nil {
 			err = argErrorf("arguments: %v", err)
 		} else {
 			outputs, err = r.callTool(actx, n, n.Params.Tool, args)

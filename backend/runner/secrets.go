@@ -122,6 +122,11 @@ func redactEvent(red *redact.Redactor, e Event) Event {
 			e.Outputs = m
 		}
 	}
+	if e.Arguments != nil {
+		if m, ok := red.Value(e.Arguments).(map[string]any); ok {
+			e.Arguments = m
+		}
+	}
 	e.Failure = redactFailure(red, e.Failure)
 	if e.Escalation != nil {
 		esc := redactEscalation(red, *e.Escalation)

@@ -68,13 +68,16 @@ type Event struct {
 	Iteration   int `json:"iteration,omitempty"`
 	// Branch is the edge taken: IfTrue, IfFalse, the Switch case name,
 	// SwitchDefault, LoopBody or LoopDone.
-	Branch     string          `json:"branch,omitempty"`
-	Condition  string          `json:"condition,omitempty"`
-	Message    string          `json:"message,omitempty"`
-	Tool       string          `json:"tool,omitempty"`
-	DelayMs    int64           `json:"delay_ms,omitempty"`
-	DurationMs int64           `json:"duration_ms,omitempty"`
-	Outputs    map[string]any  `json:"outputs,omitempty"`
+	Branch     string         `json:"branch,omitempty"`
+	Condition  string         `json:"condition,omitempty"`
+	Message    string         `json:"message,omitempty"`
+	Tool       string         `json:"tool,omitempty"`
+	DelayMs    int64          `json:"delay_ms,omitempty"`
+	DurationMs int64          `json:"duration_ms,omitempty"`
+	Outputs    map[string]any `json:"outputs,omitempty"`
+	// Arguments are what a Tool node's attempt runs with, its templates
+	// filled in (attempt events): the run data the editor shows per node.
+	Arguments  map[string]any  `json:"arguments,omitempty"`
 	Failure    *failure.Record `json:"failure,omitempty"`
 	Escalation *Escalation     `json:"escalation,omitempty"`
 	Response   *Response       `json:"response,omitempty"`

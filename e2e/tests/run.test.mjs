@@ -232,6 +232,30 @@ describe('Run panel', () => {
     assert.equal(await page.evaluate(() => window.weft.store.getState().dirty), true);
   });
 
+  it('shows a node\'s run data: each attempt and loop iteration with its arguments, outputs and failure', async () => {
+    const { path } = fixture('run-loop-retry.json', 'run-node-data');
+    await openRunTab(path);
+    await page.locator('[data-testid="run-button"]').click();
+    await waitPhase('finished');
+    assert.equal((await page.locator('[data-testid="run-summary"] [data-testid="run-outcome"]').textContent()).trim(), 'Succeeded');
+
+    await page.locator('[data-testid="node-count"]').click();
+    await page.locator('[data-testid="tab-inspector"]').click();
+    const data = page.locator('[data-testid="run-data"]');
+    await data.waitFor();
+    const items = data.locator('[data-testid="run-data-item"]');
+    assert.equal(await items.count(), 4, 'three rounds, the first one retried');
+    const heads = await items.locator('.run-data-head').allTextContents();
+    assert.deepEqual(heads, ['Iteration 3 · attempt 1 · ok', 'Iteration 2 · attempt 1 · ok', 'Iteration 1 · attempt 2 · ok', 'Iteration 1 · attempt 1 · failed']);
+    // The newest is open: the arguments as run (the template filled in, quoted) and the outputs.
+    assert.match(await items.nth(0).locator('[data-testid="run-data-arguments"]').textContent(), /echo round '3'/);
+    assert.match(await items.nth(0).locator('[data-testid="run-data-outputs"]').textContent(), /"stdout": "round 3\\n"/);
+    await items.nth(3).locator('.run-data-head').click();
+    assert.match(await items.nth(3).locator('[data-testid="run-data-failure"]').textContent(), /exit status 1/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-node-data.png') });
+    await page.locator('[data-testid="tab-run"]').click();
+  });
+
   it('stops a run in progress', async () => {
     const { dir, path } = fixture('run-slow.json', 'run-stop');
     await openRunTab(path);

@@ -503,6 +503,8 @@ export interface RunEvent {
   delay_ms?: number;
   duration_ms?: number;
   outputs?: Record<string, unknown>;
+  /** a Tool node's attempt: the arguments it runs with, templates filled in */
+  arguments?: Record<string, unknown>;
   failure?: FailureRecord;
   escalation?: Escalation;
   response?: RunResponse;

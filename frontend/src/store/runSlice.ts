@@ -5,6 +5,7 @@
 // (starting, stopping, answering, the backend's events) is in
 // components/run/runActions.ts.
 import { outcomeLabel, verdictText } from '../components/run/format';
+import { emptyNodeData, foldNodeData, type NodeData } from './nodeData';
 import type { StateCreator } from 'zustand';
 import type {
   Problem,
@@ -73,6 +74,8 @@ export interface RunSlice {
   runId: string | null;
   runWorkflowId: string | null;
   nodeRun: Record<string, NodeRunState>;
+  /** per node: each attempt's arguments, outputs and failure (the inspector's run data) */
+  nodeData: NodeData;
   runLog: RunLogEntry[];
   /** entries dropped from the front of runLog */
   runLogDropped: number;
@@ -277,6 +280,7 @@ function fresh(): Partial<RunSlice> {
   return {
     runId: null,
     nodeRun: {},
+    nodeData: emptyNodeData(),
     runLog: [],
     runLogDropped: 0,
     runEscalation: null,
@@ -297,6 +301,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
   runId: null,
   runWorkflowId: null,
   nodeRun: {},
+  nodeData: emptyNodeData(),
   runLog: [],
   runLogDropped: 0,
   logFilter: 'steps',
@@ -373,7 +378,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
       dropped += log.length - MAX_LOG;
       log = log.slice(log.length - MAX_LOG);
     }
-    set({ runId, runPhase: phase, nodeRun, runLog: log, runLogDropped: dropped });
+    set({ runId, runPhase: phase, nodeRun, nodeData: foldNodeData(s.nodeData, events), runLog: log, runLogDropped: dropped });
   },
 
   setRunEscalation(e) {

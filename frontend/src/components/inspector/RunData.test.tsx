@@ -1,0 +1,47 @@
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixtureOpen } from '../../test/fixtures';
+
+vi.mock('../../api', () => ({ api: {}, errorMessage: String }));
+
+import { useStore } from '../../store';
+import { RunData } from './RunData';
+
+const initial = useStore.getState();
+
+beforeEach(() => {
+  useStore.setState(initial, true);
+  useStore.getState().loadDocument(fixtureOpen());
+});
+
+describe('RunData', () => {
+  it('says the node has not run yet', () => {
+    render(<RunData nodeId="n1" />);
+    expect(screen.getByTestId('run-data')).toHaveTextContent('Not run yet');
+  });
+
+  it('shows the newest attempt open, older ones on click, and copies as JSON', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.assign(navigator, { clipboard: { writeText } });
+    useStore.getState().applyRunEvents([
+      { seq: 1, time: '', type: 'run_started', run_id: 'r' },
+      { seq: 2, time: '', type: 'attempt', run_id: 'r', node_id: 'n1', attempt: 1, arguments: { path: '.' } },
+      { seq: 3, time: '', type: 'failure', run_id: 'r', node_id: 'n1', attempt: 1, failure: { error: 'denied', failure_type: 'execution_error' } as never },
+      { seq: 4, time: '', type: 'attempt', run_id: 'r', node_id: 'n1', attempt: 2, arguments: { path: '/tmp' } },
+      { seq: 5, time: '', type: 'variable_set', run_id: 'r', node_id: 'n1', outputs: { files: ['a'] } },
+    ]);
+    render(<RunData nodeId="n1" />);
+    const items = screen.getAllByTestId('run-data-item');
+    expect(items.map((i) => i.getAttribute('data-status'))).toEqual(['ok', 'failed']);
+    expect(within(items[0]).getByTestId('run-data-arguments')).toHaveTextContent('"path": "/tmp"');
+    expect(within(items[0]).getByTestId('run-data-outputs')).toHaveTextContent('"files"');
+    fireEvent.click(within(items[1]).getByRole('button', { name: /attempt 1/i }));
+    expect(within(items[1]).getByTestId('run-data-failure')).toHaveTextContent('denied');
+    const copy = within(items[1]).getByRole('button', { name: 'Copy failure' });
+    await act(async () => {
+      fireEvent.click(copy);
+    });
+    expect(writeText).toHaveBeenCalledWith(expect.stringContaining('"error": "denied"'));
+    expect(copy).toHaveTextContent('copied');
+  });
+});

@@ -1,0 +1,86 @@
+// The selected node's data from the last run (n8n's input and output
+// panes): per attempt and loop iteration, the arguments it ran with, the
+// outputs it produced and the failure record, each with a copy button.
+import { Copy } from 'lucide-react';
+import { useState } from 'react';
+import { useStore } from '../../store';
+import type { NodeAttempt } from '../../store/nodeData';
+
+function title(r: NodeAttempt): string {
+  const parts: string[] = [];
+  if (r.iteration !== undefined) parts.push(`Iteration ${r.iteration}`);
+  if (r.attempt > 0) parts.push(`attempt ${r.attempt}`);
+  parts.push(r.status === 'ok' ? 'ok' : r.status);
+  const s = parts.join(' · ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function Block({ label, value, testId }: { label: string; value: unknown; testId: string }) {
+  const [copied, setCopied] = useState(false);
+  const text = JSON.stringify(value, null, 2);
+  return (
+    <div className="run-data-block" data-testid={testId}>
+      <div className="run-data-label">
+        <span>{label}</span>
+        <button
+          type="button"
+          className="icon"
+          aria-label={`Copy ${label.toLowerCase()}`}
+          title={`Copy ${label.toLowerCase()} as JSON`}
+          onClick={() => {
+            void navigator.clipboard?.writeText(text).then(
+              () => setCopied(true),
+              () => setCopied(false),
+            );
+          }}
+        >
+          <Copy size={12} /> {copied ? 'copied' : ''}
+        </button>
+      </div>
+      <pre className="run-data-json">{text}</pre>
+    </div>
+  );
+}
+
+export function RunData({ nodeId }: { nodeId: string }) {
+  const records = useStore((s) => s.nodeData.records[nodeId]);
+  const dropped = useStore((s) => s.nodeData.dropped[nodeId] ?? 0);
+  const [open, setOpen] = useState<number | null>(null);
+  if (!records?.length) {
+    return (
+      <details className="run-data" data-testid="run-data">
+        <summary>Run data</summary>
+        <p className="muted">Not run yet in this session. Run the workflow to see what this step ran with and produced.</p>
+      </details>
+    );
+  }
+  // Newest first; the newest is open unless the person picked another.
+  const list = [...records].reverse();
+  const shown = open ?? list[0].seq;
+  return (
+    <details className="run-data" open data-testid="run-data">
+      <summary>
+        Run data <span className="muted">({records.length + dropped} record{records.length + dropped === 1 ? '' : 's'})</span>
+      </summary>
+      {dropped > 0 && <p className="muted">The oldest {dropped} are in the run's log only.</p>}
+      <ul className="run-data-list">
+        {list.map((r) => (
+          <li key={r.seq} className={`run-data-item status-${r.status}`} data-testid="run-data-item" data-status={r.status}>
+            <button type="button" className="run-data-head" aria-expanded={shown === r.seq} onClick={() => setOpen(shown === r.seq ? -1 : r.seq)}>
+              {title(r)}
+            </button>
+            {shown === r.seq && (
+              <div className="run-data-body">
+                {r.arguments && <Block label="Arguments" value={r.arguments} testId="run-data-arguments" />}
+                {r.outputs && <Block label="Outputs" value={r.outputs} testId="run-data-outputs" />}
+                {r.failure && <Block label="Failure" value={r.failure} testId="run-data-failure" />}
+                {r.message && <p className="muted">{r.message}</p>}
+                {!r.arguments && !r.outputs && !r.failure && !r.message && <p className="muted">Running…</p>}
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
