@@ -311,6 +311,12 @@ func (a *App) TestConnection(cfg settings.LLM, apiKey *string) (llm.ConnectionIn
 	return c.TestConnection(a.context())
 }
 
+// DiscoverModelServers looks for model servers on this machine (Ollama,
+// LM Studio, llama.cpp, vLLM at their usual ports) for the first-run setup.
+func (a *App) DiscoverModelServers() []llm.LocalServer {
+	return llm.Discover(a.context(), llm.DiscoverCandidates())
+}
+
 // newLLM makes a client for the endpoint in l; all the App's clients share
 // one circuit-breaker registry.
 func (a *App) newLLM(l settings.LLM, opts ...llm.Option) (*llm.OpenAI, error) {

@@ -97,6 +97,10 @@ cleanup() {
   local rc=$?
   trap - EXIT INT TERM
   stop_app
+  if [ -n "${LOCAL_PID:-}" ]; then
+    kill "$LOCAL_PID" 2>/dev/null || true
+    wait "$LOCAL_PID" 2>/dev/null || true
+  fi
   if [ -n "$FAKE_PID" ]; then
     kill "$FAKE_PID" 2>/dev/null || true
     wait "$FAKE_PID" 2>/dev/null || true
@@ -150,6 +154,19 @@ for _ in $(seq 1 100); do
 done
 [ -n "$FAKE_URL" ] || { echo "e2e: the fake LLM did not start:" >&2; cat "$ART/e2e-fakellm.log" >&2; exit 1; }
 echo "e2e: fake LLM at $FAKE_URL"
+
+# A second one without a key, as a local model server (Ollama and the like)
+# for the first-run setup to find: the app probes it instead of the usual ports.
+"$SCRATCH/fakellm" --addr 127.0.0.1:0 --echo --quiet --models "local-llama,local-qwen" >"$SCRATCH/localllm.url" 2>>"$ART/e2e-fakellm.log" </dev/null &
+LOCAL_PID=$!
+LOCAL_URL=""
+for _ in $(seq 1 100); do
+  LOCAL_URL=$(head -n1 "$SCRATCH/localllm.url" 2>/dev/null || true)
+  [ -n "$LOCAL_URL" ] && break
+  sleep 0.1
+done
+[ -n "$LOCAL_URL" ] || { echo "e2e: the local fake LLM did not start" >&2; exit 1; }
+export WEFT_LOCAL_MODEL_SERVERS="Local test server=$LOCAL_URL"
 
 SETTINGS="$XDG_CONFIG_HOME/weft/settings.json"
 cat >"$SETTINGS" <<EOF

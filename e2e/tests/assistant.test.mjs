@@ -299,6 +299,42 @@ describe('Assistant panel', () => {
     await fake('/_llmtest/reset', {});
   });
 
+  it('with no model configured, finds the local model server, tests the chosen model and saves it', async () => {
+    const saved = await page.evaluate(async () => (await window.go.main.App.GetSettings()).settings);
+    try {
+      await page.evaluate(async (s) => {
+        await window.go.main.App.SaveSettings({ ...s, llm: { ...s.llm, model: '' } }, null);
+      }, saved);
+      await openWorkflow(PIPELINE);
+      // The panel was open with a model; asking now says there is none and
+      // offers the setup (a fresh start offers it at once: Vitest).
+      await ask('Add a step that logs hello');
+      await page.locator('[data-testid="assistant-error"]').waitFor();
+      const setup = page.locator('[data-testid="model-setup"]');
+      await setup.waitFor();
+      await setup.locator('[data-testid="setup-discover"]').click();
+      const server = setup.locator('[data-testid="setup-server"]');
+      await server.waitFor();
+      assert.match(await server.textContent(), /Local test server/);
+      assert.deepEqual(await server.locator('option').allTextContents(), ['local-llama', 'local-qwen']);
+      await server.locator('[data-testid="setup-model"]').selectOption('local-qwen');
+      await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-model-setup.png') });
+      await server.locator('[data-testid="setup-use"]').click();
+      const done = page.locator('[data-testid="setup-done"]');
+      await done.waitFor();
+      assert.match(await done.textContent(), /local-qwen/);
+      assert.equal(await setup.count(), 0, 'the setup goes away once a model is set');
+      const now = await page.evaluate(async () => (await window.go.main.App.GetSettings()).settings.llm);
+      assert.equal(now.model, 'local-qwen');
+      assert.match(now.base_url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      assert.notEqual(now.base_url, saved.llm.base_url);
+    } finally {
+      await page.evaluate(async (s) => {
+        await window.go.main.App.SaveSettings(s, null);
+      }, saved);
+    }
+  });
+
   it('logged no errors in the page', () => {
     const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e));
     assert.deepEqual(real, []);

@@ -12,6 +12,7 @@ import type {
   AssistantResult,
   ChatHistory,
   ConnectionInfo,
+  LocalServer,
   OpenResult,
   PatchPreview,
   WorkflowPatch,
@@ -125,6 +126,10 @@ export const api = {
   /** Checks the endpoint in the Preferences form; apiKey null uses the stored key. */
   async testConnection(llm: Settings['llm'], apiKey: string | null): Promise<ConnectionInfo> {
     return (await App.TestConnection(llm as unknown as Any, apiKey as unknown as Any)) as unknown as ConnectionInfo;
+  },
+  /** Looks for model servers on this machine (first-run setup). */
+  async discoverModelServers(): Promise<LocalServer[]> {
+    return ((await App.DiscoverModelServers()) as unknown as LocalServer[]) ?? [];
   },
   /** Subscribes to the backend's assistant progress events; returns the unsubscribe. */
   onAssistantProgress(cb: (p: AssistantProgress) => void): () => void {

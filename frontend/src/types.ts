@@ -322,6 +322,13 @@ export interface ConnectionInfo {
   message: string;
 }
 
+/** A model server found on this machine (llm.LocalServer). */
+export interface LocalServer {
+  name: string;
+  base_url: string;
+  models: string[];
+}
+
 // --- Editor session (app_session.go) ---
 
 /** One entry of the recent files list. */

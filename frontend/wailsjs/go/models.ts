@@ -609,6 +609,22 @@ export namespace llm {
 	        this.message = source["message"];
 	    }
 	}
+	export class LocalServer {
+	    name: string;
+	    base_url: string;
+	    models: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new LocalServer(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.base_url = source["base_url"];
+	        this.models = source["models"];
+	    }
+	}
 	export class Usage {
 	    prompt_tokens: number;
 	    completion_tokens: number;
@@ -1405,6 +1421,7 @@ export namespace runner {
 	    delay_ms?: number;
 	    duration_ms?: number;
 	    outputs?: Record<string, any>;
+	    arguments?: Record<string, any>;
 	    failure?: failure.Record;
 	    escalation?: Escalation;
 	    response?: Response;
@@ -1436,6 +1453,7 @@ export namespace runner {
 	        this.delay_ms = source["delay_ms"];
 	        this.duration_ms = source["duration_ms"];
 	        this.outputs = source["outputs"];
+	        this.arguments = source["arguments"];
 	        this.failure = this.convertValues(source["failure"], failure.Record);
 	        this.escalation = this.convertValues(source["escalation"], Escalation);
 	        this.response = this.convertValues(source["response"], Response);

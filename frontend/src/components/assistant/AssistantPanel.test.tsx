@@ -126,4 +126,30 @@ describe('AssistantPanel', () => {
     expect(useStore.getState().doc!.nodes.map((n) => n.id)).toContain('n9');
     expect(screen.getByTestId('chat-assistant')).toHaveTextContent('applied');
   });
+
+  it('offers the model setup when no model is configured, and goes back to the conversation once set', async () => {
+    useStore.getState().loadDocument(fixtureOpen());
+    let model = '';
+    const setupApi = {
+      getSettings: vi.fn(async () => ({ settings: { llm: { base_url: 'http://127.0.0.1:11434/v1', model, timeout_s: 60 } }, api_key_set: false, api_key_masked: '', path: '', warnings: [] })),
+      saveSettings: vi.fn(async () => {
+        model = 'qwen3:8b';
+        return [];
+      }),
+      testConnection: vi.fn(async () => ({ message: 'Connected.' })),
+      discoverModelServers: vi.fn(async () => [{ name: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', models: ['qwen3:8b'] }]),
+    };
+    const actions = makeAssistantActions(useStore, fake as unknown as AssistantApi, { validate: async () => {} });
+    render(<AssistantPanel actions={actions} setupApi={setupApi as never} />);
+    await screen.findByTestId('model-setup');
+    expect(screen.queryByTestId('chat-empty')).toBeNull();
+    fireEvent.click(screen.getByTestId('setup-discover'));
+    await screen.findByTestId('setup-server');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('setup-use'));
+    });
+    expect(await screen.findByTestId('setup-done')).toHaveTextContent('Connected. Saved as the assistant');
+    expect(screen.queryByTestId('model-setup')).toBeNull();
+    expect(screen.getByTestId('chat-empty')).toBeInTheDocument();
+  });
 });

@@ -8,7 +8,9 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from '../../store';
 import type { AssistantActions } from '../../store/assistantActions';
 import { progressText, receivedText, type ChatEntry } from '../../store/assistantSlice';
+import { api } from '../../api';
 import { assistantActions } from './actions';
+import { ModelSetup, type SetupApi } from './ModelSetup';
 import { ReviewBanner } from './ReviewBanner';
 
 const STATE_LABEL: Record<string, string> = {
@@ -56,7 +58,7 @@ function Message({ m, progress, received }: { m: ChatEntry; progress: string; re
   );
 }
 
-export function AssistantPanel({ actions = assistantActions }: { actions?: AssistantActions }) {
+export function AssistantPanel({ actions = assistantActions, setupApi = api }: { actions?: AssistantActions; setupApi?: SetupApi }) {
   const doc = useStore((s) => s.doc);
   const path = useStore((s) => s.path);
   const messages = useStore((s) => s.chatMessages);
@@ -68,7 +70,11 @@ export function AssistantPanel({ actions = assistantActions }: { actions?: Assis
   const setError = useStore((s) => s.setChatError);
   const openPreferences = useStore((s) => s.setPreferencesOpen);
   const hasProposal = useStore((s) => s.proposal !== null);
+  const preferencesOpen = useStore((s) => s.preferencesOpen);
   const [text, setText] = useState('');
+  // null: not known yet; true: no model configured, offer the setup.
+  const [needsSetup, setNeedsSetup] = useState<boolean | null>(null);
+  const [setupNote, setSetupNote] = useState('');
   const listRef = useRef<HTMLOListElement>(null);
   const docId = doc?.id ?? '';
   const empty = (doc?.nodes.length ?? 0) === 0;
@@ -76,6 +82,25 @@ export function AssistantPanel({ actions = assistantActions }: { actions?: Assis
   useEffect(() => {
     void actions.loadHistory();
   }, [actions, docId, path]);
+
+  useEffect(() => {
+    if (preferencesOpen) return; // checked again when Preferences close
+    let live = true;
+    // (through a promise: a missing binding is a rejection, not a throw)
+    Promise.resolve()
+      .then(() => setupApi.getSettings())
+      .then(
+      (v) => live && setNeedsSetup(!v.settings.llm.model?.trim() || !v.settings.llm.base_url?.trim()),
+      () => live && setNeedsSetup(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [setupApi, preferencesOpen]);
+
+  useEffect(() => {
+    if (error && /no model is configured/i.test(error)) setNeedsSetup(true);
+  }, [error]);
 
   useEffect(() => {
     const el = listRef.current;
@@ -118,7 +143,25 @@ export function AssistantPanel({ actions = assistantActions }: { actions?: Assis
             {n}
           </li>
         ))}
-        {messages.length === 0 && !loading && (
+        {needsSetup && (
+          <li className="chat-setup">
+            <ModelSetup
+              deps={setupApi}
+              onPreferences={() => openPreferences(true)}
+              onDone={(m) => {
+                setNeedsSetup(false);
+                setSetupNote(m);
+                setError(null);
+              }}
+            />
+          </li>
+        )}
+        {setupNote && (
+          <li className="chat-note" data-testid="setup-done">
+            {setupNote}
+          </li>
+        )}
+        {messages.length === 0 && !loading && !needsSetup && (
           <li className="chat-empty" data-testid="chat-empty">
             <Sparkles size={22} />
             {empty ? (

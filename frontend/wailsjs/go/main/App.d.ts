@@ -4,9 +4,9 @@ import {main} from '../models';
 import {workflow} from '../models';
 import {assistant} from '../models';
 import {approval} from '../models';
+import {llm} from '../models';
 import {runner} from '../models';
 import {settings} from '../models';
-import {llm} from '../models';
 import {tools} from '../models';
 import {validate} from '../models';
 
@@ -35,6 +35,8 @@ export function CheckCondition(arg1:string):Promise<string>;
 export function ClearAutosave():Promise<void>;
 
 export function ConfirmClose():Promise<void>;
+
+export function DiscoverModelServers():Promise<Array<llm.LocalServer>>;
 
 export function GetRunStatus():Promise<main.RunStatus>;
 

@@ -54,6 +54,10 @@ export function ConfirmClose() {
   return window['go']['main']['App']['ConfirmClose']();
 }
 
+export function DiscoverModelServers() {
+  return window['go']['main']['App']['DiscoverModelServers']();
+}
+
 export function GetRunStatus() {
   return window['go']['main']['App']['GetRunStatus']();
 }

@@ -17,6 +17,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/weft-dev/weft/backend/llm/llmtest"
@@ -28,6 +29,7 @@ func main() {
 	echo := flag.Bool("echo", false, "when the script is used up, answer with the last user message")
 	apiKey := flag.String("api-key", "", "require this bearer API key")
 	quiet := flag.Bool("quiet", false, "do not log requests to stderr")
+	models := flag.String("models", "", "comma-separated model ids GET /models lists (default fake-model)")
 	flag.Parse()
 
 	logger := log.New(os.Stderr, "fakellm: ", log.LstdFlags|log.Lmicroseconds)
@@ -41,6 +43,9 @@ func main() {
 	}
 	if *echo {
 		opts = append(opts, llmtest.WithEcho())
+	}
+	if *models != "" {
+		opts = append(opts, llmtest.WithModels(strings.Split(*models, ",")...))
 	}
 	if *apiKey != "" {
 		opts = append(opts, llmtest.WithAPIKey(*apiKey))
