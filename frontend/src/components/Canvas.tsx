@@ -205,6 +205,9 @@ function CanvasInner() {
         edges={overview ? NO_EDGES : edges}
         onPaneClick={overview ? onPaneClick : clearPending}
         nodeTypes={nodeTypes}
+        // Tab walks the steps; edges (drawn before the nodes) would come
+        // first, one stop per edge. They stay selectable by click.
+        edgesFocusable={false}
         onNodesChange={onNodesChange}
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}

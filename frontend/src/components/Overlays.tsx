@@ -1,10 +1,11 @@
 // What floats above the editor: the modal dialog (unsaved changes, restore
 // an autosave), the keyboard shortcuts sheet and the toasts.
 import { Keyboard, X } from 'lucide-react';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { useStore } from '../store';
 import type { Toast } from '../store/uiSlice';
 import { SHORTCUTS } from './shortcuts';
+import { useFocusTrap } from './focusTrap';
 
 export function Modal({
   title,
@@ -20,6 +21,8 @@ export function Modal({
   testId?: string;
 }) {
   const box = useRef<HTMLDivElement>(null);
+  const titleId = useId();
+  useFocusTrap(box);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
@@ -39,9 +42,9 @@ export function Modal({
   }, []);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className={`modal${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-label={typeof title === 'string' ? title : undefined} ref={box} data-testid={testId}>
+      <div className={`modal${wide ? ' wide' : ''}`} role="dialog" aria-modal="true" aria-labelledby={titleId} ref={box} data-testid={testId}>
         <header className="modal-head">
-          <h2>{title}</h2>
+          <h2 id={titleId}>{title}</h2>
           <button type="button" className="icon" aria-label="Close" onClick={onClose}>
             <X size={15} />
           </button>

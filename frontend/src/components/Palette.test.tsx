@@ -39,7 +39,7 @@ describe('Palette', () => {
   it('filters as you type and adds a tool node with its tool set', () => {
     render(<Palette />);
     fireEvent.change(screen.getByTestId('palette-search'), { target: { value: 'read' } });
-    const items = screen.getAllByRole('listitem');
+    const items = screen.getAllByRole('listitem').map((li) => li.querySelector('button')!);
     expect(items.map((i) => i.getAttribute('data-testid'))).toEqual(['palette-tool:read_file']);
     fireEvent.click(items[0]);
     const added = s().doc!.nodes.at(-1)!;

@@ -169,37 +169,39 @@ export function Palette() {
           </button>
         )}
       </div>
-      <div className="palette-list" role="list">
+      <div className="palette-list">
         {shown.length === 0 && <div className="muted palette-none">Nothing matches “{q}”.</div>}
         {groups.map(([g, list]) => (
-          <section key={g} className="palette-group">
+          <section key={g} className="palette-group" aria-label={g}>
             <h3>{g}</h3>
-            {list.map((e) => {
-              const i = shown.indexOf(e);
-              const meta = typeMeta(e.spec.type);
-              return (
-                <button
-                  key={e.id}
-                  type="button"
-                  role="listitem"
-                  className={`palette-item family-${meta.family}${q && i === active ? ' active' : ''}`}
-                  draggable={hasDoc}
-                  disabled={!hasDoc}
-                  onDragStart={(ev) => onDragStart(ev, e)}
-                  onClick={() => add(e)}
-                  title={`${e.description}\nClick to add, or drag onto the canvas.`}
-                  data-testid={`palette-${e.id}`}
-                >
-                  <span className="weft-node-icon">
-                    <NodeIcon type={e.spec.type} size={14} />
-                  </span>
-                  <span className="palette-text">
-                    <span className="palette-label">{e.label}</span>
-                    <span className="palette-desc">{e.description}</span>
-                  </span>
-                </button>
-              );
-            })}
+            <ul className="palette-items">
+              {list.map((e) => {
+                const i = shown.indexOf(e);
+                const meta = typeMeta(e.spec.type);
+                return (
+                  <li key={e.id}>
+                    <button
+                      type="button"
+                      className={`palette-item family-${meta.family}${q && i === active ? ' active' : ''}`}
+                      draggable={hasDoc}
+                      disabled={!hasDoc}
+                      onDragStart={(ev) => onDragStart(ev, e)}
+                      onClick={() => add(e)}
+                      title={`${e.description}\nClick to add, or drag onto the canvas.`}
+                      data-testid={`palette-${e.id}`}
+                    >
+                      <span className="weft-node-icon">
+                        <NodeIcon type={e.spec.type} size={14} />
+                      </span>
+                      <span className="palette-text">
+                        <span className="palette-label">{e.label}</span>
+                        <span className="palette-desc">{e.description}</span>
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
           </section>
         ))}
       </div>

@@ -84,20 +84,22 @@ export function Sidebar() {
   return (
     <aside className="sidebar" style={{ width }} data-testid="sidebar" aria-label="Sidebar">
       <div className="sidebar-resize" onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} title="Drag to resize" />
-      <div className="sidebar-tabs" role="tablist">
-        {sidebarTabs.map((t) => (
-          <button
-            key={t.id}
-            type="button"
-            role="tab"
-            aria-selected={t.id === current.id}
-            className={`sidebar-tab${t.id === current.id ? ' active' : ''}`}
-            onClick={() => setTab(t.id)}
-            data-testid={`tab-${t.id}`}
-          >
-            <t.icon size={14} /> {t.label}
-          </button>
-        ))}
+      <div className="sidebar-tabs">
+        <div className="sidebar-tablist" role="tablist" aria-label="Sidebar panels">
+          {sidebarTabs.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              aria-selected={t.id === current.id}
+              className={`sidebar-tab${t.id === current.id ? ' active' : ''}`}
+              onClick={() => setTab(t.id)}
+              data-testid={`tab-${t.id}`}
+            >
+              <t.icon size={14} /> {t.label}
+            </button>
+          ))}
+        </div>
         <button type="button" className="icon sidebar-close" title="Hide the sidebar" aria-label="Hide the sidebar" onClick={() => setOpen(false)}>
           <ChevronsRight size={15} />
         </button>

@@ -212,7 +212,7 @@ export function ToolPicker({ value, tools, onChange }: { value: string; tools: T
   }, [tools]);
   const known = tools.some((t) => t.name === value);
   return (
-    <select value={value} onChange={(e) => onChange(e.target.value)} data-testid="inspector-tool">
+    <select value={value} onChange={(e) => onChange(e.target.value)} data-testid="inspector-tool" aria-label="Tool">
       <option value="">(choose a tool)</option>
       {!known && value && <option value={value}>{`${value} (not in the catalog)`}</option>}
       {groups.map(([g, ts]) => (

@@ -22,6 +22,7 @@ import {
   type McpRow,
   type PrefsForm,
 } from './form';
+import { useFocusTrap } from '../focusTrap';
 
 export type PrefsApi = Pick<Api, 'getSettings' | 'saveSettings' | 'testConnection'>;
 
@@ -166,6 +167,7 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
   const [saving, setSaving] = useState(false);
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
   const dialogRef = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialogRef);
 
   useEffect(() => {
     let live = true;

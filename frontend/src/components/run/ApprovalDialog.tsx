@@ -4,10 +4,11 @@
 // Approval covers the exact content shown here, in full: a later change by
 // a model, or by hand, asks again. The rule lives in Go (backend/approval).
 import { Bot, Check, FileSearch, FilePen, Globe, ShieldAlert, SquareTerminal, Wrench } from 'lucide-react';
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import type { ApprovalStep } from '../../types';
 import { plural } from './format';
 import './run.css';
+import { useFocusTrap } from '../focusTrap';
 
 const KIND: Record<string, { label: string; icon: typeof Wrench }> = {
   command: { label: 'runs a command', icon: SquareTerminal },
@@ -46,11 +47,13 @@ export function ApprovalDialog({
   onCancel(): void;
 }) {
   const titleId = useId();
+  const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box);
   const done = new Set(approved);
   const left = steps.filter((s) => !done.has(s.fingerprint)).length;
   return (
     <div className="run-modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onCancel()}>
-      <div className="run-modal approval" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="approval-dialog">
+      <div className="run-modal approval" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="approval-dialog" ref={box}>
         <header className="run-modal-head">
           <ShieldAlert size={16} className="esc-icon" />
           <div className="run-modal-titles">

@@ -9,6 +9,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { RunEscalation, RunResponse, WorkflowNode } from '../../types';
 import { clock, plural } from './format';
 import './run.css';
+import { useFocusTrap } from '../focusTrap';
 
 export interface EscalationDialogProps {
   esc: RunEscalation;
@@ -44,6 +45,7 @@ export function EscalationDialog({ esc, node, sending, error, replanUnavailable,
   const initialArgs = useMemo(() => JSON.stringify(node?.params?.arguments ?? {}, null, 2), [node]);
   const [text, setText] = useState(isTool ? initialArgs : '');
   const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box);
   const failures = e.failures ?? [];
   const last = failures[failures.length - 1];
   const parsed = isTool && fixing ? parseArguments(text) : null;

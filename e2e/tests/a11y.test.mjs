@@ -1,0 +1,110 @@
+// Accessibility of the main views: axe-core finds no serious or critical
+// violation on the canvas, the inspector, the assistant, the run panel,
+// Preferences and the dialogs; Preferences keeps the focus inside.
+// scripts/e2e.sh sets WEFT_URL, WEFT_PIPELINE and WEFT_ARTIFACTS.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium } from 'playwright-core';
+import { serious } from './axe.mjs';
+
+const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
+const PIPELINE = process.env.WEFT_PIPELINE;
+const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
+const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
+
+let context;
+let page;
+let profile;
+
+before(async () => {
+  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    viewport: { width: 1400, height: 860 },
+    deviceScaleFactor: 1,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(URL, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.weft.store.getState().doc !== null || window.weft.store.getState().dialog !== null, null, { timeout: 30_000 });
+  if (await page.evaluate(() => window.weft.store.getState().dialog !== null)) {
+    await page.locator('[data-testid="dialog-discard"]').click();
+  }
+  await page.evaluate(async (p) => {
+    if (window.weft.store.getState().dirty) await window.weft.actions.save();
+    await window.weft.actions.openPath(p);
+  }, PIPELINE);
+  await page.waitForSelector('[data-testid="node-download"]');
+});
+
+after(async () => {
+  await context?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+const views = [
+  ['the canvas and the inspector of a selected node', async () => {
+    await page.locator('[data-testid="tab-inspector"]').click();
+    await page.locator('[data-testid="node-download"]').click();
+    await page.waitForSelector('[data-testid="inspector-node"]');
+  }],
+  ['the assistant', async () => {
+    await page.locator('[data-testid="tab-assistant"]').click();
+    await page.waitForSelector('[data-testid="assistant-panel"]');
+  }],
+  ['the run panel', async () => {
+    await page.locator('[data-testid="tab-run"]').click();
+    await page.waitForSelector('[data-testid="run-panel"]');
+  }],
+  ['the keyboard shortcuts dialog', async () => {
+    await page.locator('[data-testid="shortcuts-button"]').click();
+    await page.waitForSelector('[role="dialog"]');
+  }],
+  ['Preferences', async () => {
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[role="dialog"]', { state: 'detached' });
+    await page.locator('[data-testid="preferences-button"]').click();
+    await page.waitForSelector('[data-testid="preferences-dialog"]');
+  }],
+];
+
+describe('Accessibility', () => {
+  it('Tab reaches the steps without a stop at every edge, and a focused step shows it', async () => {
+    assert.equal(await page.locator('.react-flow__edge[tabindex="0"]').count(), 0, 'edges are not tab stops');
+    await page.locator('[data-testid="doc-title"]').click();
+    let onNode = false;
+    for (let i = 0; i < 60 && !onNode; i++) {
+      await page.keyboard.press('Tab');
+      onNode = await page.evaluate(() => !!document.activeElement?.classList.contains('react-flow__node'));
+    }
+    assert.ok(onNode, 'Tab reached a step');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement.querySelector('.weft-node')).outlineStyle);
+    assert.equal(outline, 'solid', 'the focused step has a visible outline');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-a11y-node-focus.png') });
+  });
+
+  for (const [name, open] of views) {
+    it(`${name}: no serious or critical axe violations`, async () => {
+      await open();
+      const found = await serious(page);
+      await page.screenshot({ path: join(ARTIFACTS, `e2e-a11y-${name.split(' ').slice(1, 3).join('-')}.png`) });
+      assert.deepEqual(found, [], found.join('\n'));
+    });
+  }
+
+  it('Preferences keeps the focus inside while it is open', async () => {
+    const dialog = page.locator('[data-testid="preferences-dialog"]');
+    await dialog.waitFor();
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press(i % 7 === 6 ? 'Shift+Tab' : 'Tab');
+      const inside = await page.evaluate(() => !!document.activeElement?.closest('[data-testid="preferences-dialog"]'));
+      assert.ok(inside, `focus left Preferences after ${i + 1} Tab presses`);
+    }
+    await page.keyboard.press('Escape');
+  });
+});
