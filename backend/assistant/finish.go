@@ -191,7 +191,7 @@ func (b *builder) place() {
 		if !ok {
 			if any {
 				row++
-				p = workflow.Position{X: minX, Y: maxY + float64(row)*planner.LayoutRowGap}
+				p = workflow.Position{X: minX, Y: maxY + float64(row)*planner.LayoutSiblingGap}
 			} else {
 				p = laid[n.ID]
 			}

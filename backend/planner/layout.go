@@ -7,21 +7,29 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// Layout geometry, in canvas units.
+// Layout geometry, in canvas units. Layers run left to right, as edges
+// leave a node on its right and enter on its left (top to bottom, edges
+// looped back behind the nodes).
 const (
-	LayoutRowGap = 130.0 // between layers, top to bottom
-	LayoutColGap = 280.0 // between nodes side by side
-	LayoutIndent = 90.0  // a loop body's shift to the right
+	LayoutLayerGap   = 300.0 // between layers, left to right
+	LayoutSiblingGap = 130.0 // between nodes of a layer, top to bottom
 )
 
-// Layout places every node, top to bottom: a node's layer is its longest
+// The placement within a layer is computed on a cross axis in these units
+// and scaled to LayoutSiblingGap at the end.
+const (
+	crossGap    = 280.0 // between nodes of a layer
+	crossIndent = 90.0  // a loop body's shift from its Loop
+)
+
+// Layout places every node, left to right: a node's layer is its longest
 // path from the entry, ignoring back-edges (EndLoop → Loop and any other
-// edge that closes a cycle), and the step after a loop sits below its
-// EndLoop. Within a layer a node goes under its predecessors: If branches
-// side by side (IfTrue left), Switch cases spread in case order, a loop
-// body indented under its Loop with the EndLoop back under the Loop.
-// Overlaps are pushed apart symmetrically. The result depends only on the
-// nodes and edges, in their order; it takes O(E + N log N).
+// edge that closes a cycle), and the step after a loop sits right of its
+// EndLoop. Within a layer a node goes beside its predecessors: If branches
+// one above the other (IfTrue above), Switch cases spread in case order, a
+// loop body shifted below its Loop with the EndLoop back level with the
+// Loop. Overlaps are pushed apart symmetrically. The result depends only on
+// the nodes and edges, in their order; it takes O(E + N log N).
 func Layout(w *workflow.Workflow) {
 	n := len(w.Nodes)
 	if n == 0 {
@@ -193,7 +201,7 @@ func Layout(w *workflow.Workflow) {
 				}
 				want[v] = sum / float64(len(preds[v]))
 			default:
-				want[v] = roots * LayoutColGap
+				want[v] = roots * crossGap
 				roots++
 			}
 		}
@@ -206,8 +214,8 @@ func Layout(w *workflow.Workflow) {
 		shift := 0.0
 		for j, v := range nodes {
 			x[v] = want[v]
-			if j > 0 && x[v] < x[nodes[j-1]]+LayoutColGap {
-				x[v] = x[nodes[j-1]] + LayoutColGap
+			if j > 0 && x[v] < x[nodes[j-1]]+crossGap {
+				x[v] = x[nodes[j-1]] + crossGap
 			}
 			shift += x[v] - want[v]
 		}
@@ -219,8 +227,8 @@ func Layout(w *workflow.Workflow) {
 	}
 	for i := range w.Nodes {
 		w.Nodes[i].Position = &workflow.Position{
-			X: math.Round(x[i]),
-			Y: float64(layer[i]) * LayoutRowGap,
+			X: float64(layer[i]) * LayoutLayerGap,
+			Y: math.Round(x[i] * LayoutSiblingGap / crossGap),
 		}
 	}
 }
@@ -232,11 +240,11 @@ func branchOffset(from *workflow.Node, o *workflow.EdgeOutput) float64 {
 	}
 	switch o.Type {
 	case workflow.OutIfTrue:
-		return -LayoutColGap / 2
+		return -crossGap / 2
 	case workflow.OutIfFalse:
-		return LayoutColGap / 2
+		return crossGap / 2
 	case workflow.OutLoopBody:
-		return LayoutIndent
+		return crossIndent
 	case workflow.OutSwitchCase, workflow.OutSwitchDefault:
 		m := len(from.Params.Cases) + 1
 		k := m - 1 // the default, last
@@ -248,7 +256,7 @@ func branchOffset(from *workflow.Node, o *workflow.EdgeOutput) float64 {
 				}
 			}
 		}
-		return (float64(k) - float64(m-1)/2) * LayoutColGap
+		return (float64(k) - float64(m-1)/2) * crossGap
 	}
 	return 0
 }

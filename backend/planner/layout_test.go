@@ -46,7 +46,7 @@ func TestLayoutDeterministic(t *testing.T) {
 }
 
 // checkLayout: no two nodes overlap, and every edge except a loop's way
-// back (EndLoop → Loop) and cycle-closing ones goes down.
+// back (EndLoop → Loop) and cycle-closing ones goes right.
 func checkLayout(t *testing.T, name string, w *workflow.Workflow) {
 	t.Helper()
 	byID := map[string]*workflow.Node{}
@@ -60,8 +60,8 @@ func checkLayout(t *testing.T, name string, w *workflow.Workflow) {
 			continue
 		}
 		for c, other := range seen {
-			if c.y == n.Position.Y && abs(c.x-n.Position.X) < LayoutColGap-1 {
-				t.Errorf("%s: %s and %s overlap at y=%v", name, n.Key, other, c.y)
+			if c.x == n.Position.X && abs(c.y-n.Position.Y) < LayoutSiblingGap-1 {
+				t.Errorf("%s: %s and %s overlap at x=%v", name, n.Key, other, c.x)
 			}
 		}
 		seen[cell{n.Position.X, n.Position.Y}] = n.Key
@@ -71,8 +71,8 @@ func checkLayout(t *testing.T, name string, w *workflow.Workflow) {
 		if from == nil || to == nil || from.Type == workflow.TypeEndLoop && to.Type == workflow.TypeLoop {
 			continue
 		}
-		if to.Position.Y <= from.Position.Y && !strings.Contains(name, "cycle") {
-			t.Errorf("%s: edge %s → %s goes up", name, from.Key, to.Key)
+		if to.Position.X <= from.Position.X && !strings.Contains(name, "cycle") {
+			t.Errorf("%s: edge %s → %s goes left", name, from.Key, to.Key)
 		}
 	}
 }
@@ -85,31 +85,31 @@ func abs(x float64) float64 {
 }
 
 func TestLayoutShapes(t *testing.T) {
-	t.Run("if branches side by side, join centred", func(t *testing.T) {
+	t.Run("if branches one above the other, join level with the If", func(t *testing.T) {
 		w := wfOf(t, []string{"a:Tool", "c:If", "t:Tool", "f:Tool", "j:Tool"}, "a>c", "c>t:IfTrue", "c>f:IfFalse", "t>j", "f>j")
 		Layout(w)
 		p := positions(w)
-		if !(p["t"].Y == p["f"].Y && p["t"].X < p["c"].X && p["f"].X > p["c"].X) {
+		if !(p["t"].X == p["f"].X && p["t"].Y < p["c"].Y && p["f"].Y > p["c"].Y && p["t"].X > p["c"].X) {
 			t.Errorf("branches: %v", p)
 		}
-		if p["j"].X != p["c"].X || p["j"].Y <= p["t"].Y {
+		if p["j"].Y != p["c"].Y || p["j"].X <= p["t"].X {
 			t.Errorf("join: %v", p)
 		}
 		checkLayout(t, "if", w)
 	})
-	t.Run("loop body indented, EndLoop under Loop, after below", func(t *testing.T) {
+	t.Run("loop body shifted down, EndLoop level with its Loop, after it to the right", func(t *testing.T) {
 		w := wfOf(t, []string{"l:Loop", "b1:Tool", "b2:Tool", "e:EndLoop@l", "z:Tool"},
 			"l>b1:LoopBody", "b1>b2", "b2>e", "e>l", "l>z:LoopDone")
 		Layout(w)
 		p := positions(w)
-		if p["b1"].X <= p["l"].X || p["b2"].X != p["b1"].X {
-			t.Errorf("body not indented: %v", p)
+		if p["b1"].Y <= p["l"].Y || p["b2"].Y != p["b1"].Y || p["b1"].X <= p["l"].X {
+			t.Errorf("body not shifted: %v", p)
 		}
-		if p["e"].X != p["l"].X || p["e"].Y <= p["b2"].Y {
-			t.Errorf("EndLoop not under its Loop after the body: %v", p)
+		if p["e"].Y != p["l"].Y || p["e"].X <= p["b2"].X {
+			t.Errorf("EndLoop not level with its Loop after the body: %v", p)
 		}
-		if p["z"].Y <= p["e"].Y || p["z"].X != p["l"].X {
-			t.Errorf("the step after the loop is not below the EndLoop: %v", p)
+		if p["z"].X <= p["e"].X || p["z"].Y != p["l"].Y {
+			t.Errorf("the step after the loop is not right of the EndLoop: %v", p)
 		}
 	})
 	t.Run("switch cases in case order", func(t *testing.T) {
@@ -117,7 +117,7 @@ func TestLayoutShapes(t *testing.T) {
 			"s>d:SwitchDefault", "s>x:case=c", "s>y:case=b", "s>z:case=a")
 		Layout(w)
 		p := positions(w)
-		if !(p["z"].X < p["y"].X && p["y"].X < p["x"].X && p["x"].X < p["d"].X) {
+		if !(p["z"].Y < p["y"].Y && p["y"].Y < p["x"].Y && p["x"].Y < p["d"].Y) {
 			t.Errorf("cases out of order: %v", p)
 		}
 	})

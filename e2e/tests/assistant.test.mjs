@@ -262,6 +262,15 @@ describe('Assistant panel', () => {
     await page.waitForSelector('[data-testid="review-banner"]', { state: 'detached' });
     assert.deepEqual((await state()).nodes, ['list_reports', 'say_count']);
     await page.waitForFunction(() => document.querySelectorAll('.weft-node[data-testid^="node-"]').length === 2);
+    // Laid out the way edges run, out on the right and in on the left:
+    // each edge goes right, none loops back behind a node.
+    const backwards = await page.evaluate(() => {
+      const doc = window.weft.store.getState().doc;
+      const at = new Map(doc.nodes.map((n) => [n.id, n.position]));
+      return doc.edges.filter((e) => !(at.get(e.to).x > at.get(e.from).x)).map((e) => `${e.from} → ${e.to}`);
+    });
+    assert.deepEqual(backwards, []);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-plan-applied.png') });
   });
 
   it("asks for the reply's shape: a server that enforces it answers in shape at once", async () => {

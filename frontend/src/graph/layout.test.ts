@@ -13,6 +13,22 @@ describe('layoutWorkflow', () => {
     expect(pos.n4.y).toBeLessThan(pos.n5.y);
   });
 
+  it('wraps a long chain into rows instead of one endless row', async () => {
+    const n = 120;
+    const w = {
+      ...fixtureWorkflow(),
+      nodes: Array.from({ length: n }, (_, i) => ({ id: `s${i}`, key: `s${i}`, name: `Step ${i}`, type: 'Tool', params: { tool: 'log', arguments: {} } })),
+      edges: Array.from({ length: n - 1 }, (_, i) => ({ from: `s${i}`, to: `s${i + 1}` })),
+    };
+    const pos = await layoutWorkflow(w as never);
+    const xs = Object.values(pos).map((p) => p.x);
+    const ys = Object.values(pos).map((p) => p.y);
+    const width = Math.max(...xs) - Math.min(...xs);
+    const height = Math.max(...ys) - Math.min(...ys);
+    expect(height).toBeGreaterThan(0);
+    expect(width / height).toBeLessThan(8); // one row would be ~400:1
+  });
+
   it('copes with dangling edges and an EndLoop pointing elsewhere', async () => {
     const w = fixtureWorkflow();
     w.edges.push({ from: 'n6', to: 'n1' }, { from: 'n1', to: 'ghost' }, { from: 'n3', to: 'n3' });
@@ -30,6 +46,21 @@ describe('simpleLayout', () => {
     expect(pos.n6.x).toBeGreaterThan(pos.n4.x);
     expect(pos.n4.x).toBe(pos.n5.x);
     expect(pos.n4.y).not.toBe(pos.n5.y);
+  });
+
+  it('folds a long chain into bands', () => {
+    const n = 100;
+    const w = {
+      ...fixtureWorkflow(),
+      nodes: Array.from({ length: n }, (_, i) => ({ id: `s${i}`, key: `s${i}`, name: `Step ${i}`, type: 'Tool', params: { tool: 'log', arguments: {} } })),
+      edges: Array.from({ length: n - 1 }, (_, i) => ({ from: `s${i}`, to: `s${i + 1}` })),
+    };
+    const pos = simpleLayout(w as never);
+    const xs = new Set(Object.values(pos).map((p) => p.x));
+    const ys = new Set(Object.values(pos).map((p) => p.y));
+    expect(xs.size).toBe(12);
+    expect(ys.size).toBe(Math.ceil((n + 1) / 12));
+    expect(new Set(Object.values(pos).map((p) => `${p.x},${p.y}`)).size).toBe(n); // no two in one place
   });
 
   it('falls back to it when ELK is too slow', async () => {

@@ -10,6 +10,12 @@ import { NODE_WIDTH, nodeHeight } from './toFlow';
 // under the wails:// asset scheme, and the size does not matter on desktop.
 let elk: InstanceType<typeof ELK> | null = null;
 
+/** Node count from which long layouts wrap into rows. */
+export const WRAP_FROM = 30;
+
+/** Columns per band when the simple layout folds many layers. */
+const WRAP_LAYERS = 12;
+
 export async function elkLayout(w: Workflow): Promise<Record<string, Position>> {
   const byId = new Map(w.nodes.map((n) => [n.id, n]));
   const edges = w.edges
@@ -27,6 +33,9 @@ export async function elkLayout(w: Workflow): Promise<Record<string, Position>> 
       'elk.layered.spacing.nodeNodeBetweenLayers': '110',
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
       'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES',
+      // A long chain would make one row kilometres wide: past a few dozen
+      // nodes the layers wrap into rows, towards a screen's shape.
+      ...(w.nodes.length > WRAP_FROM ? { 'elk.layered.wrapping.strategy': 'MULTI_EDGE', 'elk.aspectRatio': '1.6' } : {}),
     },
     children: w.nodes.map((n) => {
       const outs = outputsFor(n, w.edges.filter((e) => e.from === n.id));
@@ -89,12 +98,21 @@ export function simpleLayout(w: Workflow): Record<string, Position> {
   }
   const maxLayer = Math.max(0, ...layer.values());
   const rows = new Map<number, number>();
-  const out: Record<string, Position> = {};
+  const at = new Map<string, [number, number]>();
   for (const n of w.nodes) {
     const l = layer.get(n.id) ?? maxLayer + 1;
     const r = rows.get(l) ?? 0;
     rows.set(l, r + 1);
-    out[n.id] = { x: l * (NODE_WIDTH + 110), y: r * 150 };
+    at.set(n.id, [l, r]);
+  }
+  // Many layers fold into bands of WRAP_LAYERS columns, one band under the
+  // other, rather than one endless row.
+  const layers = maxLayer + 2;
+  const perBand = layers > WRAP_LAYERS * 1.5 ? WRAP_LAYERS : layers;
+  const bandHeight = (Math.max(1, ...rows.values()) + 1) * 150;
+  const out: Record<string, Position> = {};
+  for (const [id, [l, r]] of at) {
+    out[id] = { x: (l % perBand) * (NODE_WIDTH + 110), y: Math.floor(l / perBand) * bandHeight + r * 150 };
   }
   return out;
 }
