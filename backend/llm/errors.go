@@ -106,6 +106,9 @@ func (e *Error) build() string {
 		}
 		return fmt.Sprintf("LLM call to %s canceled", ep)
 	case ErrCircuitOpen:
+		if e.StatusCode >= 500 || serverErrorReason(e.Reason) {
+			return fmt.Sprintf("LLM at %s keeps failing with a server error: %s; Weft waits before asking it again (check the server or Preferences → Model)", ep, e.Reason)
+		}
 		return fmt.Sprintf("LLM at %s unreachable: %s; check Preferences → Model", ep, e.Reason)
 	case ErrRateLimited:
 		s := fmt.Sprintf("LLM at %s rate limited the request: %s", ep, e.Reason)
@@ -115,11 +118,25 @@ func (e *Error) build() string {
 		return s
 	default: // ErrUnreachable
 		s := fmt.Sprintf("LLM at %s unreachable: %s", ep, e.Reason)
+		if e.StatusCode >= 500 || e.StatusCode == 408 {
+			// It answered: reachable, but failing (a 500 is not a wrong URL).
+			s = fmt.Sprintf("LLM at %s answered with a server error: %s", ep, e.Reason)
+			if e.Attempts > 1 {
+				s += fmt.Sprintf(" (%d attempts)", e.Attempts)
+			}
+			return s + "; the model server failed, not the request: try again, or look at the server's log"
+		}
 		if e.Attempts > 1 {
 			s += fmt.Sprintf(" (%d attempts)", e.Attempts)
 		}
 		return s + "; check Preferences → Model"
 	}
+}
+
+// serverErrorReason reports whether a fault's reason is an HTTP 5xx
+// status ("500 Internal Server Error: down").
+func serverErrorReason(r string) bool {
+	return len(r) >= 4 && r[0] == '5' && r[1] >= '0' && r[1] <= '9' && r[2] >= '0' && r[2] <= '9' && r[3] == ' '
 }
 
 func rejectHint(status int) string {

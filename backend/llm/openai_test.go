@@ -303,7 +303,7 @@ func TestRetriesAreBounded(t *testing.T) {
 	if e.Attempts != 4 || srv.Calls() != 4 || e.StatusCode != 503 || e.ServerMessage != "overloaded" {
 		t.Fatalf("attempts %d calls %d status %d msg %q", e.Attempts, srv.Calls(), e.StatusCode, e.ServerMessage)
 	}
-	want := "LLM at " + srv.URL + " unreachable: 503 Service Unavailable: overloaded (4 attempts); check Preferences → Model"
+	want := "LLM at " + srv.URL + " answered with a server error: 503 Service Unavailable: overloaded (4 attempts); the model server failed, not the request: try again, or look at the server's log"
 	if err.Error() != want {
 		t.Fatalf("message\n%q\nwant\n%q", err.Error(), want)
 	}
@@ -438,7 +438,7 @@ func TestCircuitBreakerOpensAndRecovers(t *testing.T) {
 	if time.Since(start) > 250*time.Millisecond || srv.Calls() != 3 {
 		t.Fatalf("open circuit still called the server (calls %d) or was slow", srv.Calls())
 	}
-	want := "LLM at " + srv.URL + " unreachable: 500 Internal Server Error: down (paused after repeated failures); check Preferences → Model"
+	want := "LLM at " + srv.URL + " keeps failing with a server error: 500 Internal Server Error: down (paused after repeated failures); Weft waits before asking it again (check the server or Preferences → Model)"
 	if err.Error() != want {
 		t.Fatalf("message\n%q\nwant\n%q", err.Error(), want)
 	}

@@ -255,6 +255,14 @@ describe('Assistant panel', () => {
     await page.waitForSelector('[data-testid="review-banner"]', { timeout: 20_000 });
     assert.match(await page.textContent('[data-testid="review-banner"]'), /Proposed plan/);
     assert.deepEqual(await previewCounts(), { added: 2 });
+    // The person's own message stays in view above the answer.
+    const userInView = await page.evaluate(() => {
+      const list = document.querySelector('[data-testid="chat-list"]').getBoundingClientRect();
+      const users = document.querySelectorAll('[data-testid="chat-user"]');
+      const r = users[users.length - 1].getBoundingClientRect();
+      return r.top >= list.top - 1 && r.top < list.bottom;
+    });
+    assert.ok(userInView, 'the last user message is visible');
     await page.waitForFunction(() => document.querySelectorAll('.weft-node.preview-added').length === 2);
     await page.waitForTimeout(400);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-plan.png') });
@@ -318,7 +326,7 @@ describe('Assistant panel', () => {
       // The panel was open with a model; asking now says there is none and
       // offers the setup (a fresh start offers it at once: Vitest).
       await ask('Add a step that logs hello');
-      await page.locator('[data-testid="assistant-error"]').waitFor();
+      await page.locator('[data-testid="chat-assistant"][data-kind="error"]').waitFor();
       const setup = page.locator('[data-testid="model-setup"]');
       await setup.waitFor();
       await setup.locator('[data-testid="setup-discover"]').click();

@@ -36,6 +36,8 @@ export interface ChatEntry {
   /** "+2 nodes, 1 modified" for a change */
   summary?: string;
   attempts?: number;
+  /** for an applied change: the document it made (its undo step undone: the chip says so) */
+  appliedDoc?: Workflow;
 }
 
 /** A change the assistant proposed, under review. */
@@ -257,7 +259,8 @@ export const createAssistantSlice: StateCreator<StoreState, [], [], AssistantSli
     set((s) => ({
       chatBusy: false,
       chatProgress: null,
-      chatError: stopped ? null : error,
+      // The failed message says why; no second copy in the error banner.
+      chatError: null,
       chatMessages: s.chatMessages.map((m) =>
         m.id === entryId ? { ...m, content: stopped ? 'Stopped.' : error, state: stopped ? 'stopped' : 'error' } : m,
       ),
@@ -282,7 +285,9 @@ export const createAssistantSlice: StateCreator<StoreState, [], [], AssistantSli
       confirmingApplyAnyway: false,
       ...NO_PREVIEW,
       chatMessages: p
-        ? s.chatMessages.map((m) => (m.id === p.entryId && m.state === 'proposed' ? { ...m, state: outcome } : m))
+        ? s.chatMessages.map((m) =>
+            m.id === p.entryId && m.state === 'proposed' ? { ...m, state: outcome, ...(outcome === 'applied' && s.doc ? { appliedDoc: s.doc } : {}) } : m,
+          )
         : s.chatMessages,
     }));
   },

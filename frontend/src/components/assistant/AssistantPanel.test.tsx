@@ -67,7 +67,11 @@ describe('AssistantPanel', () => {
     const input = screen.getByTestId('assistant-input');
     fireEvent.change(input, { target: { value: 'hi' } });
     await act(async () => fireEvent.click(screen.getByTestId('assistant-send')));
-    expect(await screen.findByTestId('assistant-error')).toHaveTextContent('no model is configured');
+    const failed = await screen.findByRole('alert');
+    expect(failed).toHaveTextContent('no model is configured');
+    // Said once: on the message, not again in a banner.
+    expect(screen.queryByTestId('assistant-error')).toBeNull();
+    expect(screen.getAllByText(/no model is configured/)).toHaveLength(1);
     fireEvent.click(screen.getByTestId('assistant-open-preferences'));
     expect(useStore.getState().preferencesOpen).toBe(true);
   });
@@ -124,7 +128,13 @@ describe('AssistantPanel', () => {
     expect(fake.applyPatch).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(screen.queryByTestId('review-banner')).toBeNull());
     expect(useStore.getState().doc!.nodes.map((n) => n.id)).toContain('n9');
-    expect(screen.getByTestId('chat-assistant')).toHaveTextContent('applied');
+    expect(screen.getByTestId('chat-change-state')).toHaveTextContent('applied');
+    // Undoing the change says so on its message; redoing it, applied again.
+    act(() => useStore.getState().undo());
+    expect(useStore.getState().doc!.nodes.map((n) => n.id)).not.toContain('n9');
+    expect(screen.getByTestId('chat-change-state')).toHaveTextContent('undone');
+    act(() => useStore.getState().redo());
+    expect(screen.getByTestId('chat-change-state')).toHaveTextContent('applied');
   });
 
   it('offers the model setup when no model is configured, and goes back to the conversation once set', async () => {

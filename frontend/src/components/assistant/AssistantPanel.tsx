@@ -10,6 +10,7 @@ import type { AssistantActions } from '../../store/assistantActions';
 import { progressText, receivedText, type ChatEntry } from '../../store/assistantSlice';
 import { api } from '../../api';
 import { assistantActions } from './actions';
+import { Markdown } from './Markdown';
 import { ModelSetup, type SetupApi } from './ModelSetup';
 import { ReviewBanner } from './ReviewBanner';
 
@@ -17,12 +18,15 @@ const STATE_LABEL: Record<string, string> = {
   proposed: 'under review',
   applied: 'applied',
   discarded: 'discarded',
+  undone: 'undone',
 };
 
-function Message({ m, progress, received }: { m: ChatEntry; progress: string; received: string }) {
+function Message({ m, progress, received, onPreferences }: { m: ChatEntry; progress: string; received: string; onPreferences: () => void }) {
+  // An applied change whose undo step was undone says so.
+  const undone = useStore((s) => !!m.appliedDoc && s.future.some((f) => f.doc === m.appliedDoc));
   if (m.role === 'user') {
     return (
-      <li className="chat-msg user" data-testid="chat-user">
+      <li className="chat-msg user" data-testid="chat-user" data-entry-id={m.id}>
         <div className="chat-bubble">{m.content}</div>
       </li>
     );
@@ -43,15 +47,32 @@ function Message({ m, progress, received }: { m: ChatEntry; progress: string; re
     );
   }
   const change = !!m.summary;
+  const state = m.state === 'applied' && undone ? 'undone' : m.state;
+  if (m.state === 'error') {
+    return (
+      <li className="chat-msg assistant error" data-testid="chat-assistant" data-kind="error" role="alert">
+        <div className="chat-text">
+          <CircleAlert size={13} /> {m.content}{' '}
+          <button type="button" className="link" onClick={onPreferences} data-testid="assistant-open-preferences">
+            Open Preferences
+          </button>
+        </div>
+      </li>
+    );
+  }
   return (
-    <li className={`chat-msg assistant ${m.state ?? ''}`} data-testid="chat-assistant" data-kind={m.kind ?? ''}>
-      <div className="chat-text">{m.content}</div>
+    <li className={`chat-msg assistant ${state ?? ''}`} data-testid="chat-assistant" data-kind={m.kind ?? ''}>
+      <div className="chat-text">{m.state === 'stopped' ? m.content : <Markdown text={m.content} />}</div>
       {change && (
         <div className={`chat-change${m.valid === false ? ' invalid' : ''}`}>
           <span className="chat-change-kind">{m.kind === 'plan' ? 'Plan' : 'Change'}</span>
           <span className="chat-change-summary">{m.summary}</span>
           {m.valid === false && <span className="chat-change-flag">invalid</span>}
-          {m.state && STATE_LABEL[m.state] && <span className={`chat-change-state ${m.state}`}>{STATE_LABEL[m.state]}</span>}
+          {state && STATE_LABEL[state] && (
+            <span className={`chat-change-state ${state}`} data-testid="chat-change-state">
+              {STATE_LABEL[state]}
+            </span>
+          )}
         </div>
       )}
     </li>
@@ -102,10 +123,21 @@ export function AssistantPanel({ actions = assistantActions, setupApi = api }: {
     if (error && /no model is configured/i.test(error)) setNeedsSetup(true);
   }, [error]);
 
+  // A new exchange scrolls to the person's own message, so the question
+  // stays in view above its answer (scrolling to the bottom hid it).
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user')?.id;
   useEffect(() => {
-    const el = listRef.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [messages, progress, hasProposal]);
+    const list = listRef.current;
+    if (!list) return;
+    const el = list.querySelector<HTMLElement>(`[data-entry-id="${lastUser}"]`);
+    if (el) list.scrollTop += el.getBoundingClientRect().top - list.getBoundingClientRect().top - 8;
+    else list.scrollTop = list.scrollHeight;
+  }, [lastUser, messages.length, hasProposal]);
+
+  useEffect(() => {
+    const last = messages[messages.length - 1];
+    if (last?.state === 'error' && /no model is configured/i.test(last.content)) setNeedsSetup(true);
+  }, [messages]);
 
   const send = () => {
     if (!text.trim() || busy || !doc) return;
@@ -183,7 +215,7 @@ export function AssistantPanel({ actions = assistantActions, setupApi = api }: {
           </li>
         )}
         {messages.map((m) => (
-          <Message key={m.id} m={m} progress={progressText(progress)} received={receivedText(progress)} />
+          <Message key={m.id} m={m} progress={progressText(progress)} received={receivedText(progress)} onPreferences={() => openPreferences(true)} />
         ))}
       </ol>
 
