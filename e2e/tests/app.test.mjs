@@ -77,6 +77,17 @@ describe('Weft desktop app', () => {
     const res = await page.evaluate((w) => window.go.main.App.ValidateWorkflow(w), sample.workflow);
     assert.equal(await page.locator('[data-testid="problem-row"]').count(), res.problems.length);
     await page.waitForTimeout(400); // let fitView settle
+    // It opens whole, not cropped: every node inside the canvas.
+    const outside = await page.evaluate(() => {
+      const pane = document.querySelector('.react-flow').getBoundingClientRect();
+      return [...document.querySelectorAll('.react-flow__node')]
+        .filter((n) => {
+          const r = n.getBoundingClientRect();
+          return r.left < pane.left - 1 || r.right > pane.right + 1 || r.top < pane.top - 1 || r.bottom > pane.bottom + 1;
+        })
+        .map((n) => n.getAttribute('data-id'));
+    });
+    assert.deepEqual(outside, [], 'nodes outside the canvas on open');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-sample.png') });
     // A larger, sharper shot for docs/screenshot.png.
     await page.setViewportSize({ width: 1600, height: 780 });

@@ -24,8 +24,12 @@ describe('start view', () => {
     expect(startNodes(fixtureWorkflow(), { width: 1600, height: 900 })).toEqual([]);
   });
 
+  it('fits a small workflow whole even when wide (the sample in a laptop window)', () => {
+    expect(startNodes(chain(8), { width: 680, height: 650 })).toEqual([]); // 2,320 px wide, like the sample
+  });
+
   it('opens a wide workflow on its first steps, as many as fit at a readable zoom', () => {
-    const w = chain(12);
+    const w = chain(60);
     const ids = startNodes(w, { width: 1000, height: 700 });
     expect(ids[0]).toBe('c0');
     expect(ids.length).toBeGreaterThanOrEqual(3);

@@ -12,6 +12,11 @@ export const START_NODES = 24;
 
 /** Fitting below this zoom makes text unreadable; show the start instead. */
 export const READABLE_ZOOM = 0.45;
+/** A small workflow (SMALL_WORKFLOW nodes or fewer) is fitted whole down to
+ * this zoom: seeing all of it beats reading its first steps (the sample
+ * opened cropped in a laptop-sized window). */
+export const SMALL_FIT_ZOOM = 0.2;
+export const SMALL_WORKFLOW = 40;
 /** The zoom the start view aims for. */
 export const START_ZOOM = 0.6;
 
@@ -80,7 +85,8 @@ export function startNodes(w: Workflow, size?: Size | null, nodeWidth = 220, nod
   );
   if (!all) return [];
   if (size) {
-    if (zoomToFit(all, size, 0.12) >= READABLE_ZOOM) return [];
+    const enough = w.nodes.length <= SMALL_WORKFLOW ? SMALL_FIT_ZOOM : READABLE_ZOOM;
+    if (zoomToFit(all, size, 0.12) >= enough) return [];
   } else if (w.nodes.length <= LARGE_WORKFLOW) return [];
   const order = entryOrder(w, Math.min(w.nodes.length, 400));
   if (!size) return order.slice(0, START_NODES);
