@@ -136,16 +136,32 @@ function CanvasInner() {
   // A connection from an output dropped on empty canvas asks the palette
   // for the node to add there.
   const onConnectEnd = useCallback((e: MouseEvent | TouchEvent, st: FinalConnectionState) => {
-    if (!st.toHandle && st.fromHandle?.type === 'source' && st.fromNode) {
+    if (!st.toHandle && st.fromHandle && st.fromNode) {
+      // Dropped on empty canvas: the palette adds the node to connect,
+      // after an output, or before an input (the drag started there).
       const pt = 'changedTouches' in e ? e.changedTouches[0] : e;
       const p = rf.screenToFlowPosition({ x: pt.clientX, y: pt.clientY });
       const s = useStore.getState();
-      s.setPendingConnect({ source: st.fromNode.id, sourceHandle: st.fromHandle.id ?? null, position: { x: p.x, y: p.y - 46 } });
+      s.setPendingConnect(
+        st.fromHandle.type === 'source'
+          ? { source: st.fromNode.id, sourceHandle: st.fromHandle.id ?? null, position: { x: p.x, y: p.y - 46 } }
+          : { target: st.fromNode.id, position: { x: p.x - NODE_WIDTH, y: p.y - 46 } },
+      );
       if (!s.paletteOpen) s.setPaletteOpen(true);
       window.setTimeout(() => document.querySelector<HTMLInputElement>('[data-testid="palette-search"]')?.focus(), 0);
       return;
     }
     if (st.isValid !== false) return;
+    if (st.fromHandle && st.toHandle && st.fromHandle.type === st.toHandle.type) {
+      useStore
+        .getState()
+        .toast(
+          st.fromHandle.type === 'target'
+            ? 'Both ends are inputs: connect an output (the right side of a step) to an input (the left side).'
+            : 'Both ends are outputs: connect an output (the right side of a step) to an input (the left side).',
+        );
+      return;
+    }
     const c = toConnection(st);
     const doc = useStore.getState().doc;
     if (!c || !doc) return;

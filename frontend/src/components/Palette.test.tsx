@@ -81,6 +81,16 @@ describe('Palette', () => {
     expect(s().past).toHaveLength(2); // the edit above, then add-and-connect as one step
   });
 
+  it('adds the node a connection dragged from an input asked for, connected into that input', () => {
+    act(() => s().setPendingConnect({ target: 'n1', position: { x: -300, y: 0 } }));
+    render(<Palette />);
+    fireEvent.click(screen.getByTestId('palette-tool:read_file'));
+    const added = s().doc!.nodes.at(-1)!;
+    expect(added.position).toEqual({ x: -300, y: 0 });
+    expect(s().doc!.edges.at(-1)).toEqual({ from: added.id, to: 'n1' });
+    expect(s().pendingConnect).toBeNull();
+  });
+
   it('puts the node spec on a drag', () => {
     render(<Palette />);
     const data: Record<string, string> = {};

@@ -78,9 +78,13 @@ export function addFromPalette(spec: NodeSpec): string[] {
   const s = useStore.getState();
   if (!s.doc) return [];
   const pending = s.pendingConnect;
-  if (pending && s.doc.nodes.some((n) => n.id === pending.source)) {
+  if (pending?.source !== undefined && s.doc.nodes.some((n) => n.id === pending.source)) {
     s.setPendingConnect(null);
     return s.addNode(spec, pending.position, { after: pending.source, handle: pending.sourceHandle });
+  }
+  if (pending?.target !== undefined && s.doc.nodes.some((n) => n.id === pending.target)) {
+    s.setPendingConnect(null);
+    return s.addNode(spec, pending.position, { before: pending.target });
   }
   const sel = s.selectedNodeIds.length === 1 ? s.doc.nodes.find((n) => n.id === s.selectedNodeIds[0]) : undefined;
   let pos: Position;

@@ -41,11 +41,12 @@ export type SidebarTab = 'inspector' | 'assistant' | 'run';
 
 /** A connection dropped on empty canvas: the next palette pick is added
  * there and connected from this handle. */
-export interface PendingConnect {
-  source: string;
-  sourceHandle: string | null;
-  position: { x: number; y: number };
-}
+/** A connection dropped on empty canvas, waiting for the palette's node:
+ * from an output (source) into the new node, or from the new node into an
+ * input (target). */
+export type PendingConnect =
+  | { source: string; sourceHandle: string | null; target?: undefined; position: { x: number; y: number } }
+  | { target: string; source?: undefined; sourceHandle?: undefined; position: { x: number; y: number } };
 
 export interface UiSlice {
   status: Status | null;

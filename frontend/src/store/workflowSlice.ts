@@ -87,7 +87,8 @@ export interface WorkflowSlice {
   /** addNode adds what a palette entry makes at pos and selects it; with
    * after, it also connects that node's first free output to it when that
    * is allowed. Returns the new ids. */
-  addNode(spec: NodeSpec, pos: Position, opts?: { after?: string; handle?: string | null }): string[];
+  /** after: connect from that node (its handle, or the first free output); before: connect into that node's input. */
+  addNode(spec: NodeSpec, pos: Position, opts?: { after?: string; handle?: string | null; before?: string }): string[];
   deleteSelection(): number;
   copySelection(): number;
   paste(): number;
@@ -317,6 +318,18 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
         const handles = opts?.handle !== undefined ? [opts.handle] : freeOutputs(next, after);
         for (const h of handles) {
           const check = checkConnection(next, { source: after.id, sourceHandle: h, target: ids[0], targetHandle: 'in' });
+          if (check.ok) {
+            next = addEdge(next, check.edge, check.setLoopId);
+            break;
+          }
+        }
+      }
+      const before = opts?.before ? next.nodes.find((n) => n.id === opts.before) : undefined;
+      if (before) {
+        // Into the given node's input, from the new node's first free output that may.
+        const added = next.nodes.find((n) => n.id === ids[0])!;
+        for (const h of freeOutputs(next, added)) {
+          const check = checkConnection(next, { source: added.id, sourceHandle: h, target: before.id, targetHandle: 'in' });
           if (check.ok) {
             next = addEdge(next, check.edge, check.setLoopId);
             break;
