@@ -26,6 +26,7 @@ import { canvasBridge, fitViewport, PALETTE_MIME, startViewport } from './canvas
 import { CanvasMiniMap } from './CanvasMiniMap';
 import { OverviewLayer } from './OverviewLayer';
 import { nodeTypes } from './WeftNode';
+import { FindBox } from './FindBox';
 
 // The assistant's preview of a proposed change (store/assistantSlice.ts),
 // read loosely so the canvas works with or without that slice.
@@ -132,6 +133,13 @@ function CanvasInner() {
     if (!r.ok) useStore.getState().toast(r.reason);
   }, []);
 
+  // An edge's end dragged to another handle re-routes it (one undo step).
+  const onReconnect = useCallback((old: WeftFlowEdge, c: Connection) => {
+    if (!old.data) return;
+    const r = useStore.getState().reconnect(old.data.key, c);
+    if (!r.ok) useStore.getState().toast(r.reason);
+  }, []);
+
   // isValidConnection only says no; the reason is shown when the drag ends.
   // A connection from an output dropped on empty canvas asks the palette
   // for the node to add there.
@@ -228,6 +236,7 @@ function CanvasInner() {
         onEdgesChange={onEdgesChange}
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
+        onReconnect={onReconnect}
         isValidConnection={isValidConnection}
         onNodeDoubleClick={onNodeDoubleClick}
         nodesConnectable={!previewing}
@@ -256,6 +265,7 @@ function CanvasInner() {
         </Controls>
         <FocusFollower />
       </ReactFlow>
+      <FindBox />
       {!hasDoc && <div className="canvas-empty">Loading workflow…</div>}
       {empty && !previewing /* assistant: a plan's preview draws here */ && (
         <div className="canvas-empty" data-testid="canvas-empty-hint">

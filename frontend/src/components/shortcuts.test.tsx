@@ -94,6 +94,14 @@ describe('keyboard shortcuts', () => {
     expect(s().future).toHaveLength(1);
   });
 
+  it('opens the find box on the canvas with Ctrl+F', async () => {
+    renderApp();
+    key('f', { ctrlKey: true });
+    const input = await screen.findByTestId('find-input');
+    fireEvent.change(input, { target: { value: 'route' } });
+    expect(s().selectedNodeIds).toEqual(['n5']);
+  });
+
   it('opens the shortcuts sheet with ? and the toolbar button', async () => {
     renderApp();
     key('?');

@@ -50,6 +50,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { keys: [['F']], what: 'Fit the workflow into view' },
       { keys: [['Shift', 'L']], what: 'Auto-layout' },
       { keys: [['/']], what: 'Search the palette' },
+      { keys: [[MOD, 'F']], what: 'Find a node by name or key' },
       { keys: [['?']], what: 'This sheet' },
     ],
   },
@@ -92,6 +93,10 @@ export function handleShortcut(e: KeyboardEvent, actions: Actions): boolean {
       case ',':
         if (!PreferencesDialog) return false;
         s.setPreferencesOpen(true);
+        return true;
+      case 'f':
+        if (!s.doc) return false;
+        s.setFindOpen(true);
         return true;
       case 'z':
         if (inField && !inInspector) return false;

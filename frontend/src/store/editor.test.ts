@@ -5,7 +5,7 @@ import { fixtureOpen } from '../test/fixtures';
 
 vi.mock('../api', () => ({ api: {}, errorMessage: String }));
 
-import { setField, setParam } from '../graph/edit';
+import { edgeKey, setField, setParam } from '../graph/edit';
 import type { Workflow } from '../types';
 import { createAppStore, type AppStore } from './index';
 import { GROUP_MS, historyClock } from './workflowSlice';
@@ -242,6 +242,22 @@ describe('connecting', () => {
     expect(r.ok).toBe(false);
     expect(!r.ok && r.reason).toMatch(/would make a cycle; to repeat steps, use a Loop/);
     expect(s().connect(conn('n4', 'out', 'n6')).ok).toBe(true);
+  });
+
+  it('re-routes an edge whose end was dragged to another handle, as one step, or says why not', () => {
+    const key = edgeKey({ from: 'n3', to: 'n4', output: { type: 'IfTrue' } });
+    const before = s().past.length;
+    // IfTrue now goes to the Switch instead of the AI step.
+    removeEdges((e) => e.from === 'n3' && e.to === 'n5');
+    expect(s().reconnect(key, conn('n3', 'true', 'n5')).ok).toBe(true);
+    expect(s().doc!.edges.filter((e) => e.from === 'n3')).toEqual([{ from: 'n3', to: 'n5', output: { type: 'IfTrue' } }]);
+    expect(s().past.length).toBe(before + 2); // the removal above, then the reconnect
+    // A move that is not allowed (onto the node itself) is refused and the edge stays.
+    const k2 = edgeKey({ from: 'n1', to: 'n2' });
+    const r = s().reconnect(k2, conn('n1', 'out', 'n1'));
+    expect(r.ok).toBe(false);
+    expect(s().doc!.edges).toContainEqual({ from: 'n1', to: 'n2' });
+    expect(s().reconnect('no-such-edge', conn('n1', 'out', 'n2'))).toMatchObject({ ok: false });
   });
 
   it('pairs an EndLoop without a Loop with the Loop it is connected to', () => {

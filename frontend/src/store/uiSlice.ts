@@ -61,6 +61,9 @@ export interface UiSlice {
   tools: Tool[];
   recent: RecentFile[];
   pendingConnect: PendingConnect | null;
+  /** the canvas's find box (Ctrl+F) is open */
+  findOpen: boolean;
+  setFindOpen(open: boolean): void;
   /** settingsWarnings say which settings values could not be used (and
    * were replaced by defaults), or where an unreadable file went. */
   settingsWarnings: string[];
@@ -98,6 +101,10 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   tools: [],
   recent: [],
   pendingConnect: null,
+  findOpen: false,
+  setFindOpen(findOpen) {
+    set({ findOpen });
+  },
   settingsWarnings: [],
   setSettingsWarnings(settingsWarnings) {
     set({ settingsWarnings });

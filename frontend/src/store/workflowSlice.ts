@@ -84,6 +84,8 @@ export interface WorkflowSlice {
   onEdgesChange(changes: EdgeChange<WeftFlowEdge>[]): void;
   /** connect adds the edge if it is allowed; the result says why not. */
   connect(c: Connection): ConnectionCheck;
+  /** reconnect moves an end of the edge with key edgeKey (dragged to another handle), as one undo step. */
+  reconnect(edgeKey: string, c: Connection): ConnectionCheck;
   /** addNode adds what a palette entry makes at pos and selects it; with
    * after, it also connects that node's first free output to it when that
    * is allowed. Returns the new ids. */
@@ -303,6 +305,17 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
       if (!doc) return { ok: false, reason: 'No workflow is open.' };
       const check = checkConnection(doc, c);
       if (check.ok) get().commit(addEdge(doc, check.edge, check.setLoopId), { label: 'Connect' });
+      return check;
+    },
+
+    reconnect(key, c) {
+      const { doc } = get();
+      if (!doc) return { ok: false, reason: 'No workflow is open.' };
+      // Checked without the old edge: it is the one being moved.
+      const without = removeElements(doc, [], [key]);
+      if (without === doc) return { ok: false, reason: 'That edge is no longer in the workflow.' };
+      const check = checkConnection(without, c);
+      if (check.ok) get().commit(addEdge(without, check.edge, check.setLoopId), { label: 'Reconnect' });
       return check;
     },
 
