@@ -16,9 +16,9 @@ import {
   type FinalConnectionState,
 } from '@xyflow/react';
 import { Maximize, MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, useRef, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import { checkConnection } from '../graph/connect';
-import type { NodeSpec } from '../graph/edit';
+import { removeElements, type NodeSpec } from '../graph/edit';
 import { LARGE_WORKFLOW } from '../graph/startView';
 import { LOW_DETAIL_ZOOM, NODE_WIDTH, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import { useStore, type StoreState } from '../store';
@@ -26,6 +26,7 @@ import { canvasBridge, fitViewport, PALETTE_MIME, startViewport } from './canvas
 import { CanvasMiniMap } from './CanvasMiniMap';
 import { OverviewLayer } from './OverviewLayer';
 import { nodeTypes } from './WeftNode';
+import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { FindBox } from './FindBox';
 
 // The assistant's preview of a proposed change (store/assistantSlice.ts),
@@ -123,9 +124,19 @@ function CanvasInner() {
     };
   }, [rf]);
 
+  // While an edge's end is dragged elsewhere, the edge itself is not in
+  // the way: a move is checked as if it were gone.
+  const reconnecting = useRef<string | null>(null);
   const isValidConnection = useCallback((c: Connection | Edge) => {
     const doc = useStore.getState().doc;
-    return !!doc && checkConnection(doc, c).ok;
+    if (!doc) return false;
+    return checkConnection(reconnecting.current ? removeElements(doc, [], [reconnecting.current]) : doc, c).ok;
+  }, []);
+  const onReconnectStart = useCallback((_: unknown, ed: WeftFlowEdge) => {
+    reconnecting.current = ed.data?.key ?? null;
+  }, []);
+  const onReconnectEnd = useCallback(() => {
+    reconnecting.current = null;
   }, []);
 
   const onConnect = useCallback((c: Connection) => {
@@ -217,6 +228,20 @@ function CanvasInner() {
     if (useStore.getState().pendingConnect) useStore.getState().setPendingConnect(null);
   }, []);
 
+  // Right-click menus on nodes, edges and empty canvas.
+  const [menu, setMenu] = useState<MenuTarget | null>(null);
+  const closeMenu = useCallback(() => setMenu(null), []);
+  const openMenu = useCallback(
+    (e: ReactMouseEvent | MouseEvent, kind: MenuTarget['kind'], id?: string) => {
+      e.preventDefault();
+      setMenu({ kind, id, screen: { x: e.clientX, y: e.clientY }, flow: rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }) });
+    },
+    [rf],
+  );
+  const onNodeContextMenu = useCallback((e: ReactMouseEvent, n: WeftFlowNode) => openMenu(e, 'node', n.id), [openMenu]);
+  const onEdgeContextMenu = useCallback((e: ReactMouseEvent, ed: WeftFlowEdge) => ed.data && openMenu(e, 'edge', ed.data.key), [openMenu]);
+  const onPaneContextMenu = useCallback((e: ReactMouseEvent | MouseEvent) => openMenu(e, 'pane'), [openMenu]);
+
   const onNodeDoubleClick = useCallback(() => {
     useStore.getState().setSidebarTab('inspector');
     window.setTimeout(() => document.querySelector<HTMLInputElement>('[data-testid="inspector-name"]')?.focus(), 0);
@@ -237,8 +262,13 @@ function CanvasInner() {
         onConnect={onConnect}
         onConnectEnd={onConnectEnd}
         onReconnect={onReconnect}
+        onReconnectStart={onReconnectStart}
+        onReconnectEnd={onReconnectEnd}
         isValidConnection={isValidConnection}
         onNodeDoubleClick={onNodeDoubleClick}
+        onNodeContextMenu={overview ? undefined : onNodeContextMenu}
+        onEdgeContextMenu={overview ? undefined : onEdgeContextMenu}
+        onPaneContextMenu={overview ? undefined : onPaneContextMenu}
         nodesConnectable={!previewing}
         nodesDraggable={!previewing}
         deleteKeyCode={null}
@@ -266,6 +296,7 @@ function CanvasInner() {
         <FocusFollower />
       </ReactFlow>
       <FindBox />
+      <ContextMenu target={menu} onClose={closeMenu} />
       {!hasDoc && <div className="canvas-empty">Loading workflow…</div>}
       {empty && !previewing /* assistant: a plan's preview draws here */ && (
         <div className="canvas-empty" data-testid="canvas-empty-hint">

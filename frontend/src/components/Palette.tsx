@@ -78,13 +78,19 @@ export function addFromPalette(spec: NodeSpec): string[] {
   const s = useStore.getState();
   if (!s.doc) return [];
   const pending = s.pendingConnect;
-  if (pending?.source !== undefined && s.doc.nodes.some((n) => n.id === pending.source)) {
+  if (pending) {
     s.setPendingConnect(null);
-    return s.addNode(spec, pending.position, { after: pending.source, handle: pending.sourceHandle });
-  }
-  if (pending?.target !== undefined && s.doc.nodes.some((n) => n.id === pending.target)) {
-    s.setPendingConnect(null);
-    return s.addNode(spec, pending.position, { before: pending.target });
+    const has = (id: string) => s.doc!.nodes.some((n) => n.id === id);
+    if ('source' in pending) {
+      if (has(pending.source)) return s.addNode(spec, pending.position, { after: pending.source, handle: pending.sourceHandle });
+    } else if ('target' in pending) {
+      if (has(pending.target)) return s.addNode(spec, pending.position, { before: pending.target });
+    } else if ('edge' in pending) {
+      const ids = s.insertOnEdge(pending.edge, spec, pending.position);
+      if (ids.length) return ids;
+    } else {
+      return s.addNode(spec, pending.position);
+    }
   }
   const sel = s.selectedNodeIds.length === 1 ? s.doc.nodes.find((n) => n.id === s.selectedNodeIds[0]) : undefined;
   let pos: Position;
@@ -146,7 +152,9 @@ export function Palette() {
     <aside className={`palette${pending ? ' pending' : ''}`} aria-label="Palette" data-testid="palette">
       {pending && (
         <div className="palette-pending" data-testid="palette-pending">
-          <span>Pick a node to add and connect.</span>
+          <span>
+            {'edge' in pending ? 'Pick a node to insert on the edge.' : 'source' in pending || 'target' in pending ? 'Pick a node to add and connect.' : 'Pick a node to add there.'}
+          </span>
           <button type="button" className="icon" aria-label="Cancel" onClick={() => setPending(null)}>
             <X size={13} />
           </button>

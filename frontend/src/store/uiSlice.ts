@@ -41,12 +41,14 @@ export type SidebarTab = 'inspector' | 'assistant' | 'run';
 
 /** A connection dropped on empty canvas: the next palette pick is added
  * there and connected from this handle. */
-/** A connection dropped on empty canvas, waiting for the palette's node:
- * from an output (source) into the new node, or from the new node into an
- * input (target). */
+/** Where the palette's next node goes, and what it connects to: a
+ * connection dropped on empty canvas (from an output, source; or into an
+ * input, target), an edge to insert it on, or just a place ("Add node here"). */
 export type PendingConnect =
-  | { source: string; sourceHandle: string | null; target?: undefined; position: { x: number; y: number } }
-  | { target: string; source?: undefined; sourceHandle?: undefined; position: { x: number; y: number } };
+  | { source: string; sourceHandle: string | null; position: { x: number; y: number } }
+  | { target: string; position: { x: number; y: number } }
+  | { edge: string; position: { x: number; y: number } }
+  | { position: { x: number; y: number } };
 
 export interface UiSlice {
   status: Status | null;

@@ -11,6 +11,7 @@ import {
   addEdge,
   addElements,
   copyNodes,
+  edgeKey,
   emptyWorkflow,
   makeNodes,
   pasteNodes,
@@ -84,6 +85,8 @@ export interface WorkflowSlice {
   onEdgesChange(changes: EdgeChange<WeftFlowEdge>[]): void;
   /** connect adds the edge if it is allowed; the result says why not. */
   connect(c: Connection): ConnectionCheck;
+  /** insertOnEdge adds a node in the middle of the edge with key edgeKey: from → new → to, as one undo step. */
+  insertOnEdge(edgeKey: string, spec: NodeSpec, pos: Position): string[];
   /** reconnect moves an end of the edge with key edgeKey (dragged to another handle), as one undo step. */
   reconnect(edgeKey: string, c: Connection): ConnectionCheck;
   /** addNode adds what a palette entry makes at pos and selects it; with
@@ -306,6 +309,30 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
       const check = checkConnection(doc, c);
       if (check.ok) get().commit(addEdge(doc, check.edge, check.setLoopId), { label: 'Connect' });
       return check;
+    },
+
+    insertOnEdge(key, spec, pos) {
+      const { doc } = get();
+      const old = doc?.edges.find((e) => edgeKey(e) === key);
+      if (!doc || !old) return [];
+      const from = doc.nodes.find((n) => n.id === old.from);
+      const { nodes, edges } = makeNodes(doc, spec, pos);
+      const ids = nodes.map((n) => n.id);
+      let next = addElements(removeElements(doc, [], [key]), nodes, edges);
+      // Into the new node through the old edge's handle (its branch label
+      // stays), then on from the new node's first free output that may.
+      const into = checkConnection(next, { source: old.from, sourceHandle: sourceHandle(old, from).id, target: ids[0], targetHandle: 'in' });
+      if (into.ok) next = addEdge(next, into.edge, into.setLoopId);
+      const added = next.nodes.find((n) => n.id === ids[0])!;
+      for (const h of freeOutputs(next, added)) {
+        const out = checkConnection(next, { source: added.id, sourceHandle: h, target: old.to, targetHandle: 'in' });
+        if (out.ok) {
+          next = addEdge(next, out.edge, out.setLoopId);
+          break;
+        }
+      }
+      get().commit(next, { select: [ids[0]], label: `Insert ${spec.type}` });
+      return ids;
     },
 
     reconnect(key, c) {
