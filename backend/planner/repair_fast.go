@@ -486,6 +486,12 @@ func (f *fixer) str(q byte, key bool) bool {
 			f.out = append(f.out, '"')
 			return true
 		}
+		// A run of plain text is copied at once (most of any reply).
+		if k := plainRun(s, j); k > j {
+			f.out = append(f.out, s[j:k]...)
+			j = k
+			continue
+		}
 		c := s[j]
 		if n := closingQuote(s, j, q); n > 0 {
 			if key || f.quoteCloses(j+n, key) {
@@ -746,6 +752,19 @@ func oddSpace(r rune) bool {
 		return true
 	}
 	return r >= 0x2000 && r <= 0x200b
+}
+
+// plainRun returns the end of the run of bytes from j that a string copies
+// as they are: printable ASCII other than quotes, backslash and comma.
+func plainRun(s string, j int) int {
+	for j < len(s) {
+		switch c := s[j]; {
+		case c == '"' || c == '\\' || c == ',' || c == '\'' || c < 0x20 || c >= 0x80:
+			return j
+		}
+		j++
+	}
+	return j
 }
 
 // Markers for strings in typographic quotes (never a byte of the text).
