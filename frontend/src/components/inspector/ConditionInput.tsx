@@ -33,6 +33,21 @@ export function useConditionCheck(text: string): Check {
   return check;
 }
 
+/** errorAt reads "(column N)" or "(line L, column N)" at the end of a
+ * condition error and returns the text of that line cut around the column
+ * with a caret under it; null when the error has no position. */
+export function errorAt(text: string, message: string): { excerpt: string; caret: string } | null {
+  const m = /\((?:line (\d+), )?column (\d+)\)$/.exec(message);
+  if (!m) return null;
+  const lines = text.split('\n');
+  const line = [...(lines[(m[1] ? Number(m[1]) : 1) - 1] ?? '')];
+  const col = Math.min(Number(m[2]), line.length + 1);
+  const from = Math.max(0, col - 1 - 30);
+  const excerpt = (from > 0 ? '…' : '') + line.slice(from, from + 60).join('') + (from + 60 < line.length ? '…' : '');
+  const caret = ' '.repeat(col - 1 - from + (from > 0 ? 1 : 0)) + '^';
+  return { excerpt, caret };
+}
+
 export function ConditionInput({
   label,
   value,
@@ -67,10 +82,20 @@ export function ConditionInput({
       </span>
     );
   } else if (check.state === 'error') {
+    const at = errorAt(text, check.message);
     status = (
-      <span className="cond-status error" role="alert" data-testid={testId && `${testId}-error`}>
-        <CircleAlert size={12} /> {check.message}
-      </span>
+      <>
+        <span className="cond-status error" role="alert" data-testid={testId && `${testId}-error`}>
+          <CircleAlert size={12} /> {check.message}
+        </span>
+        {at && (
+          <pre className="cond-caret" aria-hidden="true" data-testid={testId && `${testId}-caret`}>
+            {at.excerpt}
+            {'\n'}
+            {at.caret}
+          </pre>
+        )}
+      </>
     );
   } else if (required) {
     status = <span className="cond-status missing">A condition is required.</span>;

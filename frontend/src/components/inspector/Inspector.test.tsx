@@ -250,3 +250,19 @@ describe('Inspector', () => {
     expect(s().doc!.goal).toBe('keep coverage up');
   });
 });
+
+describe('condition errors', () => {
+  it('point at the column under the condition', async () => {
+    const { errorAt } = await import('./ConditionInput');
+    expect(errorAt('check.exit_code = 0', 'a single "=" cannot compare: write "==" ("x == 1") (column 17)')).toEqual({
+      excerpt: 'check.exit_code = 0',
+      caret: '                ^',
+    });
+    expect(errorAt('a ==\n  b +', 'the condition ends too early (line 2, column 6)')).toEqual({ excerpt: '  b +', caret: '     ^' });
+    const long = 'x'.repeat(80) + ' = 1';
+    const at = errorAt(long, 'oops (column 82)')!;
+    expect(at.excerpt.startsWith('…')).toBe(true);
+    expect(at.excerpt[at.caret.length - 1]).toBe('=');
+    expect(errorAt('a b', 'no position here')).toBeNull();
+  });
+});
