@@ -108,6 +108,10 @@ type Result struct {
 	Valid bool `json:"valid"`
 	// Validated is false when validation was skipped (MaxRepairAttempts 0).
 	Validated bool `json:"validated"`
+	// Tries says, for each reply before the one used, why it could not be
+	// used and what Weft had fixed locally in it: the repair the user can
+	// open, also when the last attempt succeeded.
+	Tries []Try `json:"tries,omitempty"`
 	// Attempts counts the model calls for the answer; LLMCalls adds the
 	// summary call, if any.
 	Attempts int       `json:"attempts"`
@@ -120,6 +124,38 @@ type Result struct {
 
 // ErrConfig marks a Chat call that cannot work as configured.
 var ErrConfig = errors.New("assistant: not configured")
+
+// Try is one reply that could not be used and was asked again.
+type Try struct {
+	Attempt int `json:"attempt"`
+	// Why lists what made it unusable (the problems the re-ask named).
+	Why []string `json:"why"`
+	// Fixed lists what Weft had repaired or dropped while reading it.
+	Fixed []string `json:"fixed,omitempty"`
+}
+
+// tryOf says what went wrong with an outcome that was asked again.
+func tryOf(o *outcome) Try {
+	t := Try{Attempt: o.attempt}
+	switch {
+	case o.truncated:
+		t.Why = []string{"cut off at the length limit"}
+	case o.stageErr != nil:
+		t.Why = []string{o.stageErr.Error()}
+	case o.dodged:
+		t.Why = []string{"answered in prose while its change was still invalid"}
+	default:
+		for _, p := range o.errors {
+			t.Why = append(t.Why, p.Message+" ["+p.Code+"]")
+		}
+	}
+	for _, w := range o.warnings {
+		if w.Stage != planner.StageLayout {
+			t.Fixed = append(t.Fixed, w.Message)
+		}
+	}
+	return t
+}
 
 // run is the state of one Chat call.
 type run struct {
@@ -199,6 +235,7 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 
 	calls := max(cfg.MaxRepairAttempts, 1)
 	var best, last *outcome
+	var tries []Try
 	sawChange := false
 	for attempt := 1; attempt <= calls; attempt++ {
 		if attempt == 1 {
@@ -221,7 +258,9 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 			o.dodged = true
 		}
 		if o.ok() {
-			return r.finish(conv, o, attempt), nil
+			res := r.finish(conv, o, attempt)
+			res.Tries = tries
+			return res, nil
 		}
 		if o.kind != KindConversation {
 			sawChange = true
@@ -231,6 +270,7 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 		}
 		last = o
 		if attempt < calls {
+			tries = append(tries, tryOf(o))
 			msgs = append(msgs,
 				llm.Message{Role: llm.RoleAssistant, Content: reply.Text},
 				llm.Message{Role: llm.RoleUser, Content: feedback(o, attempt, calls)})
@@ -240,7 +280,9 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 	if chosen == nil {
 		chosen = last
 	}
-	return r.finish(conv, chosen, calls), nil
+	res := r.finish(conv, chosen, calls)
+	res.Tries = tries
+	return res, nil
 }
 
 // outcome is what became of one reply.

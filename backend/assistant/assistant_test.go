@@ -839,4 +839,24 @@ func TestPatchWithUnknownToolIsReasked(t *testing.T) {
 	if fb := lastUser(c.request(1)); !strings.Contains(fb, `send_mail`) || !strings.Contains(fb, "use one of the catalog's tools") {
 		t.Errorf("feedback:\n%s", fb)
 	}
+	// What the first reply got wrong stays visible, though the second was fine.
+	if len(res.Tries) != 1 || res.Tries[0].Attempt != 1 || len(res.Tries[0].Why) == 0 || !strings.Contains(strings.Join(res.Tries[0].Why, " "), "send_mail") {
+		t.Errorf("tries %+v", res.Tries)
+	}
+}
+
+func TestTriesSayWhatWasFixedLocally(t *testing.T) {
+	// First reply: single quotes (fixed locally) and an unknown tool (asked again).
+	bad := `{'message': 'Mail it.', 'add_nodes': [{'id': 'mail', 'step_type': 'Tool', 'name': 'Mail', 'tool_name': 'send_mail', 'arguments': {'to': 'me'}}], 'add_edges': [{'from': 'notify', 'to': 'mail'}]}`
+	c := script(bad, validUpdate)
+	conf, _ := cfg(3)
+	res := chat(t, c, pipeline(), "mail me", conf)
+	if len(res.Tries) != 1 || !strings.Contains(strings.Join(res.Tries[0].Fixed, " "), "single quotes") {
+		t.Fatalf("tries %+v", res.Tries)
+	}
+	// A reply used at once has no tries.
+	c2 := script(validUpdate)
+	if res2 := chat(t, c2, pipeline(), "change it", conf); len(res2.Tries) != 0 {
+		t.Errorf("tries %+v", res2.Tries)
+	}
 }

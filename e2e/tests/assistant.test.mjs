@@ -201,6 +201,12 @@ describe('Assistant panel', () => {
     const reqs = await fake('/_llmtest/requests');
     assert.equal(reqs.length, 2);
     assert.match(reqs[1].messages.at(-1).content, /if_missing_branch/);
+    // What the first reply got wrong can be opened on the answer.
+    const repair = page.locator('[data-testid="chat-repair"]').last();
+    await repair.locator('summary').click();
+    assert.match(await repair.textContent(), /Needed 2 attempts/);
+    assert.match(await repair.locator('[data-testid="chat-repair-try"]').textContent(), /Attempt 1 was asked again: .*if_missing_branch/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-assistant-repair-details.png') });
 
     // Discard leaves the document as it was.
     const before = await state();

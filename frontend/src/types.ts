@@ -266,6 +266,14 @@ export interface AssistantResult {
   validated: boolean;
   attempts: number;
   llm_calls: number;
+  /** each reply before the one used: why it was asked again, what Weft had fixed in it */
+  tries?: AssistantTry[];
+}
+
+export interface AssistantTry {
+  attempt: number;
+  why: string[];
+  fixed?: string[];
 }
 
 export interface ChatMessage {

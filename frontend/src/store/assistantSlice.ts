@@ -9,6 +9,7 @@ import type {
   AssistantKind,
   AssistantProgress,
   AssistantResult,
+  AssistantTry,
   ChangeSet,
   ChatMessage,
   PatchDiff,
@@ -36,6 +37,10 @@ export interface ChatEntry {
   /** "+2 nodes, 1 modified" for a change */
   summary?: string;
   attempts?: number;
+  /** replies asked again before this answer, and why (the repair the person can open) */
+  tries?: AssistantTry[];
+  /** the local fixes made to the reply that was used */
+  fixes?: string[];
   /** for an applied change: the document it made (its undo step undone: the chip says so) */
   appliedDoc?: Workflow;
 }
@@ -95,6 +100,12 @@ export interface AssistantSlice {
   setConfirmingApplyAnyway(on: boolean): void;
   setChatError(e: string | null): void;
   onPreviewNodesChange(changes: NodeChange<WeftFlowNode>[]): void;
+}
+
+/** repairNotes are the local repairs made to the reply that was used (not the validation problems). */
+function repairNotes(r: AssistantResult): string[] | undefined {
+  const notes = r.warnings.filter((w) => w.stage !== 'validate' && w.stage !== 'layout').map((w) => w.message);
+  return notes.length ? notes : undefined;
 }
 
 /** progressText is what the panel says while the assistant works. */
@@ -249,6 +260,8 @@ export const createAssistantSlice: StateCreator<StoreState, [], [], AssistantSli
               valid: change ? r.valid : undefined,
               summary: change ? changeSummary(r.diff) : undefined,
               attempts: r.attempts,
+              tries: r.tries?.length ? r.tries : undefined,
+              fixes: repairNotes(r),
             }
           : m,
       ),

@@ -420,6 +420,22 @@ export namespace assistant {
 	
 	
 	
+	export class Try {
+	    attempt: number;
+	    why: string[];
+	    fixed?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Try(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.attempt = source["attempt"];
+	        this.why = source["why"];
+	        this.fixed = source["fixed"];
+	    }
+	}
 	export class Result {
 	    kind: string;
 	    message: string;
@@ -431,6 +447,7 @@ export namespace assistant {
 	    problems: validate.Problem[];
 	    valid: boolean;
 	    validated: boolean;
+	    tries?: Try[];
 	    attempts: number;
 	    llm_calls: number;
 	    usage: llm.Usage;
@@ -451,6 +468,7 @@ export namespace assistant {
 	        this.problems = this.convertValues(source["problems"], validate.Problem);
 	        this.valid = source["valid"];
 	        this.validated = source["validated"];
+	        this.tries = this.convertValues(source["tries"], Try);
 	        this.attempts = source["attempts"];
 	        this.llm_calls = source["llm_calls"];
 	        this.usage = this.convertValues(source["usage"], llm.Usage);
@@ -474,6 +492,7 @@ export namespace assistant {
 		    return a;
 		}
 	}
+	
 	
 
 }

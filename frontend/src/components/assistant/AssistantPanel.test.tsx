@@ -162,4 +162,26 @@ describe('AssistantPanel', () => {
     expect(screen.queryByTestId('model-setup')).toBeNull();
     expect(screen.getByTestId('chat-empty')).toBeInTheDocument();
   });
+
+  it('lets the person open what the reply needed: the attempts asked again and the local fixes', async () => {
+    useStore.getState().loadDocument(fixtureOpen());
+    const r = invalidResult();
+    fake.assistantSend.mockResolvedValue({
+      ...r,
+      valid: true,
+      problems: [],
+      attempts: 2,
+      warnings: [{ stage: 'repair', message: 'the JSON did not parse; repaired locally: trailing commas removed' }],
+      tries: [{ attempt: 1, why: ['If "Gate" has no IfFalse edge [if_missing_branch]'], fixed: ['single quotes turned into double quotes'] }],
+    });
+    fake.previewPatch.mockResolvedValue({ workflow: r.workflow, diff: r.diff, warnings: [], valid: true, problems: [] });
+    setup();
+    fireEvent.change(screen.getByTestId('assistant-input'), { target: { value: 'add a gate' } });
+    await act(async () => fireEvent.click(screen.getByTestId('assistant-send')));
+    const details = await screen.findByTestId('chat-repair');
+    expect(details).toHaveTextContent('Needed 2 attempts');
+    expect(screen.getByTestId('chat-repair-try')).toHaveTextContent('Attempt 1 was asked again: If "Gate" has no IfFalse edge');
+    expect(screen.getByTestId('chat-repair-try')).toHaveTextContent('single quotes turned into double quotes');
+    expect(screen.getByTestId('chat-repair-final')).toHaveTextContent('Attempt 2, used: fixed locally: the JSON did not parse');
+  });
 });

@@ -75,6 +75,28 @@ function Message({ m, progress, received, onPreferences }: { m: ChatEntry; progr
           )}
         </div>
       )}
+      {(m.tries?.length || m.fixes?.length) && (
+        <details className="chat-repair" data-testid="chat-repair">
+          <summary>
+            {m.tries?.length
+              ? `Needed ${m.tries.length + 1} attempts: what was wrong and what Weft fixed`
+              : 'Weft fixed the reply locally: see what'}
+          </summary>
+          <ol>
+            {m.tries?.map((t) => (
+              <li key={t.attempt} data-testid="chat-repair-try">
+                Attempt {t.attempt} was asked again: {t.why.join('; ')}
+                {t.fixed?.length ? <span className="muted"> (fixed locally: {t.fixed.join('; ')})</span> : null}
+              </li>
+            ))}
+            {m.fixes?.length ? (
+              <li data-testid="chat-repair-final">
+                {m.tries?.length ? `Attempt ${m.tries.length + 1}, used: ` : ''}fixed locally: {m.fixes.join('; ')}
+              </li>
+            ) : null}
+          </ol>
+        </details>
+      )}
     </li>
   );
 }
