@@ -155,6 +155,18 @@ function CanvasInner() {
   // A connection from an output dropped on empty canvas asks the palette
   // for the node to add there.
   const onConnectEnd = useCallback((e: MouseEvent | TouchEvent, st: FinalConnectionState) => {
+    // React Flow calls this for an edge's end dragged elsewhere too: onto
+    // nothing, the edge stays as it was; onto a handle it may not go to,
+    // say why (checked as if the edge were gone).
+    if (reconnecting.current) {
+      const doc = useStore.getState().doc;
+      const c = toConnection(st);
+      if (st.isValid === false && c && doc) {
+        const r = checkConnection(removeElements(doc, [], [reconnecting.current]), c);
+        if (!r.ok) useStore.getState().toast(r.reason);
+      }
+      return;
+    }
     if (!st.toHandle && st.fromHandle && st.fromNode) {
       // Dropped on empty canvas: the palette adds the node to connect,
       // after an output, or before an input (the drag started there).
