@@ -256,6 +256,17 @@ describe('Run panel', () => {
     await items.nth(3).locator('.run-data-head').click();
     assert.match(await items.nth(3).locator('[data-testid="run-data-failure"]').textContent(), /exit status 1/);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-node-data.png') });
+    // Changing the step after the run marks its chip and its run data as stale.
+    await page.evaluate(() =>
+      window.weft.store.getState().edit((w) => ({
+        ...w,
+        nodes: w.nodes.map((n) => (n.id === 'count' ? { ...n, params: { ...n.params, arguments: { command: 'echo changed' } } } : n)),
+      })),
+    );
+    await page.waitForSelector('[data-testid="node-count"] [data-testid="run-chip"][data-stale="true"]');
+    await data.locator('[data-testid="run-data-stale"]').waitFor();
+    await page.evaluate(() => window.weft.store.getState().undo());
+    await page.waitForSelector('[data-testid="node-count"] [data-testid="run-chip"]:not([data-stale])');
     await page.locator('[data-testid="tab-run"]').click();
   });
 

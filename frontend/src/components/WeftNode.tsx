@@ -5,6 +5,7 @@ import { typeMeta } from '../graph/nodeMeta';
 import type { WeftFlowNode } from '../graph/toFlow';
 import { LOW_DETAIL_ZOOM, nodeHeight, outputPlacement } from '../graph/toFlow';
 import { useStore } from '../store';
+import { isStale } from '../store/runSlice';
 import { isEnabled, type Problem } from '../types';
 import { NodeIcon } from './NodeIcon';
 import { RunChip, runClass } from './run/RunChip'; // run panel: live status
@@ -37,6 +38,8 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
   const preview = useStore((s) => (s as { previewStatus?: Record<string, string> | null }).previewStatus?.[id]);
   // Run panel: the node's status in the run (store/runSlice.ts), hidden under a preview.
   const run = useStore((s) => s.nodeRun[id]);
+  // Changed since that run: its status and run data describe the step as it was.
+  const stale = useStore((s) => isStale(s, node));
   const meta = typeMeta(node.type);
   const enabled = isEnabled(node);
   const placed = outputPlacement(outputs);
@@ -55,7 +58,7 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
       data-testid={`node-${node.id}`}
       data-node-type={node.type}
     >
-      {!preview && <RunChip state={run} />}
+      {!preview && <RunChip state={run} stale={stale} />}
       <Handle type="target" position={inPos} id="in" className="handle handle-in" data-testid={`handle-${node.id}-in`} />
       {backTarget && (
         <Handle

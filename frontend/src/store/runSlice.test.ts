@@ -3,7 +3,7 @@ import { fixtureOpen } from '../test/fixtures';
 import { escalation, finished, summary } from '../components/run/runFixtures';
 import type { RunEvent, RunRecord } from '../types';
 import { createAppStore } from './index';
-import { logEntryFor, MAX_LOG, nodeStateFor, visibleLog } from './runSlice';
+import { isStale, logEntryFor, MAX_LOG, nodeStateFor, visibleLog } from './runSlice';
 
 let seq = 0;
 function ev(type: string, over: Partial<RunEvent> = {}): RunEvent {
@@ -188,5 +188,25 @@ describe('history', () => {
     store.getState().setRunHistory('/b.json|wf-2', [rec('y'), rec('z')]);
     expect(store.getState().runHistory.map((r) => r.run_id)).toEqual(['y', 'z']);
     expect(store.getState().runHistoryLoading).toBe(false);
+  });
+});
+
+describe('stale steps', () => {
+  it('marks a step that ran and changed since (not for a rename or a move)', () => {
+    const store = createAppStore();
+    store.getState().loadDocument(fixtureOpen());
+    store.getState().runStarting('wf-1');
+    store.getState().applyRunEvents([ev('run_started'), ev('node_finished', { ...node('n1'), status: 'ok' })]);
+    const n1 = () => store.getState().doc!.nodes.find((n) => n.id === 'n1')!;
+    expect(isStale(store.getState(), n1())).toBe(false);
+    store.getState().edit((w) => ({ ...w, nodes: w.nodes.map((n) => (n.id === 'n1' ? { ...n, name: 'Renamed', position: { x: 5, y: 5 } } : n)) }));
+    expect(isStale(store.getState(), n1())).toBe(false);
+    store.getState().edit((w) => ({ ...w, nodes: w.nodes.map((n) => (n.id === 'n1' ? { ...n, params: { ...n.params, arguments: { path: '/tmp' } } } : n)) }));
+    expect(isStale(store.getState(), n1())).toBe(true);
+    // A step that did not run is not stale, and a new run starts clean.
+    const n2 = store.getState().doc!.nodes.find((n) => n.id === 'n2')!;
+    expect(isStale(store.getState(), n2)).toBe(false);
+    store.getState().runStarting('wf-1');
+    expect(isStale(store.getState(), n1())).toBe(false);
   });
 });

@@ -16,6 +16,7 @@ import type {
   RunRecord,
   RunReplan,
   ApprovalStep,
+  WorkflowNode,
 } from '../types';
 import type { StoreState } from './index';
 
@@ -76,6 +77,8 @@ export interface RunSlice {
   nodeRun: Record<string, NodeRunState>;
   /** per node: each attempt's arguments, outputs and failure (the inspector's run data) */
   nodeData: NodeData;
+  /** each node's signature when the run started: a node that differs now is stale */
+  runSnapshot: Record<string, string> | null;
   runLog: RunLogEntry[];
   /** entries dropped from the front of runLog */
   runLogDropped: number;
@@ -276,11 +279,24 @@ function settle(nodeRun: Record<string, NodeRunState>, outcome: string | undefin
   return changed ? out : nodeRun;
 }
 
+/** nodeSignature is what of a node decides what it does when run (not its
+ * name or place): a node whose signature changed since a run is stale. */
+export function nodeSignature(n: WorkflowNode): string {
+  return JSON.stringify([n.key, n.type, n.params, n.enabled ?? null, n.timeout_ms ?? null, n.retry ?? null, n.verify ?? null, n.on_error ?? null, n.done_when ?? null]);
+}
+
+/** isStale: the node ran in the last run and has changed since. */
+export function isStale(s: Pick<RunSlice, 'runSnapshot' | 'nodeRun'>, n: WorkflowNode): boolean {
+  const was = s.runSnapshot?.[n.id];
+  return was !== undefined && !!s.nodeRun[n.id] && was !== nodeSignature(n);
+}
+
 function fresh(): Partial<RunSlice> {
   return {
     runId: null,
     nodeRun: {},
     nodeData: emptyNodeData(),
+    runSnapshot: null,
     runLog: [],
     runLogDropped: 0,
     runEscalation: null,
@@ -302,6 +318,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
   runWorkflowId: null,
   nodeRun: {},
   nodeData: emptyNodeData(),
+  runSnapshot: null,
   runLog: [],
   runLogDropped: 0,
   logFilter: 'steps',
@@ -325,7 +342,9 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
   viewedRun: null,
 
   runStarting(workflowId) {
-    set({ ...fresh(), runPhase: 'starting', runWorkflowId: workflowId, viewedRun: null });
+    const doc = get().doc;
+    const runSnapshot = doc ? Object.fromEntries(doc.nodes.map((n) => [n.id, nodeSignature(n)])) : null;
+    set({ ...fresh(), runPhase: 'starting', runWorkflowId: workflowId, viewedRun: null, runSnapshot });
   },
 
   runStartFailed(error, problems = []) {

@@ -5,6 +5,7 @@ import { Copy } from 'lucide-react';
 import { useState } from 'react';
 import { useStore } from '../../store';
 import type { NodeAttempt } from '../../store/nodeData';
+import { isStale } from '../../store/runSlice';
 
 function title(r: NodeAttempt): string {
   const parts: string[] = [];
@@ -45,6 +46,10 @@ function Block({ label, value, testId }: { label: string; value: unknown; testId
 export function RunData({ nodeId }: { nodeId: string }) {
   const records = useStore((s) => s.nodeData.records[nodeId]);
   const dropped = useStore((s) => s.nodeData.dropped[nodeId] ?? 0);
+  const stale = useStore((s) => {
+    const n = s.doc?.nodes.find((x) => x.id === nodeId);
+    return !!n && isStale(s, n);
+  });
   const [open, setOpen] = useState<number | null>(null);
   if (!records?.length) {
     return (
@@ -62,6 +67,11 @@ export function RunData({ nodeId }: { nodeId: string }) {
       <summary>
         Run data <span className="muted">({records.length + dropped} record{records.length + dropped === 1 ? '' : 's'})</span>
       </summary>
+      {stale && (
+        <p className="run-data-stale" data-testid="run-data-stale">
+          This step changed since the run: the data below is from the step as it was then.
+        </p>
+      )}
       {dropped > 0 && <p className="muted">The oldest {dropped} are in the run's log only.</p>}
       <ul className="run-data-list">
         {list.map((r) => (

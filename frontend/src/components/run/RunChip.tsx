@@ -36,18 +36,21 @@ export function chipText(st: NodeRunState): string {
   }
 }
 
-export function RunChip({ state }: { state: NodeRunState | undefined }) {
+export function RunChip({ state, stale }: { state: NodeRunState | undefined; stale?: boolean }) {
   if (!state) return null;
   const Icon = ICONS[state.status] ?? CircleAlert;
+  const title = state.message ? `${chipText(state)}: ${state.message}` : chipText(state);
   return (
     <span
-      className={`run-chip ${state.status}`}
+      className={`run-chip ${state.status}${stale ? ' stale' : ''}`}
       data-testid="run-chip"
       data-status={state.status}
-      title={state.message ? `${chipText(state)}: ${state.message}` : chipText(state)}
+      data-stale={stale ? 'true' : undefined}
+      title={stale ? `${title} (changed since this run: its result may not hold for the step as it is now)` : title}
     >
       <Icon size={11} className={state.status === 'running' ? 'spin' : undefined} />
       {chipText(state)}
+      {stale ? ' · changed' : ''}
     </span>
   );
 }
