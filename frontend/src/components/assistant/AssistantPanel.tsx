@@ -75,7 +75,7 @@ function Message({ m, progress, received, onPreferences }: { m: ChatEntry; progr
           )}
         </div>
       )}
-      {(m.tries?.length || m.fixes?.length) && (
+      {!!(m.tries?.length || m.fixes?.length) && (
         <details className="chat-repair" data-testid="chat-repair">
           <summary>
             {m.tries?.length
@@ -133,9 +133,9 @@ export function AssistantPanel({ actions = assistantActions, setupApi = api }: {
     Promise.resolve()
       .then(() => setupApi.getSettings())
       .then(
-      (v) => live && setNeedsSetup(!v.settings.llm.model?.trim() || !v.settings.llm.base_url?.trim()),
-      () => live && setNeedsSetup(null),
-    );
+        (v) => live && setNeedsSetup(!v.settings.llm.model?.trim() || !v.settings.llm.base_url?.trim()),
+        () => live && setNeedsSetup(null),
+      );
     return () => {
       live = false;
     };
