@@ -50,6 +50,21 @@ describe('ModelSetup', () => {
     expect(onDone).toHaveBeenCalledWith(expect.stringContaining('Saved as the assistant'));
   });
 
+  it('does not send a key stored for another endpoint to the local server: it is removed', async () => {
+    const withKey = { ...view(), api_key_set: true };
+    const d = deps({ getSettings: vi.fn(async () => withKey) });
+    const onDone = vi.fn();
+    render(<ModelSetup deps={d} onDone={onDone} onPreferences={() => {}} />);
+    fireEvent.click(screen.getByTestId('setup-discover'));
+    await screen.findAllByTestId('setup-server');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('setup-use'));
+    });
+    expect(d.testConnection).toHaveBeenCalledWith(expect.anything(), '');
+    expect(d.saveSettings).toHaveBeenCalledWith(expect.anything(), '');
+    expect(onDone).toHaveBeenCalledWith(expect.stringContaining('stored API key was removed'));
+  });
+
   it('says so when nothing answers, and offers Preferences', async () => {
     const onPreferences = vi.fn();
     render(<ModelSetup deps={deps({ discoverModelServers: vi.fn(async () => []) })} onDone={() => {}} onPreferences={onPreferences} />);

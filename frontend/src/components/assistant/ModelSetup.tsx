@@ -40,9 +40,11 @@ export function ModelSetup({ onDone, onPreferences, deps = api }: { onDone: (mes
       // Test first: a model that does not answer is not saved.
       const info = await deps.testConnection(llm, '');
       const view = await deps.getSettings();
-      await deps.saveSettings({ ...view.settings, llm: { ...view.settings.llm, base_url: server.base_url, model } }, null);
+      // A stored API key belongs to another endpoint: it must not be sent
+      // to this one (a local server needs none), so it is removed.
+      await deps.saveSettings({ ...view.settings, llm: { ...view.settings.llm, base_url: server.base_url, model } }, view.api_key_set ? '' : null);
       setPhase('done');
-      onDone(`${info.message} Saved as the assistant's model.`);
+      onDone(`${info.message} Saved as the assistant's model.${view.api_key_set ? ' The stored API key was removed: it was for another endpoint.' : ''}`);
     } catch (e) {
       setError(`${server.name} (${model}): ${errorMessage(e)}`);
       setPhase('found');
