@@ -197,6 +197,6 @@ echo "e2e: app up after $(($(date +%s) - START))s"
 for f in invalid pipeline empty; do cp "e2e/fixtures/$f.json" "$SCRATCH/$f.json"; done
 export WEFT_URL="http://localhost:$PORT" WEFT_INVALID="$SCRATCH/invalid.json" WEFT_ARTIFACTS="$ART"
 export WEFT_PIPELINE="$SCRATCH/pipeline.json" WEFT_EMPTY="$SCRATCH/empty.json"
-export WEFT_FAKE_LLM="$FAKE_URL" WEFT_SETTINGS="$SETTINGS" WEFT_E2E_SCRATCH="$SCRATCH"
+export WEFT_FAKE_LLM="$FAKE_URL" WEFT_FAKE_KEY="$FAKE_KEY" WEFT_SETTINGS="$SETTINGS" WEFT_E2E_SCRATCH="$SCRATCH"
 export WEFT_RESTART="$ROOT/scripts/e2e.sh --restart-app" WEFT_E2E_PORT="$PORT"
 (cd e2e && node --test --test-concurrency=1 --test-reporter=spec ${WEFT_E2E_SPECS:-tests/})

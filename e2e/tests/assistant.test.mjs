@@ -347,14 +347,21 @@ describe('Assistant panel', () => {
       await done.waitFor();
       assert.match(await done.textContent(), /local-qwen/);
       assert.equal(await setup.count(), 0, 'the setup goes away once a model is set');
-      const now = await page.evaluate(async () => (await window.go.main.App.GetSettings()).settings.llm);
-      assert.equal(now.model, 'local-qwen');
-      assert.match(now.base_url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
-      assert.notEqual(now.base_url, saved.llm.base_url);
+      const now = await page.evaluate(async () => await window.go.main.App.GetSettings());
+      assert.equal(now.settings.llm.model, 'local-qwen');
+      assert.match(now.settings.llm.base_url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      assert.notEqual(now.settings.llm.base_url, saved.llm.base_url);
+      // The key stored for the other endpoint was not kept for this one.
+      assert.equal(now.api_key_set, false);
+      assert.match(await done.textContent(), /stored API key was removed/);
     } finally {
-      await page.evaluate(async (s) => {
-        await window.go.main.App.SaveSettings(s, null);
-      }, saved);
+      // Back to the settings scripts/e2e.sh wrote, key included, for the specs after this one.
+      await page.evaluate(
+        async ([s, key]) => {
+          await window.go.main.App.SaveSettings(s, key);
+        },
+        [saved, process.env.WEFT_FAKE_KEY ?? null],
+      );
     }
   });
 
