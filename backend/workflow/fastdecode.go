@@ -20,16 +20,8 @@ import (
 
 // fastNode decodes one node; false means "use encoding/json".
 func fastNode(v gjson.Result, n *Node) bool {
-	if !v.IsObject() {
-		return false
-	}
-	ok := true
-	v.ForEach(func(k, val gjson.Result) bool {
-		key, good := plainKey(k)
-		if !good {
-			ok = false
-			return false
-		}
+	return fields(v, func(key string, val gjson.Result) bool {
+		ok := true
 		switch key {
 		case "id":
 			ok = fastString(val, &n.ID)
@@ -62,20 +54,11 @@ func fastNode(v gjson.Result, n *Node) bool {
 		}
 		return ok
 	})
-	return ok
 }
 
 func fastParams(v gjson.Result, p *Params) bool {
-	if !v.IsObject() {
-		return false
-	}
-	ok := true
-	v.ForEach(func(k, val gjson.Result) bool {
-		key, good := plainKey(k)
-		if !good {
-			ok = false
-			return false
-		}
+	return fields(v, func(key string, val gjson.Result) bool {
+		ok := true
 		switch key {
 		case "tool":
 			ok = fastString(val, &p.Tool)
@@ -110,20 +93,11 @@ func fastParams(v gjson.Result, p *Params) bool {
 		}
 		return ok
 	})
-	return ok
 }
 
 func fastEdge(v gjson.Result, e *Edge) bool {
-	if !v.IsObject() {
-		return false
-	}
-	ok := true
-	v.ForEach(func(k, val gjson.Result) bool {
-		key, good := plainKey(k)
-		if !good {
-			ok = false
-			return false
-		}
+	return fields(v, func(key string, val gjson.Result) bool {
+		ok := true
 		switch key {
 		case "from":
 			ok = fastString(val, &e.From)
@@ -132,6 +106,21 @@ func fastEdge(v gjson.Result, e *Edge) bool {
 		default:
 			ok = fastOther(key, val, (*rawEdge)(e), edgeFields, &e.Extra)
 		}
+		return ok
+	})
+}
+
+// fields calls f for each field of the object v, in order, while it
+// returns true; false when v is not an object, a key needs unescaping, or
+// f said no.
+func fields(v gjson.Result, f func(key string, val gjson.Result) bool) bool {
+	if !v.IsObject() {
+		return false
+	}
+	ok := true
+	v.ForEach(func(k, val gjson.Result) bool {
+		key, good := plainKey(k)
+		ok = good && f(key, val)
 		return ok
 	})
 	return ok
