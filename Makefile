@@ -90,7 +90,7 @@ fuzz:
 # (never copied here). WEFT_PEER_MISSES=1 lists every miss.
 PEER_DIR ?= $(abspath ../shared/peer)
 conformance:
-	@set -o pipefail; WEFT_PEER_DIR=$(PEER_DIR) $(GO) test -count=1 -run '^TestConformance' -v ./backend/planner ./backend/conformance \
+	@set -o pipefail; WEFT_PEER_DIR=$(PEER_DIR) $(GO) test -count=1 -run '^TestConformance' -v ./backend/conformance \
 	  | grep -E 'table|---|FAIL|^ok|MISS|DIFFERS|#[0-9]|test_'
 
 bench:

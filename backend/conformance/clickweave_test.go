@@ -1,6 +1,7 @@
 // Package conformance measures Weft on other projects' published test
 // tables, read from ../shared/peer (never copied here): `make conformance`
 // sets WEFT_PEER_DIR and prints the scores; plain `go test` skips.
+// Clickweave's planner, assistant and validation tables are here.
 package conformance
 
 import (

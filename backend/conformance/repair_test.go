@@ -1,4 +1,4 @@
-package planner
+package conformance
 
 import (
 	"encoding/json"
@@ -12,31 +12,11 @@ import (
 	"testing"
 
 	"github.com/kaptinlin/jsonrepair"
+	"github.com/weft-dev/weft/backend/planner"
 )
 
-// Conformance against other projects' published test tables (read from
-// ../shared/peer, never copied here): `make conformance` sets
-// WEFT_PEER_DIR and prints the scores. Plain `go test` skips it.
-
-func peerDir(t *testing.T) string {
-	d := os.Getenv("WEFT_PEER_DIR")
-	if d == "" {
-		t.Skip("WEFT_PEER_DIR is not set (make conformance sets it to ../shared/peer)")
-	}
-	if _, err := os.Stat(d); err != nil {
-		t.Skipf("peer tables not found at %s: %v", d, err)
-	}
-	return d
-}
-
-// sameJSON compares two JSON texts after parsing (numbers as numbers).
-func sameJSON(a, b string) bool {
-	var x, y any
-	if json.Unmarshal([]byte(a), &x) != nil || json.Unmarshal([]byte(b), &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
-}
+// Weft's repair on josdejong/jsonrepair's table and its extraction and
+// repair on BAML's jsonish table.
 
 func TestConformanceJSONRepair(t *testing.T) {
 	var table struct {
@@ -67,7 +47,7 @@ func TestConformanceJSONRepair(t *testing.T) {
 		case json.Unmarshal(c.Expected, &want) == nil:
 		case json.Unmarshal(c.Expected, &throws) == nil && throws.Throws != "":
 			refuse++
-			if got, _, err := RepairJSON(c.Input); err != nil || harmless(got) {
+			if got, _, err := planner.RepairJSON(c.Input); err != nil || harmless(got) {
 				refused++
 			} else {
 				misses = append(misses, fmt.Sprintf("#%d must refuse %q, got %q", c.ID, c.Input, got))
@@ -77,20 +57,20 @@ func TestConformanceJSONRepair(t *testing.T) {
 			continue
 		}
 		total++
-		if validJSON(c.Input) {
+		if json.Valid([]byte(c.Input)) {
 			valid++
-			if got, _, err := RepairJSON(c.Input); err == nil && got == c.Input {
+			if got, _, err := planner.RepairJSON(c.Input); err == nil && got == c.Input {
 				validKept++
 			}
 		}
-		if got, _, err := RepairJSON(c.Input); err == nil && sameJSON(got, want) {
+		if got, _, err := planner.RepairJSON(c.Input); err == nil && sameJSON(got, want) {
 			exact++
 		} else {
 			misses = append(misses, fmt.Sprintf("#%d %s\n   in:   %q\n   want: %q\n   got:  %q (%v)", c.ID, c.Group, c.Input, want, got, err))
 		}
 		if got, err := jsonrepair.Repair(c.Input); err == nil && sameJSON(got, want) {
 			lib++
-			if g, _, err := RepairJSON(c.Input); err != nil || !sameJSON(g, want) {
+			if g, _, err := planner.RepairJSON(c.Input); err != nil || !sameJSON(g, want) {
 				misses = append(misses, fmt.Sprintf("LIBONLY #%d", c.ID))
 			}
 		}
@@ -194,11 +174,11 @@ func TestConformanceBAML(t *testing.T) {
 // when Weft says the reply was cut off, the path of the last scalar (the
 // value at the cut).
 func recoverValue(s string) (any, []any, error) {
-	raw, ws, err := ExtractJSON(s)
+	raw, ws, err := planner.ExtractJSON(s)
 	if err != nil {
 		return nil, nil, err
 	}
-	fixed, rws, err := RepairJSON(raw)
+	fixed, rws, err := planner.RepairJSON(raw)
 	if err != nil {
 		return nil, nil, err
 	}
