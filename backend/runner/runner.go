@@ -90,6 +90,20 @@ type Options struct {
 	// tools and their annotations); nil means the built-ins, so MCP tools
 	// count as unknown and need approval.
 	ApprovalCatalog *tools.Catalog
+	// UsePinned makes steps with pinned data (Workflow.Pinned) use it
+	// instead of running: the editor's development runs. Without it such
+	// steps run for real and a warning says so (headless runs, unless
+	// asked). partial.go.
+	UsePinned bool
+	// From starts the run at this node instead of the entry ("run from
+	// here"); a node inside a loop starts at its outermost Loop. The steps
+	// before it do not run: they read Reuse.
+	From string
+	// Reuse are the outputs of an earlier run by node key, given to the
+	// steps before From (only those).
+	Reuse map[string]any
+	// ReusedFrom names the run Reuse comes from, for messages.
+	ReusedFrom string
 	// OnEvent receives every event as it happens, on the run's goroutine:
 	// it must not block for long. Events are redacted (Redactor) first.
 	OnEvent func(Event)
@@ -192,10 +206,11 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // run is the state of one run.
 type run struct {
-	rn   *Runner
-	opts *Options
-	w    *workflow.Workflow
-	g    *graph
+	rn    *Runner
+	opts  *Options
+	w     *workflow.Workflow
+	g     *graph
+	start *workflow.Node // where the walk begins (From, or the entry)
 	id   string
 	dir  string // the workflow's folder
 	log  *runLog
@@ -255,6 +270,10 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	start, err := g.startAt(rn.opts.From)
+	if err != nil {
+		return nil, err
+	}
 	if err := rn.checkApproval(w); err != nil { // gate.go: model-written steps
 		return nil, err
 	}
@@ -289,7 +308,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		log.maxBytes = o.MaxLogBytes
 	}
 
-	r := &run{rn: rn, opts: o, w: w, g: g, id: id, dir: dir, log: log,
+	r := &run{rn: rn, opts: o, w: w, g: g, start: start, id: id, dir: dir, log: log,
 		red: red, secretSources: sources, env: childEnv(red),
 		rand: rand.New(rand.NewPCG(uint64(started.UnixNano()), 0x5eed)),
 		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
@@ -340,6 +359,8 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if err := r.log.writeWorkflow(w); err != nil {
 		r.warn(nil, "could not save the workflow copy: "+err.Error())
 	}
+	r.notePinned()
+	r.reuse()
 
 	result := r.walk(ctx)
 	result.RunID, result.Dir, result.Started = id, log.dir, started
@@ -427,7 +448,7 @@ func (r *run) setVar(n *workflow.Node, outputs map[string]any) {
 // walk follows the graph from the entry until a path ends or the run
 // stops.
 func (r *run) walk(ctx context.Context) *Result {
-	cur := r.g.entry
+	cur := r.start
 	var prev *workflow.Node
 	for cur != nil {
 		if err := ctx.Err(); err != nil {
@@ -441,6 +462,8 @@ func (r *run) walk(ctx context.Context) *Result {
 				r.summary.Disabled++
 				r.setVar(cur, map[string]any{"success": false, "skipped": true, "error": "disabled"})
 				r.log.emit(Event{Type: EvNodeSkipped, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Status: StatusSkipped, Message: "disabled: passed through"})
+			} else if out, ok := r.pinned(cur); ok {
+				r.usePinned(cur, out)
 			} else {
 				res, failed := r.execNode(ctx, cur)
 				if res != nil {

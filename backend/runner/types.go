@@ -84,7 +84,16 @@ type Event struct {
 	Outcome    Outcome         `json:"outcome,omitempty"`
 	Summary    *Summary        `json:"summary,omitempty"`
 	Verdict    *Verdict        `json:"verdict,omitempty"`
+	// Source says where a step's outputs came from when it did not run
+	// (node_finished): SourcePinned or SourceReused.
+	Source string `json:"source,omitempty"`
 }
+
+// Where a step's outputs came from when it did not run (Event.Source).
+const (
+	SourcePinned = "pinned" // its pinned data (Options.UsePinned)
+	SourceReused = "reused" // an earlier run's, before the start (Options.From)
+)
 
 // Action is a response to an escalation.
 type Action string
@@ -280,6 +289,13 @@ type Summary struct {
 	// Details has one row per step node that ran, in first-run order.
 	Details    []NodeStat `json:"details"`
 	DurationMs int64      `json:"duration_ms"`
+	// Pinned counts the step executions that used pinned data instead of
+	// running; Reused the steps before From whose outputs came from an
+	// earlier run (ReusedFrom). From is where a run from a node started.
+	Pinned     int      `json:"pinned,omitempty"`
+	Reused     int      `json:"reused,omitempty"`
+	From       *NodeRef `json:"from,omitempty"`
+	ReusedFrom string   `json:"reused_from,omitempty"`
 }
 
 // NodeStat is one row of the summary's retry details.
@@ -288,5 +304,5 @@ type NodeStat struct {
 	Executions int    `json:"executions"`
 	Attempts   int    `json:"attempts"`
 	Failures   int    `json:"failures"`
-	Result     string `json:"result"` // of the last execution: ok, ok_after_retry, skipped, failed, handled, aborted, canceled, disabled
+	Result     string `json:"result"` // of the last execution: ok, ok_after_retry, skipped, failed, handled, aborted, canceled, disabled, pinned, reused
 }

@@ -196,6 +196,7 @@ func (v *validator) run() {
 		<-outputsDone
 		v.join(outputs)
 	}
+	v.checkPinned()
 }
 
 // fork returns a copy of v for a check that runs on another goroutine

@@ -457,6 +457,8 @@ func decodeTopField(w *Workflow, k string, v json.RawMessage) error {
 		return json.Unmarshal(v, &w.Goal)
 	case "done_when":
 		return json.Unmarshal(v, &w.DoneWhen)
+	case "pinned":
+		return json.Unmarshal(v, &w.Pinned)
 	}
 	// A field added to Workflow without a case here: decode through the
 	// struct, so it is never dropped.

@@ -269,8 +269,21 @@ type Workflow struct {
 	DoneWhen *DoneWhen `json:"done_when,omitempty"`
 	Nodes    []Node    `json:"nodes"`
 	Edges    []Edge    `json:"edges"`
+	// Pinned holds outputs a person pinned, by node id (n8n's pinned
+	// data): a development run in the editor uses them instead of running
+	// the step; a headless run ignores them unless asked. Each value
+	// should be a JSON object (validate reports any other); it is data for
+	// the steps after, never run.
+	Pinned map[string]any `json:"pinned,omitempty"`
 
 	Extra Extra `json:"-"`
+}
+
+// PinnedOutputs returns the pinned outputs of the node, and whether it has
+// any usable ones (a JSON object).
+func (w *Workflow) PinnedOutputs(id string) (map[string]any, bool) {
+	m, ok := w.Pinned[id].(map[string]any)
+	return m, ok
 }
 
 // New returns an empty workflow with a fresh id.
