@@ -211,13 +211,13 @@ type run struct {
 	w     *workflow.Workflow
 	g     *graph
 	start *workflow.Node // where the walk begins (From, or the entry)
-	id   string
-	dir  string // the workflow's folder
-	log  *runLog
-	eval *evaluator
-	mcp  *mcp.Manager
-	pats *failure.PatternStore
-	rand *rand.Rand
+	id    string
+	dir   string // the workflow's folder
+	log   *runLog
+	eval  *evaluator
+	mcp   *mcp.Manager
+	pats  *failure.PatternStore
+	rand  *rand.Rand
 	// red hides secrets at every sink (secrets.go); secretSources are
 	// the output paths, by node key, that credential headers read; env
 	// is the environment of the commands the run starts.
