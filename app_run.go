@@ -174,7 +174,7 @@ func (a *App) runSink() service.Sink {
 // "run:finished". One run at a time: it fails while one goes. An invalid
 // workflow does not start: the result carries the problems.
 func (a *App) StartRun(w workflow.Workflow, path string) (RunStart, error) {
-	return a.startRun(w, path, nil)
+	return a.startRun(w, path, nil, "")
 }
 
 // StartApprovedRun is StartRun after the user approved, in the dialog, the
@@ -182,11 +182,38 @@ func (a *App) StartRun(w workflow.Workflow, path string) (RunStart, error) {
 // are recorded as approved, then the run starts if nothing else waits. A
 // step whose content changed since is not approved by an old fingerprint.
 func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []string) (RunStart, error) {
-	return a.startRun(w, path, approved)
+	return a.startRun(w, path, approved, "")
 }
 
-func (a *App) startRun(w workflow.Workflow, path string, approved []string) (RunStart, error) {
-	res, err := a.service().Start(a.context(), service.StartRequest{Workflow: &w, Path: path,
+// StartRunFrom runs w from the node (a node in a loop body from its
+// outermost Loop), reusing the last run's outputs of the steps before it;
+// approved are as StartApprovedRun's (nil when none were just approved).
+// It does not start when the workflow has not run since Weft started, or
+// a step before the node changed since: Error says which.
+func (a *App) StartRunFrom(w workflow.Workflow, path, nodeID string, approved []string) (RunStart, error) {
+	return a.startRun(w, path, approved, nodeID)
+}
+
+// PinSource is a step's outputs in the last run, to pin.
+type PinSource struct {
+	Outputs map[string]any `json:"outputs"`
+	RunID   string         `json:"run_id"`
+}
+
+// LastOutputs returns what the step produced in the workflow's last run in
+// this window (secrets hidden), for pinning; it fails when the step did
+// not complete in it or its outputs are over 1 MB.
+func (a *App) LastOutputs(workflowID, nodeID string) (PinSource, error) {
+	out, runID, err := a.service().LastOutputs(workflowID, nodeID)
+	if err != nil {
+		return PinSource{}, err
+	}
+	return PinSource{Outputs: out, RunID: runID}, nil
+}
+
+// startRun starts a run of the editor: steps with pinned data use it.
+func (a *App) startRun(w workflow.Workflow, path string, approved []string, from string) (RunStart, error) {
+	res, err := a.service().Start(a.context(), service.StartRequest{Workflow: &w, Path: path, From: from, UsePinned: true,
 		Approver: service.Preapproved(approved), ApprovedBy: "desktop", Sink: a.runSink()})
 	if err != nil {
 		return RunStart{}, err

@@ -131,6 +131,24 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 		}
 	}
 
+	// What the patch does not touch stays: the goal, its done_when, and
+	// the pinned data of the nodes that remain (a person's, never the
+	// model's: a patch cannot pin).
+	out.Goal = w.Goal
+	if w.DoneWhen != nil {
+		d := *w.DoneWhen
+		out.DoneWhen = &d
+	}
+	for id, v := range w.Pinned {
+		if removed[id] {
+			continue
+		}
+		if out.Pinned == nil {
+			out.Pinned = map[string]any{}
+		}
+		out.Pinned[id] = cloneValue(v)
+	}
+
 	out.Nodes = make([]workflow.Node, 0, len(w.Nodes)-len(removed)+len(p.AddedNodes))
 	positions := make([]workflow.Position, 0, len(w.Nodes)) // one allocation for all copied positions
 	for i := range w.Nodes {

@@ -254,3 +254,26 @@ func TestDiffForPreview(t *testing.T) {
 		}
 	}
 }
+
+// A patch keeps what it does not touch: the goal, the done_when and the
+// pinned data of the nodes that remain.
+func TestMergeKeepsGoalAndPins(t *testing.T) {
+	w := chain("a", "b", "c")
+	w.Goal = "tidy the notes"
+	w.DoneWhen = &workflow.DoneWhen{Condition: "c.success"}
+	w.Pinned = map[string]any{"id_a": map[string]any{"message": "pinned a"}, "id_b": map[string]any{"message": "pinned b"}}
+	out, warns := MergePatchIntoWorkflow(w, &WorkflowPatch{RemovedNodeIDs: []string{"id_b"}, AddedEdges: []workflow.Edge{edge("id_a", "id_c", "")}})
+	if len(warns) != 0 {
+		t.Fatal(warns)
+	}
+	if out.Goal != w.Goal || out.DoneWhen == nil || out.DoneWhen.Condition != "c.success" || out.DoneWhen == w.DoneWhen {
+		t.Errorf("goal %q done_when %+v", out.Goal, out.DoneWhen)
+	}
+	if len(out.Pinned) != 1 || out.Pinned["id_a"].(map[string]any)["message"] != "pinned a" {
+		t.Errorf("pinned %v", out.Pinned)
+	}
+	out.Pinned["id_a"].(map[string]any)["message"] = "changed"
+	if w.Pinned["id_a"].(map[string]any)["message"] != "pinned a" {
+		t.Error("the merge shares the pin with its input")
+	}
+}

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -103,6 +104,53 @@ func (g *graph) before(w *workflow.Workflow, n *workflow.Node) map[string]bool {
 	return seen
 }
 
+// checkReuse refuses a run from a node when a step before it changed
+// since the run whose outputs it would reuse (old): those outputs are not
+// what the step makes now.
+func (g *graph) checkReuse(w *workflow.Workflow, start *workflow.Node, old *workflow.Workflow, runID string) error {
+	if old == nil || start == g.entry {
+		return nil
+	}
+	var changed []string
+	for id := range g.before(w, start) {
+		n := g.byID[id]
+		if !isStep(n) {
+			continue
+		}
+		if o := old.NodeByID(id); o == nil || nodeContent(o) != nodeContent(n) {
+			changed = append(changed, fmt.Sprintf("%q", n.Label()))
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	sort.Strings(changed)
+	what := "the last run"
+	if runID != "" {
+		what = "run " + runID
+	}
+	return &StaleError{Steps: changed, Msg: fmt.Sprintf("cannot run from %q: %s changed since %s, so its outputs there are stale; run from it, or run the whole workflow", start.Label(), strings.Join(changed, ", "), what)}
+}
+
+// StaleError is Run's refusal to reuse the outputs of steps that changed.
+type StaleError struct {
+	Steps []string
+	Msg   string
+}
+
+func (e *StaleError) Error() string { return e.Msg }
+
+// nodeContent is what a node does, without where it stands on the canvas.
+func nodeContent(n *workflow.Node) string {
+	c := *n
+	c.Position = nil
+	b, err := json.Marshal(c)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
 func isStep(n *workflow.Node) bool {
 	return n.Type == workflow.TypeTool || isAI(n)
 }
@@ -178,6 +226,10 @@ func (r *run) reuse() {
 			continue
 		}
 		r.setVar(n, copyValue(out).(map[string]any))
+		if !r.done[n.ID] {
+			r.done[n.ID] = true
+			r.completed = append(r.completed, n.ID)
+		}
 		r.noteStat(n, SourceReused, 0, 0)
 		r.summary.Reused++
 		r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusOK, Source: SourceReused,
@@ -236,4 +288,20 @@ func copyValue(v any) any {
 		return s
 	}
 	return v
+}
+
+// CheckFrom says where a run from the node would start (its outermost
+// Loop, for a node in a loop body) or why it cannot: an unknown node, or
+// a step before it that changed since old ran (*StaleError). w must be
+// valid.
+func CheckFrom(w *workflow.Workflow, from string, old *workflow.Workflow, runID string) (*workflow.Node, error) {
+	g, err := newGraph(w)
+	if err != nil {
+		return nil, err
+	}
+	start, err := g.startAt(from)
+	if err != nil {
+		return nil, err
+	}
+	return start, g.checkReuse(w, start, old, runID)
 }

@@ -1,11 +1,14 @@
 package runner
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // chainWF: a (creates a_ran, prints "real") → b (logs a's stdout) → c.
@@ -169,4 +172,27 @@ func TestRunFrom(t *testing.T) {
 			t.Fatalf("err %v", err)
 		}
 	})
+}
+
+func TestRunFromRefusesStaleOutputs(t *testing.T) {
+	e := newEnv(t)
+	old := parse(t, chainWF)
+	w := old.Clone()
+	w.Nodes[0].Position = &workflow.Position{X: 50, Y: 9}
+	e.opts.From, e.opts.ReuseOf, e.opts.ReusedFrom = "c", old, "run-1"
+	e.opts.Reuse = map[string]any{"a": map[string]any{"stdout": "x"}, "b": map[string]any{"message": "y"}}
+	if _, err := New(e.opts).Run(t.Context(), w); err != nil {
+		t.Fatalf("a moved node is not a change: %v", err)
+	}
+	w.Nodes[0].Params.Arguments["command"] = "echo changed"
+	_, err := New(e.opts).Run(t.Context(), w)
+	var se *StaleError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), `"a" changed since run run-1`) {
+		t.Fatalf("err %v", err)
+	}
+	// Running from the changed step itself is fine.
+	e.opts.From = "a"
+	if _, err := New(e.opts).Run(t.Context(), w); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -104,6 +104,9 @@ type Options struct {
 	Reuse map[string]any
 	// ReusedFrom names the run Reuse comes from, for messages.
 	ReusedFrom string
+	// ReuseOf is the workflow the earlier run ran: a step before From
+	// that changed since makes Run refuse (its outputs would be stale).
+	ReuseOf *workflow.Workflow
 	// OnEvent receives every event as it happens, on the run's goroutine:
 	// it must not block for long. Events are redacted (Redactor) first.
 	OnEvent func(Event)
@@ -274,6 +277,9 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if err != nil {
 		return nil, err
 	}
+	if err := g.checkReuse(w, start, rn.opts.ReuseOf, rn.opts.ReusedFrom); err != nil {
+		return nil, err
+	}
 	if err := rn.checkApproval(w); err != nil { // gate.go: model-written steps
 		return nil, err
 	}
@@ -369,6 +375,12 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	result.Outputs = map[string]any{}
 	for k := range r.set {
 		result.Outputs[k] = r.vars[k]
+	}
+	result.Live = map[string]any{}
+	for _, id := range r.completed {
+		if n := g.byID[id]; n != nil && r.set[n.Key] {
+			result.Live[n.Key] = r.vars[n.Key]
+		}
 	}
 	r.summary.DurationMs = result.Finished.Sub(started).Milliseconds()
 	for _, id := range r.order {

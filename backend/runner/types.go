@@ -268,6 +268,11 @@ type Result struct {
 	Warnings []string  `json:"warnings,omitempty"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
+	// Live are the outputs of the steps that completed (ran, or were
+	// reused before From), by key, before redaction: the application
+	// layer keeps them in memory for the next "run from here". They are
+	// never written, sent or shown (Outputs is what may be).
+	Live map[string]any `json:"-"`
 }
 
 // Summary is seed 003's retry statistics for one run. Counts are per

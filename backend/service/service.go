@@ -70,6 +70,7 @@ type Service struct {
 
 	mu     sync.Mutex
 	active *activeRun
+	last   *lastRun // partial.go
 
 	cat catalogCache // catalog.go
 }
@@ -175,6 +176,12 @@ type StartRequest struct {
 	ApprovedBy string
 	// Sink receives the run's events; nil drops them.
 	Sink Sink
+	// UsePinned makes steps with pinned data use it instead of running
+	// (the editor's runs; the CLI's with --pinned).
+	UsePinned bool
+	// From runs from this node, reusing the last run's outputs of the
+	// steps before it (partial.go); "" runs the whole workflow.
+	From string
 }
 
 // StartResult says whether the run started. Started is false when the
@@ -377,6 +384,14 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 		res.Warnings = append(res.Warnings, "AI steps cannot run: "+err.Error())
 	}
 
+	var reuse runner.Options // a run from a node: checked before anyone is asked
+	if req.From != "" {
+		if err := s.fromOptions(w, req.From, &reuse); err != nil {
+			res.Error = err.Error()
+			return nil, res, nil
+		}
+	}
+
 	pass, err := s.checkApproval(ctx, st, w, path, req.Approver, req.ApprovedBy)
 	res.Warnings = append(res.Warnings, pass.warnings...)
 	if err != nil {
@@ -388,7 +403,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 		return nil, res, nil
 	}
 
-	opts := runner.Options{Settings: st, LLM: client, Escalation: run, WorkflowPath: path, Logger: s.deps.Logger,
+	opts := runner.Options{Settings: st, LLM: client, Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned,
 		OnEvent: func(e runner.Event) {
 			if e.Type == runner.EvRunStarted {
 				run.mu.Lock()
@@ -398,6 +413,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 			run.lastSeq.Store(e.Seq)
 			run.send(Event{Kind: KindRun, Run: &e})
 		}}
+	opts.From, opts.Reuse, opts.ReuseOf, opts.ReusedFrom = reuse.From, reuse.Reuse, reuse.ReuseOf, reuse.ReusedFrom
 	// The runner checks again, with the approvals just given.
 	opts.Approvals, opts.ApprovalCatalog = pass.checker, pass.catalog
 	if rp := s.replanner(st, client); rp != nil {
@@ -439,6 +455,7 @@ func (s *Service) runInBackground(ctx context.Context, run *activeRun, rn *runne
 		run.send(Event{Kind: KindFinished, Finished: &c})
 	}
 	res, err := rn.Run(ctx, w)
+	s.keepLast(w, res)
 	if err != nil {
 		fin.Outcome = runner.OutcomeFailed
 		fin.Error = err.Error()

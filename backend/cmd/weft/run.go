@@ -21,7 +21,7 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve]"
+const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned]"
 
 // stdinIsTerminal reports whether the escalation prompt can ask on r;
 // tests replace it.
@@ -45,6 +45,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "stream the run's events as JSON lines, then the result")
 	onEscalate := fs.String("on-escalate", "", "answer escalations by `MODE`: prompt (ask on the terminal), abort or skip; default prompt on a terminal, else abort")
 	approve := fs.Bool("approve", false, "approve, without asking, the steps a model wrote that wait for approval (they are listed, in full, first)")
+	pinned := fs.Bool("pinned", false, "use the workflow's pinned data instead of running those steps (a development run; by default they run for real)")
 	if err := fs.Parse(interspersed(args, map[string]bool{"on-escalate": true})); err != nil {
 		fmt.Fprintln(c.stderr, runUsage)
 		return exitUnusable
@@ -135,7 +136,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	case terminal:
 		approver = &cliApprover{c: c, in: in}
 	}
-	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink})
+	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink, UsePinned: *pinned})
 	if err != nil {
 		return fail(err, nil)
 	}
@@ -230,6 +231,10 @@ func (p *runPrinter) event(e runner.Event) {
 	case runner.EvNodeFinished:
 		switch e.Status {
 		case runner.StatusOK:
+			if e.Source == runner.SourcePinned {
+				fmt.Fprintf(out, "  📌 %s: pinned data used, not run\n", nodeLabel(e))
+				break
+			}
 			fmt.Fprintf(out, "  ✓ %s ok in %dms\n", nodeLabel(e), e.DurationMs)
 		default:
 			fmt.Fprintf(out, "  ✗ %s %s\n", nodeLabel(e), e.Status)
@@ -297,6 +302,9 @@ func (p *runPrinter) summary(res *runner.Result) {
 	fmt.Fprintf(out, "  failed                %d\n", s.Failed)
 	if s.Handled > 0 {
 		fmt.Fprintf(out, "  handled by on_error   %d\n", s.Handled)
+	}
+	if s.Pinned > 0 {
+		fmt.Fprintf(out, "  pinned data used      %d (those steps did not run)\n", s.Pinned)
 	}
 	if v := res.Verdict; v != nil {
 		fmt.Fprintf(out, "  goal check            %s\n", strings.TrimPrefix(v.Line(), "goal check "))

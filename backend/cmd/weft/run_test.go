@@ -191,3 +191,24 @@ func TestRunCtrlC(t *testing.T) {
 		t.Errorf("stdout:\n%s", out)
 	}
 }
+
+// Pinned data is used only with --pinned; without it the step runs and a
+// warning says its pin was not used.
+func TestRunPinned(t *testing.T) {
+	const pinnedWF = `{"format":"weft/v1","id":"w","name":"pinned","nodes":[
+ {"id":"a","key":"check","name":"Check","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo real"}}},
+ {"id":"b","key":"say","name":"Say","type":"Tool","params":{"tool":"log","arguments":{"message":"said {{check.stdout}}"}}}],
+ "edges":[{"from":"a","to":"b"}],
+ "pinned":{"a":{"stdout":"from the pin","stderr":"","exit_code":0}}}`
+	wf := writeFile(t, pinnedWF)
+	code, out, errOut := run(t, runEnv(t), "run", wf)
+	if code != exitOK || !strings.Contains(out, "said real") || !strings.Contains(out, `"Check" run for real`) {
+		t.Fatalf("without --pinned: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = run(t, runEnv(t), "run", "--pinned", wf)
+	for _, want := range []string{"said from the pin", "📌 Check: pinned data used, not run", "pinned data used      1"} {
+		if code != exitOK || !strings.Contains(out, want) {
+			t.Errorf("with --pinned: exit %d, output lacks %q:\n%s\n%s", code, want, out, errOut)
+		}
+	}
+}

@@ -881,6 +881,20 @@ export namespace main {
 		    return a;
 		}
 	}
+	export class PinSource {
+	    outputs: Record<string, any>;
+	    run_id: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PinSource(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.outputs = source["outputs"];
+	        this.run_id = source["run_id"];
+	    }
+	}
 	export class RecentFile {
 	    path: string;
 	    name: string;
@@ -1326,6 +1340,22 @@ export namespace runner {
 	        this.accepted = source["accepted"];
 	    }
 	}
+	export class NodeRef {
+	    id: string;
+	    key: string;
+	    name?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeRef(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.key = source["key"];
+	        this.name = source["name"];
+	    }
+	}
 	export class NodeStat {
 	    id: string;
 	    key: string;
@@ -1364,6 +1394,10 @@ export namespace runner {
 	    categories: Record<string, number>;
 	    details: NodeStat[];
 	    duration_ms: number;
+	    pinned?: number;
+	    reused?: number;
+	    from?: NodeRef;
+	    reused_from?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Summary(source);
@@ -1384,6 +1418,10 @@ export namespace runner {
 	        this.categories = source["categories"];
 	        this.details = this.convertValues(source["details"], NodeStat);
 	        this.duration_ms = source["duration_ms"];
+	        this.pinned = source["pinned"];
+	        this.reused = source["reused"];
+	        this.from = this.convertValues(source["from"], NodeRef);
+	        this.reused_from = source["reused_from"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1447,6 +1485,7 @@ export namespace runner {
 	    outcome?: string;
 	    summary?: Summary;
 	    verdict?: Verdict;
+	    source?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Event(source);
@@ -1479,6 +1518,7 @@ export namespace runner {
 	        this.outcome = source["outcome"];
 	        this.summary = this.convertValues(source["summary"], Summary);
 	        this.verdict = this.convertValues(source["verdict"], Verdict);
+	        this.source = source["source"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1499,22 +1539,7 @@ export namespace runner {
 		    return a;
 		}
 	}
-	export class NodeRef {
-	    id: string;
-	    key: string;
-	    name?: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new NodeRef(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.key = source["key"];
-	        this.name = source["name"];
-	    }
-	}
 	
 	
 	
@@ -2067,6 +2092,7 @@ export namespace workflow {
 	    done_when?: DoneWhen;
 	    nodes: Node[];
 	    edges: Edge[];
+	    pinned?: Record<string, any>;
 	
 	    static createFrom(source: any = {}) {
 	        return new Workflow(source);
@@ -2081,6 +2107,7 @@ export namespace workflow {
 	        this.done_when = this.convertValues(source["done_when"], DoneWhen);
 	        this.nodes = this.convertValues(source["nodes"], Node);
 	        this.edges = this.convertValues(source["edges"], Edge);
+	        this.pinned = source["pinned"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

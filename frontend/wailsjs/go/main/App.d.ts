@@ -44,6 +44,8 @@ export function GetSettings():Promise<main.SettingsView>;
 
 export function KeepFix(arg1:workflow.Workflow,arg2:string,arg3:Record<string, any>):Promise<workflow.Workflow>;
 
+export function LastOutputs(arg1:string,arg2:string):Promise<main.PinSource>;
+
 export function LoadAutosave():Promise<main.AutosaveView>;
 
 export function LoadSample():Promise<main.OpenResult>;
@@ -77,6 +79,8 @@ export function SetDirty(arg1:boolean):Promise<void>;
 export function StartApprovedRun(arg1:workflow.Workflow,arg2:string,arg3:Array<string>):Promise<main.RunStart>;
 
 export function StartRun(arg1:workflow.Workflow,arg2:string):Promise<main.RunStart>;
+
+export function StartRunFrom(arg1:workflow.Workflow,arg2:string,arg3:string,arg4:Array<string>):Promise<main.RunStart>;
 
 export function StopRun():Promise<boolean>;
 

@@ -70,6 +70,10 @@ export function KeepFix(arg1, arg2, arg3) {
   return window['go']['main']['App']['KeepFix'](arg1, arg2, arg3);
 }
 
+export function LastOutputs(arg1, arg2) {
+  return window['go']['main']['App']['LastOutputs'](arg1, arg2);
+}
+
 export function LoadAutosave() {
   return window['go']['main']['App']['LoadAutosave']();
 }
@@ -136,6 +140,10 @@ export function StartApprovedRun(arg1, arg2, arg3) {
 
 export function StartRun(arg1, arg2) {
   return window['go']['main']['App']['StartRun'](arg1, arg2);
+}
+
+export function StartRunFrom(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['App']['StartRunFrom'](arg1, arg2, arg3, arg4);
 }
 
 export function StopRun() {
