@@ -187,10 +187,12 @@ export const api = {
   },
   // --- Run panel (app_run.go) ---
   /** Starts a run in the background; started false with problems or approval steps when it cannot. */
-  async startRun(w: Workflow, path: string, approved?: string[]): Promise<RunStart> {
-    const r = (await (approved
-      ? App.StartApprovedRun(w as unknown as Any, path, approved)
-      : App.StartRun(w as unknown as Any, path))) as unknown as RunStart;
+  async startRun(w: Workflow, path: string, approved?: string[], from?: string): Promise<RunStart> {
+    const r = (await (from
+      ? App.StartRunFrom(w as unknown as Any, path, from, approved ?? [])
+      : approved
+        ? App.StartApprovedRun(w as unknown as Any, path, approved)
+        : App.StartRun(w as unknown as Any, path))) as unknown as RunStart;
     return {
       started: !!r?.started,
       error: r?.error ?? '',
@@ -198,6 +200,11 @@ export const api = {
       approval: r?.approval ?? [],
       warnings: r?.warnings ?? [],
     };
+  },
+  /** What the step produced in the workflow's last run in this window (secrets hidden), to pin. */
+  async lastOutputs(workflowId: string, nodeId: string): Promise<{ outputs: Record<string, unknown>; run_id: string }> {
+    const r = (await App.LastOutputs(workflowId, nodeId)) as unknown as { outputs: Record<string, unknown> | null; run_id: string };
+    return { outputs: r?.outputs ?? {}, run_id: r?.run_id ?? '' };
   },
   async stopRun(): Promise<boolean> {
     return App.StopRun();

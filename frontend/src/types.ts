@@ -95,6 +95,8 @@ export interface Workflow {
   done_when?: DoneWhen;
   nodes: WorkflowNode[];
   edges: WorkflowEdge[];
+  /** outputs a person pinned, by node id: editor runs use them instead of running the step */
+  pinned?: Record<string, unknown>;
   [extra: string]: unknown;
 }
 
@@ -496,6 +498,13 @@ export interface RunSummary {
   categories: Record<string, number> | null;
   details: NodeStat[] | null;
   duration_ms: number;
+  /** steps that used their pinned data instead of running */
+  pinned?: number;
+  /** steps before a run's start whose outputs came from an earlier run */
+  reused?: number;
+  /** where a run from a node started */
+  from?: { id: string; key: string; name?: string };
+  reused_from?: string;
 }
 
 /** One "run:event" (runner.Event); fields not relevant to a type are absent. */
@@ -526,6 +535,8 @@ export interface RunEvent {
   outcome?: RunOutcome | string;
   summary?: RunSummary;
   verdict?: Verdict;
+  /** node_finished of a step that did not run: its pinned data, or a reused earlier output */
+  source?: 'pinned' | 'reused' | string;
 }
 
 /** Who wrote a step (approval.Provenance): only model-written steps need approval. */

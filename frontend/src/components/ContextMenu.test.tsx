@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureOpen } from '../test/fixtures';
 
@@ -14,23 +14,61 @@ const s = () => useStore.getState();
 const at = { screen: { x: 10, y: 10 }, flow: { x: 500, y: 446 } };
 
 beforeEach(() => {
+  vi.clearAllMocks();
   useStore.setState(initial, true);
   s().loadDocument(fixtureOpen());
 });
 
+const run = { startFrom: vi.fn(async () => {}), pinFromRun: vi.fn(async () => true), unpin: vi.fn() };
+
 function open(target: MenuTarget) {
   const onClose = vi.fn();
-  render(<ContextMenu target={target} onClose={onClose} />);
+  render(<ContextMenu target={target} onClose={onClose} run={run} />);
   return onClose;
 }
 
 describe('context menus', () => {
   it('on a node: duplicate, disable and delete, each one undo step', () => {
     open({ kind: 'node', id: 'n1', ...at });
-    expect(screen.getAllByRole('menuitem').map((b) => b.textContent)).toEqual(['Add a node after this one…', 'Duplicate', 'Disable', 'Delete']);
+    expect(screen.getAllByRole('menuitem').map((b) => b.textContent)).toEqual([
+      'Run from here',
+      "Pin the last run's output",
+      'Add a node after this one…',
+      'Duplicate',
+      'Disable',
+      'Delete',
+    ]);
     expect(document.activeElement).toBe(screen.getAllByRole('menuitem')[0]);
     fireEvent.click(screen.getByTestId('menu-duplicate'));
     expect(s().doc!.nodes).toHaveLength(7);
+  });
+
+  it('on a node: runs from it, pins and unpins its data', () => {
+    open({ kind: 'node', id: 'n1', ...at });
+    fireEvent.click(screen.getByTestId('menu-run-from'));
+    expect(run.startFrom).toHaveBeenCalledWith('n1');
+    expect(s().sidebarTab).toBe('run');
+    cleanup();
+    open({ kind: 'node', id: 'n1', ...at });
+    fireEvent.click(screen.getByTestId('menu-pin'));
+    expect(run.pinFromRun).toHaveBeenCalledWith('n1');
+    cleanup();
+    s().edit((w) => ({ ...w, pinned: { n1: { stdout: 'x' } } }));
+    open({ kind: 'node', id: 'n1', ...at });
+    expect(screen.queryByTestId('menu-pin')).toBeNull();
+    fireEvent.click(screen.getByTestId('menu-unpin'));
+    expect(run.unpin).toHaveBeenCalledWith('n1');
+  });
+
+  it('on a node: no run from here while a run goes, no pin on control nodes', () => {
+    useStore.setState({ runPhase: 'running' });
+    open({ kind: 'node', id: 'n1', ...at });
+    expect(screen.queryByTestId('menu-run-from')).toBeNull();
+    cleanup();
+    useStore.setState({ runPhase: 'idle' });
+    open({ kind: 'node', id: 'n3', ...at }); // an If
+    expect(screen.getByTestId('menu-run-from')).toBeTruthy();
+    expect(screen.queryByTestId('menu-pin')).toBeNull();
   });
 
   it('on a node: disables an enabled step and enables a disabled one', () => {
@@ -76,8 +114,8 @@ describe('context menus', () => {
     expect(document.activeElement).toBe(items[1]);
     fireEvent.keyDown(items[1], { key: 'ArrowUp' });
     fireEvent.keyDown(items[0], { key: 'ArrowUp' });
-    expect(document.activeElement).toBe(items[3]);
-    fireEvent.keyDown(items[3], { key: 'Escape' });
+    expect(document.activeElement).toBe(items[items.length - 1]);
+    fireEvent.keyDown(items[items.length - 1], { key: 'Escape' });
     expect(onClose).toHaveBeenCalled();
   });
 });

@@ -1,9 +1,12 @@
-// Right-click menus on the canvas: on a node (duplicate, enable/disable,
-// add a node after it, delete), on an edge (insert a node on it, delete)
+// Right-click menus on the canvas: on a node (run from here, pin the last
+// run's output or unpin, duplicate, enable/disable, add a node after it,
+// delete), on an edge (insert a node on it, delete)
 // and on empty canvas (add a node there). Keyboard: arrows move, Enter
 // picks, Esc closes.
 import { useEffect, useRef, type KeyboardEvent } from 'react';
-import { edgeKey, setField, updateNode } from '../graph/edit';
+import { edgeKey, hasPin, setField, updateNode } from '../graph/edit';
+import { runActions as defaultRunActions } from './run/actions';
+import type { RunActions } from './run/runActions';
 import { useStore } from '../store';
 import { isEnabled } from '../types';
 
@@ -30,7 +33,11 @@ function openPalette() {
   window.setTimeout(() => document.querySelector<HTMLInputElement>('[data-testid="palette-search"]')?.focus(), 0);
 }
 
-function itemsFor(t: MenuTarget): Item[] {
+type MenuRunActions = Pick<RunActions, 'startFrom' | 'pinFromRun' | 'unpin'>;
+
+const STEP_TYPES = ['Tool', 'AiStep', 'AiTransform'];
+
+function itemsFor(t: MenuTarget, run: MenuRunActions): Item[] {
   const s = useStore.getState();
   const doc = s.doc;
   if (!doc) return [];
@@ -39,7 +46,28 @@ function itemsFor(t: MenuTarget): Item[] {
     const n = doc.nodes.find((x) => x.id === t.id);
     if (!n) return [];
     const id = n.id;
+    const running = s.runPhase === 'running' || s.runPhase === 'starting' || s.runPhase === 'stopping';
+    const runItems: Item[] = running
+      ? []
+      : [
+          {
+            id: 'run-from',
+            label: 'Run from here',
+            run: () => {
+              s.setSidebarTab('run');
+              void run.startFrom(id);
+            },
+          },
+        ];
+    if (STEP_TYPES.includes(n.type)) {
+      runItems.push(
+        hasPin(doc, id)
+          ? { id: 'unpin', label: 'Unpin data', run: () => run.unpin(id) }
+          : { id: 'pin', label: "Pin the last run's output", run: () => void run.pinFromRun(id) },
+      );
+    }
     return [
+      ...runItems,
       {
         id: 'add-after',
         label: 'Add a node after this one…',
@@ -104,7 +132,7 @@ function itemsFor(t: MenuTarget): Item[] {
   ];
 }
 
-export function ContextMenu({ target, onClose }: { target: MenuTarget | null; onClose: () => void }) {
+export function ContextMenu({ target, onClose, run = defaultRunActions }: { target: MenuTarget | null; onClose: () => void; run?: MenuRunActions }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (!target) return;
@@ -116,7 +144,7 @@ export function ContextMenu({ target, onClose }: { target: MenuTarget | null; on
     return () => window.removeEventListener('mousedown', away, true);
   }, [target, onClose]);
   if (!target) return null;
-  const items = itemsFor(target);
+  const items = itemsFor(target, run);
   if (!items.length) return null;
   const onKey = (e: KeyboardEvent) => {
     const all = [...(box.current?.querySelectorAll<HTMLElement>('[role="menuitem"]') ?? [])];

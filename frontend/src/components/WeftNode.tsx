@@ -6,6 +6,7 @@ import type { WeftFlowNode } from '../graph/toFlow';
 import { LOW_DETAIL_ZOOM, nodeHeight, outputPlacement } from '../graph/toFlow';
 import { useStore } from '../store';
 import { isStale } from '../store/runSlice';
+import { hasPin } from '../graph/edit';
 import { isEnabled, type Problem } from '../types';
 import { NodeIcon } from './NodeIcon';
 import { RunChip, runClass } from './run/RunChip'; // run panel: live status
@@ -40,12 +41,15 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
   const run = useStore((s) => s.nodeRun[id]);
   // Changed since that run: its status and run data describe the step as it was.
   const stale = useStore((s) => isStale(s, node));
+  // Pinned data: editor runs use it instead of running the step.
+  const pinned = useStore((s) => hasPin(s.doc, id));
   const meta = typeMeta(node.type);
   const enabled = isEnabled(node);
   const placed = outputPlacement(outputs);
   const multi = placed.length > 1;
   const classes = ['weft-node', `family-${meta.family}`, `type-${node.type}`, `dir-${direction}`];
   if (!enabled) classes.push('disabled');
+  if (pinned) classes.push('pinned');
   if (selected) classes.push('selected');
   if (preview) classes.push(`preview-${preview}`);
   if (problems.length) classes.push(problems.some((p) => p.severity === 'error') ? 'has-error' : 'has-warning');
@@ -95,6 +99,11 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
             <code className="weft-node-key">{node.key}</code>
             <span className="weft-node-type">{meta.label}</span>
             {!enabled && <span className="weft-node-off">disabled</span>}
+            {pinned && (
+              <span className="weft-node-pin" data-testid={`pin-${node.id}`} title="Pinned data: runs in the editor use it instead of running this step">
+                pinned
+              </span>
+            )}
           </div>
           <div className="weft-node-summary" title={summary}>
             {summary}

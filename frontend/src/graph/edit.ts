@@ -97,7 +97,32 @@ export function removeElements(w: Workflow, nodeIds: Iterable<string>, edgeKeys:
   const nodes = w.nodes.filter((n) => !ids.has(n.id));
   const edges = w.edges.filter((e) => !ids.has(e.from) && !ids.has(e.to) && !keys.has(edgeKey(e)));
   if (nodes.length === w.nodes.length && edges.length === w.edges.length) return w;
-  return { ...w, nodes, edges };
+  // A removed node's pin goes with it (undo brings both back).
+  const gone = w.pinned ? Object.keys(w.pinned).filter((id) => ids.has(id)) : [];
+  return gone.length ? setPinned({ ...w, nodes, edges }, gone, undefined) : { ...w, nodes, edges };
+}
+
+/** setPinned pins outputs to the nodes, or unpins them (undefined); no
+ * pins left removes the field, so an unpinned file reads as before. */
+export function setPinned(w: Workflow, ids: string[], outputs: Record<string, unknown> | undefined): Workflow {
+  const pinned: Record<string, unknown> = { ...(w.pinned ?? {}) };
+  for (const id of ids) {
+    if (outputs === undefined) delete pinned[id];
+    else pinned[id] = outputs;
+  }
+  const { pinned: _old, ...rest } = w;
+  return Object.keys(pinned).length ? { ...rest, pinned } : (rest as Workflow);
+}
+
+/** pinnedOf returns a node's pinned outputs, if it has some. */
+export function pinnedOf(w: Workflow | null | undefined, id: string): Record<string, unknown> | undefined {
+  const p = w?.pinned?.[id];
+  return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : undefined;
+}
+
+/** hasPin says whether the node has any pinned value (an invalid one too: validation reports it). */
+export function hasPin(w: Workflow | null | undefined, id: string): boolean {
+  return !!w?.pinned && Object.prototype.hasOwnProperty.call(w.pinned, id);
 }
 
 /** addEdge adds e; setLoopId pairs an EndLoop that had no Loop. */

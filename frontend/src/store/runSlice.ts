@@ -30,6 +30,8 @@ export interface NodeRunState {
   iteration?: number;
   /** the last thing said about the node (error, branch taken) */
   message?: string;
+  /** the step did not run: its pinned data, or an earlier run's outputs, stood in */
+  source?: 'pinned' | 'reused';
 }
 
 /** Which filter of the log shows an entry: run shows always; detail only under "All". */
@@ -68,6 +70,8 @@ export interface RunApproval {
   approved: string[];
   /** the last approval call's error, shown in the dialog */
   error?: string;
+  /** the run waits to start from this node (run from here) */
+  from?: string;
 }
 
 export interface RunSlice {
@@ -165,14 +169,21 @@ export function nodeStateFor(prev: NodeRunState | undefined, e: RunEvent): NodeR
         maxAttempts: e.max_attempts ?? keep.maxAttempts,
         message: e.type === 'failure' ? e.failure?.error : e.type === 'retry' ? e.message : prev?.message,
       };
-    case 'resolved':
     case 'node_finished':
+      if (e.source === 'pinned' || e.source === 'reused') return { status: 'ok', source: e.source, message: e.message };
+      return {
+        ...keep,
+        status: (e.status as RunNodeStatus) || prev?.status || 'ok',
+        attempt: e.attempt ?? keep.attempt,
+        message: e.status === 'ok' ? undefined : e.message || prev?.message,
+      };
+    case 'resolved':
     case 'node_skipped':
       return {
         ...keep,
         status: (e.status as RunNodeStatus) || prev?.status || 'ok',
         attempt: e.attempt ?? keep.attempt,
-        message: e.type === 'node_finished' && e.status === 'ok' ? undefined : e.message || prev?.message,
+        message: e.message || prev?.message,
       };
     case 'branch_evaluated':
       return { status: 'ok', iteration: e.iteration ?? prev?.iteration, message: e.branch ? `took ${e.branch}` : undefined };
@@ -224,6 +235,7 @@ export function logEntryFor(e: RunEvent): RunLogEntry {
     case 'loop_iteration':
       return { ...base, group: 'step', level: 'info', text: `Iteration ${e.iteration ?? ''}` };
     case 'node_finished':
+      if (e.source) return { ...base, group: 'step', level: 'info', text: e.message ?? e.source };
       if (e.status === 'ok') return { ...base, group: 'step', level: 'ok', text: `Finished${e.duration_ms !== undefined ? ` in ${ms(e.duration_ms)}` : ''}` };
       return { ...base, group: 'step', level: e.status === 'canceled' ? 'warn' : 'error', text: `${e.status ?? 'ended'}${e.message ? `: ${e.message}` : ''}` };
     case 'node_skipped':

@@ -14,6 +14,7 @@ import { ConditionInput } from './ConditionInput';
 import { DraftInput, Field, NumberField, TextInput, Toggle } from './fields';
 import { AiStepForm, AiTransformForm, EndLoopForm, IfForm, LoopForm, SwitchForm, type Commit, type CommitDoc } from './forms';
 import { ToolForm } from './ToolForm';
+import { PinnedData } from './PinnedData';
 import { RunData } from './RunData';
 
 function KeyField({ node, doc, commitDoc }: { node: WorkflowNode; doc: Workflow; commitDoc: CommitDoc }) {
@@ -246,6 +247,7 @@ function NodeInspector({ node, doc }: { node: WorkflowNode; doc: Workflow }) {
       />
       <div className="inspector-form">{form}</div>
       <Advanced node={node} commit={commit} commitDoc={commitDoc} />
+      {(node.type === 'Tool' || node.type === 'AiStep' || node.type === 'AiTransform') && <PinnedData node={node} />}
       <RunData nodeId={node.id} />
     </div>
   );

@@ -1,7 +1,7 @@
 // A node's run status on the canvas: a chip over its top edge (running,
 // ok, retrying n/m, needs you, failed, skipped, stopped); the node gets a
 // matching ring through runClass.
-import { Check, CircleAlert, Hand, LoaderCircle, Redo2, RotateCw, Square, X } from 'lucide-react';
+import { Check, CircleAlert, Hand, History, LoaderCircle, Pin, Redo2, RotateCw, Square, X } from 'lucide-react';
 import type { NodeRunState } from '../../store/runSlice';
 import { STATUS_LABEL } from './format';
 import './run.css';
@@ -30,6 +30,8 @@ export function chipText(st: NodeRunState): string {
       if (st.iteration) return `iteration ${st.iteration}`;
       return st.attempt && st.attempt > 1 && n ? `attempt ${n}` : 'running';
     case 'ok':
+      if (st.source === 'pinned') return 'pinned data';
+      if (st.source === 'reused') return 'reused';
       return st.attempt && st.attempt > 1 ? `ok · ${st.attempt} attempts` : 'ok';
     default:
       return STATUS_LABEL[st.status] ?? st.status;
@@ -38,11 +40,11 @@ export function chipText(st: NodeRunState): string {
 
 export function RunChip({ state, stale }: { state: NodeRunState | undefined; stale?: boolean }) {
   if (!state) return null;
-  const Icon = ICONS[state.status] ?? CircleAlert;
+  const Icon = state.source === 'pinned' ? Pin : state.source === 'reused' ? History : (ICONS[state.status] ?? CircleAlert);
   const title = state.message ? `${chipText(state)}: ${state.message}` : chipText(state);
   return (
     <span
-      className={`run-chip ${state.status}${stale ? ' stale' : ''}`}
+      className={`run-chip ${state.status}${state.source ? ` ${state.source}` : ''}${stale ? ' stale' : ''}`}
       data-testid="run-chip"
       data-status={state.status}
       data-stale={stale ? 'true' : undefined}

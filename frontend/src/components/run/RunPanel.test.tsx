@@ -51,6 +51,7 @@ beforeEach(() => {
   heard = null;
   fake = {
     startRun: vi.fn().mockResolvedValue(started()),
+    lastOutputs: vi.fn(),
     approveSteps: vi.fn().mockResolvedValue([]),
     stopRun: vi.fn().mockResolvedValue(true),
     respondEscalation: vi.fn().mockResolvedValue(undefined),
@@ -78,7 +79,7 @@ describe('run actions', () => {
     const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
     await actions.start();
     const doc = useStore.getState().doc;
-    expect(fake.startRun).toHaveBeenCalledWith(doc, '/tmp/fixture.json', undefined);
+    expect(fake.startRun).toHaveBeenCalledWith(doc, '/tmp/fixture.json', undefined, undefined);
     expect(useStore.getState().runPhase).toBe('running');
     heard!.event(ev('run_started'));
     heard!.event(ev('node_started', { node_id: 'n1', status: 'running' }));
@@ -210,9 +211,58 @@ describe('run actions', () => {
     expect(fake.approveSteps).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1']);
     expect(screen.getByTestId('approve-run').textContent).toMatch(/other 1 step/);
     await actions.approve();
-    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1', 'fp2']);
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1', 'fp2'], undefined);
     expect(useStore.getState().runApproval).toBeNull();
     expect(useStore.getState().runPhase).toBe('running');
+  });
+
+  it('runs from a node, through the approval too, and shows the reused and pinned steps', async () => {
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    fake.startRun.mockResolvedValueOnce(started({ started: false, approval: [], error: 'The workflow has not run since Weft started' }));
+    await actions.startFrom('n5');
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', undefined, 'n5');
+    expect(useStore.getState().runError).toMatch(/has not run/);
+    fake.startRun.mockResolvedValueOnce(started({ started: false, approval: [{ fingerprint: 'fp1' } as never], error: 'approve' }));
+    await actions.startFrom('n5');
+    expect(useStore.getState().runApproval?.from).toBe('n5');
+    await actions.approve();
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1'], 'n5');
+    heard!.event(ev('run_started'));
+    heard!.event(ev('node_finished', { node_id: 'n1', status: 'ok', source: 'reused', message: 'outputs reused from run r0: the step did not run again' }));
+    heard!.event(ev('node_finished', { node_id: 'n2', status: 'ok', source: 'pinned', message: 'pinned data used: the step did not run' }));
+    expect(useStore.getState().nodeRun.n1).toMatchObject({ status: 'ok', source: 'reused' });
+    expect(useStore.getState().nodeRun.n2).toMatchObject({ status: 'ok', source: 'pinned' });
+    expect(useStore.getState().runLog.map((l) => l.text)).toContain('pinned data used: the step did not run');
+  });
+
+  it('says where a run from a node started and that pinned data stood in', async () => {
+    const actions = setup();
+    fireEvent.click(screen.getByTestId('run-button'));
+    await waitFor(() => expect(fake.startRun).toHaveBeenCalled());
+    act(() =>
+      heard!.finished(
+        finished({ summary: summary({ from: { id: 'n5', key: 'done', name: 'Done' }, reused: 2, reused_from: 'r0', pinned: 1 }) }),
+      ),
+    );
+    const sum = screen.getByTestId('run-summary');
+    expect(within(sum).getByTestId('summary-from')).toHaveTextContent("Ran from Done; 2 steps before it reused run r0's outputs.");
+    expect(within(sum).getByTestId('summary-pinned')).toHaveTextContent('Pinned data stood in for 1 step execution: that step did not run.');
+    expect(actions).toBeTruthy();
+  });
+
+  it('pins the last run\'s output as one undo step, and unpins', async () => {
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    fake.lastOutputs.mockResolvedValueOnce({ outputs: { stdout: 'hi' }, run_id: 'r1' });
+    expect(await actions.pinFromRun('n1')).toBe(true);
+    expect(fake.lastOutputs).toHaveBeenCalledWith('wf-1', 'n1');
+    expect(useStore.getState().doc!.pinned).toEqual({ n1: { stdout: 'hi' } });
+    actions.unpin('n1');
+    expect(useStore.getState().doc!.pinned).toBeUndefined();
+    useStore.getState().undo();
+    expect(useStore.getState().doc!.pinned).toEqual({ n1: { stdout: 'hi' } });
+    fake.lastOutputs.mockRejectedValueOnce(new Error('"List" did not complete in run r1'));
+    expect(await actions.pinFromRun('n2')).toBe(false);
+    expect(useStore.getState().doc!.pinned).toEqual({ n1: { stdout: 'hi' } });
   });
 
   it('shows a replanned version as a change to review', () => {

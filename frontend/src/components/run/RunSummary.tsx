@@ -52,6 +52,20 @@ export function RunSummary({
         {stoppedAt && outcome !== 'succeeded' && <span className="muted"> at {stoppedAt.name || stoppedAt.key}</span>}
       </header>
       {error && outcome !== 'succeeded' && outcome !== 'partial' && <p className="run-summary-error">{error}</p>}
+      {summary?.from && (
+        <p className="run-summary-note" data-testid="summary-from">
+          Ran from {summary.from.name || summary.from.key}
+          {summary.reused
+            ? `; ${summary.reused} step${summary.reused === 1 ? '' : 's'} before it reused ${summary.reused_from ? `run ${summary.reused_from}` : 'an earlier run'}'s outputs`
+            : ''}
+          .
+        </p>
+      )}
+      {!!summary?.pinned && (
+        <p className="run-summary-note pinned" data-testid="summary-pinned">
+          Pinned data stood in for {summary.pinned} step execution{summary.pinned === 1 ? '' : 's'}: {summary.pinned === 1 ? 'that step' : 'those steps'} did not run.
+        </p>
+      )}
       {verdict && (
         <div className={`run-verdict ${verdict.approved ? 'met' : 'not-met'}`} data-testid="run-verdict" data-approved={verdict.approved}>
           <strong>{verdictText(verdict)}</strong>

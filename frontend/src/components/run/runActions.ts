@@ -7,11 +7,12 @@ import { api, errorMessage, type Api } from '../../api';
 import type { Proposal } from '../../store/assistantSlice';
 import type { AppStore, StoreState } from '../../store/index';
 import { logEntryFor } from '../../store/runSlice';
+import { setPinned } from '../../graph/edit';
 import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunResponse } from '../../types';
 
 export type RunApi = Pick<
   Api,
-  'startRun' | 'approveSteps' | 'stopRun' | 'respondEscalation' | 'keepFix' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
+  'startRun' | 'lastOutputs' | 'approveSteps' | 'stopRun' | 'respondEscalation' | 'keepFix' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
 >;
 
 /** The chat entry id a replan proposal carries: it belongs to no message. */
@@ -160,7 +161,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
    * dialog instead; approved lists the fingerprints of the steps the person approved there
    * (approve all): exactly the content shown.
    */
-  async function start(approved?: string[]): Promise<void> {
+  async function start(approved?: string[], from?: string): Promise<void> {
     const s = store.getState();
     const doc = s.doc;
     if (!doc || s.runPhase === 'running' || s.runPhase === 'starting' || s.runPhase === 'stopping') return;
@@ -169,14 +170,14 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     reset(1);
     s.runStarting(doc.id);
     try {
-      const r = await apiImpl.startRun(doc, s.path, approved);
+      const r = await apiImpl.startRun(doc, s.path, approved, from);
       if (r.started) {
         store.getState().runStarted(r.warnings);
         return;
       }
       if (r.approval.length) {
         store.getState().runStartFailed('');
-        store.getState().setRunApproval({ steps: r.approval, approved: [] });
+        store.getState().setRunApproval({ steps: r.approval, approved: [], from });
         return;
       }
       store.getState().runStartFailed(r.error || 'The run did not start.', r.problems);
@@ -189,7 +190,39 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
   async function approve(): Promise<void> {
     const a = store.getState().runApproval;
     if (!a) return;
-    await start(a.steps.map((x) => x.fingerprint));
+    await start(a.steps.map((x) => x.fingerprint), a.from);
+  }
+
+  /** startFrom runs from the node, reusing the last run's outputs of the steps before it (Go decides). */
+  async function startFrom(nodeId: string): Promise<void> {
+    await start(undefined, nodeId);
+  }
+
+  function toast(text: string) {
+    (store.getState() as Loose).toast?.(text);
+  }
+
+  /** pinFromRun pins what the step produced in the last run (secrets hidden), as one undo step. */
+  async function pinFromRun(nodeId: string): Promise<boolean> {
+    const { doc } = store.getState();
+    if (!doc) return false;
+    try {
+      const r = await apiImpl.lastOutputs(doc.id, nodeId);
+      const name = doc.nodes.find((n) => n.id === nodeId)?.name ?? nodeId;
+      store.getState().edit((w) => setPinned(w, [nodeId], r.outputs), { label: `Pin the data of ${name}` });
+      return true;
+    } catch (e) {
+      toast(`Could not pin: ${errorMessage(e)}`);
+      return false;
+    }
+  }
+
+  /** unpin removes the node's pinned data, as one undo step. */
+  function unpin(nodeId: string): void {
+    const { doc } = store.getState();
+    if (!doc?.pinned || !(nodeId in doc.pinned)) return;
+    const name = doc.nodes.find((n) => n.id === nodeId)?.name ?? nodeId;
+    store.getState().edit((w) => setPinned(w, [nodeId], undefined), { label: `Unpin ${name}` });
   }
 
   /** approveStep records the approval of one step's exact content; the run starts once none is left. */
@@ -356,6 +389,9 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
   return {
     subscribe,
     start,
+    startFrom,
+    pinFromRun,
+    unpin,
     approve,
     approveStep,
     cancelApproval,
