@@ -83,6 +83,7 @@ func (e *Event) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	b = appendStrField(b, "source", e.Source, false)
 	return append(b, '}'), nil
 }
 

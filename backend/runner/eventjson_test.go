@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
@@ -26,7 +27,25 @@ func TestEventJSONMatchesEncodingJSON(t *testing.T) {
 		{Seq: 5, Time: when, Type: EvUserResponse, RunID: "r", Response: &Response{Action: ActFix, Arguments: map[string]any{"p": "<x>"}}},
 		{Seq: 8, Time: when, Type: EvAttempt, RunID: "r", Attempt: 1, Arguments: map[string]any{"command": "echo <a> & b", "n": 2.0}, Outputs: map[string]any{"x": 1}},
 		{Seq: 6, Time: when, Type: EvBranchEvaluated, RunID: "r", Branch: "IfTrue", Condition: "a && b", Message: "m", Tool: "t"},
-		{Seq: 7, Time: when, Type: EvRunFinished, RunID: "r", Outcome: OutcomeSucceeded, Summary: &Summary{Nodes: 1, FailureTypes: map[failure.Type]int{failure.FailTimeout: 1}}},
+		{Seq: 7, Time: when, Type: EvRunFinished, RunID: "r", Outcome: OutcomeSucceeded, Summary: &Summary{Nodes: 1, FailureTypes: map[failure.Type]int{failure.FailTimeout: 1}, From: &NodeRef{ID: "n"}, Pinned: 1},
+			Verdict: &Verdict{Approved: true, CheckedBy: "condition"}},
+		{Seq: 9, Time: when, Type: EvNodeFinished, RunID: "r", NodeID: "n", Status: StatusOK, Source: SourcePinned, Message: "pinned"},
+	}
+	// Every field of Event is set in some event above: a field added to
+	// Event but not to appendJSON fails here.
+	set := map[string]bool{}
+	for _, e := range events {
+		v := reflect.ValueOf(e)
+		for i := 0; i < v.NumField(); i++ {
+			if !v.Field(i).IsZero() {
+				set[v.Type().Field(i).Name] = true
+			}
+		}
+	}
+	for i := 0; i < reflect.TypeOf(Event{}).NumField(); i++ {
+		if name := reflect.TypeOf(Event{}).Field(i).Name; !set[name] {
+			t.Errorf("no event in the table sets Event.%s", name)
+		}
 	}
 	for _, e := range events {
 		var want bytes.Buffer

@@ -270,6 +270,74 @@ describe('Run panel', () => {
     await page.locator('[data-testid="tab-run"]').click();
   });
 
+  it('runs from a node reusing the steps before it, and pins data that runs use instead of the step', async () => {
+    const { dir, path } = fixture('run-develop.json', 'run-develop');
+    const lines = (f) => (existsSync(join(dir, 'out', f)) ? readFileSync(join(dir, 'out', f), 'utf8').trim().split('\n') : []);
+    const outcome = async () => (await page.locator('[data-testid="run-summary"] [data-testid="run-outcome"]').textContent()).trim();
+    const menu = async (node, item) => {
+      await page.locator(`[data-testid="node-${node}"]`).click({ button: 'right' });
+      await page.locator(`[data-testid="menu-${item}"]`).click();
+    };
+    await openRunTab(path);
+    await page.locator('[data-testid="run-button"]').click();
+    await waitPhase('finished');
+    assert.equal(await outcome(), 'Succeeded');
+    assert.deepEqual(lines('fetch.log'), ['ran']);
+
+    // Run from Transform: Fetch is not run again; its output comes from the last run.
+    await menu('transform', 'run-from');
+    await waitPhase('finished');
+    assert.equal(await outcome(), 'Succeeded');
+    assert.deepEqual(lines('fetch.log'), ['ran'], 'the step before the start did not run again');
+    assert.deepEqual(lines('transform.log'), ['got data-v1', 'got data-v1']);
+    assert.deepEqual(lines('report.log'), ['report', 'report']);
+    assert.match(await chip('fetch').textContent(), /reused/);
+    assert.match(await page.locator('[data-testid="summary-from"]').textContent(), /Ran from Transform; 1 step before it reused run .*'s outputs/);
+
+    // Pin Fetch's output from the run, then change it in the inspector: runs use it instead of running Fetch.
+    await menu('fetch', 'pin');
+    await page.locator('[data-testid="pin-fetch"]').waitFor();
+    assert.equal(await page.evaluate(() => window.weft.store.getState().doc.pinned.fetch.stdout), 'data-v1\n');
+    await page.locator('[data-testid="node-fetch"]').click();
+    await page.locator('[data-testid="tab-inspector"]').click();
+    const pinned = page.locator('[data-testid="pinned-data"]');
+    assert.match(await pinned.locator('[data-testid="pinned-json"]').textContent(), /data-v1/);
+    await pinned.locator('[data-testid="pinned-type"]').click();
+    await pinned.locator('[data-testid="pinned-editor"]').fill('["not", "an object"]');
+    await pinned.locator('[data-testid="pinned-save"]').click();
+    assert.match(await pinned.locator('[data-testid="pinned-error"]').textContent(), /must be a JSON object/);
+    await pinned.locator('[data-testid="pinned-editor"]').fill('{"stdout": "pinned-v2", "stderr": "", "exit_code": 0}');
+    await pinned.locator('[data-testid="pinned-save"]').click();
+    await pinned.locator('[data-testid="pinned-json"]').waitFor();
+    await page.locator('[data-testid="tab-run"]').click();
+    await page.locator('[data-testid="run-button"]').click();
+    await waitPhase('finished');
+    assert.equal(await outcome(), 'Succeeded');
+    assert.deepEqual(lines('fetch.log'), ['ran'], 'a pinned step does not run');
+    assert.equal(lines('transform.log').at(-1), 'got pinned-v2');
+    assert.match(await chip('fetch').textContent(), /pinned data/);
+    assert.match(await page.locator('[data-testid="summary-pinned"]').textContent(), /Pinned data stood in for 1 step execution/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-pinned.png') });
+
+    // Unpin from the menu: the mark goes, and the next run runs Fetch.
+    await menu('fetch', 'unpin');
+    await page.waitForSelector('[data-testid="pin-fetch"]', { state: 'detached' });
+    assert.equal(await page.evaluate(() => window.weft.store.getState().doc.pinned), undefined);
+
+    // A step before the start changed since the last run: its outputs are stale, so the run is refused.
+    await page.evaluate(() =>
+      window.weft.store.getState().edit((w) => ({
+        ...w,
+        nodes: w.nodes.map((n) => (n.id === 'fetch' ? { ...n, params: { ...n.params, arguments: { command: 'echo other' } } } : n)),
+      })),
+    );
+    await menu('report', 'run-from');
+    await page.locator('[data-testid="run-error"]').waitFor();
+    assert.match(await page.locator('[data-testid="run-error"]').textContent(), /"Fetch" changed since run/);
+    assert.deepEqual(lines('report.log'), ['report', 'report', 'report'], 'nothing ran');
+    await page.evaluate(() => window.weft.store.getState().undo());
+  });
+
   it('stops a run in progress', async () => {
     const { dir, path } = fixture('run-slow.json', 'run-stop');
     await openRunTab(path);
