@@ -11,6 +11,7 @@ import { StatusBar } from './components/StatusBar';
 import { Toolbar } from './components/Toolbar';
 import { useStore } from './store';
 import { actions as defaultActions, type Actions } from './store/actions';
+import { watchTheme } from './theme';
 
 function Preferences({ actions }: { actions: Actions }) {
   const open = useStore((s) => s.preferencesOpen);
@@ -32,7 +33,13 @@ export default function App({ actions = defaultActions, autoload = true }: { act
   const dirty = useStore((s) => s.dirty);
   const paletteOpen = useStore((s) => s.paletteOpen);
 
+  const themePref = useStore((s) => s.themePref);
+  const setTheme = useStore((s) => s.setTheme);
+
   useEffect(() => actions.watch(), [actions]);
+
+  // The theme picked, or the OS's while it follows the OS.
+  useEffect(() => watchTheme(themePref, setTheme), [themePref, setTheme]);
 
   useEffect(() => {
     if (autoload) void actions.startup();

@@ -8,18 +8,12 @@ import { useReactFlow, useStore as useFlowStore } from '@xyflow/react';
 import { useEffect, useMemo, useRef, type PointerEvent, type WheelEvent } from 'react';
 import { typeMeta } from '../graph/nodeMeta';
 import type { WeftFlowNode } from '../graph/toFlow';
+import { useStore } from '../store';
+import { canvasColours } from '../theme';
 
 const W = 168;
 const H = 108;
 const PAD = 6;
-
-const COLOURS: Record<string, string> = {
-  tool: '#4f8cff',
-  ai: '#a77bff',
-  branch: '#f0a34b',
-  loop: '#2fbf9b',
-  unknown: '#8a8f98',
-};
 
 interface Box {
   x: number;
@@ -40,6 +34,7 @@ export function CanvasMiniMap({ nodes }: { nodes: WeftFlowNode[] }) {
   const width = useFlowStore((s) => s.width);
   const height = useFlowStore((s) => s.height);
   const dpr = typeof window !== 'undefined' ? Math.min(2, window.devicePixelRatio || 1) : 1;
+  const theme = useStore((s) => s.theme); // the node layer is redrawn in the other theme's colours
 
   // The flow area the map shows: all nodes, padded.
   const bounds = useMemo<Box>(() => {
@@ -82,14 +77,15 @@ export function CanvasMiniMap({ nodes }: { nodes: WeftFlowNode[] }) {
     if (!g) return;
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, W, H);
+    const { family } = canvasColours();
     for (const n of nodes) {
       const b = nodeBox(n);
-      g.fillStyle = COLOURS[typeMeta(n.data?.node?.type ?? '').family] ?? COLOURS.unknown;
+      g.fillStyle = family[typeMeta(n.data?.node?.type ?? '').family] ?? family.unknown;
       g.globalAlpha = n.selected ? 1 : 0.8;
       g.fillRect(ox + b.x * scale, oy + b.y * scale, Math.max(1.5, b.w * scale), Math.max(1.5, b.h * scale));
     }
     g.globalAlpha = 1;
-  }, [nodes, ox, oy, scale, dpr]);
+  }, [nodes, ox, oy, scale, dpr, theme]);
 
   // The map: the node layer, dimmed outside the visible frame.
   useEffect(() => {
@@ -104,14 +100,18 @@ export function CanvasMiniMap({ nodes }: { nodes: WeftFlowNode[] }) {
     const fy = oy + view.y * scale;
     const fw = view.w * scale;
     const fh = view.h * scale;
-    g.fillStyle = 'rgba(12,13,16,0.6)';
+    const C = canvasColours();
+    g.fillStyle = C.shade;
+    g.globalAlpha = 0.6;
     g.beginPath();
     g.rect(0, 0, W, H);
     g.rect(fx, fy, fw, fh);
     g.fill('evenodd');
-    g.strokeStyle = 'rgba(201,214,240,0.7)';
+    g.strokeStyle = C.frame;
+    g.globalAlpha = 0.7;
     g.lineWidth = 1;
     g.strokeRect(fx + 0.5, fy + 0.5, Math.max(1, fw - 1), Math.max(1, fh - 1));
+    g.globalAlpha = 1;
   });
 
   const drag = useRef(false);

@@ -9,23 +9,7 @@ import { useEffect, useRef } from 'react';
 import { typeMeta } from '../graph/nodeMeta';
 import type { WeftFlowEdge, WeftFlowNode } from '../graph/toFlow';
 import { useStore } from '../store';
-
-const COLOURS: Record<string, string> = {
-  tool: '#4f8cff',
-  ai: '#a77bff',
-  branch: '#f0a34b',
-  loop: '#2fbf9b',
-  unknown: '#8a8f98',
-};
-
-const EDGE_COLOURS: Record<string, string> = {
-  true: '#3fae7a',
-  false: '#c9656b',
-  case: '#b98a4e',
-  default: '#b98a4e',
-  body: '#2fa388',
-  back: '#2fbf9b',
-};
+import { canvasColours } from '../theme';
 
 function handleCenter(n: WeftFlowNode, id: string | null | undefined, type: 'source' | 'target') {
   const h = n.handles?.find((x) => x.type === type && (x.id ?? null) === (id ?? null));
@@ -43,6 +27,7 @@ export function OverviewLayer({ nodes, edges }: { nodes: WeftFlowNode[]; edges: 
   const width = useFlowStore((s) => s.width);
   const height = useFlowStore((s) => s.height);
   const problems = useStore((s) => s.problemsByNode);
+  useStore((s) => s.theme); // redraw in the other theme's colours
 
   useEffect(() => {
     const c = ref.current;
@@ -53,6 +38,7 @@ export function OverviewLayer({ nodes, edges }: { nodes: WeftFlowNode[]; edges: 
       c.width = Math.round(width * dpr);
       c.height = Math.round(height * dpr);
     }
+    const C = canvasColours();
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     g.clearRect(0, 0, width, height);
     g.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
@@ -73,8 +59,8 @@ export function OverviewLayer({ nodes, edges }: { nodes: WeftFlowNode[]; edges: 
       const d = Math.max(40, Math.hypot(t.x - s.x, t.y - s.y) * 0.3);
       const [sx, sy] = DIR[s.side] ?? [1, 0];
       const [txd, tyd] = DIR[t.side] ?? [-1, 0];
-      g.strokeStyle = EDGE_COLOURS[e.data?.kind ?? ''] ?? '#5b6474';
-      if (e.className?.includes('edge-problem')) g.strokeStyle = '#f0525a';
+      g.strokeStyle = C.edge[e.data?.kind ?? ''] ?? C.edgeDefault;
+      if (e.className?.includes('edge-problem')) g.strokeStyle = C.error;
       g.beginPath();
       g.moveTo(s.x, s.y);
       g.bezierCurveTo(s.x + sx * d, s.y + sy * d, t.x + txd * d, t.y + tyd * d, t.x, t.y);
@@ -91,16 +77,16 @@ export function OverviewLayer({ nodes, edges }: { nodes: WeftFlowNode[]; edges: 
       const { x, y } = n.position;
       if (x > x1 || x + w < x0 || y > y1 || y + h < y0) continue;
       const family = typeMeta(n.data?.node?.type ?? '').family;
-      g.fillStyle = '#161920';
+      g.fillStyle = C.panel;
       g.fillRect(x, y, w, h);
-      g.fillStyle = COLOURS[family] ?? COLOURS.unknown;
+      g.fillStyle = C.family[family] ?? C.family.unknown;
       g.fillRect(x, y, 12, h);
       const ps = problems[n.id];
-      g.strokeStyle = n.selected ? '#4f8cff' : ps?.length ? (ps.some((p) => p.severity === 'error') ? '#f0525a' : '#f2b33d') : '#3a4150';
+      g.strokeStyle = n.selected ? C.accent : ps?.length ? (ps.some((p) => p.severity === 'error') ? C.error : C.warning) : C.border;
       g.lineWidth = (n.selected || ps?.length ? 3 : 1) / zoom;
       g.strokeRect(x, y, w, h);
       if (showNames) {
-        g.fillStyle = '#e6e8ee';
+        g.fillStyle = C.text;
         g.fillText(n.data?.node?.name || n.data?.node?.key || n.id, x + 24, y + h / 2, w - 32);
       }
     }

@@ -8,19 +8,48 @@ import {
   Keyboard,
   LayoutDashboard,
   Maximize,
+  Monitor,
+  Moon,
   PanelLeft,
   Redo2,
   Save,
   SaveAll,
   Settings,
+  Sun,
   Undo2,
 } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../store';
 import type { Actions } from '../store/actions';
 import { canvasBridge } from './canvasBridge';
+import { nextThemePref, type ThemePref } from '../theme';
 import { MOD } from './shortcuts';
 import { PreferencesDialog } from './slots';
+
+const THEME_LABEL: Record<ThemePref, string> = { system: 'System', light: 'Light', dark: 'Dark' };
+
+/** ThemeToggle cycles System → Light → Dark; the label says the pick and what shows. */
+function ThemeToggle() {
+  const pref = useStore((s) => s.themePref);
+  const theme = useStore((s) => s.theme);
+  const setPref = useStore((s) => s.setThemePref);
+  const next = nextThemePref(pref);
+  const Icon = pref === 'system' ? Monitor : pref === 'light' ? Sun : Moon;
+  const now = pref === 'system' ? `System (${theme})` : THEME_LABEL[pref];
+  return (
+    <button
+      type="button"
+      className="icon-only"
+      onClick={() => setPref(next)}
+      title={`Theme: ${now}. Click for ${THEME_LABEL[next]}.`}
+      aria-label={`Theme: ${now}`}
+      data-testid="theme-toggle"
+      data-theme-pref={pref}
+    >
+      <Icon size={16} />
+    </button>
+  );
+}
 
 function RecentMenu({ actions, disabled }: { actions: Actions; disabled: boolean }) {
   const recent = useStore((s) => s.recent);
@@ -189,6 +218,7 @@ export function Toolbar({ actions }: { actions: Actions }) {
         )}
       </div>
       <nav className="toolbar-actions" aria-label="Help and settings">
+        <ThemeToggle />
         <button type="button" className="icon-only" onClick={() => setShortcutsOpen(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" data-testid="shortcuts-button">
           <Keyboard size={16} />
         </button>

@@ -1,5 +1,6 @@
 // Transient UI state: status and toasts, the modal dialog, which panels are
 // open, the tool catalog and the recent files.
+import { loadThemePref, saveThemePref, type Theme, type ThemePref } from '../theme';
 import type { StateCreator } from 'zustand';
 import type { RecentFile, Tool } from '../types';
 import type { StoreState } from './index';
@@ -65,6 +66,12 @@ export interface UiSlice {
   pendingConnect: PendingConnect | null;
   /** the canvas's find box (Ctrl+F) is open */
   findOpen: boolean;
+  /** the theme picked (system follows the OS) and the one shown */
+  themePref: ThemePref;
+  theme: Theme;
+  /** setThemePref picks a theme and remembers it on this machine (theme.ts). */
+  setThemePref(p: ThemePref): void;
+  setTheme(t: Theme): void;
   setFindOpen(open: boolean): void;
   /** settingsWarnings say which settings values could not be used (and
    * were replaced by defaults), or where an unreadable file went. */
@@ -104,6 +111,15 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   recent: [],
   pendingConnect: null,
   findOpen: false,
+  themePref: loadThemePref(),
+  theme: 'dark',
+  setThemePref(themePref) {
+    saveThemePref(themePref);
+    set({ themePref });
+  },
+  setTheme(theme) {
+    set({ theme });
+  },
   setFindOpen(findOpen) {
     set({ findOpen });
   },
