@@ -1,6 +1,8 @@
 // Accessibility of the main views: axe-core finds no serious or critical
-// violation on the canvas, the inspector, the assistant, the run panel,
-// Preferences and the dialogs; Preferences keeps the focus inside.
+// violation (contrast included) on the canvas, the inspector, the
+// assistant, the run panel, Preferences and the dialogs, in the dark and
+// the light theme; the theme toggle cycles System, Light, Dark; Preferences
+// keeps the focus inside.
 // scripts/e2e.sh sets WEFT_URL, WEFT_PIPELINE and WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import { serious } from './axe.mjs';
+import { inBothThemes } from './axe.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const PIPELINE = process.env.WEFT_PIPELINE;
@@ -89,13 +91,41 @@ describe('Accessibility', () => {
   });
 
   for (const [name, open] of views) {
-    it(`${name}: no serious or critical axe violations`, async () => {
+    it(`${name}: no serious or critical axe violations in either theme`, async () => {
       await open();
-      const found = await serious(page);
-      await page.screenshot({ path: join(ARTIFACTS, `e2e-a11y-${name.split(' ').slice(1, 3).join('-')}.png`) });
+      const found = await inBothThemes(page, null, (theme) =>
+        page.screenshot({ path: join(ARTIFACTS, `e2e-a11y-${name.split(' ').slice(1, 3).join('-')}-${theme}.png`) }),
+      );
       assert.deepEqual(found, [], found.join('\n'));
     });
   }
+
+  it('the toolbar toggle cycles System, Light and Dark; System follows the OS', async () => {
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+    const toggle = page.locator('[data-testid="theme-toggle"]');
+    const theme = () => page.evaluate(() => document.documentElement.dataset.theme);
+    while ((await toggle.getAttribute('data-theme-pref')) !== 'system') await toggle.click();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    assert.equal(await toggle.getAttribute('aria-label'), 'Theme: System (light)');
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('data-theme-pref'), 'light');
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('data-theme-pref'), 'dark');
+    assert.equal(await theme(), 'dark', 'a pick wins over the OS');
+    // The pick survives a reload.
+    await page.reload({ waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => window.weft?.store);
+    assert.equal(await theme(), 'dark');
+    await page.locator('[data-testid="theme-toggle"]').click(); // back to System
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+    await page.waitForFunction(() => window.weft.store.getState().doc !== null);
+    await page.locator('[data-testid="preferences-button"]').click();
+    await page.waitForSelector('[data-testid="preferences-dialog"]');
+  });
 
   it('Preferences keeps the focus inside while it is open', async () => {
     const dialog = page.locator('[data-testid="preferences-dialog"]');

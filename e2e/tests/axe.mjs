@@ -22,3 +22,23 @@ export async function serious(page, selector) {
   }, selector ?? null);
   return violations.flatMap((v) => v.nodes.slice(0, 5).map((n) => `${v.id} (${v.impact}): ${n}`).concat(v.nodes.length > 5 ? [`${v.id}: and ${v.nodes.length - 5} more`] : []));
 }
+
+/**
+ * inBothThemes runs serious in the dark and in the light theme (picked as
+ * the toolbar's toggle does), each line prefixed with its theme; shot, when
+ * given, is called in each theme (a screenshot). The pick the page had is
+ * put back.
+ */
+export async function inBothThemes(page, selector, shot) {
+  const before = await page.evaluate(() => window.weft.store.getState().themePref);
+  const out = [];
+  for (const theme of ['dark', 'light']) {
+    await page.evaluate((t) => window.weft.store.getState().setThemePref(t), theme);
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+    await page.waitForTimeout(50); // the canvases redraw
+    out.push(...(await serious(page, selector)).map((l) => `${theme}: ${l}`));
+    if (shot) await shot(theme);
+  }
+  await page.evaluate((t) => window.weft.store.getState().setThemePref(t), before);
+  return out;
+}

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { chromium } from 'playwright-core';
-import { serious } from './axe.mjs';
+import { inBothThemes } from './axe.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-run-'));
@@ -154,7 +154,7 @@ describe('Run panel', () => {
     assert.match(await page.locator('[data-testid="run-status"]').textContent(), /Waiting for you at Check report/);
     await page.waitForTimeout(300); // let the canvas ring pulse settle for the shot
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-escalation.png') });
-    const escViolations = await serious(page, '[data-testid="escalation-dialog"]');
+    const escViolations = await inBothThemes(page, '[data-testid="escalation-dialog"]');
     assert.deepEqual(escViolations, [], escViolations.join('\n'));
 
     await dialog.locator('[data-testid="esc-skip"]').click();
@@ -417,7 +417,7 @@ describe('Run panel', () => {
     assert.match(await steps.nth(0).textContent(), /echo tail > out\/tail\.txt/);
     assert.match(await steps.nth(0).textContent(), /planned by a model/);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-approval-dialog.png') });
-    const approvalViolations = await serious(page, '[data-testid="approval-dialog"]');
+    const approvalViolations = await inBothThemes(page, '[data-testid="approval-dialog"]');
     assert.deepEqual(approvalViolations, [], approvalViolations.join('\n'));
 
     // Approve the first step only, then cancel: nothing ran.
