@@ -258,9 +258,31 @@ describe('Weft editor', () => {
     await page.waitForFunction((id) => window.weft.store.getState().selectedNodeIds[0] === id, readId);
     await page.keyboard.press('Escape');
 
-    // (Dragging an edge's end to another handle re-routes it: Vitest
-    // covers the store; a Playwright drag of the end did not start React
-    // Flow's reconnect under headless Chromium.)
+    // Drag the end of read → log to the new node's input: the edge is
+    // re-routed (one undo step). The drag starts on React Flow's grab
+    // circle at the edge's end.
+    const hereId = (await state()).nodes.find((n) => n.params.tool === 'wait').id;
+    await page.locator('[aria-label="Fit to view"]').click(); // Ctrl+F zoomed in on the node it found
+    await page.waitForTimeout(400);
+    const end = await page.locator('.react-flow__edgeupdater-target').first().boundingBox();
+    const to = await page.locator(`[data-testid="handle-${hereId}-in"]`).boundingBox();
+    const pastBefore = (await state()).past;
+    const [x0, y0] = [end.x + end.width / 2, end.y + end.height / 2];
+    const [x1, y1] = [to.x + to.width / 2, to.y + to.height / 2];
+    await page.mouse.move(x0, y0);
+    await page.mouse.down();
+    for (let i = 1; i <= 12; i++) await page.mouse.move(x0 + ((x1 - x0) * i) / 12, y0 + ((y1 - y0) * i) / 12);
+    await page.mouse.up();
+    await page.waitForFunction(
+      ([r, w]) => window.weft.store.getState().doc.edges.some((e) => e.from === r && e.to === w),
+      [readId, hereId],
+      { timeout: 5000 },
+    );
+    s = await state();
+    assert.deepEqual(s.edges, [{ from: readId, to: hereId }], 're-routed, not added');
+    assert.equal(s.past, pastBefore + 1, 'one undo step');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-edge-reroute.png') });
+    await page.locator('[data-testid="undo-button"]').click();
     await page.locator('[data-testid="undo-button"]').click();
     assert.deepEqual((await state()).edges, [{ from: readId, to: logId }]);
     assert.equal((await state()).nodes.length, before.nodes.length);
