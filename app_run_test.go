@@ -584,13 +584,15 @@ func TestReplanThroughThePlanner(t *testing.T) {
 	if a.CanReplan() {
 		t.Fatal("CanReplan without a model")
 	}
-	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(`{"nodes": [
+	// The first reply has no plan in it: it is asked again, and the
+	// proposal says so (what the person can open, as in the assistant).
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply("Sorry, I would rather not change anything."), llmtest.Reply(`{"nodes": [
   {"id": "bad", "step_type": "Tool", "name": "Bad", "tool_name": "run_command", "arguments": {"command": "true"}},
   {"id": "note", "step_type": "Tool", "name": "Note", "tool_name": "log", "arguments": {"message": "fixed"}}],
  "edges": [{"from": "bad", "to": "note"}]}`)))
 	s := settings.Defaults()
 	s.LLM.BaseURL, s.LLM.Model, s.LLM.TimeoutS = srv.URL, "fake-model", 10
-	s.MaxRepairAttempts = 1
+	s.MaxRepairAttempts = 2
 	key := ""
 	if _, err := a.SaveSettings(s, &key); err != nil {
 		t.Fatal(err)
@@ -610,7 +612,10 @@ func TestReplanThroughThePlanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	rp := ev.next(t, EventRunReplanned).(RunReplan)
-	if srv.Calls() != 1 || rp.Workflow == nil || len(rp.Workflow.Nodes) != 2 || len(rp.Diff.AddedNodeIDs) != 1 ||
+	if len(rp.Tries) != 1 || rp.Tries[0].Attempt != 1 || len(rp.Tries[0].Why) != 1 {
+		t.Errorf("replan tries = %+v", rp.Tries)
+	}
+	if srv.Calls() != 2 || rp.Workflow == nil || len(rp.Workflow.Nodes) != 2 || len(rp.Diff.AddedNodeIDs) != 1 ||
 		len(rp.Diff.ModifiedNodeIDs) != 1 || rp.Diff.ModifiedNodeIDs[0] != "id_bad" || rp.Changes == "" {
 		t.Fatalf("replan = %+v (calls %d)", rp, srv.Calls())
 	}

@@ -80,6 +80,9 @@ type Replan struct {
 	// SideEffects are the steps of the new plan a model wrote that will
 	// wait for approval before it runs (package approval).
 	SideEffects []approval.Step `json:"side_effects"`
+	// Tries are the planner's replies that were asked again, and why:
+	// the repair the person can open, as the assistant's.
+	Tries []assistant.Try `json:"tries,omitempty"`
 	// AfterSeq is the seq of the last run event sent before it.
 	AfterSeq int64 `json:"after_seq"`
 }
@@ -232,3 +235,27 @@ func ReplannedPath(path string, n int) string {
 }
 
 var replannedSuffix = regexp.MustCompile(`\.replanned(-v[0-9]+)?$`)
+
+// hearReplans keeps what the planner's replan asked again and why, for
+// the proposal (a replanner that is not the planner's says nothing).
+func (r *activeRun) hearReplans(rp runner.Replanner) {
+	pr, ok := rp.(*planner.Replanner)
+	if !ok {
+		return
+	}
+	prev := pr.OnResult
+	pr.OnResult = func(res planner.Result) {
+		if prev != nil {
+			prev(res)
+		}
+		var tries []assistant.Try
+		for _, a := range res.Attempts {
+			if a.Error != "" {
+				tries = append(tries, assistant.Try{Attempt: a.N, Why: []string{a.Error}})
+			}
+		}
+		r.mu.Lock()
+		r.replanTries = tries
+		r.mu.Unlock()
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/critic"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
@@ -250,7 +251,9 @@ type activeRun struct {
 	workflowID string
 	path       string // the workflow's file, "" when unsaved
 	canReplan  bool
-	out        chan Event
+	// replanTries are what the last replan asked again and why (replan.go).
+	replanTries []assistant.Try
+	out         chan Event
 
 	// lastSeq is the seq of the last event sent.
 	lastSeq atomic.Int64
@@ -419,6 +422,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 	if rp := s.replanner(st, client); rp != nil {
 		opts.Replanner = rp
 		run.canReplan = true
+		run.hearReplans(rp)
 	}
 	if client != nil { // done_when criteria: the model judges, with the usual repair layers
 		opts.Critic = &critic.Critic{Client: client, MaxRepairs: st.MaxRepairAttempts}
@@ -475,6 +479,9 @@ func (s *Service) runInBackground(ctx context.Context, run *activeRun, rn *runne
 	if res.Replanned != nil {
 		rp := s.proposal(ctx, w, res, run.path)
 		rp.AfterSeq = fin.AfterSeq
+		run.mu.Lock()
+		rp.Tries = run.replanTries
+		run.mu.Unlock()
 		run.send(Event{Kind: KindReplanned, Replan: &rp})
 	}
 	finish()

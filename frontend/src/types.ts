@@ -612,6 +612,8 @@ export interface RunReplan {
   problems: Problem[];
   /** steps of the new plan that will need approval before it runs */
   side_effects: ApprovalStep[];
+  /** the planner's replies asked again, and why */
+  tries?: AssistantTry[];
   /** the seq of the last run event sent before it */
   after_seq?: number;
 }

@@ -103,7 +103,8 @@ export interface AssistantSlice {
 }
 
 /** repairNotes are the local repairs made to the reply that was used (not the validation problems). */
-function repairNotes(r: AssistantResult): string[] | undefined {
+/** repairNotes are the local fixes among a result's warnings (not validation or layout). */
+export function repairNotes(r: Pick<AssistantResult, 'warnings'>): string[] | undefined {
   const notes = r.warnings.filter((w) => w.stage !== 'validate' && w.stage !== 'layout').map((w) => w.message);
   return notes.length ? notes : undefined;
 }

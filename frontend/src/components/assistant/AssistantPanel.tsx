@@ -1,6 +1,7 @@
 // The Assistant tab of the sidebar: the conversation about the open
 // workflow, the assistant's progress while it works (with Stop), the
 // review of a proposed change, and the message box.
+import { RepairDetails } from './RepairDetails';
 import './assistant.css';
 import './buttons.css';
 import { CircleAlert, Eraser, LoaderCircle, SendHorizontal, Sparkles, Square } from 'lucide-react';
@@ -75,28 +76,7 @@ function Message({ m, progress, received, onPreferences }: { m: ChatEntry; progr
           )}
         </div>
       )}
-      {!!(m.tries?.length || m.fixes?.length) && (
-        <details className="chat-repair" data-testid="chat-repair">
-          <summary>
-            {m.tries?.length
-              ? `Needed ${m.tries.length + 1} attempts: what was wrong and what Weft fixed`
-              : 'Weft fixed the reply locally: see what'}
-          </summary>
-          <ol>
-            {m.tries?.map((t) => (
-              <li key={t.attempt} data-testid="chat-repair-try">
-                Attempt {t.attempt} was asked again: {t.why.join('; ')}
-                {t.fixed?.length ? <span className="muted"> (fixed locally: {t.fixed.join('; ')})</span> : null}
-              </li>
-            ))}
-            {m.fixes?.length ? (
-              <li data-testid="chat-repair-final">
-                {m.tries?.length ? `Attempt ${m.tries.length + 1}, used: ` : ''}fixed locally: {m.fixes.join('; ')}
-              </li>
-            ) : null}
-          </ol>
-        </details>
-      )}
+      <RepairDetails tries={m.tries} fixes={m.fixes} />
     </li>
   );
 }

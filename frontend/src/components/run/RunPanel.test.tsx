@@ -294,6 +294,29 @@ describe('run actions', () => {
 });
 
 describe('RunPanel', () => {
+  it('shows what a replan needed: the replies asked again and the local fixes', async () => {
+    setup();
+    const w = fixtureWorkflow();
+    const rp: RunReplan = {
+      run_id: 'r1',
+      message: 'a new plan',
+      changes: '',
+      patch: { added_nodes: [], removed_node_ids: [], updated_nodes: [], added_edges: [], removed_edges: [], warnings: [] },
+      workflow: w,
+      diff: { added_node_ids: [], removed_node_ids: [], modified_node_ids: [], added_edges: [], removed_edges: [] },
+      warnings: [{ stage: 'repair', message: 'closed 1 bracket' }, { stage: 'validate', message: 'a problem' }],
+      valid: true,
+      problems: [],
+      side_effects: [],
+      tries: [{ attempt: 1, why: ['no JSON object in the reply'] }],
+    };
+    act(() => heard!.replanned(rp));
+    const d = await screen.findByTestId('replan-repair');
+    expect(d).toHaveTextContent('Needed 2 attempts');
+    expect(within(d).getByTestId('chat-repair-try')).toHaveTextContent('Attempt 1 was asked again: no JSON object in the reply');
+    expect(within(d).getByTestId('chat-repair-final')).toHaveTextContent('Attempt 2, used: fixed locally: closed 1 bracket');
+  });
+
   it('runs, shows statuses, the escalation dialog and the summary', async () => {
     setup();
     await waitFor(() => expect(fake.runHistory).toHaveBeenCalled());

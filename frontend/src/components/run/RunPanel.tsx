@@ -2,6 +2,8 @@
 // dialogs, a replanned version to review, the summary of the last run, the
 // event log and the history of past runs. Per-node status shows on the
 // canvas (RunChip in WeftNode).
+import { repairNotes } from '../../store/assistantSlice';
+import { RepairDetails } from '../assistant/RepairDetails';
 import { CircleAlert, History, LoaderCircle, Play, Route, ScrollText, Square, TriangleAlert, Wrench, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '../../store';
@@ -237,6 +239,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
             </header>
             <p>{replan.message}</p>
             {replan.changes && <p className="muted">{replan.changes}</p>}
+            <RepairDetails tries={replan.tries} fixes={repairNotes(replan)} testId="replan-repair" />
             {replan.side_effects.length > 0 && (
               <p className="muted">
                 {plural(replan.side_effects.length, 'step')} written by the model will need your approval before it runs.
