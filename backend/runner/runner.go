@@ -314,21 +314,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		log.maxBytes = o.MaxLogBytes
 	}
 
-	r := &run{rn: rn, opts: o, w: w, g: g, start: start, id: id, dir: dir, log: log,
-		red: red, secretSources: sources, env: childEnv(red),
-		rand: rand.New(rand.NewPCG(uint64(started.UnixNano()), 0x5eed)),
-		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
-		stats: map[string]*NodeStat{}, mcpSchemas: map[string]map[string]string{},
-		summary: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}}}
-	keys := make([]string, 0, len(w.Nodes))
-	for i := range w.Nodes {
-		k := w.Nodes[i].Key
-		keys = append(keys, k)
-		r.vars[k] = map[string]any{} // not run yet: fields read as nil
-	}
-	r.eval = newEvaluator(keys, o.ExprTimeout)
-
-	r.mcp = o.MCP
+	r := rn.newRun(w, g, start, id, dir, log, red, sources, started)
 	if r.mcp == nil {
 		r.mcp = mcp.NewManager(o.Settings.MCPServers, mcp.Options{Dir: dir, Logger: o.Logger, Redactor: red})
 		defer r.mcp.Close()
@@ -410,6 +396,27 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	return result, nil
 }
 
+// newRun is the state of a run of w (Run), or of one step of it (Step):
+// every node's outputs read as empty until it runs.
+func (rn *Runner) newRun(w *workflow.Workflow, g *graph, start *workflow.Node, id, dir string, log *runLog, red *redact.Redactor, sources map[string][][]string, started time.Time) *run {
+	o := &rn.opts
+	r := &run{rn: rn, opts: o, w: w, g: g, start: start, id: id, dir: dir, log: log,
+		red: red, secretSources: sources, env: childEnv(red),
+		rand: rand.New(rand.NewPCG(uint64(started.UnixNano()), 0x5eed)),
+		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
+		stats: map[string]*NodeStat{}, mcpSchemas: map[string]map[string]string{},
+		summary: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}},
+		mcp: o.MCP}
+	keys := make([]string, 0, len(w.Nodes))
+	for i := range w.Nodes {
+		k := w.Nodes[i].Key
+		keys = append(keys, k)
+		r.vars[k] = map[string]any{} // not run yet: fields read as nil
+	}
+	r.eval = newEvaluator(keys, o.ExprTimeout)
+	return r
+}
+
 // summaryDoc is summary.json: the result with bounded outputs.
 func summaryDoc(res *Result, w *workflow.Workflow) any {
 	outs := map[string]any{}
@@ -472,7 +479,7 @@ func (r *run) walk(ctx context.Context) *Result {
 			if !cur.IsEnabled() {
 				r.noteStat(cur, "disabled", 0, 0)
 				r.summary.Disabled++
-				r.setVar(cur, map[string]any{"success": false, "skipped": true, "error": "disabled"})
+				r.setVar(cur, SkippedOutputs("disabled"))
 				r.log.emit(Event{Type: EvNodeSkipped, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Status: StatusSkipped, Message: "disabled: passed through"})
 			} else if out, ok := r.pinned(cur); ok {
 				r.usePinned(cur, out)
@@ -871,17 +878,7 @@ func must(b []byte, _ error) []byte { return b }
 // on (along the normal edge for continue, the Error edge for branch) with
 // the failure in the node's outputs.
 func (r *run) handleFailure(n *workflow.Node, mode workflow.OnError, outputs map[string]any, fr *failure.Record, attempt, failures int) {
-	out := make(map[string]any, len(outputs)+3)
-	for k, v := range outputs {
-		out[k] = v
-	}
-	out["success"] = false
-	out["error"] = fr.Error
-	out["error_record"] = map[string]any{
-		"type": string(fr.FailureType), "category": string(fr.Category), "severity": string(fr.Severity),
-		"retryable": fr.Retryable, "error": fr.Error, "suggested_fix": fr.SuggestedFix, "attempts": attempt,
-	}
-	r.setVar(n, out)
+	r.setVar(n, HandledOutputs(outputs, fr, attempt))
 	r.summary.Handled++
 	r.countExecution(n, "handled", attempt, failures)
 	msg := fmt.Sprintf("failed; on_error %s: the run goes on", mode)
