@@ -406,7 +406,7 @@ func (rn *Runner) newRun(w *workflow.Workflow, g *graph, start *workflow.Node, i
 		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
 		stats: map[string]*NodeStat{}, mcpSchemas: map[string]map[string]string{},
 		summary: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}},
-		mcp: o.MCP}
+		mcp:     o.MCP}
 	keys := make([]string, 0, len(w.Nodes))
 	for i := range w.Nodes {
 		k := w.Nodes[i].Key
