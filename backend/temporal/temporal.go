@@ -1,0 +1,99 @@
+// Package temporal runs weft/v1 workflows on Temporal (issue 13): a
+// Temporal workflow interprets the graph deterministically (the walk,
+// conditions, loops, branches, on_error and escalations, by the runner's
+// own rules: runner.Nav, runner.EvalCondition) and runs each step attempt
+// as an activity (runner.Step: the same tools, templates, verify,
+// redaction and approval gate as a local run). Retries are Temporal's,
+// from the node's retry policy; a failure the classifier marks not
+// retryable is not retried. A step that still fails waits, durably, for an
+// answer by signal (retry, skip, abort, fix). The run carries its
+// workflow's content, so editing the file does not change runs in flight.
+package temporal
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/weft-dev/weft/backend/runner"
+)
+
+// Names shared by workers and clients.
+const (
+	DefaultTaskQueue = "weft"
+	WorkflowType     = "weft.run"
+	// SignalRespond carries a runner.Response to the escalation waiting.
+	SignalRespond = "weft.respond"
+	// QueryState returns the run's State.
+	QueryState = "weft.state"
+)
+
+// RunInput is what a run is started with.
+type RunInput struct {
+	// Workflow is the weft/v1 document, as approved and submitted.
+	Workflow json.RawMessage `json:"workflow"`
+	// Approved are the fingerprints of the model-written steps approved
+	// before submitting; the worker's gate checks the content against
+	// them (runner.Options.Approvals).
+	Approved []string `json:"approved"`
+	// UsePinned uses pinned data instead of running those steps.
+	UsePinned bool `json:"use_pinned"`
+	// Dir is where relative paths start on the worker ("" = its own
+	// working folder).
+	Dir string `json:"dir"`
+	// DefaultRetries applies to steps without a retry policy (the
+	// submitter's run.default_retries).
+	DefaultRetries int `json:"default_retries"`
+}
+
+// StepInput is one step attempt's input.
+type StepInput struct {
+	Workflow json.RawMessage `json:"workflow"`
+	NodeID   string          `json:"node_id"`
+	Vars     map[string]any  `json:"vars"`
+	Approved []string        `json:"approved"`
+	Dir      string          `json:"dir"`
+}
+
+// CondInput is one condition to evaluate.
+type CondInput struct {
+	Workflow json.RawMessage `json:"workflow"`
+	Cond     string          `json:"cond"`
+	Vars     map[string]any  `json:"vars"`
+}
+
+// CondOutput is a condition's value, or why it could not be evaluated.
+type CondOutput struct {
+	Value bool   `json:"value"`
+	Error string `json:"error,omitempty"`
+}
+
+// State is what a run shows while it goes (QueryState): its events after
+// a seq, the escalation waiting and, at the end, the result.
+type State struct {
+	Phase      string             `json:"phase"` // running, waiting, finished
+	Events     []runner.Event     `json:"events"`
+	LastSeq    int64              `json:"last_seq"`
+	Escalation *runner.Escalation `json:"escalation,omitempty"`
+	Result     *runner.Result     `json:"result,omitempty"`
+}
+
+// Phases of State.
+const (
+	PhaseRunning  = "running"
+	PhaseWaiting  = "waiting"
+	PhaseFinished = "finished"
+)
+
+// maxStateEvents bounds the events a run keeps for its followers: the
+// workflow history has every step's result.
+const maxStateEvents = 5000
+
+// heartbeatEvery is how often a step attempt tells the server it lives;
+// heartbeatTimeout after the last one the attempt is given to another
+// worker (a lost worker is noticed).
+const (
+	heartbeatEvery   = 2 * time.Second
+	heartbeatTimeout = 10 * time.Second
+	// defaultStepTimeout bounds a step without timeout_ms.
+	defaultStepTimeout = 24 * time.Hour
+)
