@@ -145,8 +145,16 @@ describe('Assistant panel', () => {
     assert.equal(await added.count(), 1);
     assert.deepEqual(await previewCounts(), { added: 1 });
     assert.match(await added.textContent(), /Log archive unpacked/);
-    const border = await added.evaluate((el) => getComputedStyle(el).borderTopColor);
-    assert.equal(border, 'rgb(63, 207, 142)', 'added nodes are green');
+    // The theme's green (--ok), whichever theme shows.
+    const [border, ok] = await added.evaluate((el) => {
+      const probe = document.createElement('span');
+      probe.style.color = 'var(--ok)';
+      document.body.append(probe);
+      const green = getComputedStyle(probe).color;
+      probe.remove();
+      return [getComputedStyle(el).borderTopColor, green];
+    });
+    assert.equal(border, ok, 'added nodes are green');
     assert.equal(await page.getAttribute('[data-testid="review-banner"]', 'data-valid'), 'true');
     assert.match(await page.textContent('[data-testid="review-added"]'), /Log archive unpacked/);
     assert.match(await page.textContent('[data-testid="chat-assistant"]'), /Added a last step/);
