@@ -15,7 +15,8 @@ require (
 	github.com/tidwall/gjson v1.20.0
 	github.com/wailsapp/wails/v2 v2.16.0
 	github.com/zalando/go-keyring v0.2.8
-	go.temporal.io/sdk v1.51.0
+	go.temporal.io/api v1.63.5
+	go.temporal.io/sdk v1.50.0
 )
 
 require (
@@ -63,7 +64,6 @@ require (
 	github.com/wailsapp/go-webview2 v1.0.22 // indirect
 	github.com/wailsapp/mimetype v1.4.1 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	go.temporal.io/api v1.64.3 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/net v0.60.0 // indirect
 	golang.org/x/oauth2 v0.36.0 // indirect
