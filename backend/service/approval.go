@@ -171,7 +171,10 @@ type pass struct {
 	pending  []approval.Step
 	checker  approval.Checker
 	catalog  *tools.Catalog
-	warnings []string
+	// fingerprints are the approved model-written steps of the workflow,
+	// for an engine that checks them elsewhere (remote.go).
+	fingerprints []string
+	warnings     []string
 }
 
 // checkApproval decides whether w may run: the steps waiting for approval are
@@ -217,6 +220,11 @@ func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *wo
 	}
 	p.approved = len(p.pending) == 0
 	p.checker = approval.Set(snap)
+	for _, st := range approval.Required(w, sc) {
+		if snap[st.Fingerprint] {
+			p.fingerprints = append(p.fingerprints, st.Fingerprint)
+		}
+	}
 	return p, nil
 }
 

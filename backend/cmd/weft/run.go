@@ -21,7 +21,7 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned]"
+const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
 
 // stdinIsTerminal reports whether the escalation prompt can ask on r;
 // tests replace it.
@@ -45,8 +45,15 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "stream the run's events as JSON lines, then the result")
 	onEscalate := fs.String("on-escalate", "", "answer escalations by `MODE`: prompt (ask on the terminal), abort or skip; default prompt on a terminal, else abort")
 	approve := fs.Bool("approve", false, "approve, without asking, the steps a model wrote that wait for approval (they are listed, in full, first)")
+	engine := fs.String("engine", "local", "run on the `ENGINE`: local (this process) or temporal (a Temporal service; see --temporal-address)")
+	cancelOnInterrupt := fs.Bool("cancel-on-interrupt", false, "with --engine temporal: Ctrl+C cancels the run instead of detaching from it")
+	topts := addTemporalFlags(fs, c.getenv)
 	pinned := fs.Bool("pinned", false, "use the workflow's pinned data instead of running those steps (a development run; by default they run for real)")
-	if err := fs.Parse(interspersed(args, map[string]bool{"on-escalate": true})); err != nil {
+	valueFlags := map[string]bool{"on-escalate": true, "engine": true}
+	for k := range temporalValueFlags {
+		valueFlags[k] = true
+	}
+	if err := fs.Parse(interspersed(args, valueFlags)); err != nil {
 		fmt.Fprintln(c.stderr, runUsage)
 		return exitUnusable
 	}
@@ -135,6 +142,13 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		approver, by = &cliApprover{c: c, all: true}, "cli --approve"
 	case terminal:
 		approver = &cliApprover{c: c, in: in}
+	}
+	switch *engine {
+	case "local":
+	case "temporal":
+		return c.runTemporal(ctx, topts, svc, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, UsePinned: *pinned}, handler, p, *cancelOnInterrupt)
+	default:
+		return fail(fmt.Errorf("--engine %q: use local or temporal", *engine), nil)
 	}
 	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink, UsePinned: *pinned})
 	if err != nil {

@@ -212,3 +212,21 @@ func TestRunPinned(t *testing.T) {
 		}
 	}
 }
+
+// The Temporal engine needs a service to talk to: without one it says how
+// to name it, and runs nothing.
+func TestTemporalNeedsAnAddress(t *testing.T) {
+	wf := writeFile(t, validWF)
+	for _, args := range [][]string{{"run", "--engine", "temporal", wf}, {"worker"}, {"runs", "list"}} {
+		code, _, errOut := run(t, runEnv(t), args...)
+		if code != exitUnusable || !strings.Contains(errOut, "--temporal-address") {
+			t.Errorf("%v: exit %d, %s", args, code, errOut)
+		}
+	}
+	if code, _, errOut := run(t, runEnv(t), "run", "--engine", "elsewhere", wf); code != exitUnusable || !strings.Contains(errOut, "use local or temporal") {
+		t.Errorf("unknown engine: exit %d, %s", code, errOut)
+	}
+	if code, _, _ := run(t, runEnv(t), "runs", "dance", "--temporal-address", "127.0.0.1:1"); code != exitUnusable {
+		t.Errorf("unknown runs command: exit %d", code)
+	}
+}

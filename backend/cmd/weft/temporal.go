@@ -1,0 +1,282 @@
+package main
+
+// The Temporal engine on the command line (issue 13): `weft worker` hosts
+// the runs of a task queue; `weft run FILE --engine temporal` submits a
+// run (checked and approved here, as a local one) and follows it;
+// `weft runs` lists, shows, answers and cancels runs.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/temporal"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// temporalOpts are the flags that say where the Temporal service is.
+type temporalOpts struct {
+	address, namespace, queue, apiKeyEnv *string
+	tls                                  *bool
+}
+
+// EnvTemporalAddress is the default of --temporal-address.
+const EnvTemporalAddress = "WEFT_TEMPORAL_ADDRESS"
+
+func addTemporalFlags(fs *flag.FlagSet, getenv func(string) string) *temporalOpts {
+	return &temporalOpts{
+		address:   fs.String("temporal-address", getenv(EnvTemporalAddress), "the Temporal frontend as `HOST:PORT` (default $"+EnvTemporalAddress+")"),
+		namespace: fs.String("namespace", "default", "the Temporal `NAMESPACE`"),
+		queue:     fs.String("task-queue", temporal.DefaultTaskQueue, "the task `QUEUE` the workers poll"),
+		tls:       fs.Bool("tls", false, "connect with TLS"),
+		apiKeyEnv: fs.String("api-key-env", "WEFT_TEMPORAL_API_KEY", "the environment `VARIABLE` holding a Temporal API key (Temporal Cloud); never given on the command line, where other users can read it"),
+	}
+}
+
+// temporalValueFlags are the flags that take a value, for interspersed.
+var temporalValueFlags = map[string]bool{"temporal-address": true, "namespace": true, "task-queue": true, "api-key-env": true}
+
+func (o *temporalOpts) engine(c *cli) (*temporal.Engine, error) {
+	cfg := temporal.Config{Address: *o.address, Namespace: *o.namespace, TaskQueue: *o.queue, TLS: *o.tls, Logger: c.log}
+	if *o.apiKeyEnv != "" {
+		cfg.APIKey = c.getenv(*o.apiKeyEnv)
+		if cfg.APIKey != "" {
+			c.red.Add(cfg.APIKey)
+		}
+	}
+	if cfg.Address == "" {
+		return nil, errors.New("no Temporal service given: use --temporal-address HOST:PORT or set " + EnvTemporalAddress)
+	}
+	cl, err := temporal.Dial(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &temporal.Engine{Client: cl, Config: cfg}, nil
+}
+
+// remote submits through the Temporal engine for the service.
+type remote struct{ eng *temporal.Engine }
+
+func (r remote) Submit(ctx context.Context, w *workflow.Workflow, sub service.Submission) (string, error) {
+	return r.eng.Submit(ctx, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
+}
+
+// runTemporal is `weft run --engine temporal`: submit, then follow until
+// the end. Ctrl+C detaches (the run goes on), or cancels it with
+// --cancel-on-interrupt.
+func (c *cli) runTemporal(ctx context.Context, o *temporalOpts, svc *service.Service, req service.StartRequest, handler runner.EscalationHandler, p *runPrinter, cancelOnInterrupt bool) int {
+	fail := func(err error) int {
+		if p.json {
+			c.writeJSONLine(map[string]any{"type": "error", "error": err.Error()})
+		}
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	eng, err := o.engine(c)
+	if err != nil {
+		return fail(err)
+	}
+	defer eng.Client.Close()
+	started, id, err := svc.Submit(ctx, req, remote{eng})
+	if err != nil {
+		return fail(err)
+	}
+	switch {
+	case len(started.Problems) > 0:
+		return fail(&runner.InvalidError{Problems: started.Problems})
+	case !started.Started && len(started.Approval) > 0:
+		return c.notApproved(started.Approval, started.Denied, p.json)
+	case !started.Started:
+		return fail(errors.New(started.Error))
+	}
+	if !p.json {
+		fmt.Fprintf(c.stdout, "submitted run %s to %s (task queue %s)\n", id, eng.Config.Address, *o.queue)
+	}
+	res, err := eng.Follow(ctx, id, temporal.Handler{
+		Event: p.event,
+		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
+			resp, err := handler.Escalate(ctx, e)
+			return resp, err == nil
+		},
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			return fail(err)
+		}
+		if cancelOnInterrupt {
+			cctx, cancel := context.WithTimeout(context.Background(), 10e9)
+			defer cancel()
+			if err := eng.Cancel(cctx, id); err != nil {
+				fmt.Fprintf(c.stderr, "weft: %v\n", err)
+			} else {
+				fmt.Fprintf(c.stderr, "weft: canceled run %s\n", id)
+			}
+		} else {
+			fmt.Fprintf(c.stderr, "weft: detached; run %s goes on. Follow it: weft runs show %s; answer it: weft runs respond %s ANSWER\n", id, id, id)
+		}
+		return exitCanceled
+	}
+	if p.json {
+		c.writeJSONLine(struct {
+			Type string `json:"type"`
+			*runner.Result
+		}{"result", res})
+	} else {
+		p.summary(res)
+	}
+	if res.Outcome == runner.OutcomeSucceeded {
+		return exitOK
+	}
+	return exitInvalid
+}
+
+// worker is `weft worker`: it runs the steps of the runs on a task queue
+// with this machine's tools, settings and model, until interrupted.
+func (c *cli) worker(ctx context.Context, args []string) int {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	o := addTemporalFlags(fs, c.getenv)
+	if err := fs.Parse(args); err != nil || fs.NArg() != 0 {
+		fmt.Fprintln(c.stderr, "usage: weft worker --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR]")
+		return exitUnusable
+	}
+	st, err := c.store()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	s, warnings, err := st.Effective()
+	c.printWarnings(warnings)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	eng, err := o.engine(c)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	defer eng.Client.Close()
+	acts := &temporal.Activities{Options: func() runner.Options { return c.workerOptions(s) }}
+	w := temporal.NewWorker(eng.Client, *o.queue, acts)
+	fmt.Fprintf(c.stdout, "weft worker: polling task queue %s on %s (namespace %s); Ctrl+C stops\n", *o.queue, *o.address, *o.namespace)
+	if err := w.Run(interruptOf(ctx)); err != nil {
+		fmt.Fprintf(c.stderr, "weft: worker: %v\n", err)
+		return exitUnusable
+	}
+	return exitOK
+}
+
+// workerOptions are the runner options of this machine's steps: its
+// settings and its model for AI steps.
+func (c *cli) workerOptions(s settings.Settings) runner.Options {
+	o := runner.Options{Settings: s, Logger: c.log}
+	if strings.TrimSpace(s.LLM.Model) != "" {
+		if client, err := c.newLLM(s); err == nil {
+			o.LLM = llm.Client(client)
+		} else {
+			c.log.Warn("worker: AI steps cannot run", "err", err)
+		}
+	}
+	return o
+}
+
+// interruptOf stops a worker when ctx ends.
+func interruptOf(ctx context.Context) <-chan any {
+	ch := make(chan any)
+	go func() {
+		<-ctx.Done()
+		close(ch)
+	}()
+	return ch
+}
+
+// runs is `weft runs list|show|respond|cancel`.
+func (c *cli) runs(ctx context.Context, args []string) int {
+	usage := "usage: weft runs list [--limit N] | show RUN | respond RUN ANSWER | cancel RUN   (with --temporal-address HOST:PORT …)"
+	if len(args) == 0 {
+		fmt.Fprintln(c.stderr, usage)
+		return exitUnusable
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("runs "+sub, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	o := addTemporalFlags(fs, c.getenv)
+	limit := fs.Int("limit", 20, "how many runs to list")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(interspersed(args[1:], temporalValueFlags)); err != nil {
+		fmt.Fprintln(c.stderr, usage)
+		return exitUnusable
+	}
+	need := map[string]int{"list": 0, "show": 1, "cancel": 1, "respond": 2}
+	n, ok := need[sub]
+	if !ok || (sub == "respond" && fs.NArg() < 2) || (sub != "respond" && fs.NArg() != n) {
+		fmt.Fprintln(c.stderr, usage)
+		return exitUnusable
+	}
+	eng, err := o.engine(c)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	defer eng.Client.Close()
+	switch sub {
+	case "list":
+		runs, err := eng.List(ctx, *limit)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "weft: %v\n", err)
+			return exitUnusable
+		}
+		if *asJSON {
+			c.writeJSONLine(runs)
+			return exitOK
+		}
+		for _, r := range runs {
+			fmt.Fprintf(c.stdout, "%-60s %-10s %s\n", r.RunID, r.Status, r.Started.Local().Format("2006-01-02 15:04:05"))
+		}
+	case "show":
+		p := &runPrinter{c: c, json: *asJSON}
+		st, err := eng.State(ctx, fs.Arg(0), 0)
+		if err != nil {
+			res, rerr := eng.Result(ctx, fs.Arg(0))
+			if rerr != nil {
+				fmt.Fprintf(c.stderr, "weft: %v\n", err)
+				return exitUnusable
+			}
+			p.summary(res)
+			return exitOK
+		}
+		for _, e := range st.Events {
+			p.event(e)
+		}
+		if st.Result != nil {
+			p.summary(st.Result)
+		} else if st.Escalation != nil {
+			fmt.Fprintf(c.stdout, "\nwaiting for an answer at %s: %s\nanswer: weft runs respond %s retry|skip|abort|fix {json arguments}\n", st.Escalation.NodeKey, st.Escalation.LastError, fs.Arg(0))
+		}
+	case "respond":
+		resp, err := runner.ParseResponse(strings.Join(fs.Args()[1:], " "))
+		if err != nil {
+			fmt.Fprintf(c.stderr, "weft: %v\n", err)
+			return exitUnusable
+		}
+		if err := eng.Respond(ctx, fs.Arg(0), resp); err != nil {
+			fmt.Fprintf(c.stderr, "weft: %v\n", err)
+			return exitUnusable
+		}
+		fmt.Fprintf(c.stdout, "answered run %s: %s\n", fs.Arg(0), resp.Action)
+	case "cancel":
+		if err := eng.Cancel(ctx, fs.Arg(0)); err != nil {
+			fmt.Fprintf(c.stderr, "weft: %v\n", err)
+			return exitUnusable
+		}
+		fmt.Fprintf(c.stdout, "canceled run %s\n", fs.Arg(0))
+	}
+	return exitOK
+}
