@@ -13,6 +13,7 @@ func setGroup(cmd *exec.Cmd) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
+	setDeathSignal(cmd.SysProcAttr)
 }
 
 // KillGroup sends SIGKILL to the process group cmd leads. It is a no-op for
