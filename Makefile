@@ -8,7 +8,7 @@ export WEFT_REQUIRE_MCP ?= 1
 GO ?= go
 TAGS := webkit2_41
 
-.PHONY: all deps deps-build run build weft test test-go test-frontend test-e2e test-smoke vet fuzz bench bench-repair bench-editor clean conformance
+.PHONY: all deps deps-build run build weft test test-go test-temporal test-frontend test-e2e test-smoke vet fuzz bench bench-repair bench-editor clean conformance
 
 all: build
 
@@ -44,6 +44,12 @@ test-go: vet
 	$(GO) test -count=1 ./...
 	CGO_ENABLED=0 $(GO) build -o /dev/null ./backend/cmd/weft
 
+# The Temporal suite runs against a real server embedded in its own Go
+# module (temporal/devserver: the server's ~2 GB of dependencies stay out
+# of the app's go.mod). The first build takes minutes; Go caches it.
+test-temporal:
+	cd temporal/devserver && $(GO) vet ./... && $(GO) test -count=1 -timeout 30m ./...
+
 test-frontend:
 	cd frontend && npm test
 
@@ -55,6 +61,7 @@ test-smoke:
 
 test: deps
 	$(MAKE) test-go
+	$(MAKE) test-temporal
 	$(MAKE) test-frontend
 	$(MAKE) test-e2e
 	$(MAKE) test-smoke

@@ -2,7 +2,6 @@ package assistant
 
 import (
 	"encoding/json"
-	"maps"
 
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -83,27 +82,4 @@ func cloneExtra(x workflow.Extra) workflow.Extra {
 }
 
 // cloneValue deep-copies a decoded JSON value.
-func cloneValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		// maps.Clone copies the table wholesale, far faster than
-		// inserting key by key; only nested values need a walk.
-		c := maps.Clone(t)
-		for k, e := range c {
-			switch e.(type) {
-			case map[string]any, []any, []string:
-				c[k] = cloneValue(e)
-			}
-		}
-		return c
-	case []any:
-		c := make([]any, len(t))
-		for i, e := range t {
-			c[i] = cloneValue(e)
-		}
-		return c
-	case []string:
-		return cloneStrings(t)
-	}
-	return v
-}
+func cloneValue(v any) any { return workflow.CloneValue(v) }

@@ -165,7 +165,7 @@ func (r *run) pinned(n *workflow.Node) (map[string]any, bool) {
 
 // usePinned gives the step its pinned outputs instead of running it.
 func (r *run) usePinned(n *workflow.Node, out map[string]any) {
-	r.setVar(n, copyValue(out).(map[string]any))
+	r.setVar(n, workflow.CloneValue(out).(map[string]any))
 	r.noteStat(n, SourcePinned, 0, 0)
 	r.summary.Pinned++
 	r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusOK, Source: SourcePinned,
@@ -225,7 +225,7 @@ func (r *run) reuse() {
 			}
 			continue
 		}
-		r.setVar(n, copyValue(out).(map[string]any))
+		r.setVar(n, workflow.CloneValue(out).(map[string]any))
 		if !r.done[n.ID] {
 			r.done[n.ID] = true
 			r.completed = append(r.completed, n.ID)
@@ -268,26 +268,6 @@ func readByAny(readers []NodeRef, set map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// copyValue copies decoded JSON, so a run never shares maps with the
-// workflow or an earlier run's outputs.
-func copyValue(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = copyValue(x)
-		}
-		return m
-	case []any:
-		s := make([]any, len(t))
-		for i, x := range t {
-			s[i] = copyValue(x)
-		}
-		return s
-	}
-	return v
 }
 
 // CheckFrom says where a run from the node would start (its outermost

@@ -538,20 +538,28 @@ func (r *run) finish(ctx context.Context) *Result {
 	if res := r.checkDone(ctx); res != nil {
 		return res
 	}
-	if r.summary.Skipped == 0 && r.summary.Handled == 0 && (r.verdict == nil || r.verdict.Approved) {
-		return &Result{Outcome: OutcomeSucceeded, Verdict: r.verdict}
+	return Completion(r.summary, r.verdict)
+}
+
+// Completion is how a run that reached the end of its path ended, from
+// its summary and goal check: a success only when nothing was skipped or
+// handled by on_error and the done_when (if any) holds; else partial,
+// saying why. Every engine ends its runs by it.
+func Completion(s Summary, v *Verdict) *Result {
+	if s.Skipped == 0 && s.Handled == 0 && (v == nil || v.Approved) {
+		return &Result{Outcome: OutcomeSucceeded, Verdict: v}
 	}
 	var parts []string
-	if n := r.summary.Skipped; n > 0 {
+	if n := s.Skipped; n > 0 {
 		parts = append(parts, plural(n, "step", "steps")+" skipped")
 	}
-	if n := r.summary.Handled; n > 0 {
+	if n := s.Handled; n > 0 {
 		parts = append(parts, plural(n, "failure", "failures")+" handled by on_error")
 	}
-	if r.verdict != nil && !r.verdict.Approved {
+	if v != nil && !v.Approved {
 		parts = append(parts, "the done_when check not met (accepted)")
 	}
-	return &Result{Outcome: OutcomePartial, Error: "completed with " + strings.Join(parts, ", "), Verdict: r.verdict}
+	return &Result{Outcome: OutcomePartial, Error: "completed with " + strings.Join(parts, ", "), Verdict: v}
 }
 
 func plural(n int, one, many string) string {

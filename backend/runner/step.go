@@ -85,7 +85,7 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 	r.pats = o.Patterns
 	for k, v := range vars {
 		if m, ok := v.(map[string]any); ok && w.NodeByKey(k) != nil {
-			r.vars[k] = copyValue(m)
+			r.vars[k] = workflow.CloneValue(m)
 			r.set[k] = true
 			r.noteSourceSecrets(w.NodeByKey(k), m)
 		}

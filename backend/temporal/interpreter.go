@@ -38,6 +38,9 @@ func Run(ctx workflow.Context, in RunInput) (*runner.Result, error) {
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError("the workflow does not load: "+err.Error(), "weft.invalid", nil)
 	}
+	if err := supported(w); err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.unsupported", nil)
+	}
 	if vr := validate.Validate(w, tools.Builtin()); !vr.Valid {
 		ie := &runner.InvalidError{Problems: vr.Errors()}
 		return nil, temporal.NewNonRetryableApplicationError(ie.Error(), "weft.invalid", nil)
@@ -186,26 +189,9 @@ func (r *interp) walk() *runner.Result {
 	return r.finish()
 }
 
-func (r *interp) finish() *runner.Result {
-	if r.sum.Skipped == 0 && r.sum.Handled == 0 {
-		return &runner.Result{Outcome: runner.OutcomeSucceeded}
-	}
-	var parts []string
-	if n := r.sum.Skipped; n > 0 {
-		parts = append(parts, plural(n, "step", "steps")+" skipped")
-	}
-	if n := r.sum.Handled; n > 0 {
-		parts = append(parts, plural(n, "failure", "failures")+" handled by on_error")
-	}
-	return &runner.Result{Outcome: runner.OutcomePartial, Error: "completed with " + strings.Join(parts, ", ")}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// finish ends a run that reached the end of its path, as the runner does
+// (done_when is not checked on Temporal yet: see docs/scale-out.md).
+func (r *interp) finish() *runner.Result { return runner.Completion(r.sum, nil) }
 
 // cond evaluates a condition in a local activity (recorded in the
 // history, so a replay reads the same value).

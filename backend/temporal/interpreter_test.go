@@ -181,3 +181,17 @@ func TestApprovalIsChecked(t *testing.T) {
 		t.Fatalf("approved: %+v", res)
 	}
 }
+
+// A goal check the engine cannot make is refused, never reported met.
+func TestDoneWhenIsRefused(t *testing.T) {
+	e, dir := env(t)
+	in := input(t, dir, `"done_when":{"condition":"a.exit_code == 0"},"nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"true"}}}],"edges":[]`)
+	e.ExecuteWorkflow(Run, in)
+	if err := e.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), "done_when") {
+		t.Fatalf("err %v", err)
+	}
+	w, _, _ := wf.Parse(in.Workflow)
+	if _, err := (&Engine{}).Submit(t.Context(), w, RunInput{}); err == nil || !strings.Contains(err.Error(), "local engine") {
+		t.Fatalf("submit: %v", err)
+	}
+}

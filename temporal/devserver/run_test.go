@@ -1,0 +1,271 @@
+package devserver
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+	"go.temporal.io/server/temporaltest"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/settings"
+	wtemporal "github.com/weft-dev/weft/backend/temporal"
+	wf "github.com/weft-dev/weft/backend/workflow"
+)
+
+func acts(dir string) *wtemporal.Activities {
+	return &wtemporal.Activities{Options: func() runner.Options {
+		return runner.Options{Settings: settings.Defaults(), Patterns: &failure.PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}}
+	}}
+}
+
+func parse(t *testing.T, doc string) *wf.Workflow {
+	t.Helper()
+	w, _, err := wf.Parse([]byte(`{"format":"weft/v1","id":"w","name":"real server",` + doc + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func read(dir, name string) string {
+	b, _ := os.ReadFile(filepath.Join(dir, name))
+	return string(b)
+}
+
+// A run on a real server, followed as the CLI and the app follow it:
+// every event once, an escalation answered by signal, the result.
+func TestRunOnARealServer(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	dir := t.TempDir()
+	w := wtemporal.NewWorker(ts.GetDefaultClient(), "weft-test", acts(dir))
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	doc := parse(t, `"nodes":[
+ {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo hello"}}},
+ {"id":"i","key":"ok","type":"If","params":{"condition":"a.stdout contains 'hello'"}},
+ {"id":"f","key":"flaky","type":"Tool","params":{"tool":"run_command","arguments":{"command":"test -f fixed"}},"retry":{"max_attempts":2,"backoff":{"initial_ms":10}}},
+ {"id":"b","key":"b","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo {{a.stdout}} world > out.txt"}}},
+ {"id":"n","key":"no","type":"Tool","params":{"tool":"log","arguments":{"message":"no"}}}],
+ "edges":[{"from":"a","to":"i"},{"from":"i","to":"f","output":"IfTrue"},{"from":"i","to":"n","output":"IfFalse"},{"from":"f","to":"b"}]`)
+	eng := &wtemporal.Engine{Client: ts.GetDefaultClient(), Config: wtemporal.Config{TaskQueue: "weft-test"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	id, err := eng.Submit(ctx, doc, wtemporal.RunInput{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seqs []int64
+	var types []string
+	escalations := 0
+	res, err := eng.Follow(ctx, id, wtemporal.Handler{
+		Event: func(e runner.Event) { seqs = append(seqs, e.Seq); types = append(types, string(e.Type)) },
+		Escalation: func(_ context.Context, e runner.Escalation) (runner.Response, bool) {
+			escalations++
+			if e.NodeKey != "flaky" || e.Attempts != 2 {
+				t.Errorf("escalation %+v", e)
+			}
+			return runner.Response{Action: runner.ActFix, Arguments: map[string]any{"command": "true"}}, true
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != runner.OutcomeSucceeded || escalations != 1 {
+		t.Fatalf("outcome %s (%s), escalations %d", res.Outcome, res.Error, escalations)
+	}
+	if got := read(dir, "out.txt"); got != "hello world\n" {
+		t.Fatalf("out.txt = %q", got)
+	}
+	for i, s := range seqs {
+		if s != int64(i+1) {
+			t.Fatalf("event %d has seq %d: each once, in order (%v)", i, s, types)
+		}
+	}
+	if types[0] != "run_started" || types[len(types)-1] != "run_finished" {
+		t.Errorf("events %v", types)
+	}
+	// The interpreter is deterministic: its real history replays.
+	hist := history(t, ts, id)
+	rp := worker.NewWorkflowReplayer()
+	rp.RegisterWorkflowWithOptions(wtemporal.Run, workflow.RegisterOptions{Name: wtemporal.WorkflowType})
+	if err := rp.ReplayWorkflowHistory(nil, hist); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	// WEFT_RECORD_HISTORY=1 keeps it for backend/temporal's replay test,
+	// which guards later changes of the worker's code.
+	if os.Getenv("WEFT_RECORD_HISTORY") != "" {
+		b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(hist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join("..", "..", "backend", "temporal", "testdata", "history-if-retry-fix.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// history reads a run's whole history.
+func history(t *testing.T, ts *temporaltest.TestServer, id string) *historypb.History {
+	t.Helper()
+	it := ts.GetDefaultClient().GetWorkflowHistory(context.Background(), id, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	h := &historypb.History{}
+	for it.HasNext() {
+		e, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Events = append(h.Events, e)
+	}
+	return h
+}
+
+// weftBinary builds the weft CLI once for the tests that run workers as
+// processes.
+var weftBinary = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "weft-bin-")
+	if err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "weft")
+	cmd := exec.Command("go", "build", "-o", bin, "./backend/cmd/weft")
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", &exec.ExitError{Stderr: out}
+	}
+	return bin, nil
+})
+
+// proc starts `weft args…` with private settings; lines of its stdout
+// arrive on the returned channel.
+func proc(t *testing.T, home string, args ...string) (*exec.Cmd, <-chan string) {
+	t.Helper()
+	bin, err := weftBinary()
+	if err != nil {
+		t.Fatalf("build weft: %v", err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"), "XDG_STATE_HOME="+filepath.Join(home, "state"))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = cmd.Stdout
+	lines := make(chan string, 1000)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	return cmd, lines
+}
+
+// The whole path through the command line: `weft worker` in a process of
+// its own, `weft run --engine temporal` submitting and following, an
+// escalation answered on its terminal side (--on-escalate skip).
+func TestCommandLine(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	addr := ts.GetFrontendHostPort()
+	home, dir := t.TempDir(), t.TempDir()
+	proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-cli")
+	file := filepath.Join(dir, "flow.json")
+	if err := os.WriteFile(file, []byte(`{"format":"weft/v1","id":"cli","name":"cli","nodes":[
+ {"id":"a","key":"a","name":"Fails","type":"Tool","params":{"tool":"run_command","arguments":{"command":"exit 4"}},"retry":{"max_attempts":1}},
+ {"id":"b","key":"b","name":"After","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo after > after.txt"}}}],
+ "edges":[{"from":"a","to":"b"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, lines := proc(t, home, "run", file, "--engine", "temporal", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-cli", "--on-escalate", "skip")
+	var all []string
+	for l := range lines {
+		all = append(all, l)
+	}
+	err := cmd.Wait()
+	out := strings.Join(all, "\n")
+	if code := cmd.ProcessState.ExitCode(); code != 1 { // partial: a skipped step is not a success
+		t.Fatalf("exit %d (%v)\n%s", code, err, out)
+	}
+	for _, want := range []string{"submitted run weft-cli-", "▸ Fails (run_command)", "⤼ Fails skipped", "▸ After", "Run completed with 1 step skipped"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if read(dir, "after.txt") != "after\n" {
+		t.Error("the step after the skipped one did not run in the workflow's folder")
+	}
+}
+
+// Durability: the worker is killed (-9) while a step runs; another worker
+// takes over: the step in flight runs again, the steps that completed do
+// not (their results are in the workflow history).
+func TestKillNineWorker(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	addr := ts.GetFrontendHostPort()
+	home, dir := t.TempDir(), t.TempDir()
+	doc := parse(t, `"nodes":[
+ {"id":"a","key":"first","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo ran >> first.log"}}},
+ {"id":"b","key":"slow","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo started >> slow.log; sleep 4; echo done >> slow.log"}},"retry":{"max_attempts":3,"backoff":{"initial_ms":100}}},
+ {"id":"c","key":"last","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo ran >> last.log"}}}],
+ "edges":[{"from":"a","to":"b"},{"from":"b","to":"c"}]`)
+	first, _ := proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-kill")
+	eng := &wtemporal.Engine{Client: ts.GetDefaultClient(), Config: wtemporal.Config{TaskQueue: "weft-kill"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	id, err := eng.Submit(ctx, doc, wtemporal.RunInput{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for !strings.Contains(read(dir, "slow.log"), "started") {
+		if ctx.Err() != nil {
+			t.Fatal("the slow step never started")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := first.Process.Kill(); err != nil { // SIGKILL: no goodbye to the server
+		t.Fatal(err)
+	}
+	first.Wait()
+	proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-kill")
+	res, err := eng.Follow(ctx, id, wtemporal.Handler{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != runner.OutcomeSucceeded {
+		t.Fatalf("outcome %s: %s", res.Outcome, res.Error)
+	}
+	if got := read(dir, "first.log"); got != "ran\n" {
+		t.Errorf("the completed step ran again: first.log = %q", got)
+	}
+	if got := read(dir, "slow.log"); got != "started\nstarted\ndone\n" {
+		t.Errorf("slow.log = %q: the step in flight runs again on the other worker", got)
+	}
+	if got := read(dir, "last.log"); got != "ran\n" {
+		t.Errorf("last.log = %q", got)
+	}
+}
