@@ -56,6 +56,7 @@ func (c *cli) commands() map[string]command {
 		"stats":    {"repair and retry rates by model: weft stats [--model MODEL] [--json]", (*cli).stats},
 		"run":      {"run a workflow with real tools: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--engine local|temporal …]", (*cli).run},
 		"worker":   {"run the steps of Temporal runs on this machine: weft worker --temporal-address HOST:PORT [--namespace NS] [--task-queue Q]", (*cli).worker},
+		"schedule": {"run a workflow on a schedule with the OS's scheduler: weft schedule add FILE --cron \"0 7 * * *\" [--approve] | list | pause ID | resume ID | remove ID", (*cli).schedule},
 		"runs":     {"Temporal runs: weft runs list | show RUN | respond RUN ANSWER | cancel RUN --temporal-address HOST:PORT", (*cli).runs},
 		"versions": {"list or compare saved versions of a workflow: weft versions FILE [--json] [--diff A B]", (*cli).versions},
 		"approve":  {"approve the steps a model wrote, without running: weft approve FILE [--list] [--json]", (*cli).approve},

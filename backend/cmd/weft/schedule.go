@@ -1,0 +1,216 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/weft-dev/weft/backend/appdirs"
+	"github.com/weft-dev/weft/backend/schedule"
+	"github.com/weft-dev/weft/backend/service"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+const scheduleUsage = `usage: weft schedule add FILE --cron "MIN HOUR DAY MONTH WEEKDAY" [--approve] [--pinned]
+       weft schedule list [--json] | pause ID | resume ID | remove ID`
+
+// scheduleManager is this machine's scheduler; WEFT_SCHEDULER
+// ("systemd:PATH" or "cron:PATH", the systemctl or crontab command)
+// picks one instead of detecting it.
+func (c *cli) scheduleManager(ctx context.Context) (*schedule.Manager, error) {
+	path, err := appdirs.ConfigFile("schedules.json")
+	if err != nil {
+		return nil, err
+	}
+	cfg := filepath.Dir(filepath.Dir(path)) // $XDG_CONFIG_HOME
+	locks, err := appdirs.StateFile("schedule-locks")
+	if err != nil {
+		return nil, err
+	}
+	var b schedule.Backend
+	switch kind, cmd, _ := strings.Cut(c.getenv("WEFT_SCHEDULER"), ":"); kind {
+	case "systemd":
+		b = schedule.Systemd{Dir: filepath.Join(cfg, "systemd", "user"), Systemctl: cmd}
+	case "cron":
+		b = schedule.Crontab{Crontab: cmd, LockDir: locks}
+	case "":
+		if b, err = schedule.Detect(ctx, cfg, locks); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("WEFT_SCHEDULER %q: use systemd:COMMAND or cron:COMMAND", kind)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return &schedule.Manager{Path: path, Backend: b, Weft: self}, nil
+}
+
+// schedule is `weft schedule`: workflows run by the operating system's
+// scheduler (docs/scale-out.md).
+func (c *cli) schedule(ctx context.Context, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprintln(c.stderr, scheduleUsage)
+		return exitUnusable
+	}
+	sub := args[0]
+	fs := flag.NewFlagSet("schedule "+sub, flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	cron := fs.String("cron", "", "when, as a five-field cron expression (\"0 7 * * *\": every day at 7:00)")
+	approve := fs.Bool("approve", false, "approve now the steps a model wrote (listed in full): a scheduled run cannot ask")
+	pinned := fs.Bool("pinned", false, "the scheduled runs use the workflow's pinned data")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(interspersed(args[1:], map[string]bool{"cron": true})); err != nil {
+		fmt.Fprintln(c.stderr, scheduleUsage)
+		return exitUnusable
+	}
+	fail := func(err error) int {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	want := map[string]int{"add": 1, "list": 0, "pause": 1, "resume": 1, "remove": 1}
+	if n, ok := want[sub]; !ok || fs.NArg() != n || (sub == "add" && *cron == "") {
+		fmt.Fprintln(c.stderr, scheduleUsage)
+		return exitUnusable
+	}
+	if sub == "add" {
+		if _, err := schedule.ParseCron(*cron); err != nil {
+			return fail(err)
+		}
+	}
+	m, err := c.scheduleManager(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	switch sub {
+	case "add":
+		if code := c.approveForSchedule(ctx, fs.Arg(0), *approve); code != exitOK {
+			return code
+		}
+		var extra []string
+		if *pinned {
+			extra = append(extra, "--pinned")
+		}
+		s, err := m.Add(ctx, fs.Arg(0), *cron, extra)
+		if err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(c.stdout, "scheduled %s as %s (%s, with %s); its runs are logged beside it and shown by weft schedule list\n", s.File, s.ID, s.Cron, s.Backend)
+	case "list":
+		all, err := m.List()
+		if err != nil {
+			return fail(err)
+		}
+		rows := c.scheduleRows(all)
+		if *asJSON {
+			c.writeJSONLine(rows)
+			return exitOK
+		}
+		if len(rows) == 0 {
+			fmt.Fprintln(c.stdout, "no schedules")
+		}
+		for _, r := range rows {
+			fmt.Fprintf(c.stdout, "%s  %-14s %s  %s\n    %s\n", r.ID, r.Cron, r.Backend, r.State, r.File)
+		}
+	case "pause", "resume":
+		if err := m.SetPaused(ctx, fs.Arg(0), sub == "pause"); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(c.stdout, "%sd %s\n", strings.TrimSuffix(sub, "e"), fs.Arg(0))
+	case "remove":
+		if err := m.Remove(ctx, fs.Arg(0)); err != nil {
+			return fail(err)
+		}
+		fmt.Fprintf(c.stdout, "removed %s\n", fs.Arg(0))
+	}
+	return exitOK
+}
+
+// approveForSchedule makes sure the scheduled runs will not stop at the
+// approval gate: the model-written steps are approved now (--approve,
+// listed in full), or the schedule is refused.
+func (c *cli) approveForSchedule(ctx context.Context, path string, approve bool) int {
+	w, _, err := workflow.Load(path)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	st, err := c.store()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	s, warnings, err := st.Effective()
+	c.printWarnings(warnings)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	svc := c.runService(s, true)
+	state, err := svc.PendingApprovals(ctx, w, path)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	if len(state.Pending) == 0 {
+		return exitOK
+	}
+	if !approve {
+		return c.notApproved(state.Pending, false, false)
+	}
+	writeApprovalSteps(c.stdout, state.Pending)
+	if _, err := svc.Approve(ctx, w, path, service.Fingerprints(state.Pending), "weft schedule add --approve"); err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	return exitOK
+}
+
+// scheduleRow is a schedule with how its runs went.
+type scheduleRow struct {
+	schedule.Schedule
+	// State is "paused", "missed the run due at …", or the last run's
+	// outcome and time.
+	State   string     `json:"state"`
+	LastRun *time.Time `json:"last_run,omitempty"`
+	Outcome string     `json:"last_outcome,omitempty"`
+	Missed  *time.Time `json:"missed,omitempty"`
+}
+
+func (c *cli) scheduleRows(all []schedule.Schedule) []scheduleRow {
+	rows := []scheduleRow{}
+	svc := service.New(service.Deps{})
+	for _, s := range all {
+		r := scheduleRow{Schedule: s}
+		var last time.Time
+		if w, _, err := workflow.Load(s.File); err != nil {
+			r.State = "the file cannot be read: " + err.Error()
+			rows = append(rows, r)
+			continue
+		} else if h, err := svc.RunHistory(s.File, w.ID); err == nil && len(h.Runs) > 0 {
+			last = h.Runs[0].Started
+			r.LastRun, r.Outcome = &last, string(h.Runs[0].Outcome)
+			if !h.Runs[0].Complete {
+				r.Outcome = "running or killed"
+			}
+		}
+		switch due, missed := schedule.Missed(s.Cron, s.Created, last, time.Now(), 5*time.Minute); {
+		case s.Paused:
+			r.State = "paused"
+		case missed:
+			r.Missed = &due
+			r.State = "missed the run due at " + due.Local().Format("2006-01-02 15:04")
+		case r.LastRun != nil:
+			r.State = fmt.Sprintf("last run %s: %s", last.Local().Format("2006-01-02 15:04"), r.Outcome)
+		default:
+			r.State = "not run yet"
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}

@@ -1,0 +1,215 @@
+// Package schedule runs workflows on a schedule ("every morning at 7")
+// with the operating system's scheduler, so nothing of Weft has to be
+// running: a systemd user timer on Linux, or a crontab entry where there
+// is no systemd. (macOS launchd and the Windows Task Scheduler are not
+// supported yet; Temporal Schedules are issue 13's next step.) The
+// scheduled command is `weft run FILE --on-escalate abort`: it runs
+// headless, its run is logged beside the file like any run, and the
+// approval of the steps a model wrote must have been given before (at
+// `weft schedule add`), for their exact content.
+package schedule
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/weft-dev/weft/backend/atomicfile"
+)
+
+// Schedule is one workflow file run on a cron expression.
+type Schedule struct {
+	ID      string    `json:"id"`
+	File    string    `json:"file"`
+	Cron    string    `json:"cron"`
+	Paused  bool      `json:"paused"`
+	Backend string    `json:"backend"`
+	Created time.Time `json:"created"`
+	// Args are the flags the scheduled `weft run` gets after FILE.
+	Args []string `json:"args,omitempty"`
+}
+
+// Backend installs schedules into an OS scheduler.
+type Backend interface {
+	Name() string
+	Install(ctx context.Context, s Schedule, command []string) error
+	SetPaused(ctx context.Context, s Schedule, paused bool) error
+	Remove(ctx context.Context, s Schedule) error
+}
+
+// Manager keeps the schedules (a JSON file) and their OS entries in step.
+type Manager struct {
+	// Path is the schedules file.
+	Path    string
+	Backend Backend
+	// Weft is the absolute path of the weft binary the schedules run.
+	Weft string
+	Now  func() time.Time
+}
+
+func (m *Manager) now() time.Time {
+	if m.Now != nil {
+		return m.Now()
+	}
+	return time.Now()
+}
+
+// List returns the schedules, oldest first.
+func (m *Manager) List() ([]Schedule, error) {
+	b, err := os.ReadFile(m.Path)
+	if errors.Is(err, os.ErrNotExist) {
+		return []Schedule{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Schedule
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Path, err)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out, nil
+}
+
+func (m *Manager) save(all []Schedule) error {
+	if err := os.MkdirAll(filepath.Dir(m.Path), 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(m.Path, append(b, '\n'), 0o600)
+}
+
+// Command is what the OS runs for s.
+func (m *Manager) Command(s Schedule) []string {
+	return append([]string{m.Weft, "run", s.File, "--on-escalate", "abort"}, s.Args...)
+}
+
+// Add schedules file on cron and installs it.
+func (m *Manager) Add(ctx context.Context, file, cron string, args []string) (Schedule, error) {
+	c, err := ParseCron(cron)
+	if err != nil {
+		return Schedule{}, err
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return Schedule{}, err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return Schedule{}, fmt.Errorf("schedule %s: %w", file, err)
+	}
+	all, err := m.List()
+	if err != nil {
+		return Schedule{}, err
+	}
+	s := Schedule{ID: newID(abs), File: abs, Cron: c.String(), Backend: m.Backend.Name(), Created: m.now().UTC(), Args: args}
+	if err := m.Backend.Install(ctx, s, m.Command(s)); err != nil {
+		return Schedule{}, fmt.Errorf("install the schedule with %s: %w", m.Backend.Name(), err)
+	}
+	if err := m.save(append(all, s)); err != nil {
+		_ = m.Backend.Remove(ctx, s) // no OS entry the list does not know
+		return Schedule{}, err
+	}
+	return s, nil
+}
+
+func (m *Manager) find(id string) ([]Schedule, int, error) {
+	all, err := m.List()
+	if err != nil {
+		return nil, -1, err
+	}
+	for i := range all {
+		if all[i].ID == id {
+			return all, i, nil
+		}
+	}
+	return all, -1, fmt.Errorf("no schedule %q (weft schedule list shows them)", id)
+}
+
+// SetPaused pauses or resumes a schedule.
+func (m *Manager) SetPaused(ctx context.Context, id string, paused bool) error {
+	all, i, err := m.find(id)
+	if err != nil {
+		return err
+	}
+	if err := m.backendOf(all[i]).SetPaused(ctx, all[i], paused); err != nil {
+		return err
+	}
+	all[i].Paused = paused
+	return m.save(all)
+}
+
+// Remove deletes a schedule and its OS entry.
+func (m *Manager) Remove(ctx context.Context, id string) error {
+	all, i, err := m.find(id)
+	if err != nil {
+		return err
+	}
+	if err := m.backendOf(all[i]).Remove(ctx, all[i]); err != nil {
+		return err
+	}
+	return m.save(append(all[:i], all[i+1:]...))
+}
+
+func (m *Manager) backendOf(s Schedule) Backend {
+	return m.Backend // one backend per machine; a schedule says which in Backend
+}
+
+func newID(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	var clean strings.Builder
+	for _, r := range strings.ToLower(base) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			clean.WriteRune(r)
+		} else if clean.Len() > 0 && !strings.HasSuffix(clean.String(), "-") {
+			clean.WriteByte('-')
+		}
+		if clean.Len() >= 24 {
+			break
+		}
+	}
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return strings.Trim(clean.String(), "-") + "-" + hex.EncodeToString(b)
+}
+
+// run executes name args… and returns its output, saying what failed.
+func run(ctx context.Context, stdin []byte, name string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return out.Bytes(), fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(errb.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// Missed says whether the last time the schedule should have run (at or
+// before now, after it was created) has no run started since (lastRun,
+// zero when it never ran), allowing grace for the run to start.
+func Missed(cron string, created, lastRun, now time.Time, grace time.Duration) (time.Time, bool) {
+	c, err := ParseCron(cron)
+	if err != nil {
+		return time.Time{}, false
+	}
+	due, ok := c.Previous(now.Add(-grace))
+	if !ok || due.Before(created) {
+		return time.Time{}, false
+	}
+	return due, lastRun.Before(due)
+}

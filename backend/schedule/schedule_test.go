@@ -1,0 +1,158 @@
+package schedule
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// script writes an executable shell script.
+func script(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A file whose name a shell or systemd could misread.
+func awkwardFile(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "my flows $HOME")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, `it's "daily"; rm -rf x.json`)
+	if err := os.WriteFile(f, []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestCrontab(t *testing.T) {
+	dir := t.TempDir()
+	tab := filepath.Join(dir, "tab")
+	fake := script(t, dir, "crontab", `tab='`+tab+`'
+if [ "$1" = "-l" ]; then [ -f "$tab" ] || { echo "no crontab for tester" >&2; exit 1; }; cat "$tab"; exit 0; fi
+if [ "$1" = "-" ]; then cat > "$tab"; exit 0; fi
+exit 2
+`)
+	if err := os.WriteFile(tab, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(tab) // no crontab yet
+	// The weft the schedule runs: records its arguments and folder.
+	got := filepath.Join(dir, "got")
+	weft := script(t, dir, "weft", `pwd > '`+got+`'; for a in "$@"; do echo "$a" >> '`+got+`'; done`)
+	m := &Manager{Path: filepath.Join(dir, "schedules.json"), Backend: Crontab{Crontab: fake, LockDir: filepath.Join(dir, "locks")}, Weft: weft}
+	ctx := context.Background()
+	file := awkwardFile(t)
+	s, err := m.Add(ctx, file, "0  7 * * 1-5", []string{"--pinned"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(tab)
+	line := strings.TrimSpace(string(b))
+	if !strings.HasPrefix(line, "0 7 * * 1-5 cd ") || !strings.HasSuffix(line, "# weft-schedule:"+s.ID) {
+		t.Fatalf("crontab line %q", line)
+	}
+	// The line's command, run by a shell as cron does: the file reaches
+	// weft as one argument, nothing else runs.
+	cmd := strings.TrimSuffix(strings.TrimPrefix(line, "0 7 * * 1-5 "), " # weft-schedule:"+s.ID)
+	if out, err := exec.Command("sh", "-c", cmd).CombinedOutput(); err != nil {
+		t.Fatalf("%s: %v %s", cmd, err, out)
+	}
+	args, _ := os.ReadFile(got)
+	want := filepath.Dir(file) + "\nrun\n" + file + "\n--on-escalate\nabort\n--pinned\n"
+	if string(args) != want {
+		t.Fatalf("weft got %q, want %q", args, want)
+	}
+	if err := m.SetPaused(ctx, s.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(tab); !strings.HasPrefix(string(b), "#paused 0 7") {
+		t.Fatalf("paused: %q", b)
+	}
+	list, _ := m.List()
+	if len(list) != 1 || !list[0].Paused || list[0].Backend != "cron" || list[0].Cron != "0 7 * * 1-5" {
+		t.Fatalf("list %+v", list)
+	}
+	if err := m.SetPaused(ctx, s.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(tab); !strings.HasPrefix(string(b), "0 7") {
+		t.Fatalf("resumed: %q", b)
+	}
+	if err := m.Remove(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(tab); strings.TrimSpace(string(b)) != "" {
+		t.Fatalf("removed: %q", b)
+	}
+	if err := m.Remove(ctx, s.ID); err == nil {
+		t.Fatal("removed twice")
+	}
+}
+
+func TestSystemd(t *testing.T) {
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	fake := script(t, dir, "systemctl", `echo "$@" >> '`+calls+`'`)
+	units := filepath.Join(dir, "units")
+	m := &Manager{Path: filepath.Join(dir, "schedules.json"), Backend: Systemd{Dir: units, Systemctl: fake}, Weft: "/opt/weft/bin/weft"}
+	ctx := context.Background()
+	file := awkwardFile(t)
+	s, err := m.Add(ctx, file, "30 6 1 * 0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timer, _ := os.ReadFile(filepath.Join(units, "weft-"+s.ID+".timer"))
+	for _, want := range []string{"OnCalendar=*-*-01 06:30:00\n", "OnCalendar=Sun *-*-* 06:30:00\n", "Persistent=true", "WantedBy=timers.target"} {
+		if !strings.Contains(string(timer), want) {
+			t.Errorf("timer lacks %q:\n%s", want, timer)
+		}
+	}
+	service, _ := os.ReadFile(filepath.Join(units, "weft-"+s.ID+".service"))
+	wantExec := `ExecStart="/opt/weft/bin/weft" "run" "` + strings.NewReplacer(`"`, `\"`, "$", "$$").Replace(file) + `" "--on-escalate" "abort"`
+	if !strings.Contains(string(service), wantExec) || !strings.Contains(string(service), "Type=oneshot") {
+		t.Errorf("service:\n%s\nwant %s", service, wantExec)
+	}
+	if err := m.SetPaused(ctx, s.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Remove(ctx, s.ID); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(calls)
+	want := "--user daemon-reload\n--user enable --now weft-" + s.ID + ".timer\n--user disable --now weft-" + s.ID + ".timer\n--user disable --now weft-" + s.ID + ".timer\n--user daemon-reload\n"
+	if string(b) != want {
+		t.Errorf("systemctl calls:\n%s\nwant\n%s", b, want)
+	}
+	if _, err := os.Stat(filepath.Join(units, "weft-"+s.ID+".timer")); err == nil {
+		t.Error("the timer was left behind")
+	}
+}
+
+func TestAddRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	m := &Manager{Path: filepath.Join(dir, "s.json"), Backend: Crontab{Crontab: "false", LockDir: dir}, Weft: "weft"}
+	if _, err := m.Add(context.Background(), filepath.Join(dir, "none.json"), "0 7 * * *", nil); err == nil {
+		t.Error("a missing file was scheduled")
+	}
+	f := filepath.Join(dir, "w.json")
+	os.WriteFile(f, []byte("{}"), 0o644)
+	if _, err := m.Add(context.Background(), f, "0 25 * * *", nil); err == nil || !strings.Contains(err.Error(), "hour") {
+		t.Errorf("bad cron: %v", err)
+	}
+	// A scheduler that fails leaves no schedule behind.
+	if _, err := m.Add(context.Background(), f, "0 7 * * *", nil); err == nil {
+		t.Error("a failing crontab was not reported")
+	}
+	if l, _ := m.List(); len(l) != 0 {
+		t.Errorf("list %+v", l)
+	}
+}
