@@ -85,6 +85,7 @@ FUZZ_TARGETS := \
 	./backend/critic:FuzzDecode \
 	./backend/settings:FuzzLoadSettings \
 	./backend/runner:FuzzParseRetryAfter \
+	./backend/schedule:FuzzParseCron \
 	./backend/llm:FuzzRetryAfter
 
 fuzz:
