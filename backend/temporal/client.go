@@ -29,6 +29,8 @@ type Config struct {
 	// APIKey implies it.
 	TLS    bool
 	APIKey string
+	// Key seals every payload (codec.go); nil sends them as they are.
+	Key []byte
 	// Logger hears the SDK; nil keeps it quiet.
 	Logger *slog.Logger
 }
@@ -49,7 +51,11 @@ func Dial(cfg Config) (client.Client, error) {
 	if l == nil {
 		l = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	opts := client.Options{HostPort: cfg.Address, Namespace: cfg.Namespace, Logger: tlog.NewStructuredLogger(l)}
+	dc, err := DataConverter(cfg.Key)
+	if err != nil {
+		return nil, err
+	}
+	opts := client.Options{HostPort: cfg.Address, Namespace: cfg.Namespace, Logger: tlog.NewStructuredLogger(l), DataConverter: dc}
 	if cfg.APIKey != "" {
 		opts.Credentials = client.NewAPIKeyStaticCredentials(cfg.APIKey)
 		cfg.TLS = true

@@ -2,10 +2,13 @@ package devserver
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/base64"
 	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +16,7 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"go.temporal.io/server/temporaltest"
@@ -190,6 +194,9 @@ func proc(t *testing.T, home string, args ...string) (*exec.Cmd, <-chan string) 
 // its own, `weft run --engine temporal` submitting and following, an
 // escalation answered on its terminal side (--on-escalate skip).
 func TestCommandLine(t *testing.T) {
+	// The worker and the client share a payload key: the run's data is
+	// sealed in the history, and both read it.
+	t.Setenv(wtemporal.EnvKey, base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)))
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	addr := ts.GetFrontendHostPort()
 	home, dir := t.TempDir(), t.TempDir()
@@ -268,4 +275,78 @@ func TestKillNineWorker(t *testing.T) {
 	if got := read(dir, "last.log"); got != "ran\n" {
 		t.Errorf("last.log = %q", got)
 	}
+}
+
+// With a key, the service keeps only ciphertext: a secret a step prints is
+// not in the history, and the run's result still reads.
+func TestSealedHistory(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	key := bytes.Repeat([]byte{42}, 32)
+	dc, err := wtemporal.DataConverter(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ts.NewClientWithOptions(client.Options{DataConverter: dc})
+	dir := t.TempDir()
+	w := wtemporal.NewWorker(c, "weft-sealed", acts(dir))
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	const marker = "tok-3f9c2e7a51"
+	doc := parse(t, `"nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo `+marker+`"}}},
+ {"id":"b","key":"b","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo {{a.stdout}} > got.txt"}}}],"edges":[{"from":"a","to":"b"}]`)
+	eng := &wtemporal.Engine{Client: c, Config: wtemporal.Config{TaskQueue: "weft-sealed"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	id, err := eng.Submit(ctx, doc, wtemporal.RunInput{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := eng.Result(ctx, id)
+	if err != nil || res.Outcome != runner.OutcomeSucceeded {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if got := read(dir, "got.txt"); got != marker+"\n" {
+		t.Fatalf("got.txt = %q", got)
+	}
+	if readable(t, history(t, ts, id), marker) {
+		t.Fatal("the step's output is readable in the Temporal history")
+	}
+	// The check sees it when the payloads are not sealed.
+	plain := &wtemporal.Engine{Client: ts.GetDefaultClient(), Config: wtemporal.Config{TaskQueue: "weft-plain"}}
+	pw := wtemporal.NewWorker(ts.GetDefaultClient(), "weft-plain", acts(dir))
+	if err := pw.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Stop()
+	pid, err := plain.Submit(ctx, doc, wtemporal.RunInput{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plain.Result(ctx, pid); err != nil {
+		t.Fatal(err)
+	}
+	if !readable(t, history(t, ts, pid), marker) {
+		t.Fatal("the check does not see an unsealed output")
+	}
+}
+
+// readable reports whether s appears in any payload of the history, as
+// text or as the bytes behind its base64.
+func readable(t *testing.T, h *historypb.History, s string) bool {
+	t.Helper()
+	b, err := protojson.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(s)) {
+		return true
+	}
+	for _, m := range regexp.MustCompile(`"data":"([A-Za-z0-9+/=]+)"`).FindAllSubmatch(b, -1) {
+		if d, err := base64.StdEncoding.DecodeString(string(m[1])); err == nil && bytes.Contains(d, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }

@@ -53,6 +53,16 @@ func (o *temporalOpts) engine(c *cli) (*temporal.Engine, error) {
 	if cfg.Address == "" {
 		return nil, errors.New("no Temporal service given: use --temporal-address HOST:PORT or set " + EnvTemporalAddress)
 	}
+	if k := c.getenv(temporal.EnvKey); k != "" {
+		key, err := temporal.ParseKey(k)
+		if err != nil {
+			return nil, err
+		}
+		c.red.Add(strings.TrimSpace(k))
+		cfg.Key = key
+	} else {
+		fmt.Fprintf(c.stderr, "weft: warning: %s is not set: step outputs go through the Temporal history as they are; set it (the same on every worker and client) to seal them\n", temporal.EnvKey)
+	}
 	cl, err := temporal.Dial(cfg)
 	if err != nil {
 		return nil, err
