@@ -3,8 +3,8 @@ package devserver
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"context"
+	"encoding/base64"
 	"os"
 	"os/exec"
 	"path/filepath"
