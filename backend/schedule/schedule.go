@@ -37,6 +37,16 @@ type Schedule struct {
 	Created time.Time `json:"created"`
 	// Args are the flags the scheduled `weft run` gets after FILE.
 	Args []string `json:"args,omitempty"`
+	// Temporal says where a schedule kept by a Temporal service is.
+	Temporal *Remote `json:"temporal,omitempty"`
+}
+
+// Remote is a Temporal service's address, namespace and task queue.
+type Remote struct {
+	Address   string `json:"address"`
+	Namespace string `json:"namespace"`
+	TaskQueue string `json:"task_queue"`
+	TLS       bool   `json:"tls,omitempty"`
 }
 
 // Backend installs schedules into an OS scheduler.
@@ -55,6 +65,9 @@ type Manager struct {
 	// Weft is the absolute path of the weft binary the schedules run.
 	Weft string
 	Now  func() time.Time
+	// Others are the backends of schedules made elsewhere (by name: a
+	// Temporal service's schedules).
+	Others map[string]Backend
 }
 
 func (m *Manager) now() time.Time {
@@ -164,7 +177,22 @@ func (m *Manager) Remove(ctx context.Context, id string) error {
 }
 
 func (m *Manager) backendOf(s Schedule) Backend {
-	return m.Backend // one backend per machine; a schedule says which in Backend
+	if b, ok := m.Others[s.Backend]; ok {
+		return b
+	}
+	return m.Backend
+}
+
+// NewID names a new schedule of the file.
+func NewID(file string) string { return newID(file) }
+
+// Put records a schedule another backend made (a Temporal schedule).
+func (m *Manager) Put(s Schedule) error {
+	all, err := m.List()
+	if err != nil {
+		return err
+	}
+	return m.save(append(all, s))
 }
 
 func newID(file string) string {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -349,4 +350,71 @@ func readable(t *testing.T, h *historypb.History, s string) bool {
 		}
 	}
 	return false
+}
+
+// weft schedule add --engine temporal: the workflow is checked and
+// approved here and a Temporal Schedule runs it (triggered now rather
+// than waiting for 7:00); pause and remove reach the service.
+func TestTemporalSchedule(t *testing.T) {
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	addr, ns := ts.GetFrontendHostPort(), ts.GetDefaultNamespace()
+	home, dir := t.TempDir(), t.TempDir()
+	proc(t, home, "worker", "--temporal-address", addr, "--namespace", ns, "--task-queue", "weft-sched")
+	file := filepath.Join(dir, "daily.json")
+	if err := os.WriteFile(file, []byte(`{"format":"weft/v1","id":"daily","name":"daily","nodes":[
+ {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo ran >> daily.log"}}}],"edges":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	weft := func(args ...string) string {
+		t.Helper()
+		cmd, lines := proc(t, home, args...)
+		var all []string
+		for l := range lines {
+			all = append(all, l)
+		}
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("weft %v: %v\n%s", args, err, strings.Join(all, "\n"))
+		}
+		return strings.Join(all, "\n")
+	}
+	tflags := []string{"--engine", "temporal", "--temporal-address", addr, "--namespace", ns, "--task-queue", "weft-sched"}
+	weft(append([]string{"schedule", "add", file, "--cron", "0 7 * * *"}, tflags...)...)
+	var rows []struct {
+		ID      string `json:"id"`
+		Backend string `json:"backend"`
+		State   string `json:"state"`
+	}
+	out := weft("schedule", "list", "--json")
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "["):]), &rows); err != nil || len(rows) != 1 || rows[0].Backend != "temporal" {
+		t.Fatalf("list: %v %s", err, out)
+	}
+	id := rows[0].ID
+	eng := &wtemporal.Engine{Client: ts.GetDefaultClient(), Config: wtemporal.Config{TaskQueue: "weft-sched"}}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := eng.TriggerSchedule(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	var runID string
+	for runID == "" {
+		if ctx.Err() != nil {
+			t.Fatal("the schedule started no run")
+		}
+		if runs, err := eng.ScheduleRuns(ctx, id); err == nil && len(runs) > 0 {
+			runID = runs[0]
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	res, err := eng.Result(ctx, runID)
+	if err != nil || res.Outcome != runner.OutcomeSucceeded || read(dir, "daily.log") != "ran\n" {
+		t.Fatalf("scheduled run: %v %+v %q", err, res, read(dir, "daily.log"))
+	}
+	weft("schedule", "pause", id)
+	if d, err := ts.GetDefaultClient().ScheduleClient().GetHandle(ctx, "weft-schedule-"+id).Describe(ctx); err != nil || !d.Schedule.State.Paused {
+		t.Fatalf("paused: %v", err)
+	}
+	weft("schedule", "remove", id)
+	if _, err := ts.GetDefaultClient().ScheduleClient().GetHandle(ctx, "weft-schedule-"+id).Describe(ctx); err == nil {
+		t.Fatal("the schedule is still on the service")
+	}
 }

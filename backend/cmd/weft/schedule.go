@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -10,8 +11,10 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/appdirs"
+	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/service"
+	"github.com/weft-dev/weft/backend/temporal"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -38,9 +41,9 @@ func (c *cli) scheduleManager(ctx context.Context) (*schedule.Manager, error) {
 	case "cron":
 		b = schedule.Crontab{Crontab: cmd, LockDir: locks}
 	case "":
-		if b, err = schedule.Detect(ctx, cfg, locks); err != nil {
-			return nil, err
-		}
+		// No OS scheduler is fine for Temporal schedules; Add says so for
+		// a local one.
+		b, _ = schedule.Detect(ctx, cfg, locks)
 	default:
 		return nil, fmt.Errorf("WEFT_SCHEDULER %q: use systemd:COMMAND or cron:COMMAND", kind)
 	}
@@ -48,7 +51,55 @@ func (c *cli) scheduleManager(ctx context.Context) (*schedule.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &schedule.Manager{Path: path, Backend: b, Weft: self}, nil
+	return &schedule.Manager{Path: path, Backend: b, Weft: self,
+		Others: map[string]schedule.Backend{"temporal": temporalSchedules{c}}}, nil
+}
+
+// temporalSchedules pauses and removes the schedules a Temporal service
+// keeps, reaching it where the schedule was made.
+type temporalSchedules struct{ c *cli }
+
+func (temporalSchedules) Name() string { return "temporal" }
+
+func (temporalSchedules) Install(context.Context, schedule.Schedule, []string) error {
+	return errors.New("a Temporal schedule is made by the service: weft schedule add --engine temporal")
+}
+
+func (t temporalSchedules) engine(s schedule.Schedule) (*temporal.Engine, error) {
+	if s.Temporal == nil {
+		return nil, fmt.Errorf("schedule %s does not say which Temporal service keeps it", s.ID)
+	}
+	addr, ns, q, tlsOn, keyEnv := s.Temporal.Address, s.Temporal.Namespace, s.Temporal.TaskQueue, s.Temporal.TLS, "WEFT_TEMPORAL_API_KEY"
+	o := &temporalOpts{address: &addr, namespace: &ns, queue: &q, tls: &tlsOn, apiKeyEnv: &keyEnv}
+	return o.engine(t.c)
+}
+
+func (t temporalSchedules) SetPaused(ctx context.Context, s schedule.Schedule, paused bool) error {
+	eng, err := t.engine(s)
+	if err != nil {
+		return err
+	}
+	defer eng.Client.Close()
+	return eng.SetSchedulePaused(ctx, s.ID, paused)
+}
+
+func (t temporalSchedules) Remove(ctx context.Context, s schedule.Schedule) error {
+	eng, err := t.engine(s)
+	if err != nil {
+		return err
+	}
+	defer eng.Client.Close()
+	return eng.RemoveSchedule(ctx, s.ID)
+}
+
+// scheduleRemote makes a Temporal schedule of a checked workflow.
+type scheduleRemote struct {
+	eng      *temporal.Engine
+	id, cron string
+}
+
+func (r scheduleRemote) Submit(ctx context.Context, w *workflow.Workflow, sub service.Submission) (string, error) {
+	return r.id, r.eng.Schedule(ctx, r.id, r.cron, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
 }
 
 // schedule is `weft schedule`: workflows run by the operating system's
@@ -65,7 +116,13 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 	approve := fs.Bool("approve", false, "approve now the steps a model wrote (listed in full): a scheduled run cannot ask")
 	pinned := fs.Bool("pinned", false, "the scheduled runs use the workflow's pinned data")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(interspersed(args[1:], map[string]bool{"cron": true})); err != nil {
+	engine := fs.String("engine", "local", "who runs it: local (this machine's scheduler) or temporal (a Temporal Schedule; see --temporal-address)")
+	topts := addTemporalFlags(fs, c.getenv)
+	valueFlags := map[string]bool{"cron": true, "engine": true}
+	for k := range temporalValueFlags {
+		valueFlags[k] = true
+	}
+	if err := fs.Parse(interspersed(args[1:], valueFlags)); err != nil {
 		fmt.Fprintln(c.stderr, scheduleUsage)
 		return exitUnusable
 	}
@@ -89,6 +146,17 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 	}
 	switch sub {
 	case "add":
+		switch *engine {
+		case "local":
+			if m.Backend == nil {
+				_, err := schedule.Detect(ctx, "", "")
+				return fail(err)
+			}
+		case "temporal":
+			return c.scheduleOnTemporal(ctx, m, topts, fs.Arg(0), *cron, *approve, *pinned)
+		default:
+			return fail(fmt.Errorf("--engine %q: use local or temporal", *engine))
+		}
 		if code := c.approveForSchedule(ctx, fs.Arg(0), *approve); code != exitOK {
 			return code
 		}
@@ -128,6 +196,63 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 		}
 		fmt.Fprintf(c.stdout, "removed %s\n", fs.Arg(0))
 	}
+	return exitOK
+}
+
+// scheduleOnTemporal is `weft schedule add --engine temporal`: the
+// workflow is checked and its model-written steps approved here, as for a
+// run, and the service starts its runs.
+func (c *cli) scheduleOnTemporal(ctx context.Context, m *schedule.Manager, o *temporalOpts, file, cron string, approve, pinned bool) int {
+	fail := func(err error) int {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	w, _, err := workflow.Load(file)
+	if err != nil {
+		return fail(err)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return fail(err)
+	}
+	st, err := c.store()
+	if err != nil {
+		return fail(err)
+	}
+	s, warnings, err := st.Effective()
+	c.printWarnings(warnings)
+	if err != nil {
+		return fail(err)
+	}
+	eng, err := o.engine(c)
+	if err != nil {
+		return fail(err)
+	}
+	defer eng.Client.Close()
+	c2, _ := schedule.ParseCron(cron)
+	id := schedule.NewID(abs)
+	req := service.StartRequest{Workflow: w, Path: abs, ApprovedBy: "weft schedule add --approve", UsePinned: pinned}
+	if approve {
+		req.Approver = service.ApproveAll{}
+	}
+	res, _, err := c.runService(s, true).Submit(ctx, req, scheduleRemote{eng: eng, id: id, cron: c2.String()})
+	if err != nil {
+		return fail(err)
+	}
+	switch {
+	case len(res.Problems) > 0:
+		return fail(&runner.InvalidError{Problems: res.Problems})
+	case !res.Started && len(res.Approval) > 0:
+		return c.notApproved(res.Approval, res.Denied, false)
+	case !res.Started:
+		return fail(errors.New(res.Error))
+	}
+	rec := schedule.Schedule{ID: id, File: abs, Cron: c2.String(), Backend: "temporal", Created: time.Now().UTC(),
+		Temporal: &schedule.Remote{Address: *o.address, Namespace: *o.namespace, TaskQueue: *o.queue, TLS: *o.tls}}
+	if err := m.Put(rec); err != nil {
+		return fail(err)
+	}
+	fmt.Fprintf(c.stdout, "scheduled %s as %s (%s) on Temporal at %s; the schedule holds the workflow as it is now: add it again to take later changes\n", abs, id, rec.Cron, *o.address)
 	return exitOK
 }
 
@@ -200,6 +325,11 @@ func (c *cli) scheduleRows(all []schedule.Schedule) []scheduleRow {
 			}
 		}
 		switch due, missed := schedule.Missed(s.Cron, s.Created, last, time.Now(), 5*time.Minute); {
+		case s.Backend == "temporal" && s.Temporal != nil:
+			r.State = "on Temporal at " + s.Temporal.Address + " (weft runs list shows its runs)"
+			if s.Paused {
+				r.State = "paused, " + r.State
+			}
 		case s.Paused:
 			r.State = "paused"
 		case missed:
