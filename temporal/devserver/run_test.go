@@ -227,6 +227,21 @@ func TestCommandLine(t *testing.T) {
 	if read(dir, "after.txt") != "after\n" {
 		t.Error("the step after the skipped one did not run in the workflow's folder")
 	}
+	// The run is logged beside the workflow, as a local run is: weft stats
+	// counts it.
+	sums, _ := filepath.Glob(filepath.Join(dir, ".weft", "runs", "*", "summary.json"))
+	if len(sums) != 1 || !strings.Contains(read(filepath.Dir(sums[0]), "summary.json"), `"outcome": "partial"`) {
+		t.Fatalf("run folder: %v", sums)
+	}
+	cmd, lines = proc(t, home, "stats", "--runs", file)
+	all = nil
+	for l := range lines {
+		all = append(all, l)
+	}
+	werr := cmd.Wait()
+	if stats := strings.Join(all, "\n"); !strings.Contains(stats, "1 run") {
+		t.Errorf("weft stats --runs (%v):\n%s", werr, stats)
+	}
 }
 
 // Durability: the worker is killed (-9) while a step runs; another worker

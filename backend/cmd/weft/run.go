@@ -146,7 +146,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	switch *engine {
 	case "local":
 	case "temporal":
-		return c.runTemporal(ctx, topts, svc, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, UsePinned: *pinned}, handler, p, *cancelOnInterrupt)
+		return c.runTemporal(ctx, topts, svc, s, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, UsePinned: *pinned}, handler, p, *cancelOnInterrupt)
 	default:
 		return fail(fmt.Errorf("--engine %q: use local or temporal", *engine), nil)
 	}

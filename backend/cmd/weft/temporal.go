@@ -80,7 +80,7 @@ func (r remote) Submit(ctx context.Context, w *workflow.Workflow, sub service.Su
 // runTemporal is `weft run --engine temporal`: submit, then follow until
 // the end. Ctrl+C detaches (the run goes on), or cancels it with
 // --cancel-on-interrupt.
-func (c *cli) runTemporal(ctx context.Context, o *temporalOpts, svc *service.Service, req service.StartRequest, handler runner.EscalationHandler, p *runPrinter, cancelOnInterrupt bool) int {
+func (c *cli) runTemporal(ctx context.Context, o *temporalOpts, svc *service.Service, s settings.Settings, req service.StartRequest, handler runner.EscalationHandler, p *runPrinter, cancelOnInterrupt bool) int {
 	fail := func(err error) int {
 		if p.json {
 			c.writeJSONLine(map[string]any{"type": "error", "error": err.Error()})
@@ -108,14 +108,28 @@ func (c *cli) runTemporal(ctx context.Context, o *temporalOpts, svc *service.Ser
 	if !p.json {
 		fmt.Fprintf(c.stdout, "submitted run %s to %s (task queue %s)\n", id, eng.Config.Address, *o.queue)
 	}
+	// The run is logged beside the workflow as a local one is, so the
+	// history and weft stats count it.
+	rec, rerr := runner.NewRecorder(runner.Options{Settings: s}, req.Workflow, req.Path, "", id)
+	if rerr != nil {
+		fmt.Fprintf(c.stderr, "weft: warning: the run is not logged beside the workflow: %v\n", rerr)
+	}
 	res, err := eng.Follow(ctx, id, temporal.Handler{
-		Event: p.event,
+		Event: func(e runner.Event) {
+			p.event(e)
+			if rec != nil {
+				rec.Event(e)
+			}
+		},
 		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
 			resp, err := handler.Escalate(ctx, e)
 			return resp, err == nil
 		},
 	})
 	if err != nil {
+		if rec != nil {
+			rec.Close() // no summary: the history shows the run as not complete
+		}
 		if ctx.Err() == nil {
 			return fail(err)
 		}
@@ -131,6 +145,11 @@ func (c *cli) runTemporal(ctx context.Context, o *temporalOpts, svc *service.Ser
 			fmt.Fprintf(c.stderr, "weft: detached; run %s goes on. Follow it: weft runs show %s; answer it: weft runs respond %s ANSWER\n", id, id, id)
 		}
 		return exitCanceled
+	}
+	if rec != nil {
+		if err := rec.Finish(res); err != nil {
+			fmt.Fprintf(c.stderr, "weft: warning: the run's summary is not written: %v\n", err)
+		}
 	}
 	if p.json {
 		c.writeJSONLine(struct {

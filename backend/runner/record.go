@@ -1,0 +1,67 @@
+package runner
+
+import (
+	"path/filepath"
+	"time"
+
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// Recorder writes a run made by another engine (Temporal) into a run
+// folder exactly as Run writes its own (events.jsonl, workflow.json,
+// summary.json, secrets hidden), so the run history, the app and
+// `weft stats` read it like any run.
+type Recorder struct {
+	log *runLog
+	w   *workflow.Workflow
+}
+
+// NewRecorder opens a run folder for w (saved at workflowPath) under
+// runsDir ("" = DefaultRunsDir of the path), named like a local run's so
+// the history and pruning see it; id (the engine's run id) is recorded in
+// its events and summary. opts gives the settings whose secrets are
+// hidden.
+func NewRecorder(opts Options, w *workflow.Workflow, workflowPath, runsDir, id string) (*Recorder, error) {
+	if runsDir == "" {
+		var err error
+		if runsDir, err = DefaultRunsDir(workflowPath); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	red, _ := runRedactor(&opts, w)
+	log, err := openRunLog(filepath.Join(runsDir, newRunID(opts.Now())), id, nil, opts.Now, red)
+	if err != nil {
+		return nil, err
+	}
+	log.workflowMode = workflowMode(workflowPath)
+	if err := log.writeWorkflow(w); err != nil {
+		log.close()
+		return nil, err
+	}
+	return &Recorder{log: log, w: w}, nil
+}
+
+// Dir is the run folder.
+func (r *Recorder) Dir() string { return r.log.dir }
+
+// Event records one event (numbered anew, in the order given).
+func (r *Recorder) Event(e Event) {
+	e.Seq = 0
+	r.log.emit(e)
+}
+
+// Finish writes summary.json and closes the folder.
+func (r *Recorder) Finish(res *Result) error {
+	err := r.log.writeJSON(summaryFile, summaryDoc(res, r.w))
+	if cerr := r.log.close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Close leaves the folder without a summary (the run goes on elsewhere):
+// the history shows it as not complete.
+func (r *Recorder) Close() error { return r.log.close() }
