@@ -112,6 +112,9 @@ func (m *Manager) Command(s Schedule) []string {
 
 // Add schedules file on cron and installs it.
 func (m *Manager) Add(ctx context.Context, file, cron string, args []string) (Schedule, error) {
+	if m.Backend == nil {
+		return Schedule{}, errors.New("no scheduler on this machine")
+	}
 	c, err := ParseCron(cron)
 	if err != nil {
 		return Schedule{}, err
@@ -157,7 +160,11 @@ func (m *Manager) SetPaused(ctx context.Context, id string, paused bool) error {
 	if err != nil {
 		return err
 	}
-	if err := m.backendOf(all[i]).SetPaused(ctx, all[i], paused); err != nil {
+	b, err := m.backendOf(all[i])
+	if err != nil {
+		return err
+	}
+	if err := b.SetPaused(ctx, all[i], paused); err != nil {
 		return err
 	}
 	all[i].Paused = paused
@@ -170,17 +177,24 @@ func (m *Manager) Remove(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if err := m.backendOf(all[i]).Remove(ctx, all[i]); err != nil {
+	b, err := m.backendOf(all[i])
+	if err != nil {
+		return err
+	}
+	if err := b.Remove(ctx, all[i]); err != nil {
 		return err
 	}
 	return m.save(append(all[:i], all[i+1:]...))
 }
 
-func (m *Manager) backendOf(s Schedule) Backend {
+func (m *Manager) backendOf(s Schedule) (Backend, error) {
 	if b, ok := m.Others[s.Backend]; ok {
-		return b
+		return b, nil
 	}
-	return m.Backend
+	if m.Backend == nil || m.Backend.Name() != s.Backend {
+		return nil, fmt.Errorf("schedule %s was made with %s, which this machine does not offer now", s.ID, s.Backend)
+	}
+	return m.Backend, nil
 }
 
 // NewID names a new schedule of the file.

@@ -156,3 +156,22 @@ func TestAddRefusesBadInput(t *testing.T) {
 		t.Errorf("list %+v", l)
 	}
 }
+
+// A schedule made with a scheduler this machine no longer offers is
+// reported, not acted on blindly.
+func TestNoBackend(t *testing.T) {
+	dir := t.TempDir()
+	m := &Manager{Path: filepath.Join(dir, "s.json"), Weft: "weft"}
+	if err := m.Put(Schedule{ID: "x-1", Backend: "systemd", Cron: "0 7 * * *"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.SetPaused(context.Background(), "x-1", true); err == nil || !strings.Contains(err.Error(), "does not offer") {
+		t.Errorf("pause: %v", err)
+	}
+	if err := m.Remove(context.Background(), "x-1"); err == nil {
+		t.Error("removed without its scheduler")
+	}
+	if _, err := m.Add(context.Background(), filepath.Join(dir, "s.json"), "0 7 * * *", nil); err == nil {
+		t.Error("added without a scheduler")
+	}
+}
