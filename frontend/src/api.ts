@@ -201,6 +201,10 @@ export const api = {
       warnings: r?.warnings ?? [],
     };
   },
+  /** Scheduled workflows that need attention (last run failed, a due run missing), one line each. */
+  async scheduleNotices(): Promise<string[]> {
+    return ((await App.ScheduleNotices()) as string[] | null) ?? [];
+  },
   /** What the step produced in the workflow's last run in this window (secrets hidden), to pin. */
   async lastOutputs(workflowId: string, nodeId: string): Promise<{ outputs: Record<string, unknown>; run_id: string }> {
     const r = (await App.LastOutputs(workflowId, nodeId)) as unknown as { outputs: Record<string, unknown> | null; run_id: string };

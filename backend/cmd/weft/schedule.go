@@ -174,7 +174,7 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 		if err != nil {
 			return fail(err)
 		}
-		rows := c.scheduleRows(all)
+		rows := service.New(service.Deps{}).ScheduleStates(all, time.Now())
 		if *asJSON {
 			c.writeJSONLine(rows)
 			return exitOK
@@ -294,53 +294,4 @@ func (c *cli) approveForSchedule(ctx context.Context, path string, approve bool)
 		return exitUnusable
 	}
 	return exitOK
-}
-
-// scheduleRow is a schedule with how its runs went.
-type scheduleRow struct {
-	schedule.Schedule
-	// State is "paused", "missed the run due at …", or the last run's
-	// outcome and time.
-	State   string     `json:"state"`
-	LastRun *time.Time `json:"last_run,omitempty"`
-	Outcome string     `json:"last_outcome,omitempty"`
-	Missed  *time.Time `json:"missed,omitempty"`
-}
-
-func (c *cli) scheduleRows(all []schedule.Schedule) []scheduleRow {
-	rows := []scheduleRow{}
-	svc := service.New(service.Deps{})
-	for _, s := range all {
-		r := scheduleRow{Schedule: s}
-		var last time.Time
-		if w, _, err := workflow.Load(s.File); err != nil {
-			r.State = "the file cannot be read: " + err.Error()
-			rows = append(rows, r)
-			continue
-		} else if h, err := svc.RunHistory(s.File, w.ID); err == nil && len(h.Runs) > 0 {
-			last = h.Runs[0].Started
-			r.LastRun, r.Outcome = &last, string(h.Runs[0].Outcome)
-			if !h.Runs[0].Complete {
-				r.Outcome = "running or killed"
-			}
-		}
-		switch due, missed := schedule.Missed(s.Cron, s.Created, last, time.Now(), 5*time.Minute); {
-		case s.Backend == "temporal" && s.Temporal != nil:
-			r.State = "on Temporal at " + s.Temporal.Address + " (weft runs list shows its runs)"
-			if s.Paused {
-				r.State = "paused, " + r.State
-			}
-		case s.Paused:
-			r.State = "paused"
-		case missed:
-			r.Missed = &due
-			r.State = "missed the run due at " + due.Local().Format("2006-01-02 15:04")
-		case r.LastRun != nil:
-			r.State = fmt.Sprintf("last run %s: %s", last.Local().Format("2006-01-02 15:04"), r.Outcome)
-		default:
-			r.State = "not run yet"
-		}
-		rows = append(rows, r)
-	}
-	return rows
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/weft-dev/weft/backend/service"
 )
 
 // weft schedule with the cron backend (a fake crontab keeping a file):
@@ -37,13 +39,13 @@ cat > "$tab"
 	if !strings.HasPrefix(string(b), "0 7 * * * cd ") || !strings.Contains(string(b), "'run' '"+wf+"' '--on-escalate' 'abort'") {
 		t.Fatalf("crontab: %s", b)
 	}
-	list := func() []scheduleRow {
+	list := func() []service.ScheduleState {
 		t.Helper()
 		code, out, errOut := run(t, env, "schedule", "list", "--json")
 		if code != exitOK {
 			t.Fatalf("list: %d %s", code, errOut)
 		}
-		var rows []scheduleRow
+		var rows []service.ScheduleState
 		if err := json.Unmarshal([]byte(out), &rows); err != nil {
 			t.Fatal(err, out)
 		}

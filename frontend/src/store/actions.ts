@@ -319,10 +319,22 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     }
   }
 
+  /** loadScheduleNotices tells, when the app opens, of scheduled runs
+   * that failed or did not happen (weft schedule). */
+  async function loadScheduleNotices() {
+    if (typeof api.scheduleNotices !== 'function') return;
+    try {
+      for (const n of await api.scheduleNotices()) get().toast(n, 'error');
+    } catch (e) {
+      api.log('warning', `schedules: ${errorMessage(e)}`);
+    }
+  }
+
   async function startupOnce(): Promise<void> {
     void loadCatalog();
     void refreshRecent();
     void loadSettingsWarnings();
+    void loadScheduleNotices();
     try {
       const a = await api.loadAutosave();
       for (const w of a.warnings) api.log('warning', `autosave: ${w}`);

@@ -26,6 +26,7 @@ vi.mock('../api', () => ({
     confirmClose: vi.fn(async () => {}),
     cancelClose: vi.fn(async () => {}),
     getSettings: vi.fn(async () => ({ warnings: [] })),
+    scheduleNotices: vi.fn(async () => []),
     onCloseRequested: vi.fn((cb: () => void) => {
       closeHandlers.push(cb);
       return () => {};
@@ -150,6 +151,13 @@ describe('autosave', () => {
     await actions.startup();
     await vi.waitFor(() => expect(s().settingsWarnings).toHaveLength(1));
     expect(s().settingsWarnings[0]).toContain('max_repair_attempts');
+  });
+
+  it('tells of scheduled runs that failed or did not happen', async () => {
+    mocked.scheduleNotices.mockResolvedValueOnce(['Scheduled run of daily.json (0 7 * * *, weft schedule list): last run 2026-11-25 07:00: failed']);
+    await actions.startup();
+    await vi.waitFor(() => expect(s().toasts.map((t) => t.text)).toContain('Scheduled run of daily.json (0 7 * * *, weft schedule list): last run 2026-11-25 07:00: failed'));
+    expect(s().toasts.find((t) => t.text.startsWith('Scheduled'))!.kind).toBe('error');
   });
 
   it('discards the autosave and opens the sample when asked to', async () => {

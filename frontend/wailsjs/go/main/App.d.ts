@@ -74,6 +74,8 @@ export function SaveWorkflow(arg1:string,arg2:workflow.Workflow):Promise<void>;
 
 export function SaveWorkflowAsDialog(arg1:workflow.Workflow):Promise<string>;
 
+export function ScheduleNotices():Promise<Array<string>>;
+
 export function SetDirty(arg1:boolean):Promise<void>;
 
 export function StartApprovedRun(arg1:workflow.Workflow,arg2:string,arg3:Array<string>):Promise<main.RunStart>;

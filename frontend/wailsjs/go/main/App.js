@@ -130,6 +130,10 @@ export function SaveWorkflowAsDialog(arg1) {
   return window['go']['main']['App']['SaveWorkflowAsDialog'](arg1);
 }
 
+export function ScheduleNotices() {
+  return window['go']['main']['App']['ScheduleNotices']();
+}
+
 export function SetDirty(arg1) {
   return window['go']['main']['App']['SetDirty'](arg1);
 }
