@@ -62,6 +62,8 @@ type Deps struct {
 	Approvals func() (*approval.Store, error)
 	// Tune adjusts the runner options of every run (tests: a fast Sleep).
 	Tune func(*runner.Options)
+	// Getenv reads the environment (the Temporal keys; default os.Getenv).
+	Getenv func(string) string
 }
 
 // Service is the application layer of one desktop window or one CLI
@@ -183,6 +185,8 @@ type StartRequest struct {
 	// From runs from this node, reusing the last run's outputs of the
 	// steps before it (partial.go); "" runs the whole workflow.
 	From string
+	// Engine forces an engine ("local"); "" uses the settings' engine.
+	Engine string
 }
 
 // StartResult says whether the run started. Started is false when the
@@ -338,6 +342,11 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 	res := StartResult{Problems: []validate.Problem{}, Approval: []approval.Step{}, Warnings: []string{}}
 	if req.Workflow == nil {
 		return nil, res, errors.New("run: no workflow given")
+	}
+	if req.From == "" && req.Engine != settings.EngineLocal { // a run from a node reuses what this process keeps: local only
+		if st, _, err := s.settings(); err == nil && st.Engine.Kind == settings.EngineTemporal {
+			return s.startTemporal(ctx, req, st)
+		}
 	}
 	w := req.Workflow.Clone() // the caller may change its copy while the run goes
 	s.mu.Lock()

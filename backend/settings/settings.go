@@ -99,10 +99,36 @@ type Settings struct {
 	Features          Features             `json:"features"`
 	MCPServers        map[string]MCPServer `json:"mcp_servers"`
 	Run               Run                  `json:"run"`
+	// Engine says where the app's runs go: this process (local) or a
+	// Temporal service (docs/scale-out.md).
+	Engine Engine `json:"engine"`
 
 	// Extra keeps top-level keys this version does not know.
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// Engine is where runs go.
+type Engine struct {
+	// Kind is "local" (the default) or "temporal".
+	Kind     string         `json:"kind"`
+	Temporal TemporalEngine `json:"temporal"`
+}
+
+// TemporalEngine is how to reach a Temporal service. Its API key and the
+// payload key are read from the environment (WEFT_TEMPORAL_API_KEY,
+// WEFT_TEMPORAL_KEY), never stored here.
+type TemporalEngine struct {
+	Address   string `json:"address"`
+	Namespace string `json:"namespace"`
+	TaskQueue string `json:"task_queue"`
+	TLS       bool   `json:"tls"`
+}
+
+// Engine kinds.
+const (
+	EngineLocal    = "local"
+	EngineTemporal = "temporal"
+)
 
 // Defaults returns the settings of a fresh install.
 func Defaults() Settings {
@@ -113,6 +139,7 @@ func Defaults() Settings {
 		MCPServers:        map[string]MCPServer{},
 		Run: Run{DefaultRetries: DefaultRetries, RetentionRuns: DefaultRetentionRuns,
 			AutoReplan: AutoReplan{MaxPerRun: DefaultAutoReplans, MinSeverity: DefaultAutoReplanLevel}},
+		Engine: Engine{Kind: EngineLocal, Temporal: TemporalEngine{Namespace: "default", TaskQueue: "weft"}},
 	}
 }
 
@@ -140,6 +167,24 @@ func (s *Settings) Clamp() []string {
 	clamp("run.default_retries", &s.Run.DefaultRetries, 0, MaxDefaultRetries)
 	clamp("run.retention_runs", &s.Run.RetentionRuns, MinRetentionRuns, MaxRetentionRuns)
 	clamp("run.auto_replan.max_per_run", &s.Run.AutoReplan.MaxPerRun, MinAutoReplans, MaxAutoReplansLimit)
+	switch s.Engine.Kind {
+	case EngineLocal, EngineTemporal:
+	case "":
+		s.Engine.Kind = EngineLocal
+	default:
+		w = append(w, fmt.Sprintf("engine.kind %q is not local or temporal; using local", s.Engine.Kind))
+		s.Engine.Kind = EngineLocal
+	}
+	if s.Engine.Kind == EngineTemporal && strings.TrimSpace(s.Engine.Temporal.Address) == "" {
+		w = append(w, "engine.kind is temporal but engine.temporal.address is empty; using local")
+		s.Engine.Kind = EngineLocal
+	}
+	if s.Engine.Temporal.Namespace == "" {
+		s.Engine.Temporal.Namespace = "default"
+	}
+	if s.Engine.Temporal.TaskQueue == "" {
+		s.Engine.Temporal.TaskQueue = "weft"
+	}
 	if lvl, ok := autoReplanLevel(s.Run.AutoReplan.MinSeverity); ok {
 		s.Run.AutoReplan.MinSeverity = lvl
 	} else {

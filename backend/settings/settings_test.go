@@ -458,3 +458,26 @@ func FuzzLoadSettings(f *testing.F) {
 		_ = problems
 	})
 }
+
+func TestEngineSettings(t *testing.T) {
+	for _, tc := range []struct {
+		in   Engine
+		kind string
+		warn string
+	}{
+		{Engine{}, EngineLocal, ""},
+		{Engine{Kind: "cloud"}, EngineLocal, `engine.kind "cloud"`},
+		{Engine{Kind: EngineTemporal}, EngineLocal, "address is empty"},
+		{Engine{Kind: EngineTemporal, Temporal: TemporalEngine{Address: "t:7233"}}, EngineTemporal, ""},
+	} {
+		s := Defaults()
+		s.Engine = tc.in
+		w := strings.Join(s.Clamp(), "\n")
+		if s.Engine.Kind != tc.kind || (tc.warn == "") != (w == "") || !strings.Contains(w, tc.warn) {
+			t.Errorf("%+v: kind %s, warnings %q", tc.in, s.Engine.Kind, w)
+		}
+		if s.Engine.Temporal.Namespace != "default" || s.Engine.Temporal.TaskQueue != "weft" {
+			t.Errorf("defaults %+v", s.Engine.Temporal)
+		}
+	}
+}

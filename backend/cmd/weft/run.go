@@ -45,7 +45,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "stream the run's events as JSON lines, then the result")
 	onEscalate := fs.String("on-escalate", "", "answer escalations by `MODE`: prompt (ask on the terminal), abort or skip; default prompt on a terminal, else abort")
 	approve := fs.Bool("approve", false, "approve, without asking, the steps a model wrote that wait for approval (they are listed, in full, first)")
-	engine := fs.String("engine", "local", "run on the `ENGINE`: local (this process) or temporal (a Temporal service; see --temporal-address)")
+	engine := fs.String("engine", "", "run on the `ENGINE`: local (this process) or temporal (a Temporal service; see --temporal-address); default the settings' engine.kind")
 	cancelOnInterrupt := fs.Bool("cancel-on-interrupt", false, "with --engine temporal: Ctrl+C cancels the run instead of detaching from it")
 	topts := addTemporalFlags(fs, c.getenv)
 	pinned := fs.Bool("pinned", false, "use the workflow's pinned data instead of running those steps (a development run; by default they run for real)")
@@ -144,13 +144,13 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		approver = &cliApprover{c: c, in: in}
 	}
 	switch *engine {
-	case "local":
+	case "", "local":
 	case "temporal":
 		return c.runTemporal(ctx, topts, svc, s, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, UsePinned: *pinned}, handler, p, *cancelOnInterrupt)
 	default:
 		return fail(fmt.Errorf("--engine %q: use local or temporal", *engine), nil)
 	}
-	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink, UsePinned: *pinned})
+	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink, UsePinned: *pinned, Engine: *engine})
 	if err != nil {
 		return fail(err, nil)
 	}

@@ -1,0 +1,168 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/temporal"
+	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// Runs on the Temporal engine (settings engine.kind "temporal"): checked
+// and approved here as a local run, submitted, and followed so the caller
+// sees the same events, escalations and end as for a local run; answers go
+// back by signal. Stop cancels the run on the service.
+
+// temporalRemote submits to a Temporal engine.
+type temporalRemote struct{ eng *temporal.Engine }
+
+func (r temporalRemote) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
+	return r.eng.Submit(ctx, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
+}
+
+func (s *Service) getenv(k string) string {
+	if s.deps.Getenv != nil {
+		return s.deps.Getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+// temporalEngine connects to the service of the settings.
+func (s *Service) temporalEngine(st settings.Settings) (*temporal.Engine, error) {
+	t := st.Engine.Temporal
+	cfg := temporal.Config{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS,
+		APIKey: s.getenv("WEFT_TEMPORAL_API_KEY"), Logger: s.deps.Logger}
+	if k := s.getenv(temporal.EnvKey); k != "" {
+		key, err := temporal.ParseKey(k)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Key = key
+	}
+	c, err := temporal.Dial(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &temporal.Engine{Client: c, Config: cfg}, nil
+}
+
+// startTemporal is Start on the Temporal engine.
+func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settings.Settings) (*activeRun, StartResult, error) {
+	res := StartResult{Problems: []validate.Problem{}, Approval: []approval.Step{}, Warnings: []string{}}
+	s.mu.Lock()
+	if s.active != nil {
+		s.mu.Unlock()
+		return nil, res, ErrRunActive
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	run := &activeRun{svc: s, sink: req.Sink, cancel: cancel, done: make(chan struct{}), workflowID: req.Workflow.ID,
+		out: make(chan Event, 1024), waiting: map[string]chan runner.Response{}}
+	s.active = run
+	s.mu.Unlock()
+	started := false
+	defer func() {
+		if !started {
+			cancel()
+			s.mu.Lock()
+			if s.active == run {
+				s.active = nil
+			}
+			s.mu.Unlock()
+		}
+	}()
+	eng, err := s.temporalEngine(st)
+	if err != nil {
+		return nil, res, err
+	}
+	res, id, err := s.Submit(ctx, req, temporalRemote{eng})
+	if err != nil || !res.Started {
+		eng.Client.Close()
+		return nil, res, err
+	}
+	if s.getenv(temporal.EnvKey) == "" {
+		res.Warnings = append(res.Warnings, "step outputs go through the Temporal history as they are: set "+temporal.EnvKey+" (the same on every worker) to seal them")
+	}
+	run.path = req.Path
+	run.mu.Lock()
+	run.runID = id
+	run.mu.Unlock()
+	started = true
+	forwarded := make(chan struct{})
+	go run.forward(forwarded)
+	go s.followInBackground(ctx, run, eng, id, req, st, forwarded)
+	return run, res, nil
+}
+
+// followInBackground follows the Temporal run id until it ends, as
+// runInBackground runs a local one.
+func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *temporal.Engine, id string, req StartRequest, st settings.Settings, forwarded chan struct{}) {
+	defer func() {
+		eng.Client.Close()
+		run.cancel()
+		close(run.out)
+		<-forwarded
+		s.mu.Lock()
+		if s.active == run {
+			s.active = nil
+		}
+		s.mu.Unlock()
+		close(run.done)
+	}()
+	// Logged beside the workflow like a local run (history, weft stats).
+	rec, rerr := runner.NewRecorder(runner.Options{Settings: st}, req.Workflow, req.Path, "", id)
+	fin := Finished{Warnings: []string{}, Problems: []validate.Problem{}, RunID: id}
+	if rerr != nil {
+		fin.Warnings = append(fin.Warnings, "the run is not logged beside the workflow: "+rerr.Error())
+	}
+	res, err := eng.Follow(ctx, id, temporal.Handler{
+		Event: func(e runner.Event) {
+			e.RunID = id
+			run.lastSeq.Store(e.Seq)
+			if rec != nil {
+				rec.Event(e)
+			}
+			c := e
+			run.send(Event{Kind: KindRun, Run: &c})
+		},
+		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
+			resp, err := run.Escalate(ctx, e)
+			return resp, err == nil
+		},
+	})
+	if err != nil {
+		if rec != nil {
+			rec.Close()
+		}
+		if ctx.Err() != nil { // Stop: cancel the run on the service too
+			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			if cerr := eng.Cancel(cctx, id); cerr != nil {
+				fin.Warnings = append(fin.Warnings, cerr.Error())
+			}
+			cancel()
+			fin.Outcome, fin.Error = runner.OutcomeCanceled, "stopped; the run was canceled on the Temporal service"
+		} else {
+			fin.Outcome, fin.Error, fin.Err = runner.OutcomeFailed, fmt.Sprintf("following Temporal run %s: %v", id, err), err
+		}
+	} else {
+		if rec != nil {
+			if err := rec.Finish(res); err != nil {
+				fin.Warnings = append(fin.Warnings, "the run's summary is not written: "+err.Error())
+			}
+		}
+		fin.Outcome, fin.Error, fin.StoppedAt, fin.Summary, fin.Verdict = res.Outcome, res.Error, res.StoppedAt, &res.Summary, res.Verdict
+		fin.Warnings = append(fin.Warnings, nonNil(res.Warnings)...)
+		fin.Started, fin.Finished, fin.Result = res.Started, res.Finished, res
+	}
+	fin.AfterSeq = run.lastSeq.Load()
+	run.mu.Lock()
+	run.finished = &fin
+	run.mu.Unlock()
+	c := fin
+	run.send(Event{Kind: KindFinished, Finished: &c})
+}

@@ -1,0 +1,95 @@
+package devserver
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"go.temporal.io/server/temporaltest"
+
+	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
+	"github.com/weft-dev/weft/backend/settings"
+	wtemporal "github.com/weft-dev/weft/backend/temporal"
+	wf "github.com/weft-dev/weft/backend/workflow"
+)
+
+// With engine.kind "temporal", the application layer the app and the CLI
+// share submits the run and follows it: the same events, an escalation
+// answered with Respond (a signal to the run), the end, and the run
+// logged beside the workflow.
+func TestServiceOnTemporal(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	dir := t.TempDir()
+	w := wtemporal.NewWorker(ts.GetDefaultClient(), "weft-svc", acts(dir))
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	st := settings.Defaults()
+	st.Engine = settings.Engine{Kind: settings.EngineTemporal, Temporal: settings.TemporalEngine{Address: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(), TaskQueue: "weft-svc"}}
+	svc := service.New(service.Deps{
+		Settings: func() (settings.Settings, []string, error) { return st, nil, nil },
+		NewLLM:   func(settings.LLM) (llm.Client, error) { return nil, nil },
+		Getenv:   func(string) string { return "" },
+	})
+	path := filepath.Join(dir, "flow.json")
+	doc, _, err := wf.Parse([]byte(`{"format":"weft/v1","id":"svc","name":"svc","nodes":[
+ {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"exit 2"}},"retry":{"max_attempts":1}},
+ {"id":"b","key":"b","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo b > b.txt"}}}],"edges":[{"from":"a","to":"b"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := wf.Save(path, doc); err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan service.Event, 1000)
+	res, err := svc.Start(context.Background(), service.StartRequest{Workflow: doc, Path: path, Sink: service.SinkFunc(func(e service.Event) { events <- e })})
+	if err != nil || !res.Started {
+		t.Fatalf("Start: %+v %v", res, err)
+	}
+	var runEvents []runner.Event
+	timeout := time.After(60 * time.Second)
+	for {
+		select {
+		case e := <-events:
+			switch e.Kind {
+			case service.KindRun:
+				runEvents = append(runEvents, *e.Run)
+			case service.KindEscalation:
+				if e.Escalation.Escalation.NodeKey != "a" {
+					t.Fatalf("escalation %+v", e.Escalation)
+				}
+				if st := svc.Status(); !st.Running || st.Escalation == nil {
+					t.Errorf("status while waiting %+v", st)
+				}
+				if err := svc.Respond(e.Escalation.ID, runner.Response{Action: runner.ActSkip}); err != nil {
+					t.Fatal(err)
+				}
+			case service.KindFinished:
+				f := e.Finished
+				if f.Outcome != runner.OutcomePartial || f.Summary == nil || f.Summary.Skipped != 1 {
+					t.Fatalf("finished %+v", f)
+				}
+				if b, _ := os.ReadFile(filepath.Join(dir, "b.txt")); string(b) != "b\n" {
+					t.Fatalf("b.txt %q", b)
+				}
+				if runEvents[0].Type != runner.EvRunStarted || runEvents[len(runEvents)-1].Type != runner.EvRunFinished {
+					t.Errorf("events %v", runEvents)
+				}
+				h, err := svc.RunHistory(path, "svc")
+				if err != nil || len(h.Runs) != 1 || h.Runs[0].Outcome != runner.OutcomePartial {
+					t.Fatalf("history %+v %v", h, err)
+				}
+				return
+			}
+		case <-timeout:
+			t.Fatal("the run did not finish")
+		}
+	}
+}
