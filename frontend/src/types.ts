@@ -163,6 +163,13 @@ export interface Settings {
     /** Automatic replanning after severe failures (backend/settings AutoReplan). */
     auto_replan?: { enabled: boolean; max_per_run: number; min_severity: 'CRITICAL' | 'HIGH' };
   };
+  engine?: EngineSettings;
+}
+
+/** Where runs go (settings.Engine): this process, or a Temporal service. */
+export interface EngineSettings {
+  kind: 'local' | 'temporal' | string;
+  temporal: { address: string; namespace: string; task_queue: string; tls: boolean };
 }
 
 export interface SettingsView {

@@ -1564,6 +1564,56 @@ export namespace settings {
 	        this.min_severity = source["min_severity"];
 	    }
 	}
+	export class TemporalEngine {
+	    address: string;
+	    namespace: string;
+	    task_queue: string;
+	    tls: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TemporalEngine(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.address = source["address"];
+	        this.namespace = source["namespace"];
+	        this.task_queue = source["task_queue"];
+	        this.tls = source["tls"];
+	    }
+	}
+	export class Engine {
+	    kind: string;
+	    temporal: TemporalEngine;
+	
+	    static createFrom(source: any = {}) {
+	        return new Engine(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.temporal = this.convertValues(source["temporal"], TemporalEngine);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class Features {
 	    allow_ai_transforms: boolean;
 	    allow_agent_steps: boolean;
@@ -1658,6 +1708,7 @@ export namespace settings {
 	    features: Features;
 	    mcp_servers: Record<string, MCPServer>;
 	    run: Run;
+	    engine: Engine;
 	
 	    static createFrom(source: any = {}) {
 	        return new Settings(source);
@@ -1670,6 +1721,7 @@ export namespace settings {
 	        this.features = this.convertValues(source["features"], Features);
 	        this.mcp_servers = this.convertValues(source["mcp_servers"], MCPServer, true);
 	        this.run = this.convertValues(source["run"], Run);
+	        this.engine = this.convertValues(source["engine"], Engine);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

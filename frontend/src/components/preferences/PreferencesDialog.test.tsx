@@ -20,6 +20,7 @@ function settings(): Settings {
       fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/my files'], env: { DEBUG: '1' } },
     },
     run: { default_retries: 2, retention_runs: 50, auto_replan: { enabled: true, max_per_run: 2, min_severity: 'HIGH' } },
+    engine: { kind: 'local', temporal: { address: '', namespace: 'default', task_queue: 'weft', tls: false } },
   };
 }
 
@@ -96,6 +97,17 @@ describe('preferences form', () => {
     expect(validateForm({ ...f, maxRepair: '10' })).toEqual({});
   });
 
+  it('checks the Temporal engine fields only when it is picked', () => {
+    const f = { ...formFromSettings(settings()), engine: 'temporal' as const, temporalAddress: 'temporal.example' };
+    expect(validateForm(f).temporalAddress).toMatch(/host:port/);
+    expect(validateForm({ ...f, temporalAddress: 'temporal.example:7233' })).toEqual({});
+    expect(validateForm({ ...f, engine: 'local' })).toEqual({});
+    expect(settingsFromForm({ ...f, temporalAddress: ' t:7233 ' }, settings()).engine).toEqual({
+      kind: 'temporal',
+      temporal: { address: 't:7233', namespace: 'default', task_queue: 'weft', tls: false },
+    });
+  });
+
   it('says what happens to the API key', () => {
     const v = { api_key_set: true, api_key_masked: 'sk-…cdef' };
     expect(keyStatus(v, { mode: 'keep' })).toBe('set (sk-…cdef)');
@@ -148,6 +160,18 @@ describe('PreferencesDialog', () => {
     expect(key).toBeNull();
     expect(onClose).toHaveBeenCalled();
     expect(useStore.getState().status?.text).toBe('Preferences saved.');
+  });
+
+  it('picks the Temporal engine and saves its address', async () => {
+    await open();
+    fireEvent.change(screen.getByTestId('pref-engine'), { target: { value: 'temporal' } });
+    const addr = screen.getByTestId('pref-temporal-address');
+    fireEvent.change(addr, { target: { value: 'nope' } });
+    expect(screen.getByTestId('prefs-save')).toBeDisabled();
+    fireEvent.change(addr, { target: { value: 'localhost:7233' } });
+    fireEvent.click(screen.getByTestId('prefs-save'));
+    await waitFor(() => expect(fake.saveSettings).toHaveBeenCalled());
+    expect(fake.saveSettings.mock.calls[0][0].engine).toEqual({ kind: 'temporal', temporal: { address: 'localhost:7233', namespace: 'default', task_queue: 'weft', tls: false } });
   });
 
   it('shows the backend error and stays open', async () => {

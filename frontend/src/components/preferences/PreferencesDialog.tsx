@@ -465,6 +465,50 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
             </fieldset>
 
             <fieldset>
+              <legend>Engine</legend>
+              <Field
+                label="Runs go to"
+                htmlFor={fid('engine')}
+                help="This computer, or a Temporal service whose workers run the steps (weft worker); see docs/scale-out.md"
+              >
+                <select id={fid('engine')} data-testid="pref-engine" value={f.engine} onChange={(e) => update('engine', e.target.value === 'temporal' ? 'temporal' : 'local')}>
+                  <option value="local">This computer (local)</option>
+                  <option value="temporal">A Temporal service</option>
+                </select>
+              </Field>
+              {f.engine === 'temporal' && (
+                <>
+                  <Field label="Address" htmlFor={fid('t-addr')} error={errors.temporalAddress} help="The Temporal frontend, host:port">
+                    <input
+                      id={fid('t-addr')}
+                      data-testid="pref-temporal-address"
+                      value={f.temporalAddress}
+                      placeholder="localhost:7233"
+                      onChange={(e) => update('temporalAddress', e.target.value)}
+                      aria-invalid={!!errors.temporalAddress}
+                    />
+                  </Field>
+                  <Field label="Namespace" htmlFor={fid('t-ns')} error={errors.temporalNamespace}>
+                    <input id={fid('t-ns')} value={f.temporalNamespace} onChange={(e) => update('temporalNamespace', e.target.value)} aria-invalid={!!errors.temporalNamespace} />
+                  </Field>
+                  <Field label="Task queue" htmlFor={fid('t-q')} error={errors.temporalQueue} help="The queue the workers poll">
+                    <input id={fid('t-q')} value={f.temporalQueue} onChange={(e) => update('temporalQueue', e.target.value)} aria-invalid={!!errors.temporalQueue} />
+                  </Field>
+                  <label className="prefs-check">
+                    <input type="checkbox" checked={f.temporalTls} onChange={(e) => update('temporalTls', e.target.checked)} />
+                    <span>
+                      Connect with TLS
+                      <small>
+                        An API key (Temporal Cloud) and the key that seals step outputs in the history are read from the environment Weft starts in
+                        (WEFT_TEMPORAL_API_KEY, WEFT_TEMPORAL_KEY), never stored in the settings.
+                      </small>
+                    </span>
+                  </label>
+                </>
+              )}
+            </fieldset>
+
+            <fieldset>
               <legend>Runs</legend>
               <Field
                 label="Default retries"

@@ -42,6 +42,11 @@ export interface PrefsForm {
   autoReplan: boolean;
   autoReplanMax: string;
   autoReplanSeverity: 'CRITICAL' | 'HIGH';
+  engine: 'local' | 'temporal';
+  temporalAddress: string;
+  temporalNamespace: string;
+  temporalQueue: string;
+  temporalTls: boolean;
 }
 
 /** What happens to the stored API key on save. */
@@ -116,6 +121,11 @@ export function formFromSettings(s: Settings): PrefsForm {
     autoReplan: !!s.run?.auto_replan?.enabled,
     autoReplanMax: String(s.run?.auto_replan?.max_per_run ?? 2),
     autoReplanSeverity: s.run?.auto_replan?.min_severity === 'CRITICAL' ? 'CRITICAL' : 'HIGH',
+    engine: s.engine?.kind === 'temporal' ? 'temporal' : 'local',
+    temporalAddress: s.engine?.temporal?.address ?? '',
+    temporalNamespace: s.engine?.temporal?.namespace || 'default',
+    temporalQueue: s.engine?.temporal?.task_queue || 'weft',
+    temporalTls: !!s.engine?.temporal?.tls,
   };
 }
 
@@ -148,6 +158,10 @@ export function settingsFromForm(f: PrefsForm, base: Settings): Settings {
       retention_runs: int(f.retentionRuns),
       auto_replan: { enabled: f.autoReplan, max_per_run: int(f.autoReplanMax), min_severity: f.autoReplanSeverity },
     },
+    engine: {
+      kind: f.engine,
+      temporal: { address: f.temporalAddress.trim(), namespace: f.temporalNamespace.trim(), task_queue: f.temporalQueue.trim(), tls: f.temporalTls },
+    },
   };
 }
 
@@ -179,6 +193,11 @@ export function validateForm(f: PrefsForm): FormErrors {
   put('defaultRetries', checkInt(f.defaultRetries, LIMITS.defaultRetries));
   put('retentionRuns', checkInt(f.retentionRuns, LIMITS.retentionRuns));
   put('autoReplanMax', checkInt(f.autoReplanMax, LIMITS.autoReplanMax));
+  if (f.engine === 'temporal') {
+    put('temporalAddress', /^[^\s:/]+:\d{1,5}$/.test(f.temporalAddress.trim()) ? null : 'Enter the Temporal frontend as host:port, like localhost:7233');
+    put('temporalNamespace', f.temporalNamespace.trim() ? null : 'Enter a namespace');
+    put('temporalQueue', f.temporalQueue.trim() ? null : 'Enter a task queue');
+  }
   const seen = new Set<string>();
   for (const r of f.mcp) {
     const name = r.name.trim();
