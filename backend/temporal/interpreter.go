@@ -165,7 +165,11 @@ func (r *interp) walk() *runner.Result {
 					taken = wf.OutIfFalse
 				}
 			}
-			r.emit(runner.Event{Type: runner.EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(taken), Condition: cur.Params.Condition})
+			ev := runner.Event{Type: runner.EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(taken), Condition: cur.Params.Condition}
+			if !cur.IsEnabled() {
+				ev.Condition, ev.Message = "", "disabled: passed through on IfTrue"
+			}
+			r.emit(ev)
 			next = r.nav.Branch(cur.ID, taken, "")
 		case wf.TypeSwitch:
 			n, res := r.switchNext(cur)
@@ -224,6 +228,11 @@ func (r *interp) switchNext(n *wf.Node) (*wf.Node, *runner.Result) {
 		}
 	}
 	d := r.nav.Branch(n.ID, wf.OutSwitchDefault, "")
+	if d == nil { // as the runner says it: the path ends, visibly
+		r.emit(runner.Event{Type: runner.EvWarning, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name,
+			Message: fmt.Sprintf("no case of Switch %q matched and it has no default branch: this path ends here", n.Label())})
+		return nil, nil
+	}
 	r.emit(runner.Event{Type: runner.EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(wf.OutSwitchDefault)})
 	return d, nil
 }
