@@ -349,25 +349,14 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 		}
 	}
 	w := req.Workflow.Clone() // the caller may change its copy while the run goes
-	s.mu.Lock()
-	if s.active != nil {
-		s.mu.Unlock()
+	run, ctx, ok := s.reserve(ctx, req.Sink, w.ID)
+	if !ok {
 		return nil, res, ErrRunActive
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	run := &activeRun{svc: s, sink: req.Sink, cancel: cancel, done: make(chan struct{}), workflowID: w.ID,
-		out: make(chan Event, 1024), waiting: map[string]chan runner.Response{}}
-	s.active = run // reserved while it is checked
-	s.mu.Unlock()
 	started := false
 	defer func() {
 		if !started {
-			cancel()
-			s.mu.Lock()
-			if s.active == run {
-				s.active = nil
-			}
-			s.mu.Unlock()
+			s.release(run)
 		}
 	}()
 
@@ -447,18 +436,41 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 	return run, res, nil
 }
 
+// reserve makes a new run the active one while it is checked (ok false:
+// another run goes); release undoes it when the run does not start.
+func (s *Service) reserve(ctx context.Context, sink Sink, workflowID string) (*activeRun, context.Context, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.active != nil {
+		return nil, ctx, false
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	run := &activeRun{svc: s, sink: sink, cancel: cancel, done: make(chan struct{}), workflowID: workflowID,
+		out: make(chan Event, 1024), waiting: map[string]chan runner.Response{}}
+	s.active = run
+	return run, ctx, true
+}
+
+func (s *Service) release(run *activeRun) {
+	run.cancel()
+	s.mu.Lock()
+	if s.active == run {
+		s.active = nil
+	}
+	s.mu.Unlock()
+}
+
+// ended closes a run that went: its events all delivered, the service
+// free for the next.
+func (s *Service) ended(run *activeRun, forwarded chan struct{}) {
+	close(run.out)
+	<-forwarded
+	s.release(run)
+	close(run.done)
+}
+
 func (s *Service) runInBackground(ctx context.Context, run *activeRun, rn *runner.Runner, w *workflow.Workflow, forwarded chan struct{}) {
-	defer func() {
-		run.cancel()
-		close(run.out)
-		<-forwarded
-		s.mu.Lock()
-		if s.active == run {
-			s.active = nil
-		}
-		s.mu.Unlock()
-		close(run.done)
-	}()
+	defer s.ended(run, forwarded)
 	fin := Finished{Warnings: []string{}, Problems: []validate.Problem{}}
 	finish := func() {
 		run.mu.Lock()

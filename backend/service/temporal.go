@@ -55,25 +55,14 @@ func (s *Service) temporalEngine(st settings.Settings) (*temporal.Engine, error)
 // startTemporal is Start on the Temporal engine.
 func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settings.Settings) (*activeRun, StartResult, error) {
 	res := StartResult{Problems: []validate.Problem{}, Approval: []approval.Step{}, Warnings: []string{}}
-	s.mu.Lock()
-	if s.active != nil {
-		s.mu.Unlock()
+	run, ctx, ok := s.reserve(ctx, req.Sink, req.Workflow.ID)
+	if !ok {
 		return nil, res, ErrRunActive
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	run := &activeRun{svc: s, sink: req.Sink, cancel: cancel, done: make(chan struct{}), workflowID: req.Workflow.ID,
-		out: make(chan Event, 1024), waiting: map[string]chan runner.Response{}}
-	s.active = run
-	s.mu.Unlock()
 	started := false
 	defer func() {
 		if !started {
-			cancel()
-			s.mu.Lock()
-			if s.active == run {
-				s.active = nil
-			}
-			s.mu.Unlock()
+			s.release(run)
 		}
 	}()
 	eng, err := s.temporalEngine(st)
@@ -104,15 +93,7 @@ func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settin
 func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *temporal.Engine, id string, req StartRequest, st settings.Settings, forwarded chan struct{}) {
 	defer func() {
 		eng.Client.Close()
-		run.cancel()
-		close(run.out)
-		<-forwarded
-		s.mu.Lock()
-		if s.active == run {
-			s.active = nil
-		}
-		s.mu.Unlock()
-		close(run.done)
+		s.ended(run, forwarded)
 	}()
 	// Logged beside the workflow like a local run (history, weft stats).
 	rec, rerr := runner.NewRecorder(runner.Options{Settings: st}, req.Workflow, req.Path, "", id)

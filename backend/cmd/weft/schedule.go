@@ -215,12 +215,7 @@ func (c *cli) scheduleOnTemporal(ctx context.Context, m *schedule.Manager, o *te
 	if err != nil {
 		return fail(err)
 	}
-	st, err := c.store()
-	if err != nil {
-		return fail(err)
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
+	s, err := c.effective()
 	if err != nil {
 		return fail(err)
 	}
@@ -265,13 +260,7 @@ func (c *cli) approveForSchedule(ctx context.Context, path string, approve bool)
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitUnusable
 	}
-	st, err := c.store()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "weft: %v\n", err)
-		return exitUnusable
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
+	s, err := c.effective()
 	if err != nil {
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitUnusable

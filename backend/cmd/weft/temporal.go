@@ -175,13 +175,7 @@ func (c *cli) worker(ctx context.Context, args []string) int {
 		fmt.Fprintln(c.stderr, "usage: weft worker --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR]")
 		return exitUnusable
 	}
-	st, err := c.store()
-	if err != nil {
-		fmt.Fprintf(c.stderr, "weft: %v\n", err)
-		return exitUnusable
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
+	s, err := c.effective()
 	if err != nil {
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitUnusable
@@ -308,4 +302,16 @@ func (c *cli) runs(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, "canceled run %s\n", fs.Arg(0))
 	}
 	return exitOK
+}
+
+// effective loads the effective settings (file, keyring, environment) and
+// prints what could not be used.
+func (c *cli) effective() (settings.Settings, error) {
+	st, err := c.store()
+	if err != nil {
+		return settings.Settings{}, err
+	}
+	s, warnings, err := st.Effective()
+	c.printWarnings(warnings)
+	return s, err
 }
