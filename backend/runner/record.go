@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/weft-dev/weft/backend/redact"
+
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -47,15 +49,26 @@ func NewRecorder(opts Options, w *workflow.Workflow, workflowPath, runsDir, id s
 // Dir is the run folder.
 func (r *Recorder) Dir() string { return r.log.dir }
 
-// Event records one event (numbered anew, in the order given).
-func (r *Recorder) Event(e Event) {
+// Event records one event (numbered anew, in the order given) and returns
+// it as written: secrets hidden by this machine's settings and the
+// workflow's credentials (the worker hid its own), for showing too.
+func (r *Recorder) Event(e Event) Event {
 	e.Seq = 0
+	var out Event
+	r.log.onEvent = func(x Event) { out = x }
 	r.log.emit(e)
+	return out
 }
+
+// Redact hides this machine's secrets in a result from another engine
+// (its error, warnings and outputs), in place.
+func (r *Recorder) Redact(res *Result) { redactResult(r.log.red, res) }
 
 // Finish writes summary.json and closes the folder.
 func (r *Recorder) Finish(res *Result) error {
-	err := r.log.writeJSON(summaryFile, summaryDoc(res, r.w))
+	c := *res
+	redactResult(r.log.red, &c)
+	err := r.log.writeJSON(summaryFile, summaryDoc(&c, r.w))
 	if cerr := r.log.close(); err == nil {
 		err = cerr
 	}
@@ -65,3 +78,10 @@ func (r *Recorder) Finish(res *Result) error {
 // Close leaves the folder without a summary (the run goes on elsewhere):
 // the history shows it as not complete.
 func (r *Recorder) Close() error { return r.log.close() }
+
+// RedactEvent hides red's secrets in an event from another engine.
+func RedactEvent(red *redact.Redactor, e Event) Event { return redactEvent(red, e) }
+
+// RedactResult hides red's secrets in a result from another engine, in
+// place.
+func RedactResult(red *redact.Redactor, res *Result) { redactResult(red, res) }

@@ -101,13 +101,19 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 	if rerr != nil {
 		fin.Warnings = append(fin.Warnings, "the run is not logged beside the workflow: "+rerr.Error())
 	}
+	// What the app shows is hidden by this machine's secrets too (the
+	// worker hid its own).
+	red := runner.NewRedactor(st)
 	res, err := eng.Follow(ctx, id, temporal.Handler{
 		Event: func(e runner.Event) {
-			e.RunID = id
-			run.lastSeq.Store(e.Seq)
+			seq := e.Seq
 			if rec != nil {
-				rec.Event(e)
+				e = rec.Event(e)
+			} else {
+				e = runner.RedactEvent(red, e)
 			}
+			e.Seq, e.RunID = seq, id
+			run.lastSeq.Store(seq)
 			c := e
 			run.send(Event{Kind: KindRun, Run: &c})
 		},
@@ -131,6 +137,11 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			fin.Outcome, fin.Error, fin.Err = runner.OutcomeFailed, fmt.Sprintf("following Temporal run %s: %v", id, err), err
 		}
 	} else {
+		if rec != nil {
+			rec.Redact(res)
+		} else {
+			runner.RedactResult(red, res)
+		}
 		if rec != nil {
 			if err := rec.Finish(res); err != nil {
 				fin.Warnings = append(fin.Warnings, "the run's summary is not written: "+err.Error())

@@ -2,8 +2,10 @@ package devserver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,6 +34,9 @@ func TestServiceOnTemporal(t *testing.T) {
 	}
 	defer w.Stop()
 	st := settings.Defaults()
+	// A secret this machine knows and the worker does not: what the app
+	// shows hides it all the same.
+	st.LLM.APIKey = "sk-desk-5e3f9a1b7c2d"
 	st.Engine = settings.Engine{Kind: settings.EngineTemporal, Temporal: settings.TemporalEngine{Address: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(), TaskQueue: "weft-svc"}}
 	svc := service.New(service.Deps{
 		Settings: func() (settings.Settings, []string, error) { return st, nil, nil },
@@ -41,7 +46,7 @@ func TestServiceOnTemporal(t *testing.T) {
 	path := filepath.Join(dir, "flow.json")
 	doc, _, err := wf.Parse([]byte(`{"format":"weft/v1","id":"svc","name":"svc","nodes":[
  {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"exit 2"}},"retry":{"max_attempts":1}},
- {"id":"b","key":"b","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo b > b.txt"}}}],"edges":[{"from":"a","to":"b"}]}`))
+ {"id":"b","key":"b","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo b > b.txt; echo sk-desk-5e3f9a1b7c2d"}}}],"edges":[{"from":"a","to":"b"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +66,9 @@ func TestServiceOnTemporal(t *testing.T) {
 			switch e.Kind {
 			case service.KindRun:
 				runEvents = append(runEvents, *e.Run)
+				if b, _ := json.Marshal(e.Run); strings.Contains(string(b), "sk-desk") {
+					t.Fatalf("an event shows the secret: %s", b)
+				}
 			case service.KindEscalation:
 				if e.Escalation.Escalation.NodeKey != "a" {
 					t.Fatalf("escalation %+v", e.Escalation)

@@ -114,12 +114,19 @@ func (c *cli) runTemporal(ctx context.Context, o *temporalOpts, svc *service.Ser
 	if rerr != nil {
 		fmt.Fprintf(c.stderr, "weft: warning: the run is not logged beside the workflow: %v\n", rerr)
 	}
+	red := runner.NewRedactor(s)
 	res, err := eng.Follow(ctx, id, temporal.Handler{
 		Event: func(e runner.Event) {
-			p.event(e)
+			// Shown with this machine's secrets hidden too (the worker hid
+			// its own).
+			seq := e.Seq
 			if rec != nil {
-				rec.Event(e)
+				e = rec.Event(e)
+			} else {
+				e = runner.RedactEvent(red, e)
 			}
+			e.Seq, e.RunID = seq, id
+			p.event(e)
 		},
 		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
 			resp, err := handler.Escalate(ctx, e)
@@ -145,6 +152,11 @@ func (c *cli) runTemporal(ctx context.Context, o *temporalOpts, svc *service.Ser
 			fmt.Fprintf(c.stderr, "weft: detached; run %s goes on. Follow it: weft runs show %s; answer it: weft runs respond %s ANSWER\n", id, id, id)
 		}
 		return exitCanceled
+	}
+	if rec != nil {
+		rec.Redact(res)
+	} else {
+		runner.RedactResult(red, res)
 	}
 	if rec != nil {
 		if err := rec.Finish(res); err != nil {
