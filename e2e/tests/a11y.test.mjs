@@ -72,6 +72,9 @@ const views = [
     await page.waitForSelector('[role="dialog"]', { state: 'detached' });
     await page.locator('[data-testid="preferences-button"]').click();
     await page.waitForSelector('[data-testid="preferences-dialog"]');
+    // The Temporal engine's fields too (not saved).
+    await page.locator('[data-testid="pref-engine"]').selectOption('temporal');
+    await page.waitForSelector('[data-testid="pref-temporal-address"]');
   }],
 ];
 
