@@ -51,6 +51,21 @@ describe('PinnedData', () => {
     expect(s().doc!.pinned).toBeUndefined();
   });
 
+  it('shows what validation says of the pin beside it', () => {
+    s().edit((w) => ({ ...w, pinned: { n1: { entriez: [] } } }));
+    s().setValidation({
+      valid: true,
+      problems: [
+        { code: 'pinned_fields', severity: 'warning', message: "The pinned data of 'List files' has 'entriez', which the step does not output", node_ids: ['n1'], edges: [] },
+        { code: 'unknown_tool', severity: 'warning', message: 'not about the pin', node_ids: ['n1'], edges: [] },
+      ],
+    });
+    render(<PinnedData node={node()} run={run} />);
+    const list = screen.getByTestId('pinned-problems');
+    expect(list).toHaveTextContent("has 'entriez'");
+    expect(list).not.toHaveTextContent('not about the pin');
+  });
+
   it('pins the last run output through the run actions', () => {
     render(<PinnedData node={node()} run={run} />);
     fireEvent.click(screen.getByTestId('pinned-from-run'));

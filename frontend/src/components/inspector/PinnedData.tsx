@@ -29,6 +29,8 @@ export function PinnedData({ node, run = defaultRunActions }: { node: WorkflowNo
   const doc = useStore((s) => s.doc);
   const edit = useStore((s) => s.edit);
   const tools = useStore((s) => s.tools);
+  // What Go's validation says of this pin (pinned_fields, pinned_invalid).
+  const pinProblems = useStore((s) => s.problemsByNode[node.id])?.filter((p) => p.code.startsWith('pinned_')) ?? [];
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const pinned = hasPin(doc, node.id);
@@ -59,6 +61,15 @@ export function PinnedData({ node, run = defaultRunActions }: { node: WorkflowNo
   return (
     <details className={`pinned-data${pinned ? ' is-pinned' : ''}`} open={pinned || draft !== null || undefined} data-testid="pinned-data">
       <summary>{pinned ? 'Pinned data' : 'Pin data'}</summary>
+      {pinned && pinProblems.length > 0 && (
+        <ul className="inspector-problems" data-testid="pinned-problems">
+          {pinProblems.map((p, i) => (
+            <li key={i} className={p.severity}>
+              {p.message}
+            </li>
+          ))}
+        </ul>
+      )}
       {pinned && draft === null && (
         <>
           <p className="muted">Runs in the editor use this instead of running the step; `weft run` uses it only with --pinned.</p>
