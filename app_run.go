@@ -154,6 +154,13 @@ func (a *App) serviceDeps() service.Deps {
 		ListTools: runner.Catalog,
 		Replanner: service.PlannerReplanner(nil, nil),
 		Builtin:   a.catalog,
+		Secret: func(name string) (string, error) {
+			st, err := a.settingsStore()
+			if err != nil {
+				return "", err
+			}
+			return st.Secret(name)
+		},
 	}
 }
 

@@ -64,6 +64,9 @@ type Deps struct {
 	Tune func(*runner.Options)
 	// Getenv reads the environment (the Temporal keys; default os.Getenv).
 	Getenv func(string) string
+	// Secret reads a credential from the keyring
+	// (settings.SecretTemporalAPIKey, …); nil: the environment only.
+	Secret func(name string) (string, error)
 }
 
 // Service is the application layer of one desktop window or one CLI

@@ -33,17 +33,44 @@ func (s *Service) getenv(k string) string {
 	return os.Getenv(k)
 }
 
+// credential is a Temporal credential: the environment's, else the
+// keyring's (Deps.Secret).
+func (s *Service) credential(env, secret string) (string, error) {
+	if v := s.getenv(env); v != "" {
+		return v, nil
+	}
+	if s.deps.Secret == nil {
+		return "", nil
+	}
+	return s.deps.Secret(secret)
+}
+
+// temporalConfig is how to reach the service of the settings, with its
+// credentials.
+func (s *Service) temporalConfig(st settings.Settings) (temporal.Config, error) {
+	t := st.Engine.Temporal
+	cfg := temporal.Config{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS, Logger: s.deps.Logger}
+	var err error
+	if cfg.APIKey, err = s.credential("WEFT_TEMPORAL_API_KEY", settings.SecretTemporalAPIKey); err != nil {
+		return cfg, err
+	}
+	k, err := s.credential(temporal.EnvKey, settings.SecretTemporalPayloadKey)
+	if err != nil {
+		return cfg, err
+	}
+	if k != "" {
+		if cfg.Key, err = temporal.ParseKey(k); err != nil {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}
+
 // temporalEngine connects to the service of the settings.
 func (s *Service) temporalEngine(st settings.Settings) (*temporal.Engine, error) {
-	t := st.Engine.Temporal
-	cfg := temporal.Config{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS,
-		APIKey: s.getenv("WEFT_TEMPORAL_API_KEY"), Logger: s.deps.Logger}
-	if k := s.getenv(temporal.EnvKey); k != "" {
-		key, err := temporal.ParseKey(k)
-		if err != nil {
-			return nil, err
-		}
-		cfg.Key = key
+	cfg, err := s.temporalConfig(st)
+	if err != nil {
+		return nil, err
 	}
 	c, err := temporal.Dial(cfg)
 	if err != nil {
@@ -74,8 +101,8 @@ func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settin
 		eng.Client.Close()
 		return nil, res, err
 	}
-	if s.getenv(temporal.EnvKey) == "" {
-		res.Warnings = append(res.Warnings, "step outputs go through the Temporal history as they are: set "+temporal.EnvKey+" (the same on every worker) to seal them")
+	if eng.Config.Key == nil {
+		res.Warnings = append(res.Warnings, "step outputs go through the Temporal history as they are: set a payload key (Preferences → Engine, or "+temporal.EnvKey+"; the same on every worker) to seal them")
 	}
 	run.path = req.Path
 	run.mu.Lock()

@@ -75,3 +75,37 @@ func (k osKeyring) Delete(service, user string) error {
 	}
 	return err
 }
+
+// The Temporal engine's credentials (its API key, the payload key) live in
+// the OS keyring only: never in the settings file. The environment
+// (WEFT_TEMPORAL_API_KEY, WEFT_TEMPORAL_KEY) wins over them.
+const (
+	SecretTemporalAPIKey     = "temporal-api-key"
+	SecretTemporalPayloadKey = "temporal-payload-key"
+)
+
+// Secret reads a credential from the keyring ("" when none is stored).
+func (s *Store) Secret(name string) (string, error) {
+	v, err := s.keyring().Get(keyringService, name)
+	if err != nil && (errors.Is(err, gokeyring.ErrNotFound) || errors.Is(err, ErrNoKeyring)) {
+		return "", nil
+	}
+	return v, err
+}
+
+// SetSecret stores a credential in the keyring, or removes it ("").
+// Without a keyring it fails: such a credential is never written to the
+// settings file.
+func (s *Store) SetSecret(name, value string) error {
+	if value == "" {
+		err := s.keyring().Delete(keyringService, name)
+		if errors.Is(err, ErrNoKeyring) {
+			return nil
+		}
+		return err
+	}
+	if err := s.keyring().Set(keyringService, name, value); err != nil {
+		return fmt.Errorf("the OS keyring is not available (%v): set the environment variable instead", err)
+	}
+	return nil
+}

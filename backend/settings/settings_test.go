@@ -3,6 +3,7 @@ package settings
 import (
 	"encoding/json"
 	"errors"
+	gokeyring "github.com/zalando/go-keyring"
 	"io"
 	"log/slog"
 	"os"
@@ -479,5 +480,44 @@ func TestEngineSettings(t *testing.T) {
 		if s.Engine.Temporal.Namespace != "default" || s.Engine.Temporal.TaskQueue != "weft" {
 			t.Errorf("defaults %+v", s.Engine.Temporal)
 		}
+	}
+}
+
+// osLikeKeyring answers "not found" as the OS keyring does.
+type osLikeKeyring struct{ *memKeyring }
+
+func (k osLikeKeyring) Get(s, u string) (string, error) {
+	v, err := k.memKeyring.Get(s, u)
+	if err != nil && !k.fail {
+		return "", gokeyring.ErrNotFound
+	}
+	return v, err
+}
+
+func TestStoredSecrets(t *testing.T) {
+	kr := osLikeKeyring{&memKeyring{m: map[string]string{}}}
+	s := &Store{Path: filepath.Join(t.TempDir(), "settings.json"), Keyring: kr}
+	if v, err := s.Secret(SecretTemporalAPIKey); v != "" || err != nil {
+		t.Fatalf("none stored: %q %v", v, err)
+	}
+	if err := s.SetSecret(SecretTemporalAPIKey, "tk-123456789"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.Secret(SecretTemporalAPIKey); v != "tk-123456789" {
+		t.Fatalf("stored: %q", v)
+	}
+	if err := s.SetSecret(SecretTemporalAPIKey, ""); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := s.Secret(SecretTemporalAPIKey); v != "" {
+		t.Fatalf("removed: %q", v)
+	}
+	// No keyring: refused, and never written to the file.
+	off := &Store{Path: filepath.Join(t.TempDir(), "settings.json"), Keyring: NoKeyring{}}
+	if err := off.SetSecret(SecretTemporalAPIKey, "tk-123456789"); err == nil || !strings.Contains(err.Error(), "environment variable") {
+		t.Fatalf("no keyring: %v", err)
+	}
+	if _, err := os.Stat(off.Path); err == nil {
+		t.Fatal("a file was written")
 	}
 }

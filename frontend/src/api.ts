@@ -201,6 +201,14 @@ export const api = {
       warnings: r?.warnings ?? [],
     };
   },
+  /** Which Temporal credentials are set (their values never come back). */
+  async getTemporalCredentials(): Promise<TemporalCredentials> {
+    return (await App.GetTemporalCredentials()) as unknown as TemporalCredentials;
+  },
+  /** Stores the Temporal API key / payload key in the OS keyring: undefined keeps one, '' removes it. */
+  async setTemporalCredentials(apiKey: string | undefined, payloadKey: string | undefined): Promise<TemporalCredentials> {
+    return (await App.SetTemporalCredentials(apiKey ?? null, payloadKey ?? null)) as unknown as TemporalCredentials;
+  },
   /** Scheduled workflows that need attention (last run failed, a due run missing), one line each. */
   async scheduleNotices(): Promise<string[]> {
     return ((await App.ScheduleNotices()) as string[] | null) ?? [];
@@ -280,6 +288,14 @@ export const api = {
     }
   },
 };
+
+/** Which Temporal credentials are set, and whether from the environment. */
+export interface TemporalCredentials {
+  api_key_set: boolean;
+  payload_key_set: boolean;
+  api_key_env: boolean;
+  payload_key_env: boolean;
+}
 
 export type Api = typeof api;
 

@@ -44,16 +44,31 @@ var temporalValueFlags = map[string]bool{"temporal-address": true, "namespace": 
 
 func (o *temporalOpts) engine(c *cli) (*temporal.Engine, error) {
 	cfg := temporal.Config{Address: *o.address, Namespace: *o.namespace, TaskQueue: *o.queue, TLS: *o.tls, Logger: c.log}
-	if *o.apiKeyEnv != "" {
-		cfg.APIKey = c.getenv(*o.apiKeyEnv)
-		if cfg.APIKey != "" {
-			c.red.Add(cfg.APIKey)
-		}
-	}
 	if cfg.Address == "" {
 		return nil, errors.New("no Temporal service given: use --temporal-address HOST:PORT or set " + EnvTemporalAddress)
 	}
-	if k := c.getenv(temporal.EnvKey); k != "" {
+	// The credentials: the environment's, else those kept in the OS
+	// keyring (Preferences → Engine).
+	kept := func(name string) string {
+		st, err := c.store()
+		if err != nil {
+			return ""
+		}
+		v, _ := st.Secret(name)
+		return v
+	}
+	if *o.apiKeyEnv != "" {
+		cfg.APIKey = c.getenv(*o.apiKeyEnv)
+	}
+	if cfg.APIKey == "" {
+		cfg.APIKey = kept(settings.SecretTemporalAPIKey)
+	}
+	c.red.Add(cfg.APIKey)
+	k := c.getenv(temporal.EnvKey)
+	if k == "" {
+		k = kept(settings.SecretTemporalPayloadKey)
+	}
+	if k != "" {
 		key, err := temporal.ParseKey(k)
 		if err != nil {
 			return nil, err
@@ -61,7 +76,7 @@ func (o *temporalOpts) engine(c *cli) (*temporal.Engine, error) {
 		c.red.Add(strings.TrimSpace(k))
 		cfg.Key = key
 	} else {
-		fmt.Fprintf(c.stderr, "weft: warning: %s is not set: step outputs go through the Temporal history as they are; set it (the same on every worker and client) to seal them\n", temporal.EnvKey)
+		fmt.Fprintf(c.stderr, "weft: warning: no payload key (%s, or Preferences → Engine): step outputs go through the Temporal history as they are; set one (the same on every worker and client) to seal them\n", temporal.EnvKey)
 	}
 	cl, err := temporal.Dial(cfg)
 	if err != nil {

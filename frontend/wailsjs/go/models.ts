@@ -1188,6 +1188,24 @@ export namespace main {
 		    return a;
 		}
 	}
+	export class TemporalCredentials {
+	    api_key_set: boolean;
+	    payload_key_set: boolean;
+	    api_key_env: boolean;
+	    payload_key_env: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TemporalCredentials(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.api_key_set = source["api_key_set"];
+	        this.payload_key_set = source["payload_key_set"];
+	        this.api_key_env = source["api_key_env"];
+	        this.payload_key_env = source["payload_key_env"];
+	    }
+	}
 	export class ToolCatalogResult {
 	    tools: tools.Tool[];
 	    warnings: string[];

@@ -174,6 +174,19 @@ describe('PreferencesDialog', () => {
     expect(fake.saveSettings.mock.calls[0][0].engine).toEqual({ kind: 'temporal', temporal: { address: 'localhost:7233', namespace: 'default', task_queue: 'weft', tls: false } });
   });
 
+  it('stores Temporal credentials in the keyring through the backend, never in the settings', async () => {
+    fake.getTemporalCredentials = vi.fn().mockResolvedValue({ api_key_set: true, payload_key_set: false, api_key_env: false, payload_key_env: false });
+    fake.setTemporalCredentials = vi.fn().mockResolvedValue({ api_key_set: true, payload_key_set: true, api_key_env: false, payload_key_env: false });
+    await open();
+    fireEvent.change(screen.getByTestId('pref-engine'), { target: { value: 'temporal' } });
+    fireEvent.change(screen.getByTestId('pref-temporal-address'), { target: { value: 'localhost:7233' } });
+    await waitFor(() => expect(screen.getByText(/Stored in the OS keyring \(Temporal Cloud\)/)).toBeInTheDocument());
+    fireEvent.change(screen.getByTestId('pref-temporal-payload-key'), { target: { value: 'a2V5a2V5' } });
+    fireEvent.click(screen.getByTestId('prefs-save'));
+    await waitFor(() => expect(fake.setTemporalCredentials).toHaveBeenCalledWith(undefined, 'a2V5a2V5'));
+    expect(JSON.stringify(fake.saveSettings.mock.calls[0][0])).not.toContain('a2V5a2V5');
+  });
+
   it('shows the backend error and stays open', async () => {
     fake.saveSettings.mockRejectedValue('save settings: permission denied');
     await open();

@@ -6,7 +6,7 @@ import '../assistant/buttons.css';
 import './preferences.css';
 import { CircleAlert, CircleCheck, LoaderCircle, Plug, Plus, Settings2, Trash2, TriangleAlert, X } from 'lucide-react';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import { api, errorMessage, type Api } from '../../api';
+import { api, errorMessage, type TemporalCredentials, type Api } from '../../api';
 import { useStore } from '../../store';
 import type { ConnectionInfo, SettingsView } from '../../types';
 import {
@@ -24,7 +24,8 @@ import {
 } from './form';
 import { useFocusTrap } from '../focusTrap';
 
-export type PrefsApi = Pick<Api, 'getSettings' | 'saveSettings' | 'testConnection'>;
+export type PrefsApi = Pick<Api, 'getSettings' | 'saveSettings' | 'testConnection'> &
+  Partial<Pick<Api, 'getTemporalCredentials' | 'setTemporalCredentials'>>;
 
 function Field({
   label,
@@ -166,6 +167,11 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [test, setTest] = useState<TestState>({ kind: 'idle' });
+  // The Temporal credentials: whether set (never their values), and what
+  // was typed to replace them (kept in the OS keyring on save).
+  const [creds, setCreds] = useState<TemporalCredentials | null>(null);
+  const [newApiKey, setNewApiKey] = useState('');
+  const [newPayloadKey, setNewPayloadKey] = useState('');
   const dialogRef = useRef<HTMLDivElement>(null);
   useFocusTrap(dialogRef);
 
@@ -181,6 +187,10 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
         setInitial(JSON.stringify(settingsFromForm(f, v.settings)));
       })
       .catch((e) => live && setLoadError(errorMessage(e)));
+    apiImpl
+      .getTemporalCredentials?.()
+      .then((c) => live && setCreds(c))
+      .catch(() => {});
     return () => {
       live = false;
     };
@@ -208,9 +218,10 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
   const changed = useMemo(() => {
     if (!form || !view) return false;
     if (key.mode === 'clear' || (key.mode === 'replace' && key.value.trim())) return true;
+    if (newApiKey.trim() || newPayloadKey.trim()) return true;
     if (invalid) return true;
     return JSON.stringify(settingsFromForm(form, view.settings)) !== initial;
-  }, [form, view, key, invalid, initial]);
+  }, [form, view, key, invalid, initial, newApiKey, newPayloadKey]);
 
   const update = useCallback(<K extends keyof PrefsForm>(k: K, v: PrefsForm[K]) => {
     setForm((f) => (f ? { ...f, [k]: v } : f));
@@ -237,6 +248,9 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
     setSaveError(null);
     try {
       const warnings = await apiImpl.saveSettings(settingsFromForm(form, view.settings), keyArg(key));
+      if ((newApiKey.trim() || newPayloadKey.trim()) && apiImpl.setTemporalCredentials) {
+        setCreds(await apiImpl.setTemporalCredentials(newApiKey.trim() || undefined, newPayloadKey.trim() || undefined));
+      }
       setStatus({
         kind: 'info',
         text: warnings.length ? `Preferences saved. ${warnings.join('; ')}` : 'Preferences saved.',
@@ -496,14 +510,38 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
                   </Field>
                   <label className="prefs-check">
                     <input type="checkbox" checked={f.temporalTls} onChange={(e) => update('temporalTls', e.target.checked)} />
-                    <span>
-                      Connect with TLS
-                      <small>
-                        An API key (Temporal Cloud) and the key that seals step outputs in the history are read from the environment Weft starts in
-                        (WEFT_TEMPORAL_API_KEY, WEFT_TEMPORAL_KEY), never stored in the settings.
-                      </small>
-                    </span>
+                    <span>Connect with TLS</span>
                   </label>
+                  <Field
+                    label="API key"
+                    htmlFor={fid('t-api')}
+                    help={`${creds?.api_key_env ? 'Set by WEFT_TEMPORAL_API_KEY' : creds?.api_key_set ? 'Stored in the OS keyring' : 'Not set'} (Temporal Cloud). Type one to store it in the OS keyring, never in the settings file.`}
+                  >
+                    <input
+                      id={fid('t-api')}
+                      data-testid="pref-temporal-api-key"
+                      type="password"
+                      autoComplete="off"
+                      value={newApiKey}
+                      placeholder={creds?.api_key_set ? '•••••••• (kept)' : ''}
+                      onChange={(e) => setNewApiKey(e.target.value)}
+                    />
+                  </Field>
+                  <Field
+                    label="Payload key"
+                    htmlFor={fid('t-payload')}
+                    help={`${creds?.payload_key_env ? 'Set by WEFT_TEMPORAL_KEY' : creds?.payload_key_set ? 'Stored in the OS keyring' : 'Not set: step outputs go through the Temporal history as they are'}. 32 random bytes in base64, the same on every worker (head -c 32 /dev/urandom | base64).`}
+                  >
+                    <input
+                      id={fid('t-payload')}
+                      data-testid="pref-temporal-payload-key"
+                      type="password"
+                      autoComplete="off"
+                      value={newPayloadKey}
+                      placeholder={creds?.payload_key_set ? '•••••••• (kept)' : ''}
+                      onChange={(e) => setNewPayloadKey(e.target.value)}
+                    />
+                  </Field>
                 </>
               )}
             </fieldset>

@@ -42,6 +42,8 @@ export function GetRunStatus():Promise<main.RunStatus>;
 
 export function GetSettings():Promise<main.SettingsView>;
 
+export function GetTemporalCredentials():Promise<main.TemporalCredentials>;
+
 export function KeepFix(arg1:workflow.Workflow,arg2:string,arg3:Record<string, any>):Promise<workflow.Workflow>;
 
 export function LastOutputs(arg1:string,arg2:string):Promise<main.PinSource>;
@@ -77,6 +79,8 @@ export function SaveWorkflowAsDialog(arg1:workflow.Workflow):Promise<string>;
 export function ScheduleNotices():Promise<Array<string>>;
 
 export function SetDirty(arg1:boolean):Promise<void>;
+
+export function SetTemporalCredentials(arg1:any,arg2:any):Promise<main.TemporalCredentials>;
 
 export function StartApprovedRun(arg1:workflow.Workflow,arg2:string,arg3:Array<string>):Promise<main.RunStart>;
 

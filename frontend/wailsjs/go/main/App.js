@@ -66,6 +66,10 @@ export function GetSettings() {
   return window['go']['main']['App']['GetSettings']();
 }
 
+export function GetTemporalCredentials() {
+  return window['go']['main']['App']['GetTemporalCredentials']();
+}
+
 export function KeepFix(arg1, arg2, arg3) {
   return window['go']['main']['App']['KeepFix'](arg1, arg2, arg3);
 }
@@ -136,6 +140,10 @@ export function ScheduleNotices() {
 
 export function SetDirty(arg1) {
   return window['go']['main']['App']['SetDirty'](arg1);
+}
+
+export function SetTemporalCredentials(arg1, arg2) {
+  return window['go']['main']['App']['SetTemporalCredentials'](arg1, arg2);
 }
 
 export function StartApprovedRun(arg1, arg2, arg3) {
