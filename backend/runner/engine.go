@@ -1,6 +1,10 @@
 package runner
 
 import (
+	"context"
+	"errors"
+	"time"
+
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -76,4 +80,36 @@ func HandledOutputs(outputs map[string]any, fr *failure.Record, attempts int) ma
 		"retryable": fr.Retryable, "error": fr.Error, "suggested_fix": fr.SuggestedFix, "attempts": attempts,
 	}
 	return out
+}
+
+// Judge checks the workflow's done_when for an engine that walked it
+// itself: by its condition over vars, and its criteria by the critic
+// (Options.Critic) shown the plan and, per step in details, how it ended
+// and its outputs (secrets hidden). An error means it could not be
+// checked.
+func (rn *Runner) Judge(ctx context.Context, w *workflow.Workflow, vars map[string]any, details []NodeStat) (*Verdict, error) {
+	if w == nil || w.DoneWhen.IsZero() {
+		return nil, errors.New("the workflow has no done_when")
+	}
+	g, err := newGraph(w)
+	if err != nil {
+		return nil, err
+	}
+	o := &rn.opts
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	red, sources := runRedactor(o, w)
+	r := rn.newRun(w, g, g.entry, "goal", "", nil, red, sources, o.Now())
+	for k, v := range vars {
+		if m, ok := v.(map[string]any); ok && w.NodeByKey(k) != nil {
+			r.vars[k] = m
+		}
+	}
+	for _, d := range details {
+		st := d
+		r.stats[d.ID] = &st
+		r.order = append(r.order, d.ID)
+	}
+	return r.judge(ctx, w.DoneWhen, nil, nil)
 }

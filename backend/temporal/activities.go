@@ -88,3 +88,24 @@ func setOf(ss []string) map[string]bool {
 	}
 	return m
 }
+
+// Goal checks the workflow's done_when (its criteria by this worker's
+// model, as the runner's critic).
+func (a *Activities) Goal(ctx context.Context, in GoalInput) (GoalOutput, error) {
+	w, _, err := wf.Parse(in.Workflow)
+	if err != nil {
+		return GoalOutput{}, temporal.NewNonRetryableApplicationError("the run's workflow does not load: "+err.Error(), "weft.invalid", err)
+	}
+	var opts runner.Options
+	if a.Options != nil {
+		opts = a.Options()
+	}
+	if in.Dir != "" {
+		opts.Dir = in.Dir
+	}
+	v, err := runner.New(opts).Judge(ctx, w, in.Vars, in.Details)
+	if err != nil {
+		return GoalOutput{Error: err.Error()}, nil
+	}
+	return GoalOutput{Verdict: v}, nil
+}

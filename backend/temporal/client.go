@@ -79,9 +79,6 @@ type Engine struct {
 // Submit starts a run of w (its content travels with it) and returns the
 // run's id (the Temporal workflow id).
 func (e *Engine) Submit(ctx context.Context, w *wf.Workflow, in RunInput) (string, error) {
-	if err := supported(w); err != nil {
-		return "", err
-	}
 	b, err := wf.Marshal(w)
 	if err != nil {
 		return "", err
@@ -235,13 +232,4 @@ func statusName(s enumspb.WorkflowExecutionStatus) string {
 		return "timed_out"
 	}
 	return "unknown"
-}
-
-// supported refuses what the Temporal engine does not do yet, rather than
-// run it and report a success it did not check.
-func supported(w *wf.Workflow) error {
-	if !w.DoneWhen.IsZero() {
-		return errors.New("the workflow's done_when (its goal check) is not checked on the Temporal engine yet: run it on the local engine")
-	}
-	return nil
 }

@@ -3,6 +3,7 @@ package temporal
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -37,9 +38,6 @@ func Run(ctx workflow.Context, in RunInput) (*runner.Result, error) {
 	w, _, err := wf.Parse(in.Workflow)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError("the workflow does not load: "+err.Error(), "weft.invalid", nil)
-	}
-	if err := supported(w); err != nil {
-		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.unsupported", nil)
 	}
 	if vr := validate.Validate(w, tools.Builtin()); !vr.Valid {
 		ie := &runner.InvalidError{Problems: vr.Errors()}
@@ -193,9 +191,58 @@ func (r *interp) walk() *runner.Result {
 	return r.finish()
 }
 
-// finish ends a run that reached the end of its path, as the runner does
-// (done_when is not checked on Temporal yet: see docs/scale-out.md).
-func (r *interp) finish() *runner.Result { return runner.Completion(r.sum, nil) }
+// finish ends a run that reached the end of its path, as the runner does:
+// the workflow's done_when is checked (a worker's activity: its model
+// judges criteria); a result that does not hold escalates (retry the
+// check, accept it, abort).
+func (r *interp) finish() *runner.Result {
+	if r.w.DoneWhen.IsZero() {
+		return runner.Completion(r.sum, nil)
+	}
+	n := &wf.Node{Key: "done_when", Name: "Goal check (done_when)", Type: wf.NodeType("DoneWhen")}
+	for attempt := 1; ; attempt++ {
+		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Minute, HeartbeatTimeout: 0,
+			RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3}})
+		var a *Activities
+		var out GoalOutput
+		if err := workflow.ExecuteActivity(ctx, a.Goal, GoalInput{Workflow: r.in.Workflow, Vars: r.vars, Details: r.sum.Details, Dir: r.in.Dir}).Get(ctx, &out); err != nil {
+			out.Error = err.Error()
+		}
+		v := out.Verdict
+		if v != nil {
+			r.emit(runner.Event{Type: runner.EvVerdict, NodeKey: n.Key, NodeName: n.Name, Verdict: v, Message: v.Line()})
+			if v.Approved {
+				return runner.Completion(r.sum, v)
+			}
+		}
+		fr := &failure.Record{Attempt: attempt, FailureType: failure.FailRejected,
+			Classification: failure.Classification{Severity: failure.SevMedium, Category: failure.CatLogic, Retryable: true}}
+		if out.Error != "" {
+			fr.FailureType, fr.Error = failure.FailExecution, "the done_when could not be checked: "+out.Error
+		} else {
+			fr.Error = "the run's result does not meet its done_when: " + v.Feedback
+			fr.SuggestedFix = strings.Join(v.Suggestions, "; ")
+		}
+		r.sum.FailureTypes[fr.FailureType]++
+		r.sum.Categories[fr.Category]++
+		r.emit(runner.Event{Type: runner.EvFailure, NodeKey: n.Key, NodeName: n.Name, Status: runner.StatusFailed, Attempt: attempt, Failure: fr})
+		resp := r.escalate(n, fr, attempt, attempt, runner.ActRetry, runner.ActSkip, runner.ActAbort)
+		switch resp.Action {
+		case runner.ActRetry:
+			continue
+		case runner.ActSkip:
+			if v == nil {
+				v = &runner.Verdict{Condition: r.w.DoneWhen.Condition, Criteria: r.w.DoneWhen.Criteria, CheckedBy: "unchecked", Feedback: fr.Error}
+			}
+			v.Accepted = true
+			r.emit(runner.Event{Type: runner.EvVerdict, NodeKey: n.Key, NodeName: n.Name, Verdict: v, Message: v.Line()})
+			return runner.Completion(r.sum, v)
+		default:
+			r.sum.Failed++
+			return &runner.Result{Outcome: runner.OutcomeAborted, Error: "aborted at the goal check: " + fr.Error, StoppedAt: &runner.NodeRef{Key: n.Key, Name: n.Name}, Verdict: v}
+		}
+	}
+}
 
 // cond evaluates a condition in a local activity (recorded in the
 // history, so a replay reads the same value).
@@ -394,7 +441,10 @@ func (r *interp) step(n *wf.Node) (branch bool, res *runner.Result) {
 }
 
 // escalate waits, durably, for an answer to the step's failure.
-func (r *interp) escalate(n *wf.Node, fr *failure.Record, attempts, maxA int) runner.Response {
+func (r *interp) escalate(n *wf.Node, fr *failure.Record, attempts, maxA int, choices ...runner.Action) runner.Response {
+	if len(choices) == 0 {
+		choices = []runner.Action{runner.ActRetry, runner.ActSkip, runner.ActAbort, runner.ActFix}
+	}
 	reason := "max_attempts"
 	if !fr.Retryable {
 		reason = "not_retryable"
@@ -402,7 +452,7 @@ func (r *interp) escalate(n *wf.Node, fr *failure.Record, attempts, maxA int) ru
 	r.esc++
 	e := &runner.Escalation{RunID: workflow.GetInfo(r.ctx).WorkflowExecution.ID, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, NodeType: n.Type,
 		Tool: n.Params.Tool, Reason: reason, Attempts: attempts, MaxAttempts: maxA, Failures: []failure.Record{*fr}, LastError: fr.Error,
-		Classification: fr.Classification, Choices: []runner.Action{runner.ActRetry, runner.ActSkip, runner.ActAbort, runner.ActFix}}
+		Classification: fr.Classification, Choices: choices}
 	for {
 		r.state.Phase, r.state.Escalation = PhaseWaiting, e
 		r.emit(runner.Event{Type: runner.EvEscalated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: runner.StatusEscalated, Attempt: attempts, Escalation: e, Message: fr.Error})
@@ -410,6 +460,10 @@ func (r *interp) escalate(n *wf.Node, fr *failure.Record, attempts, maxA int) ru
 		r.resp.Receive(r.ctx, &resp)
 		r.state.Phase, r.state.Escalation = PhaseRunning, nil
 		r.emit(runner.Event{Type: runner.EvUserResponse, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Response: &resp})
+		if !slices.Contains(choices, resp.Action) {
+			e.Notice = fmt.Sprintf("%q is not an answer here: %v", resp.Action, choices)
+			continue
+		}
 		switch resp.Action {
 		case runner.ActRetry, runner.ActSkip, runner.ActAbort:
 			return resp

@@ -182,16 +182,32 @@ func TestApprovalIsChecked(t *testing.T) {
 	}
 }
 
-// A goal check the engine cannot make is refused, never reported met.
-func TestDoneWhenIsRefused(t *testing.T) {
-	e, dir := env(t)
-	in := input(t, dir, `"done_when":{"condition":"a.exit_code == 0"},"nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"true"}}}],"edges":[]`)
-	e.ExecuteWorkflow(Run, in)
-	if err := e.GetWorkflowError(); err == nil || !strings.Contains(err.Error(), "done_when") {
-		t.Fatalf("err %v", err)
+// The workflow's done_when is checked at the end, as the runner does: a
+// condition that holds succeeds with its verdict; one that does not
+// escalates, and accepting it makes the run partial, never a success.
+func TestDoneWhen(t *testing.T) {
+	doc := func(cond string) string {
+		return `"done_when":{"condition":"` + cond + `"},"nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo 42"}}}],"edges":[]`
 	}
-	w, _, _ := wf.Parse(in.Workflow)
-	if _, err := (&Engine{}).Submit(t.Context(), w, RunInput{}); err == nil || !strings.Contains(err.Error(), "local engine") {
-		t.Fatalf("submit: %v", err)
+	e, dir := env(t)
+	e.ExecuteWorkflow(Run, input(t, dir, doc("trim(a.stdout) == '42'")))
+	res := result(t, e)
+	if res.Outcome != runner.OutcomeSucceeded || res.Verdict == nil || !res.Verdict.Approved || res.Verdict.CheckedBy != "condition" {
+		t.Fatalf("met: %+v %+v", res, res.Verdict)
+	}
+	e2, dir2 := env(t)
+	e2.RegisterDelayedCallback(func() { e2.SignalWorkflow(SignalRespond, runner.Response{Action: runner.ActSkip}) }, time.Minute)
+	e2.ExecuteWorkflow(Run, input(t, dir2, doc("trim(a.stdout) == '7'")))
+	res = result(t, e2)
+	if res.Outcome != runner.OutcomePartial || res.Verdict == nil || res.Verdict.Approved || !res.Verdict.Accepted {
+		t.Fatalf("not met, accepted: %+v %+v", res, res.Verdict)
+	}
+	// Criteria need a model: a worker without one cannot check, and says so
+	// (aborted here), rather than pass.
+	e3, dir3 := env(t)
+	e3.RegisterDelayedCallback(func() { e3.SignalWorkflow(SignalRespond, runner.Response{Action: runner.ActAbort}) }, time.Minute)
+	e3.ExecuteWorkflow(Run, input(t, dir3, `"done_when":{"criteria":"the answer is right"},"nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"true"}}}],"edges":[]`))
+	if res := result(t, e3); res.Outcome != runner.OutcomeAborted || !strings.Contains(res.Error, "needs a model") {
+		t.Fatalf("criteria without a model: %+v", res)
 	}
 }

@@ -61,6 +61,20 @@ type CondInput struct {
 	Vars     map[string]any  `json:"vars"`
 }
 
+// GoalInput is the workflow's done_when to check at the end of a run.
+type GoalInput struct {
+	Workflow json.RawMessage   `json:"workflow"`
+	Vars     map[string]any    `json:"vars"`
+	Details  []runner.NodeStat `json:"details"`
+	Dir      string            `json:"dir"`
+}
+
+// GoalOutput is the verdict, or why there is none.
+type GoalOutput struct {
+	Verdict *runner.Verdict `json:"verdict,omitempty"`
+	Error   string          `json:"error,omitempty"`
+}
+
 // CondOutput is a condition's value, or why it could not be evaluated.
 type CondOutput struct {
 	Value bool   `json:"value"`

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/critic"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
@@ -230,6 +231,7 @@ func (c *cli) workerOptions(s settings.Settings) runner.Options {
 	if strings.TrimSpace(s.LLM.Model) != "" {
 		if client, err := c.newLLM(s); err == nil {
 			o.LLM = llm.Client(client)
+			o.Critic = &critic.Critic{Client: client, MaxRepairs: s.MaxRepairAttempts} // done_when criteria
 		} else {
 			c.log.Warn("worker: AI steps cannot run", "err", err)
 		}
