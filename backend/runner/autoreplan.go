@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/failure"
@@ -126,4 +127,14 @@ func replanFix(n *workflow.Node, nw *workflow.Workflow) string {
 		}
 	}
 	return truncate("the planner removed the step; the new plan's steps: "+strings.Join(added, ", "), 500)
+}
+
+// MarkReplan marks nw as replanned from old after the failure of the step
+// failedKey in run runID, for an engine that replans outside the runner
+// (Temporal): the replan's version info, and the steps the planner added
+// or changed as a model's, so they run only once a person approved them.
+func MarkReplan(old, nw *workflow.Workflow, runID, failedKey, model string, now time.Time) {
+	prev, _ := failure.ReplanInfoOf(old)
+	failure.MarkReplanned(nw, failure.ReplanInfo{Time: now, RunID: runID, FailedNode: failedKey, Replans: prev.Replans + 1, AutoReplans: prev.AutoReplans})
+	approval.MarkChanged(old, nw, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaReplan, Model: model, Time: now})
 }

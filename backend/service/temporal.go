@@ -2,11 +2,14 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/temporal"
@@ -131,6 +134,13 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 	// What the app shows is hidden by this machine's secrets too (the
 	// worker hid its own).
 	red := runner.NewRedactor(st)
+	var rp runner.Replanner
+	if client, err := s.client(st); err == nil && client != nil {
+		rp = s.replanner(st, client)
+	}
+	run.canReplan = rp != nil
+	var replanned *workflow.Workflow
+	var replannedAt *runner.NodeRef
 	res, err := eng.Follow(ctx, id, temporal.Handler{
 		Event: func(e runner.Event) {
 			seq := e.Seq
@@ -145,8 +155,34 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			run.send(Event{Kind: KindRun, Run: &c})
 		},
 		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
-			resp, err := run.Escalate(ctx, e)
-			return resp, err == nil
+			// A replan is made here, where the model and the planner are:
+			// the Temporal run is aborted and its new plan proposed.
+			if rp != nil {
+				e.CanReplan = true
+				if !slices.Contains(e.Choices, runner.ActReplan) {
+					e.Choices = append(e.Choices, runner.ActReplan)
+				}
+			}
+			for {
+				resp, err := run.Escalate(ctx, e)
+				if err != nil {
+					return resp, false
+				}
+				if resp.Action != runner.ActReplan {
+					return resp, true
+				}
+				if rp == nil {
+					e.Notice = "replanning needs a model: set one up in Preferences → Model"
+					continue
+				}
+				nw, err := s.replanTemporal(ctx, rp, req.Workflow, id, e, st)
+				if err != nil {
+					e.Notice = "the replan failed: " + err.Error()
+					continue
+				}
+				replanned, replannedAt = nw, &runner.NodeRef{ID: e.NodeID, Key: e.NodeKey, Name: e.NodeName}
+				return runner.Response{Action: runner.ActAbort}, true
+			}
 		},
 	})
 	if err != nil {
@@ -174,9 +210,19 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 				fin.Warnings = append(fin.Warnings, "the run's summary is not written: "+err.Error())
 			}
 		}
+		if replanned != nil { // aborted on the service for the new plan
+			res.Outcome, res.Replanned, res.StoppedAt = runner.OutcomeReplanned, replanned, replannedAt
+			res.Error = fmt.Sprintf("%s failed; a new plan was made", replannedAt.Key)
+		}
 		fin.Outcome, fin.Error, fin.StoppedAt, fin.Summary, fin.Verdict = res.Outcome, res.Error, res.StoppedAt, &res.Summary, res.Verdict
 		fin.Warnings = append(fin.Warnings, nonNil(res.Warnings)...)
 		fin.Started, fin.Finished, fin.Result = res.Started, res.Finished, res
+		fin.Replanned = res.Replanned != nil
+		if res.Replanned != nil {
+			prop := s.proposal(ctx, req.Workflow, res, run.path)
+			prop.AfterSeq = run.lastSeq.Load()
+			run.send(Event{Kind: KindReplanned, Replan: &prop})
+		}
 	}
 	fin.AfterSeq = run.lastSeq.Load()
 	run.mu.Lock()
@@ -184,4 +230,25 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 	run.mu.Unlock()
 	c := fin
 	run.send(Event{Kind: KindFinished, Finished: &c})
+}
+
+// replanTemporal asks the planner for a new version after the failure the
+// escalation e reports (the outputs so far are not asked for: the run's
+// events told what ran), and marks its model-written steps for approval.
+func (s *Service) replanTemporal(ctx context.Context, rp runner.Replanner, w *workflow.Workflow, runID string, e runner.Escalation, st settings.Settings) (*workflow.Workflow, error) {
+	var failed workflow.Node
+	if n := w.NodeByID(e.NodeID); n != nil {
+		failed = *n
+	} else {
+		failed = workflow.Node{Key: e.NodeKey, Name: e.NodeName, Type: e.NodeType}
+	}
+	nw, err := rp.Replan(ctx, failure.ReplanRequest{Workflow: w.Clone(), FailedNode: failed, Failures: e.Failures, Outputs: map[string]any{}})
+	if err != nil {
+		return nil, err
+	}
+	if nw == nil {
+		return nil, errors.New("the planner returned no workflow")
+	}
+	runner.MarkReplan(w, nw, runID, e.NodeKey, st.LLM.Model, time.Now())
+	return nw, nil
 }

@@ -11,11 +11,13 @@ import (
 
 	"go.temporal.io/server/temporaltest"
 
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	wtemporal "github.com/weft-dev/weft/backend/temporal"
+	"github.com/weft-dev/weft/backend/tools"
 	wf "github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -93,6 +95,83 @@ func TestServiceOnTemporal(t *testing.T) {
 				h, err := svc.RunHistory(path, "svc")
 				if err != nil || len(h.Runs) != 1 || h.Runs[0].Outcome != runner.OutcomePartial {
 					t.Fatalf("history %+v %v", h, err)
+				}
+				return
+			}
+		case <-timeout:
+			t.Fatal("the run did not finish")
+		}
+	}
+}
+
+type fixedReplanner struct{ nw *wf.Workflow }
+
+func (f fixedReplanner) Replan(context.Context, failure.ReplanRequest) (*wf.Workflow, error) {
+	return f.nw.Clone(), nil
+}
+
+// Replan on a Temporal run: the planner runs where the app is, the
+// Temporal run is aborted, and the new plan is proposed for review with
+// its model-written steps marked for approval.
+func TestServiceReplanOnTemporal(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ts := temporaltest.NewServer(temporaltest.WithT(t))
+	dir := t.TempDir()
+	w := wtemporal.NewWorker(ts.GetDefaultClient(), "weft-replan", acts(dir))
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	st := settings.Defaults()
+	st.LLM.Model = "fake-model"
+	st.Engine = settings.Engine{Kind: settings.EngineTemporal, Temporal: settings.TemporalEngine{Address: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(), TaskQueue: "weft-replan"}}
+	doc, _, err := wf.Parse([]byte(`{"format":"weft/v1","id":"rp","name":"rp","nodes":[
+ {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"exit 2"}},"retry":{"max_attempts":1}}],"edges":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nw := doc.Clone()
+	nw.Nodes[0].Params.Arguments["command"] = "true"
+	svc := service.New(service.Deps{
+		Settings: func() (settings.Settings, []string, error) { return st, nil, nil },
+		NewLLM: func(l settings.LLM) (llm.Client, error) {
+			return llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1", Model: l.Model})
+		},
+		Replanner: func(settings.Settings, llm.Client, func(context.Context) *tools.Catalog) runner.Replanner {
+			return fixedReplanner{nw}
+		},
+		Getenv: func(string) string { return "" },
+	})
+	path := filepath.Join(dir, "rp.json")
+	if err := wf.Save(path, doc); err != nil {
+		t.Fatal(err)
+	}
+	events := make(chan service.Event, 1000)
+	if res, err := svc.Start(context.Background(), service.StartRequest{Workflow: doc, Path: path, Sink: service.SinkFunc(func(e service.Event) { events <- e })}); err != nil || !res.Started {
+		t.Fatalf("Start: %+v %v", res, err)
+	}
+	var proposal *service.Replan
+	timeout := time.After(60 * time.Second)
+	for {
+		select {
+		case e := <-events:
+			switch e.Kind {
+			case service.KindEscalation:
+				if !e.Escalation.Escalation.CanReplan {
+					t.Fatalf("replan not offered: %+v", e.Escalation.Escalation)
+				}
+				if err := svc.Respond(e.Escalation.ID, runner.Response{Action: runner.ActReplan}); err != nil {
+					t.Fatal(err)
+				}
+			case service.KindReplanned:
+				proposal = e.Replan
+			case service.KindFinished:
+				if e.Finished.Outcome != runner.OutcomeReplanned || proposal == nil || proposal.Workflow == nil {
+					t.Fatalf("finished %+v, proposal %+v", e.Finished, proposal)
+				}
+				if len(proposal.SideEffects) != 1 || proposal.SideEffects[0].Key != "a" {
+					t.Fatalf("the changed step is not waiting for approval: %+v", proposal.SideEffects)
 				}
 				return
 			}
