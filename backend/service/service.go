@@ -188,8 +188,15 @@ type StartRequest struct {
 	// From runs from this node, reusing the last run's outputs of the
 	// steps before it (partial.go); "" runs the whole workflow.
 	From string
-	// Engine forces an engine ("local"); "" uses the settings' engine.
+	// Engine forces an engine ("local" or "temporal"); "" uses the
+	// settings' engine.
 	Engine string
+	// Temporal, with Engine "temporal", replaces the settings' service
+	// (the CLI's flags).
+	Temporal *settings.TemporalEngine
+	// Detach leaves a Temporal run going when ctx ends (the CLI's Ctrl+C);
+	// without it the run is canceled on the service (the app's Stop).
+	Detach bool
 }
 
 // StartResult says whether the run started. Started is false when the
@@ -205,6 +212,8 @@ type StartResult struct {
 	// Denied is true when an Approver was asked and did not approve every
 	// step; false with Approval set means nobody could be asked.
 	Denied bool `json:"-"`
+	// RunID is set at once for a run on Temporal (its workflow id).
+	RunID string `json:"-"`
 }
 
 // Escalation is an escalation waiting for Respond(ID, …).
@@ -347,7 +356,10 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 		return nil, res, errors.New("run: no workflow given")
 	}
 	if req.From == "" && req.Engine != settings.EngineLocal { // a run from a node reuses what this process keeps: local only
-		if st, _, err := s.settings(); err == nil && st.Engine.Kind == settings.EngineTemporal {
+		if st, _, err := s.settings(); err == nil && (req.Engine == settings.EngineTemporal || st.Engine.Kind == settings.EngineTemporal) {
+			if req.Temporal != nil {
+				st.Engine.Temporal = *req.Temporal
+			}
 			return s.startTemporal(ctx, req, st)
 		}
 	}

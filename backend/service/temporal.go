@@ -37,49 +37,53 @@ func (s *Service) getenv(k string) string {
 }
 
 // credential is a Temporal credential: the environment's, else the
-// keyring's (Deps.Secret).
-func (s *Service) credential(env, secret string) (string, error) {
+// keyring's (Deps.Secret). A keyring that does not answer is a warning,
+// not a refusal: the run may need no stored credential.
+func (s *Service) credential(env, secret string, warnings *[]string) string {
 	if v := s.getenv(env); v != "" {
-		return v, nil
+		return v
 	}
 	if s.deps.Secret == nil {
-		return "", nil
+		return ""
 	}
-	return s.deps.Secret(secret)
+	v, err := s.deps.Secret(secret)
+	if err != nil {
+		if len(*warnings) == 0 { // once: the keyring, not each credential
+			*warnings = append(*warnings, fmt.Sprintf("the OS keyring could not be read (%v): the Temporal credentials come from the environment only (%s, %s)", err, "WEFT_TEMPORAL_API_KEY", temporal.EnvKey))
+		}
+		return ""
+	}
+	return v
 }
 
 // temporalConfig is how to reach the service of the settings, with its
-// credentials.
-func (s *Service) temporalConfig(st settings.Settings) (temporal.Config, error) {
+// credentials, and what could not be read.
+func (s *Service) temporalConfig(st settings.Settings) (temporal.Config, []string, error) {
 	t := st.Engine.Temporal
 	cfg := temporal.Config{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS, Logger: s.deps.Logger}
-	var err error
-	if cfg.APIKey, err = s.credential("WEFT_TEMPORAL_API_KEY", settings.SecretTemporalAPIKey); err != nil {
-		return cfg, err
-	}
-	k, err := s.credential(temporal.EnvKey, settings.SecretTemporalPayloadKey)
-	if err != nil {
-		return cfg, err
-	}
-	if k != "" {
-		if cfg.Key, err = temporal.ParseKey(k); err != nil {
-			return cfg, err
+	var warnings []string
+	cfg.APIKey = s.credential("WEFT_TEMPORAL_API_KEY", settings.SecretTemporalAPIKey, &warnings)
+	if k := s.credential(temporal.EnvKey, settings.SecretTemporalPayloadKey, &warnings); k != "" {
+		key, err := temporal.ParseKey(k)
+		if err != nil {
+			return cfg, warnings, err
 		}
+		cfg.Key = key
 	}
-	return cfg, nil
+	return cfg, warnings, nil
 }
 
 // temporalEngine connects to the service of the settings.
-func (s *Service) temporalEngine(st settings.Settings) (*temporal.Engine, error) {
-	cfg, err := s.temporalConfig(st)
+func (s *Service) temporalEngine(st settings.Settings) (*temporal.Engine, []string, error) {
+	cfg, warnings, err := s.temporalConfig(st)
 	if err != nil {
-		return nil, err
+		return nil, warnings, err
 	}
 	c, err := temporal.Dial(cfg)
 	if err != nil {
-		return nil, err
+		return nil, warnings, err
 	}
-	return &temporal.Engine{Client: c, Config: cfg}, nil
+	return &temporal.Engine{Client: c, Config: cfg}, warnings, nil
 }
 
 // startTemporal is Start on the Temporal engine.
@@ -95,11 +99,12 @@ func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settin
 			s.release(run)
 		}
 	}()
-	eng, err := s.temporalEngine(st)
+	eng, warnings, err := s.temporalEngine(st)
 	if err != nil {
 		return nil, res, err
 	}
 	res, id, err := s.Submit(ctx, req, temporalRemote{eng})
+	res.Warnings = append(res.Warnings, warnings...)
 	if err != nil || !res.Started {
 		eng.Client.Close()
 		return nil, res, err
@@ -108,6 +113,7 @@ func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settin
 		res.Warnings = append(res.Warnings, "step outputs go through the Temporal history as they are: set a payload key (Preferences → Engine, or "+temporal.EnvKey+"; the same on every worker) to seal them")
 	}
 	run.path = req.Path
+	res.RunID = id
 	run.mu.Lock()
 	run.runID = id
 	run.mu.Unlock()
@@ -189,30 +195,31 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 		if rec != nil {
 			rec.Close()
 		}
-		if ctx.Err() != nil { // Stop: cancel the run on the service too
+		switch {
+		case ctx.Err() != nil && req.Detach: // the CLI's Ctrl+C: the run goes on
+			fin.Outcome, fin.Error = runner.OutcomeCanceled, fmt.Sprintf("detached; run %s goes on. Follow it: weft runs show %s; answer it: weft runs respond %s ANSWER", id, id, id)
+		case ctx.Err() != nil: // Stop: cancel the run on the service too
 			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			if cerr := eng.Cancel(cctx, id); cerr != nil {
 				fin.Warnings = append(fin.Warnings, cerr.Error())
 			}
 			cancel()
 			fin.Outcome, fin.Error = runner.OutcomeCanceled, "stopped; the run was canceled on the Temporal service"
-		} else {
+		default:
 			fin.Outcome, fin.Error, fin.Err = runner.OutcomeFailed, fmt.Sprintf("following Temporal run %s: %v", id, err), err
 		}
 	} else {
-		if rec != nil {
-			rec.Redact(res)
-		} else {
-			runner.RedactResult(red, res)
-		}
-		if rec != nil {
-			if err := rec.Finish(res); err != nil {
-				fin.Warnings = append(fin.Warnings, "the run's summary is not written: "+err.Error())
-			}
-		}
 		if replanned != nil { // aborted on the service for the new plan
 			res.Outcome, res.Replanned, res.StoppedAt = runner.OutcomeReplanned, replanned, replannedAt
 			res.Error = fmt.Sprintf("%s failed; a new plan was made", replannedAt.Key)
+		}
+		if rec != nil {
+			rec.Redact(res)
+			if err := rec.Finish(res); err != nil {
+				fin.Warnings = append(fin.Warnings, "the run's summary is not written: "+err.Error())
+			}
+		} else {
+			runner.RedactResult(red, res)
 		}
 		fin.Outcome, fin.Error, fin.StoppedAt, fin.Summary, fin.Verdict = res.Outcome, res.Error, res.StoppedAt, &res.Summary, res.Verdict
 		fin.Warnings = append(fin.Warnings, nonNil(res.Warnings)...)

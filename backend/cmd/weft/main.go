@@ -39,6 +39,9 @@ type cli struct {
 	// stderr pass through it (newCLI), and it learns the settings'
 	// secrets whenever a command loads them (store).
 	red *redact.Redactor
+	// temporalAPIKeyEnv names the variable holding the Temporal API key
+	// (weft run --api-key-env).
+	temporalAPIKeyEnv string
 }
 
 type command struct {

@@ -18,6 +18,7 @@ import (
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
+	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -115,6 +116,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	default:
 		handler = fixedHandler{c: c, action: runner.ActAbort, quiet: *asJSON}
 	}
+	c.temporalAPIKeyEnv = *topts.apiKeyEnv
 	svc := c.runService(s, *asJSON)
 	// The service tells what happens; escalations are answered here, in
 	// order with the events (the run waits for the answer anyway).
@@ -143,14 +145,21 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	case terminal:
 		approver = &cliApprover{c: c, in: in}
 	}
+	req := service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink, UsePinned: *pinned, Engine: *engine,
+		Detach: !*cancelOnInterrupt}
 	switch *engine {
 	case "", "local":
 	case "temporal":
-		return c.runTemporal(ctx, topts, svc, s, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, UsePinned: *pinned}, handler, p, *cancelOnInterrupt)
+		// The service runs it as the app does (approval, following,
+		// replan); the flags say where the Temporal service is.
+		if *topts.address == "" {
+			return fail(errors.New("no Temporal service given: use --temporal-address HOST:PORT or set "+EnvTemporalAddress), nil)
+		}
+		req.Temporal = &settings.TemporalEngine{Address: *topts.address, Namespace: *topts.namespace, TaskQueue: *topts.queue, TLS: *topts.tls}
 	default:
 		return fail(fmt.Errorf("--engine %q: use local or temporal", *engine), nil)
 	}
-	started, err := svc.Start(ctx, service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink, UsePinned: *pinned, Engine: *engine})
+	started, err := svc.Start(ctx, req)
 	if err != nil {
 		return fail(err, nil)
 	}
@@ -165,7 +174,14 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	for _, wn := range started.Warnings {
 		fmt.Fprintf(c.stderr, "weft: warning: %s\n", wn)
 	}
+	if started.RunID != "" && !*asJSON {
+		fmt.Fprintf(c.stdout, "submitted run %s to Temporal at %s\n", started.RunID, *topts.address)
+	}
 	fin := <-finished
+	if fin.Result == nil && fin.Err == nil { // detached from a Temporal run, or stopped
+		fmt.Fprintf(c.stderr, "weft: %s\n", fin.Error)
+		return exitCanceled
+	}
 	if fin.Err != nil {
 		var ie *runner.InvalidError
 		if errors.As(fin.Err, &ie) {

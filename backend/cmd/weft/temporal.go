@@ -15,10 +15,8 @@ import (
 	"github.com/weft-dev/weft/backend/critic"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
-	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/temporal"
-	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // temporalOpts are the flags that say where the Temporal service is.
@@ -84,113 +82,6 @@ func (o *temporalOpts) engine(c *cli) (*temporal.Engine, error) {
 		return nil, err
 	}
 	return &temporal.Engine{Client: cl, Config: cfg}, nil
-}
-
-// remote submits through the Temporal engine for the service.
-type remote struct{ eng *temporal.Engine }
-
-func (r remote) Submit(ctx context.Context, w *workflow.Workflow, sub service.Submission) (string, error) {
-	return r.eng.Submit(ctx, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
-}
-
-// runTemporal is `weft run --engine temporal`: submit, then follow until
-// the end. Ctrl+C detaches (the run goes on), or cancels it with
-// --cancel-on-interrupt.
-func (c *cli) runTemporal(ctx context.Context, o *temporalOpts, svc *service.Service, s settings.Settings, req service.StartRequest, handler runner.EscalationHandler, p *runPrinter, cancelOnInterrupt bool) int {
-	fail := func(err error) int {
-		if p.json {
-			c.writeJSONLine(map[string]any{"type": "error", "error": err.Error()})
-		}
-		fmt.Fprintf(c.stderr, "weft: %v\n", err)
-		return exitUnusable
-	}
-	eng, err := o.engine(c)
-	if err != nil {
-		return fail(err)
-	}
-	defer eng.Client.Close()
-	started, id, err := svc.Submit(ctx, req, remote{eng})
-	if err != nil {
-		return fail(err)
-	}
-	switch {
-	case len(started.Problems) > 0:
-		return fail(&runner.InvalidError{Problems: started.Problems})
-	case !started.Started && len(started.Approval) > 0:
-		return c.notApproved(started.Approval, started.Denied, p.json)
-	case !started.Started:
-		return fail(errors.New(started.Error))
-	}
-	if !p.json {
-		fmt.Fprintf(c.stdout, "submitted run %s to %s (task queue %s)\n", id, eng.Config.Address, *o.queue)
-	}
-	// The run is logged beside the workflow as a local one is, so the
-	// history and weft stats count it.
-	rec, rerr := runner.NewRecorder(runner.Options{Settings: s}, req.Workflow, req.Path, "", id)
-	if rerr != nil {
-		fmt.Fprintf(c.stderr, "weft: warning: the run is not logged beside the workflow: %v\n", rerr)
-	}
-	red := runner.NewRedactor(s)
-	res, err := eng.Follow(ctx, id, temporal.Handler{
-		Event: func(e runner.Event) {
-			// Shown with this machine's secrets hidden too (the worker hid
-			// its own).
-			seq := e.Seq
-			if rec != nil {
-				e = rec.Event(e)
-			} else {
-				e = runner.RedactEvent(red, e)
-			}
-			e.Seq, e.RunID = seq, id
-			p.event(e)
-		},
-		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
-			resp, err := handler.Escalate(ctx, e)
-			return resp, err == nil
-		},
-	})
-	if err != nil {
-		if rec != nil {
-			rec.Close() // no summary: the history shows the run as not complete
-		}
-		if ctx.Err() == nil {
-			return fail(err)
-		}
-		if cancelOnInterrupt {
-			cctx, cancel := context.WithTimeout(context.Background(), 10e9)
-			defer cancel()
-			if err := eng.Cancel(cctx, id); err != nil {
-				fmt.Fprintf(c.stderr, "weft: %v\n", err)
-			} else {
-				fmt.Fprintf(c.stderr, "weft: canceled run %s\n", id)
-			}
-		} else {
-			fmt.Fprintf(c.stderr, "weft: detached; run %s goes on. Follow it: weft runs show %s; answer it: weft runs respond %s ANSWER\n", id, id, id)
-		}
-		return exitCanceled
-	}
-	if rec != nil {
-		rec.Redact(res)
-	} else {
-		runner.RedactResult(red, res)
-	}
-	if rec != nil {
-		if err := rec.Finish(res); err != nil {
-			fmt.Fprintf(c.stderr, "weft: warning: the run's summary is not written: %v\n", err)
-		}
-	}
-	if p.json {
-		c.writeJSONLine(struct {
-			Type string `json:"type"`
-			*runner.Result
-		}{"result", res})
-	} else {
-		p.summary(res)
-	}
-	if res.Outcome == runner.OutcomeSucceeded {
-		return exitOK
-	}
-	return exitInvalid
 }
 
 // worker is `weft worker`: it runs the steps of the runs on a task queue

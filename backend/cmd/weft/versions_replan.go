@@ -42,6 +42,21 @@ func (c *cli) runService(s settings.Settings, quiet bool) *service.Service {
 		},
 		Replanner: service.PlannerReplanner(c.log, progress),
 		Logger:    c.log,
+		// The Temporal engine's credentials: the environment (the API key
+		// under the name --api-key-env gives), else the keyring.
+		Getenv: func(k string) string {
+			if k == "WEFT_TEMPORAL_API_KEY" && c.temporalAPIKeyEnv != "" {
+				k = c.temporalAPIKeyEnv
+			}
+			return c.getenv(k)
+		},
+		Secret: func(name string) (string, error) {
+			st, err := c.store()
+			if err != nil {
+				return "", err
+			}
+			return st.Secret(name)
+		},
 	})
 }
 
