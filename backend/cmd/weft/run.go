@@ -175,7 +175,11 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "weft: warning: %s\n", wn)
 	}
 	if started.RunID != "" && !*asJSON {
-		fmt.Fprintf(c.stdout, "submitted run %s to Temporal at %s\n", started.RunID, *topts.address)
+		addr := s.Engine.Temporal.Address
+		if req.Temporal != nil {
+			addr = req.Temporal.Address
+		}
+		fmt.Fprintf(c.stdout, "submitted run %s to Temporal at %s\n", started.RunID, addr)
 	}
 	fin := <-finished
 	if fin.Result == nil && fin.Err == nil { // detached from a Temporal run, or stopped
