@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -43,6 +44,15 @@ func (rn *Runner) checkApproval(w *workflow.Workflow) error {
 		return &ApprovalError{Steps: steps}
 	}
 	return nil
+}
+
+// runDir is the folder a run's relative paths start in: workflowDir, else
+// the working folder of the process.
+func (rn *Runner) runDir() (string, error) {
+	if d := rn.workflowDir(); d != "" {
+		return d, nil
+	}
+	return os.Getwd()
 }
 
 // workflowDir is the folder relative paths start from (Options.Dir, else

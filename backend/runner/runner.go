@@ -17,7 +17,6 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -285,16 +284,9 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	}
 
 	o := &rn.opts
-	dir := o.Dir
-	if dir == "" && o.WorkflowPath != "" {
-		if abs, err := filepath.Abs(o.WorkflowPath); err == nil {
-			dir = filepath.Dir(abs)
-		}
-	}
-	if dir == "" {
-		if dir, err = os.Getwd(); err != nil {
-			return nil, err
-		}
+	dir, err := rn.runDir()
+	if err != nil {
+		return nil, err
 	}
 	runsDir := o.RunsDir
 	if runsDir == "" {

@@ -50,11 +50,9 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 		return nil, err
 	}
 	o := &rn.opts
-	dir := rn.workflowDir()
-	if dir == "" {
-		if dir, err = os.Getwd(); err != nil {
-			return nil, err
-		}
+	dir, err := rn.runDir()
+	if err != nil {
+		return nil, err
 	}
 	// The run log needs a folder; a step's is temporary: its events are
 	// returned (and heard), the engine keeps the history.

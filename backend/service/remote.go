@@ -3,9 +3,7 @@ package service
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/runner"
@@ -59,14 +57,13 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 	if err != nil {
 		return res, "", err
 	}
-	path := strings.TrimSpace(req.Path)
+	path, err := absPath(req.Path)
+	if err != nil {
+		return res, "", err
+	}
 	dir := ""
 	if path != "" {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return res, "", fmt.Errorf("run: %w", err)
-		}
-		path, dir = abs, filepath.Dir(abs)
+		dir = filepath.Dir(path)
 	}
 	pass, err := s.checkApproval(ctx, st, w, path, req.Approver, req.ApprovedBy)
 	res.Warnings = append(res.Warnings, pass.warnings...)

@@ -375,13 +375,9 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 		}
 	}()
 
-	path := strings.TrimSpace(req.Path)
-	if path != "" {
-		abs, err := filepath.Abs(path)
-		if err != nil {
-			return nil, res, fmt.Errorf("run: %w", err)
-		}
-		path = abs
+	path, err := absPath(req.Path)
+	if err != nil {
+		return nil, res, err
 	}
 	run.path = path
 	vr := validate.Validate(w, s.deps.Builtin)
@@ -449,6 +445,19 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 	go run.forward(forwarded)
 	go s.runInBackground(ctx, run, runner.New(opts), w, forwarded)
 	return run, res, nil
+}
+
+// absPath is the workflow's file as an absolute path ("" when unsaved).
+func absPath(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return "", nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", fmt.Errorf("run: %w", err)
+	}
+	return abs, nil
 }
 
 // reserve makes a new run the active one while it is checked (ok false:

@@ -112,7 +112,7 @@ func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settin
 	if eng.Config.Key == nil {
 		res.Warnings = append(res.Warnings, "step outputs go through the Temporal history as they are: set a payload key (Preferences → Engine, or "+temporal.EnvKey+"; the same on every worker) to seal them")
 	}
-	run.path = req.Path
+	run.path, _ = absPath(req.Path) // Submit took it already
 	res.RunID = id
 	run.mu.Lock()
 	run.runID = id
