@@ -56,10 +56,9 @@ func (s *Service) credential(env, secret string, warnings *[]string) string {
 	return v
 }
 
-// temporalConfig is how to reach the service of the settings, with its
+// temporalConfig is how to reach the Temporal service t, with its
 // credentials, and what could not be read.
-func (s *Service) temporalConfig(st settings.Settings) (temporal.Config, []string, error) {
-	t := st.Engine.Temporal
+func (s *Service) temporalConfig(t settings.TemporalEngine) (temporal.Config, []string, error) {
 	cfg := temporal.Config{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS, Logger: s.deps.Logger}
 	var warnings []string
 	cfg.APIKey = s.credential("WEFT_TEMPORAL_API_KEY", settings.SecretTemporalAPIKey, &warnings)
@@ -69,13 +68,17 @@ func (s *Service) temporalConfig(st settings.Settings) (temporal.Config, []strin
 			return cfg, warnings, err
 		}
 		cfg.Key = key
+	} else {
+		warnings = append(warnings, "step outputs go through the Temporal history as they are: set a payload key (Preferences → Engine, or "+temporal.EnvKey+"; the same on every worker and client) to seal them")
 	}
 	return cfg, warnings, nil
 }
 
-// temporalEngine connects to the service of the settings.
-func (s *Service) temporalEngine(st settings.Settings) (*temporal.Engine, []string, error) {
-	cfg, warnings, err := s.temporalConfig(st)
+// TemporalEngine connects to the Temporal service t with the credentials
+// of the environment or the keyring (the one way the app and every weft
+// command reach it); the warnings say what is missing.
+func (s *Service) TemporalEngine(t settings.TemporalEngine) (*temporal.Engine, []string, error) {
+	cfg, warnings, err := s.temporalConfig(t)
 	if err != nil {
 		return nil, warnings, err
 	}
@@ -99,7 +102,7 @@ func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settin
 			s.release(run)
 		}
 	}()
-	eng, warnings, err := s.temporalEngine(st)
+	eng, warnings, err := s.TemporalEngine(st.Engine.Temporal)
 	if err != nil {
 		return nil, res, err
 	}
@@ -108,9 +111,6 @@ func (s *Service) startTemporal(ctx context.Context, req StartRequest, st settin
 	if err != nil || !res.Started {
 		eng.Client.Close()
 		return nil, res, err
-	}
-	if eng.Config.Key == nil {
-		res.Warnings = append(res.Warnings, "step outputs go through the Temporal history as they are: set a payload key (Preferences → Engine, or "+temporal.EnvKey+"; the same on every worker) to seal them")
 	}
 	run.path, _ = absPath(req.Path) // Submit took it already
 	res.RunID = id

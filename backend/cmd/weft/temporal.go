@@ -41,47 +41,24 @@ func addTemporalFlags(fs *flag.FlagSet, getenv func(string) string) *temporalOpt
 // temporalValueFlags are the flags that take a value, for interspersed.
 var temporalValueFlags = map[string]bool{"temporal-address": true, "namespace": true, "task-queue": true, "api-key-env": true}
 
+// engine connects to the service the flags name, with the credentials
+// of the environment (the API key under --api-key-env) or the keyring, as
+// the app does (service.TemporalEngine).
 func (o *temporalOpts) engine(c *cli) (*temporal.Engine, error) {
-	cfg := temporal.Config{Address: *o.address, Namespace: *o.namespace, TaskQueue: *o.queue, TLS: *o.tls, Logger: c.log}
-	if cfg.Address == "" {
+	if *o.address == "" {
 		return nil, errors.New("no Temporal service given: use --temporal-address HOST:PORT or set " + EnvTemporalAddress)
 	}
-	// The credentials: the environment's, else those kept in the OS
-	// keyring (Preferences → Engine).
-	kept := func(name string) string {
-		st, err := c.store()
-		if err != nil {
-			return ""
-		}
-		v, _ := st.Secret(name)
-		return v
+	c.temporalAPIKeyEnv = *o.apiKeyEnv
+	eng, warnings, err := c.runService(settings.Defaults(), true).TemporalEngine(
+		settings.TemporalEngine{Address: *o.address, Namespace: *o.namespace, TaskQueue: *o.queue, TLS: *o.tls})
+	for _, w := range warnings {
+		fmt.Fprintf(c.stderr, "weft: warning: %s\n", w)
 	}
-	if *o.apiKeyEnv != "" {
-		cfg.APIKey = c.getenv(*o.apiKeyEnv)
-	}
-	if cfg.APIKey == "" {
-		cfg.APIKey = kept(settings.SecretTemporalAPIKey)
-	}
-	c.red.Add(cfg.APIKey)
-	k := c.getenv(temporal.EnvKey)
-	if k == "" {
-		k = kept(settings.SecretTemporalPayloadKey)
-	}
-	if k != "" {
-		key, err := temporal.ParseKey(k)
-		if err != nil {
-			return nil, err
-		}
-		c.red.Add(strings.TrimSpace(k))
-		cfg.Key = key
-	} else {
-		fmt.Fprintf(c.stderr, "weft: warning: no payload key (%s, or Preferences → Engine): step outputs go through the Temporal history as they are; set one (the same on every worker and client) to seal them\n", temporal.EnvKey)
-	}
-	cl, err := temporal.Dial(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return &temporal.Engine{Client: cl, Config: cfg}, nil
+	c.red.Add(eng.Config.APIKey)
+	return eng, nil
 }
 
 // worker is `weft worker`: it runs the steps of the runs on a task queue
