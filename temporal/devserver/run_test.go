@@ -36,6 +36,17 @@ func acts(dir string) *wtemporal.Activities {
 	}}
 }
 
+// startWorker runs an in-process worker of the queue for the test, its steps'
+// relative paths starting in dir.
+func startWorker(t *testing.T, c client.Client, queue, dir string) {
+	t.Helper()
+	w := wtemporal.NewWorker(c, queue, acts(dir))
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+}
+
 func parse(t *testing.T, doc string) *wf.Workflow {
 	t.Helper()
 	w, _, err := wf.Parse([]byte(`{"format":"weft/v1","id":"w","name":"real server",` + doc + `}`))
@@ -55,11 +66,7 @@ func read(dir, name string) string {
 func TestRunOnARealServer(t *testing.T) {
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	dir := t.TempDir()
-	w := wtemporal.NewWorker(ts.GetDefaultClient(), "weft-test", acts(dir))
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	startWorker(t, ts.GetDefaultClient(), "weft-test", dir)
 	doc := parse(t, `"nodes":[
  {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo hello"}}},
  {"id":"i","key":"ok","type":"If","params":{"condition":"a.stdout contains 'hello'"}},
@@ -304,11 +311,7 @@ func TestSealedHistory(t *testing.T) {
 	}
 	c := ts.NewClientWithOptions(client.Options{DataConverter: dc})
 	dir := t.TempDir()
-	w := wtemporal.NewWorker(c, "weft-sealed", acts(dir))
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	startWorker(t, c, "weft-sealed", dir)
 	const marker = "tok-3f9c2e7a51"
 	doc := parse(t, `"nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo `+marker+`"}}},
  {"id":"b","key":"b","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo {{a.stdout}} > got.txt"}}}],"edges":[{"from":"a","to":"b"}]`)
@@ -331,11 +334,7 @@ func TestSealedHistory(t *testing.T) {
 	}
 	// The check sees it when the payloads are not sealed.
 	plain := &wtemporal.Engine{Client: ts.GetDefaultClient(), Config: wtemporal.Config{TaskQueue: "weft-plain"}}
-	pw := wtemporal.NewWorker(ts.GetDefaultClient(), "weft-plain", acts(dir))
-	if err := pw.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer pw.Stop()
+	startWorker(t, ts.GetDefaultClient(), "weft-plain", dir)
 	pid, err := plain.Submit(ctx, doc, wtemporal.RunInput{Dir: dir})
 	if err != nil {
 		t.Fatal(err)

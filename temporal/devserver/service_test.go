@@ -16,7 +16,6 @@ import (
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
-	wtemporal "github.com/weft-dev/weft/backend/temporal"
 	"github.com/weft-dev/weft/backend/tools"
 	wf "github.com/weft-dev/weft/backend/workflow"
 )
@@ -30,11 +29,7 @@ func TestServiceOnTemporal(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	dir := t.TempDir()
-	w := wtemporal.NewWorker(ts.GetDefaultClient(), "weft-svc", acts(dir))
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	startWorker(t, ts.GetDefaultClient(), "weft-svc", dir)
 	st := settings.Defaults()
 	// A secret this machine knows and the worker does not: what the app
 	// shows hides it all the same.
@@ -118,11 +113,7 @@ func TestServiceReplanOnTemporal(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	dir := t.TempDir()
-	w := wtemporal.NewWorker(ts.GetDefaultClient(), "weft-replan", acts(dir))
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer w.Stop()
+	startWorker(t, ts.GetDefaultClient(), "weft-replan", dir)
 	st := settings.Defaults()
 	st.LLM.Model = "fake-model"
 	st.Engine = settings.Engine{Kind: settings.EngineTemporal, Temporal: settings.TemporalEngine{Address: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(), TaskQueue: "weft-replan"}}
