@@ -169,21 +169,15 @@ export function nodeStateFor(prev: NodeRunState | undefined, e: RunEvent): NodeR
         maxAttempts: e.max_attempts ?? keep.maxAttempts,
         message: e.type === 'failure' ? e.failure?.error : e.type === 'retry' ? e.message : prev?.message,
       };
+    case 'resolved':
     case 'node_finished':
+    case 'node_skipped':
       if (e.source === 'pinned' || e.source === 'reused') return { status: 'ok', source: e.source, message: e.message };
       return {
         ...keep,
         status: (e.status as RunNodeStatus) || prev?.status || 'ok',
         attempt: e.attempt ?? keep.attempt,
-        message: e.status === 'ok' ? undefined : e.message || prev?.message,
-      };
-    case 'resolved':
-    case 'node_skipped':
-      return {
-        ...keep,
-        status: (e.status as RunNodeStatus) || prev?.status || 'ok',
-        attempt: e.attempt ?? keep.attempt,
-        message: e.message || prev?.message,
+        message: e.type === 'node_finished' && e.status === 'ok' ? undefined : e.message || prev?.message,
       };
     case 'branch_evaluated':
       return { status: 'ok', iteration: e.iteration ?? prev?.iteration, message: e.branch ? `took ${e.branch}` : undefined };

@@ -208,8 +208,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     if (!doc) return false;
     try {
       const r = await apiImpl.lastOutputs(doc.id, nodeId);
-      const name = doc.nodes.find((n) => n.id === nodeId)?.name ?? nodeId;
-      store.getState().edit((w) => setPinned(w, [nodeId], r.outputs), { label: `Pin the data of ${name}` });
+      store.getState().edit((w) => setPinned(w, [nodeId], r.outputs), { label: `Pin the data of ${nodeName(nodeId)}` });
       return true;
     } catch (e) {
       toast(`Could not pin: ${errorMessage(e)}`);
@@ -221,8 +220,11 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
   function unpin(nodeId: string): void {
     const { doc } = store.getState();
     if (!doc?.pinned || !(nodeId in doc.pinned)) return;
-    const name = doc.nodes.find((n) => n.id === nodeId)?.name ?? nodeId;
-    store.getState().edit((w) => setPinned(w, [nodeId], undefined), { label: `Unpin ${name}` });
+    store.getState().edit((w) => setPinned(w, [nodeId], undefined), { label: `Unpin ${nodeName(nodeId)}` });
+  }
+
+  function nodeName(id: string): string {
+    return store.getState().doc?.nodes.find((n) => n.id === id)?.name || id;
   }
 
   /** approveStep records the approval of one step's exact content; the run starts once none is left. */
