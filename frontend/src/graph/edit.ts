@@ -114,12 +114,6 @@ export function setPinned(w: Workflow, ids: string[], outputs: Record<string, un
   return Object.keys(pinned).length ? { ...rest, pinned } : (rest as Workflow);
 }
 
-/** pinnedOf returns a node's pinned outputs, if it has some. */
-export function pinnedOf(w: Workflow | null | undefined, id: string): Record<string, unknown> | undefined {
-  const p = w?.pinned?.[id];
-  return p && typeof p === 'object' && !Array.isArray(p) ? (p as Record<string, unknown>) : undefined;
-}
-
 /** hasPin says whether the node has any pinned value (an invalid one too: validation reports it). */
 export function hasPin(w: Workflow | null | undefined, id: string): boolean {
   return !!w?.pinned && Object.prototype.hasOwnProperty.call(w.pinned, id);

@@ -36,14 +36,13 @@ export function PinnedData({ node, run = defaultRunActions }: { node: WorkflowNo
   const pinned = hasPin(doc, node.id);
   const value = doc?.pinned?.[node.id];
 
+  // Editing starts from the pin, or from the tool's outputs to fill in.
   const startTyping = () => {
-    let skeleton: Record<string, unknown> = {};
-    if (node.type === 'Tool') {
-      const tool = tools.find((t) => t.name === node.params.tool);
-      for (const o of tool?.outputs ?? []) skeleton[o.name] = '';
+    const skeleton: Record<string, unknown> = {};
+    if (!pinned && node.type === 'Tool') {
+      for (const o of tools.find((t) => t.name === node.params.tool)?.outputs ?? []) skeleton[o.name] = '';
     }
-    if (pinned) skeleton = (value as Record<string, unknown>) ?? skeleton;
-    setDraft(JSON.stringify(skeleton, null, 2));
+    setDraft(JSON.stringify(pinned ? value : skeleton, null, 2));
     setError(null);
   };
   const save = () => {
