@@ -40,15 +40,12 @@ func (n *Nav) Branch(id string, t workflow.OutputType, name string) *workflow.No
 // Node returns the node with the id, or nil.
 func (n *Nav) Node(id string) *workflow.Node { return n.g.byID[id] }
 
-// EvalCondition evaluates a condition (If, Switch case, Loop exit) of w
-// over vars (outputs by key) as Run does: a nil result is false, any
-// other non-boolean an error.
-func EvalCondition(w *workflow.Workflow, cond string, vars map[string]any) (bool, error) {
-	keys := make([]string, 0, len(w.Nodes))
-	full := make(map[string]any, len(w.Nodes))
-	for i := range w.Nodes {
-		k := w.Nodes[i].Key
-		keys = append(keys, k)
+// EvalCondition evaluates a condition (If, Switch case, Loop exit) over
+// vars (outputs by key) as Run does, keys being every node key of the
+// workflow: a nil result is false, any other non-boolean an error.
+func EvalCondition(keys []string, cond string, vars map[string]any) (bool, error) {
+	full := make(map[string]any, len(keys))
+	for _, k := range keys {
 		full[k] = map[string]any{}
 		if v, ok := vars[k]; ok {
 			full[k] = v

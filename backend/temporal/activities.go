@@ -2,7 +2,6 @@ package temporal
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -22,21 +21,14 @@ type Activities struct {
 }
 
 // Step runs one attempt of a step. A failed attempt is an error carrying
-// its StepFailure as details: Temporal retries it under the node's policy
-// unless the failure is not retryable.
+// its StepResult (outputs, failure record, events) as details: Temporal
+// retries it under the node's policy unless the failure is not retryable.
 func (a *Activities) Step(ctx context.Context, in StepInput) (*runner.StepResult, error) {
-	w, _, err := wf.Parse(in.Workflow)
+	w, opts, err := a.setup(in.Workflow, in.Dir)
 	if err != nil {
-		return nil, temporal.NewNonRetryableApplicationError("the run's workflow does not load: "+err.Error(), "weft.invalid", err)
-	}
-	var opts runner.Options
-	if a.Options != nil {
-		opts = a.Options()
+		return nil, err
 	}
 	opts.Approvals = approval.Set(setOf(in.Approved))
-	if in.Dir != "" {
-		opts.Dir = in.Dir
-	}
 	// Alive while it works: a worker that dies is noticed after
 	// heartbeatTimeout and the attempt runs elsewhere.
 	done := make(chan struct{})
@@ -70,15 +62,27 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (*runner.StepResult
 
 // Condition evaluates one condition over the outputs so far.
 func (a *Activities) Condition(_ context.Context, in CondInput) (CondOutput, error) {
-	w, _, err := wf.Parse(in.Workflow)
-	if err != nil {
-		return CondOutput{}, fmt.Errorf("the run's workflow does not load: %w", err)
-	}
-	v, err := runner.EvalCondition(w, in.Cond, in.Vars)
+	v, err := runner.EvalCondition(in.Keys, in.Cond, in.Vars)
 	if err != nil {
 		return CondOutput{Error: err.Error()}, nil
 	}
 	return CondOutput{Value: v}, nil
+}
+
+// setup reads the run's workflow and the worker's runner options for it.
+func (a *Activities) setup(raw []byte, dir string) (*wf.Workflow, runner.Options, error) {
+	var opts runner.Options
+	w, _, err := wf.Parse(raw)
+	if err != nil {
+		return nil, opts, temporal.NewNonRetryableApplicationError("the run's workflow does not load: "+err.Error(), "weft.invalid", err)
+	}
+	if a.Options != nil {
+		opts = a.Options()
+	}
+	if dir != "" {
+		opts.Dir = dir
+	}
+	return w, opts, nil
 }
 
 func setOf(ss []string) map[string]bool {
@@ -92,16 +96,9 @@ func setOf(ss []string) map[string]bool {
 // Goal checks the workflow's done_when (its criteria by this worker's
 // model, as the runner's critic).
 func (a *Activities) Goal(ctx context.Context, in GoalInput) (GoalOutput, error) {
-	w, _, err := wf.Parse(in.Workflow)
+	w, opts, err := a.setup(in.Workflow, in.Dir)
 	if err != nil {
-		return GoalOutput{}, temporal.NewNonRetryableApplicationError("the run's workflow does not load: "+err.Error(), "weft.invalid", err)
-	}
-	var opts runner.Options
-	if a.Options != nil {
-		opts = a.Options()
-	}
-	if in.Dir != "" {
-		opts.Dir = in.Dir
+		return GoalOutput{}, err
 	}
 	v, err := runner.New(opts).Judge(ctx, w, in.Vars, in.Details)
 	if err != nil {

@@ -29,6 +29,7 @@ type interp struct {
 	state State
 	sum   runner.Summary
 	resp  workflow.ReceiveChannel
+	keys  []string // every node key, for conditions
 	esc   int
 }
 
@@ -47,7 +48,11 @@ func Run(ctx workflow.Context, in RunInput) (*runner.Result, error) {
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.invalid", nil)
 	}
-	r := &interp{ctx: ctx, in: in, w: w, nav: nav, vars: map[string]any{}, iter: map[string]int{},
+	keys := make([]string, len(w.Nodes))
+	for i := range w.Nodes {
+		keys[i] = w.Nodes[i].Key
+	}
+	r := &interp{ctx: ctx, in: in, w: w, nav: nav, keys: keys, vars: map[string]any{}, iter: map[string]int{},
 		state: State{Phase: PhaseRunning, Events: []runner.Event{}},
 		sum:   runner.Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}},
 		resp:  workflow.GetSignalChannel(ctx, SignalRespond)}
@@ -251,7 +256,7 @@ func (r *interp) cond(n *wf.Node, what, cond string) (bool, *runner.Result) {
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3}})
 	var out CondOutput
 	var a *Activities
-	if err := workflow.ExecuteLocalActivity(ctx, a.Condition, CondInput{Workflow: r.in.Workflow, Cond: cond, Vars: r.vars}).Get(ctx, &out); err != nil {
+	if err := workflow.ExecuteLocalActivity(ctx, a.Condition, CondInput{Keys: r.keys, Cond: cond, Vars: r.vars}).Get(ctx, &out); err != nil {
 		out.Error = err.Error()
 	}
 	if out.Error != "" {

@@ -54,11 +54,12 @@ type StepInput struct {
 	Dir      string          `json:"dir"`
 }
 
-// CondInput is one condition to evaluate.
+// CondInput is one condition to evaluate over the outputs so far; Keys
+// are every node key of the workflow.
 type CondInput struct {
-	Workflow json.RawMessage `json:"workflow"`
-	Cond     string          `json:"cond"`
-	Vars     map[string]any  `json:"vars"`
+	Keys []string       `json:"keys"`
+	Cond string         `json:"cond"`
+	Vars map[string]any `json:"vars"`
 }
 
 // GoalInput is the workflow's done_when to check at the end of a run.
