@@ -141,26 +141,24 @@ func (m *Manager) Add(ctx context.Context, file, cron string, args []string) (Sc
 	return s, nil
 }
 
-func (m *Manager) find(id string) ([]Schedule, int, error) {
+// locate finds schedule id among all, with the backend that made it.
+func (m *Manager) locate(id string) ([]Schedule, int, Backend, error) {
 	all, err := m.List()
 	if err != nil {
-		return nil, -1, err
+		return nil, -1, nil, err
 	}
 	for i := range all {
 		if all[i].ID == id {
-			return all, i, nil
+			b, err := m.backendOf(all[i])
+			return all, i, b, err
 		}
 	}
-	return all, -1, fmt.Errorf("no schedule %q (weft schedule list shows them)", id)
+	return all, -1, nil, fmt.Errorf("no schedule %q (weft schedule list shows them)", id)
 }
 
 // SetPaused pauses or resumes a schedule.
 func (m *Manager) SetPaused(ctx context.Context, id string, paused bool) error {
-	all, i, err := m.find(id)
-	if err != nil {
-		return err
-	}
-	b, err := m.backendOf(all[i])
+	all, i, b, err := m.locate(id)
 	if err != nil {
 		return err
 	}
@@ -173,11 +171,7 @@ func (m *Manager) SetPaused(ctx context.Context, id string, paused bool) error {
 
 // Remove deletes a schedule and its OS entry.
 func (m *Manager) Remove(ctx context.Context, id string) error {
-	all, i, err := m.find(id)
-	if err != nil {
-		return err
-	}
-	b, err := m.backendOf(all[i])
+	all, i, b, err := m.locate(id)
 	if err != nil {
 		return err
 	}
