@@ -1,10 +1,16 @@
 // Command weft is the Weft desktop app: a Wails window whose React frontend
 // edits workflows and whose Go side (the App bindings) delegates to backend/.
+// Started with a command (weft run FILE, weft schedule list, …) it is the
+// command line instead, without a window: a schedule made in the app runs
+// this binary, so the desktop user needs nothing else installed.
 package main
 
 import (
 	"embed"
 	"log"
+	"os"
+
+	"github.com/weft-dev/weft/backend/cli"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -28,6 +34,9 @@ var icon []byte
 var sampleWorkflow []byte
 
 func main() {
+	if cli.Handles(os.Args[1:]) {
+		os.Exit(cli.Main(os.Args[1:]))
+	}
 	app := NewApp()
 	err := wails.Run(&options.App{
 		Title:            "Weft",

@@ -72,6 +72,23 @@ if [ "${WEFT_SMOKE_NO_BUILD:-}" != 1 ] || [ ! -x "$BIN" ]; then
 fi
 [ -x "$BIN" ] || { echo "smoke: $BIN missing after build" >&2; exit 1; }
 
+# Started with a command, the desktop binary is the command line, with no
+# display: what a schedule made in the app runs (`weft run FILE`).
+CLI_DIR="$SCRATCH/cli"
+mkdir -p "$CLI_DIR"
+cat >"$CLI_DIR/hello.json" <<'WF'
+{"format": "weft/v1", "id": "smoke-hello", "name": "Smoke hello",
+ "nodes": [{"id": "say", "key": "say", "name": "Say", "type": "Tool",
+   "params": {"tool": "run_command", "arguments": {"command": "echo hello from the schedule"}}}],
+ "edges": []}
+WF
+cli_out=$(env -u DISPLAY -u WAYLAND_DISPLAY XDG_CONFIG_HOME="$CLI_DIR/config" XDG_DATA_HOME="$CLI_DIR/data" XDG_STATE_HOME="$CLI_DIR/state" \
+  "$BIN" run "$CLI_DIR/hello.json" --on-escalate abort 2>&1) || { echo "smoke: the desktop binary as \`weft run\` failed:" >&2; echo "$cli_out" >&2; exit 1; }
+case "$cli_out" in
+  *succeeded*) echo "smoke: the desktop binary runs a workflow headless (as a schedule does)" ;;
+  *) echo "smoke: \`weft run\` through the desktop binary did not succeed:" >&2; echo "$cli_out" >&2; exit 1 ;;
+esac
+
 DISPLAY_NUM=99
 while [ -e "/tmp/.X${DISPLAY_NUM}-lock" ] || [ -e "/tmp/.X11-unix/X${DISPLAY_NUM}" ]; do
   DISPLAY_NUM=$((DISPLAY_NUM + 1))

@@ -3,7 +3,7 @@
 // the tool catalog, the approval gate, the replanner), routes escalation
 // answers to the run that waits for them, turns a replanned workflow into a
 // proposal to review, reads past runs and caches the tool catalog. The
-// Wails bindings (package main) and the weft CLI (backend/cmd/weft) only
+// Wails bindings (package main) and the weft CLI (backend/cli) only
 // translate: clicks, flags and terminal prompts into calls of a Service,
 // its events and results into frontend events and printed lines. Engines
 // plug in below it (today backend/runner).

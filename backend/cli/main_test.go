@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -122,7 +122,7 @@ func TestValidateJSON(t *testing.T) {
 }
 
 func TestValidateSample(t *testing.T) {
-	code, out, errOut := run(t, nil, "validate", filepath.Join("..", "..", "..", "testdata", "workflows", "sample.json"))
+	code, out, errOut := run(t, nil, "validate", filepath.Join("..", "..", "testdata", "workflows", "sample.json"))
 	if code != exitOK {
 		t.Fatalf("sample invalid: %s %s", out, errOut)
 	}
@@ -186,5 +186,27 @@ func TestUsageAndVersion(t *testing.T) {
 	}
 	if code, _, _ := run(t, nil, "validate"); code != exitUnusable {
 		t.Fatalf("validate without file: %d", code)
+	}
+}
+
+// The desktop binary runs the command line only for a command: a
+// schedule's `weft run FILE` and `weft version`, not its own start (no
+// arguments) or the flags a toolkit may pass.
+func TestHandles(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"run", "x.json", "--on-escalate", "abort"}, true},
+		{[]string{"schedule", "list"}, true},
+		{[]string{"version"}, true},
+		{[]string{"--help"}, true},
+		{[]string{"--gtk-debug"}, false},
+		{[]string{"x.json"}, false},
+	} {
+		if got := Handles(c.args); got != c.want {
+			t.Errorf("Handles(%q) = %v, want %v", c.args, got, c.want)
+		}
 	}
 }

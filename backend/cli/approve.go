@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Approval on the command line: the terminal prompt and --approve of
 // `weft run`, and `weft approve`. What needs approval and what is recorded

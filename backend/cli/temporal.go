@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The Temporal engine on the command line (issue 13): `weft worker` hosts
 // the runs of a task queue; `weft run FILE --engine temporal` submits a
