@@ -174,10 +174,10 @@ func vis(s string) string {
 	return out
 }
 
-// notApproved reports a run that did not start because steps a model wrote
+// notApproved reports a run (or schedule: what) that was refused because steps a model wrote
 // were not approved; they are listed in full (JSON: needs_approval).
-func (c *cli) notApproved(steps []approval.Step, denied, asJSON bool) int {
-	msg := "the run did not start: " + strings.ToLower(approvalHeading(steps)[:1]) + approvalHeading(steps)[1:]
+func (c *cli) notApproved(what string, steps []approval.Step, denied, asJSON bool) int {
+	msg := what + ": " + strings.ToLower(approvalHeading(steps)[:1]) + approvalHeading(steps)[1:]
 	if asJSON {
 		c.writeJSONLine(map[string]any{"type": "error", "error": msg, "needs_approval": steps})
 	}

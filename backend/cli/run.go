@@ -167,7 +167,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	case len(started.Problems) > 0:
 		return fail(&runner.InvalidError{Problems: started.Problems}, started.Problems)
 	case !started.Started && len(started.Approval) > 0:
-		return c.notApproved(started.Approval, started.Denied, *asJSON)
+		return c.notApproved("the run did not start", started.Approval, started.Denied, *asJSON)
 	case !started.Started:
 		return fail(errors.New(started.Error), nil)
 	}
@@ -193,7 +193,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		}
 		var ae *runner.ApprovalError
 		if errors.As(fin.Err, &ae) {
-			return c.notApproved(ae.Steps, false, *asJSON)
+			return c.notApproved("the run did not start", ae.Steps, false, *asJSON)
 		}
 		return fail(fin.Err, nil)
 	}

@@ -88,10 +88,16 @@ cat > "$tab"
 	if code, _, errOut := run(t, env, "schedule", "add", mf, "--cron", "0 7 * * *"); code != exitInvalid || !strings.Contains(errOut, "approval") {
 		t.Fatalf("unapproved: %d %s", code, errOut)
 	}
-	if code, out, errOut := run(t, env, "schedule", "add", mf, "--cron", "0 7 * * *", "--approve"); code != exitOK || !strings.Contains(out, "true") {
-		t.Fatalf("approved: %d %s %s", code, out, errOut)
+	if code, out, errOut := run(t, env, "schedule", "add", mf, "--cron", "0 7 * * *", "--approve"); code != exitOK || !strings.Contains(errOut, "command: true") || !strings.Contains(out, "scheduled") {
+		t.Fatalf("approved (the steps listed in full): %d %s %s", code, out, errOut)
 	}
 	if code, _, errOut := run(t, env, "run", mf); code != exitOK {
 		t.Fatalf("the scheduled run would stop at the gate: %s", errOut)
+	}
+
+	// An invalid workflow is not scheduled (its runs would all fail).
+	bad := writeFile(t, strings.Replace(validWF, `"to":"b"`, `"to":"nowhere"`, 1))
+	if code, _, errOut := run(t, env, "schedule", "add", bad, "--cron", "0 7 * * *"); code != exitInvalid || !strings.Contains(errOut, "nowhere") {
+		t.Fatalf("invalid: %d %s", code, errOut)
 	}
 }

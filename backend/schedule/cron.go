@@ -123,6 +123,19 @@ func (c Cron) Previous(t time.Time) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// Next is the first time after t the expression names, looking ahead at
+// most a year; ok is false when there is none (30 February).
+func (c Cron) Next(t time.Time) (time.Time, bool) {
+	t = t.Truncate(time.Minute)
+	for i := 0; i < 366*24*60; i++ {
+		t = t.Add(time.Minute)
+		if c.Matches(t) {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
 // OnCalendar is the expression as systemd calendar events
 // (systemd.time(7)): "DOW *-MONTH-DAY HOUR:MINUTE:00", the values of each
 // restricted field listed. Cron's "either day matches" (both day of month

@@ -65,6 +65,16 @@ func TestCronMatchesAndCalendar(t *testing.T) {
 	if p, ok := c.Previous(at("2026-11-25 06:59 Wed")); !ok || !p.Equal(at("2026-11-24 07:00 Tue")) {
 		t.Errorf("Previous = %v", p)
 	}
+	if n, ok := c.Next(at("2026-11-25 07:00 Wed")); !ok || !n.Equal(at("2026-11-26 07:00 Thu")) {
+		t.Errorf("Next after a run time = %v, want the next day's", n)
+	}
+	if n, ok := c.Next(at("2026-11-25 06:59 Wed")); !ok || !n.Equal(at("2026-11-25 07:00 Wed")) {
+		t.Errorf("Next = %v", n)
+	}
+	never, _ := ParseCron("0 7 30 2 *")
+	if n, ok := never.Next(at("2026-11-25 06:59 Wed")); ok {
+		t.Errorf("30 February: Next = %v, want none", n)
+	}
 }
 
 func FuzzParseCron(f *testing.F) {

@@ -1,12 +1,209 @@
 package service
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/weft-dev/weft/backend/appdirs"
 	"github.com/weft-dev/weft/backend/schedule"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/temporal"
 	"github.com/weft-dev/weft/backend/workflow"
 )
+
+// Schedules: workflows run on a cron expression by this machine's
+// scheduler (backend/schedule) or by a Temporal service (Temporal
+// Schedules). The app and `weft schedule` make them here: the workflow
+// file as saved is validated and its model-written steps approved, as for
+// a run, before anything is installed.
+
+// ScheduleManager is this machine's schedules: the list in the config
+// folder, the OS scheduler found here (WEFT_SCHEDULER "systemd:COMMAND"
+// or "cron:COMMAND" picks one instead), and the Temporal services that
+// keep the others. The scheduled command is this program: the weft CLI,
+// or the desktop binary, which is the CLI when started with a command.
+// Backend is nil when this machine has no scheduler (Temporal schedules
+// still work; AddSchedule says why a local one cannot be made).
+func (s *Service) ScheduleManager(ctx context.Context) (*schedule.Manager, error) {
+	path, err := appdirs.ConfigFile("schedules.json")
+	if err != nil {
+		return nil, err
+	}
+	cfg := filepath.Dir(filepath.Dir(path)) // $XDG_CONFIG_HOME
+	locks, err := appdirs.StateFile("schedule-locks")
+	if err != nil {
+		return nil, err
+	}
+	var b schedule.Backend
+	switch kind, cmd, _ := strings.Cut(s.getenv("WEFT_SCHEDULER"), ":"); kind {
+	case "systemd":
+		b = schedule.Systemd{Dir: filepath.Join(cfg, "systemd", "user"), Systemctl: cmd}
+	case "cron":
+		b = schedule.Crontab{Crontab: cmd, LockDir: locks}
+	case "":
+		b, _ = schedule.Detect(ctx, cfg, locks)
+	default:
+		return nil, fmt.Errorf("WEFT_SCHEDULER %q: use systemd:COMMAND or cron:COMMAND", kind)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	return &schedule.Manager{Path: path, Backend: b, Weft: self,
+		Others: map[string]schedule.Backend{"temporal": temporalSchedules{s}}}, nil
+}
+
+// temporalSchedules pauses and removes the schedules a Temporal service
+// keeps, reaching it where the schedule was made.
+type temporalSchedules struct{ s *Service }
+
+func (temporalSchedules) Name() string { return settings.EngineTemporal }
+
+func (temporalSchedules) Install(context.Context, schedule.Schedule, []string) error {
+	return errors.New("a Temporal schedule is made by the service (AddSchedule with the temporal engine)")
+}
+
+func (t temporalSchedules) with(sc schedule.Schedule, f func(*temporal.Engine) error) error {
+	if sc.Temporal == nil {
+		return fmt.Errorf("schedule %s does not say which Temporal service keeps it", sc.ID)
+	}
+	eng, _, err := t.s.TemporalEngine(settings.TemporalEngine{Address: sc.Temporal.Address, Namespace: sc.Temporal.Namespace, TaskQueue: sc.Temporal.TaskQueue, TLS: sc.Temporal.TLS})
+	if err != nil {
+		return err
+	}
+	defer eng.Client.Close()
+	return f(eng)
+}
+
+func (t temporalSchedules) SetPaused(ctx context.Context, sc schedule.Schedule, paused bool) error {
+	return t.with(sc, func(eng *temporal.Engine) error { return eng.SetSchedulePaused(ctx, sc.ID, paused) })
+}
+
+func (t temporalSchedules) Remove(ctx context.Context, sc schedule.Schedule) error {
+	return t.with(sc, func(eng *temporal.Engine) error { return eng.RemoveSchedule(ctx, sc.ID) })
+}
+
+// ScheduleRequest is a schedule to make of a saved workflow file.
+type ScheduleRequest struct {
+	Path string
+	// Cron is a five-field cron expression ("0 7 * * *").
+	Cron string
+	// Engine is "local" (this machine's scheduler; "" too) or "temporal".
+	Engine string
+	// Temporal replaces the settings' Temporal service (the CLI's flags).
+	Temporal  *settings.TemporalEngine
+	UsePinned bool
+	// Approver is asked about the model-written steps waiting for
+	// approval, as for a run: a scheduled run cannot ask anybody.
+	Approver   Approver
+	ApprovedBy string
+}
+
+// ScheduleResult is StartResult for a schedule: Started says it was made.
+type ScheduleResult struct {
+	StartResult
+	Schedule *schedule.Schedule `json:"schedule,omitempty"`
+}
+
+// AddSchedule checks the workflow saved at req.Path as a run would be
+// (validation, approval of its model-written steps), then schedules it on
+// this machine's scheduler or as a Temporal Schedule, and records it in m.
+func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req ScheduleRequest) (ScheduleResult, error) {
+	var res ScheduleResult
+	c, err := schedule.ParseCron(req.Cron)
+	if err != nil {
+		return res, err
+	}
+	w, _, err := workflow.Load(req.Path)
+	if err != nil {
+		return res, fmt.Errorf("schedule %s: %w", req.Path, err)
+	}
+	abs, err := filepath.Abs(req.Path)
+	if err != nil {
+		return res, err
+	}
+	start := StartRequest{Workflow: w, Path: abs, Approver: req.Approver, ApprovedBy: req.ApprovedBy, UsePinned: req.UsePinned}
+	var made schedule.Schedule
+	var remote Remote
+	var warnings []string
+	switch req.Engine {
+	case "", settings.EngineLocal:
+		if m.Backend == nil {
+			_, err := schedule.Detect(ctx, "", "")
+			return res, err
+		}
+		remote = localSchedule{m: m, path: abs, cron: c.String(), pinned: req.UsePinned, made: &made}
+	case settings.EngineTemporal:
+		t := req.Temporal
+		if t == nil {
+			st, _, err := s.settings()
+			if err != nil {
+				return res, err
+			}
+			t = &st.Engine.Temporal
+		}
+		if t.Address == "" {
+			return res, errors.New("no Temporal service set: Preferences → Engine, or --temporal-address")
+		}
+		eng, warn, err := s.TemporalEngine(*t)
+		warnings = warn
+		if err != nil {
+			return res, err
+		}
+		defer eng.Client.Close()
+		made = schedule.Schedule{ID: schedule.NewID(abs), File: abs, Cron: c.String(), Backend: settings.EngineTemporal,
+			Created: time.Now().UTC(), Temporal: &schedule.Remote{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS}}
+		remote = temporalSchedule{eng: eng, id: made.ID, cron: made.Cron}
+	default:
+		return res, fmt.Errorf("engine %q: use local or temporal", req.Engine)
+	}
+	res.StartResult, _, err = s.Submit(ctx, start, remote)
+	res.Warnings = append(res.Warnings, warnings...)
+	if err != nil || !res.Started {
+		return res, err
+	}
+	if made.Backend == settings.EngineTemporal {
+		if err := m.Put(made); err != nil {
+			return res, fmt.Errorf("the Temporal schedule %s was made but could not be recorded here: %w", made.ID, err)
+		}
+	}
+	res.Schedule = &made
+	return res, nil
+}
+
+// localSchedule installs a checked workflow with the OS scheduler.
+type localSchedule struct {
+	m          *schedule.Manager
+	path, cron string
+	pinned     bool
+	made       *schedule.Schedule
+}
+
+func (l localSchedule) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
+	var args []string
+	if l.pinned {
+		args = append(args, "--pinned")
+	}
+	sc, err := l.m.Add(ctx, l.path, l.cron, args)
+	*l.made = sc
+	return sc.ID, err
+}
+
+// temporalSchedule makes a Temporal Schedule of a checked workflow: it
+// holds the workflow as it is now.
+type temporalSchedule struct {
+	eng      *temporal.Engine
+	id, cron string
+}
+
+func (r temporalSchedule) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
+	return r.id, r.eng.Schedule(ctx, r.id, r.cron, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
+}
 
 // ScheduleState is a schedule with how its runs went.
 type ScheduleState struct {
@@ -17,6 +214,9 @@ type ScheduleState struct {
 	LastRun *time.Time `json:"last_run,omitempty"`
 	Outcome string     `json:"last_outcome,omitempty"`
 	Missed  *time.Time `json:"missed,omitempty"`
+	// Next is when the schedule runs next (nil when paused, or never
+	// within a year).
+	Next *time.Time `json:"next,omitempty"`
 	// Attention is set when the person should hear of it: the last run did
 	// not succeed, or a due run is missing.
 	Attention bool `json:"attention"`
@@ -32,6 +232,11 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 	out := []ScheduleState{}
 	for _, sc := range all {
 		r := ScheduleState{Schedule: sc}
+		if c, err := schedule.ParseCron(sc.Cron); err == nil && !sc.Paused {
+			if n, ok := c.Next(now); ok {
+				r.Next = &n
+			}
+		}
 		if sc.Backend == "temporal" && sc.Temporal != nil {
 			r.State = "on Temporal at " + sc.Temporal.Address + " (weft runs list shows its runs)"
 			if sc.Paused {

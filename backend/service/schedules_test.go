@@ -1,0 +1,93 @@
+package service
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/weft-dev/weft/backend/schedule"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// fakeScheduler is an OS scheduler that keeps its entries in memory.
+type fakeScheduler struct {
+	installed map[string][]string
+	paused    map[string]bool
+}
+
+func (*fakeScheduler) Name() string { return "fake" }
+func (f *fakeScheduler) Install(_ context.Context, s schedule.Schedule, cmd []string) error {
+	f.installed[s.ID] = cmd
+	return nil
+}
+func (f *fakeScheduler) SetPaused(_ context.Context, s schedule.Schedule, p bool) error {
+	f.paused[s.ID] = p
+	return nil
+}
+func (f *fakeScheduler) Remove(_ context.Context, s schedule.Schedule) error {
+	delete(f.installed, s.ID)
+	return nil
+}
+
+// AddSchedule checks the saved file as a run is checked: an invalid
+// workflow or unapproved model-written steps install nothing; approved,
+// the OS entry runs `weft run FILE --on-escalate abort`.
+func TestAddSchedule(t *testing.T) {
+	svc := testService(t, nil)
+	f := &fakeScheduler{installed: map[string][]string{}, paused: map[string]bool{}}
+	m := &schedule.Manager{Path: filepath.Join(t.TempDir(), "schedules.json"), Backend: f, Weft: "/opt/weft/weft"}
+	ctx := context.Background()
+
+	if _, err := svc.AddSchedule(ctx, m, ScheduleRequest{Path: "missing.json", Cron: "0 7 * * *"}); err == nil || !strings.Contains(err.Error(), "missing.json") {
+		t.Fatalf("missing file: %v", err)
+	}
+	w, path := runFile(t, "wf-sched", [2]string{"one", "true"})
+	if _, err := svc.AddSchedule(ctx, m, ScheduleRequest{Path: path, Cron: "0 7 * *"}); err == nil || !strings.Contains(err.Error(), "want 5") {
+		t.Fatalf("bad cron: %v", err)
+	}
+	if _, err := svc.AddSchedule(ctx, m, ScheduleRequest{Path: path, Cron: "0 7 * * *", Engine: "elsewhere"}); err == nil {
+		t.Fatal("an unknown engine was taken")
+	}
+
+	broken := w.Clone()
+	broken.Edges = append(broken.Edges, workflow.Edge{From: "id_one", To: "nowhere"})
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	if err := workflow.Save(bad, broken); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.AddSchedule(ctx, m, ScheduleRequest{Path: bad, Cron: "0 7 * * *"})
+	if err != nil || res.Started || len(res.Problems) == 0 || len(f.installed) != 0 {
+		t.Fatalf("invalid workflow: %v %+v %v", err, res, f.installed)
+	}
+
+	byModel(w)
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	res, err = svc.AddSchedule(ctx, m, ScheduleRequest{Path: path, Cron: "0 7 * * *"})
+	if err != nil || res.Started || len(res.Approval) != 1 || len(f.installed) != 0 {
+		t.Fatalf("unapproved: %v %+v", err, res)
+	}
+	if all, _ := m.List(); len(all) != 0 {
+		t.Fatalf("an unapproved schedule was recorded: %+v", all)
+	}
+	res, err = svc.AddSchedule(ctx, m, ScheduleRequest{Path: path, Cron: "0 7 * * *", UsePinned: true,
+		Approver: Preapproved(Fingerprints(res.Approval)), ApprovedBy: "test"})
+	if err != nil || !res.Started || res.Schedule == nil {
+		t.Fatalf("approved: %v %+v", err, res)
+	}
+	want := "/opt/weft/weft run " + path + " --on-escalate abort --pinned"
+	if got := strings.Join(f.installed[res.Schedule.ID], " "); got != want {
+		t.Fatalf("installed %q, want %q", got, want)
+	}
+	if state, _ := svc.PendingApprovals(ctx, w, path); len(state.Pending) != 0 {
+		t.Fatalf("the approval was not recorded: the scheduled run would stop at the gate: %+v", state.Pending)
+	}
+	all, _ := m.List()
+	rows := svc.ScheduleStates(all, time.Now())
+	if len(rows) != 1 || rows[0].ID != res.Schedule.ID || rows[0].Next == nil || !rows[0].Next.After(time.Now()) {
+		t.Fatalf("states %+v", rows)
+	}
+}
