@@ -49,7 +49,7 @@ func TestScheduleNotices(t *testing.T) {
 		}
 	}
 	got := strings.Join(a.ScheduleNotices(), "\n")
-	if !strings.Contains(got, "bad.json") || !strings.Contains(got, "never.json (* * * * *, weft schedule list): missed the run due at") || strings.Contains(got, "good.json") {
+	if !strings.Contains(got, "bad.json") || !strings.Contains(got, "never.json (* * * * *; see Schedules): missed the run due at") || strings.Contains(got, "good.json") {
 		t.Fatalf("notices:\n%s", got)
 	}
 }

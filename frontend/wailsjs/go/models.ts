@@ -805,6 +805,40 @@ export namespace main {
 		    return a;
 		}
 	}
+	export class CronPreview {
+	    error?: string;
+	    next: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CronPreview(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.error = source["error"];
+	        this.next = source["next"];
+	    }
+	}
+	export class NewSchedule {
+	    path: string;
+	    cron: string;
+	    engine: string;
+	    pinned: boolean;
+	    approved: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new NewSchedule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.cron = source["cron"];
+	        this.engine = source["engine"];
+	        this.pinned = source["pinned"];
+	        this.approved = source["approved"];
+	    }
+	}
 	export class OpenResult {
 	    path: string;
 	    name: string;
@@ -1130,6 +1164,42 @@ export namespace main {
 	        this.workflow_id = source["workflow_id"];
 	        this.escalation = this.convertValues(source["escalation"], RunEscalation);
 	        this.can_replan = source["can_replan"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SchedulesView {
+	    schedules: service.ScheduleState[];
+	    scheduler: string;
+	    no_scheduler?: string;
+	    temporal: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SchedulesView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.schedules = this.convertValues(source["schedules"], service.ScheduleState);
+	        this.scheduler = source["scheduler"];
+	        this.no_scheduler = source["no_scheduler"];
+	        this.temporal = source["temporal"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1561,6 +1631,179 @@ export namespace runner {
 	
 	
 	
+
+}
+
+export namespace schedule {
+	
+	export class Remote {
+	    address: string;
+	    namespace: string;
+	    task_queue: string;
+	    tls?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Remote(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.address = source["address"];
+	        this.namespace = source["namespace"];
+	        this.task_queue = source["task_queue"];
+	        this.tls = source["tls"];
+	    }
+	}
+	export class Schedule {
+	    id: string;
+	    file: string;
+	    cron: string;
+	    paused: boolean;
+	    backend: string;
+	    // Go type: time
+	    created: any;
+	    args?: string[];
+	    temporal?: Remote;
+	
+	    static createFrom(source: any = {}) {
+	        return new Schedule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.file = source["file"];
+	        this.cron = source["cron"];
+	        this.paused = source["paused"];
+	        this.backend = source["backend"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.args = source["args"];
+	        this.temporal = this.convertValues(source["temporal"], Remote);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace service {
+	
+	export class ScheduleResult {
+	    started: boolean;
+	    error?: string;
+	    problems: validate.Problem[];
+	    approval: approval.Step[];
+	    warnings: string[];
+	    schedule?: schedule.Schedule;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.started = source["started"];
+	        this.error = source["error"];
+	        this.problems = this.convertValues(source["problems"], validate.Problem);
+	        this.approval = this.convertValues(source["approval"], approval.Step);
+	        this.warnings = source["warnings"];
+	        this.schedule = this.convertValues(source["schedule"], schedule.Schedule);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ScheduleState {
+	    id: string;
+	    file: string;
+	    cron: string;
+	    paused: boolean;
+	    backend: string;
+	    // Go type: time
+	    created: any;
+	    args?: string[];
+	    temporal?: schedule.Remote;
+	    state: string;
+	    // Go type: time
+	    last_run?: any;
+	    last_outcome?: string;
+	    // Go type: time
+	    missed?: any;
+	    // Go type: time
+	    next?: any;
+	    attention: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleState(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.file = source["file"];
+	        this.cron = source["cron"];
+	        this.paused = source["paused"];
+	        this.backend = source["backend"];
+	        this.created = this.convertValues(source["created"], null);
+	        this.args = source["args"];
+	        this.temporal = this.convertValues(source["temporal"], schedule.Remote);
+	        this.state = source["state"];
+	        this.last_run = this.convertValues(source["last_run"], null);
+	        this.last_outcome = source["last_outcome"];
+	        this.missed = this.convertValues(source["missed"], null);
+	        this.next = this.convertValues(source["next"], null);
+	        this.attention = source["attention"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 
 }
 

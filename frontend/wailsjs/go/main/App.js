@@ -6,6 +6,10 @@ export function AddRecentFile(arg1) {
   return window['go']['main']['App']['AddRecentFile'](arg1);
 }
 
+export function AddSchedule(arg1) {
+  return window['go']['main']['App']['AddSchedule'](arg1);
+}
+
 export function ApplyPatch(arg1, arg2) {
   return window['go']['main']['App']['ApplyPatch'](arg1, arg2);
 }
@@ -78,6 +82,10 @@ export function LastOutputs(arg1, arg2) {
   return window['go']['main']['App']['LastOutputs'](arg1, arg2);
 }
 
+export function ListSchedules() {
+  return window['go']['main']['App']['ListSchedules']();
+}
+
 export function LoadAutosave() {
   return window['go']['main']['App']['LoadAutosave']();
 }
@@ -98,6 +106,10 @@ export function PendingApprovals(arg1, arg2) {
   return window['go']['main']['App']['PendingApprovals'](arg1, arg2);
 }
 
+export function PreviewCron(arg1) {
+  return window['go']['main']['App']['PreviewCron'](arg1);
+}
+
 export function PreviewPatch(arg1, arg2) {
   return window['go']['main']['App']['PreviewPatch'](arg1, arg2);
 }
@@ -108,6 +120,10 @@ export function RecentFiles() {
 
 export function RemoveRecentFile(arg1) {
   return window['go']['main']['App']['RemoveRecentFile'](arg1);
+}
+
+export function RemoveSchedule(arg1) {
+  return window['go']['main']['App']['RemoveSchedule'](arg1);
 }
 
 export function RespondEscalation(arg1, arg2) {
@@ -140,6 +156,10 @@ export function ScheduleNotices() {
 
 export function SetDirty(arg1) {
   return window['go']['main']['App']['SetDirty'](arg1);
+}
+
+export function SetSchedulePaused(arg1, arg2) {
+  return window['go']['main']['App']['SetSchedulePaused'](arg1, arg2);
 }
 
 export function SetTemporalCredentials(arg1, arg2) {

@@ -1,0 +1,153 @@
+package main
+
+// Schedules: the Schedules dialog lists, makes, pauses and removes the
+// workflows run on a cron expression (by this machine's scheduler, which
+// runs this binary as `weft run FILE`, or by a Temporal service), and the
+// app tells when it opens of scheduled runs that failed or were missed.
+// The decisions (checks, approval, installing) are the service's
+// (backend/service/schedules.go), the same as `weft schedule`'s.
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/weft-dev/weft/backend/schedule"
+	"github.com/weft-dev/weft/backend/service"
+)
+
+// SchedulesView is the Schedules dialog's content.
+type SchedulesView struct {
+	Schedules []service.ScheduleState `json:"schedules"`
+	// Scheduler is this machine's scheduler ("systemd", "cron"); "" when
+	// it has none (NoScheduler says why: only Temporal schedules then).
+	Scheduler   string `json:"scheduler"`
+	NoScheduler string `json:"no_scheduler,omitempty"`
+	// Temporal is the address of the Temporal service in the settings
+	// ("" when none is set).
+	Temporal string `json:"temporal"`
+}
+
+func (a *App) scheduleManager() (*schedule.Manager, error) {
+	return a.service().ScheduleManager(a.context())
+}
+
+// ListSchedules is every schedule with how its runs went and when it runs
+// next.
+func (a *App) ListSchedules() (SchedulesView, error) {
+	v := SchedulesView{Schedules: []service.ScheduleState{}}
+	m, err := a.scheduleManager()
+	if err != nil {
+		return v, err
+	}
+	all, err := m.List()
+	if err != nil {
+		return v, err
+	}
+	v.Schedules = a.service().ScheduleStates(all, time.Now())
+	if m.Backend != nil {
+		v.Scheduler = m.Backend.Name()
+	} else if _, err := schedule.Detect(a.context(), "", ""); err != nil {
+		v.NoScheduler = err.Error()
+	}
+	if st, err := a.settingsStore(); err == nil {
+		if s, _, err := st.Effective(); err == nil {
+			v.Temporal = s.Engine.Temporal.Address
+		}
+	}
+	return v, nil
+}
+
+// NewSchedule is a schedule the person asks for in the dialog.
+type NewSchedule struct {
+	// Path is the saved workflow file: the schedule runs it as saved.
+	Path string `json:"path"`
+	Cron string `json:"cron"`
+	// Engine is "local" or "temporal".
+	Engine string `json:"engine"`
+	Pinned bool   `json:"pinned"`
+	// Approved are the fingerprints of the model-written steps the person
+	// approved in the approval dialog (exactly the content shown).
+	Approved []string `json:"approved"`
+}
+
+// AddSchedule makes a schedule, or says why not: problems, or the steps a
+// model wrote that wait for approval (listed in full for the dialog).
+func (a *App) AddSchedule(req NewSchedule) (service.ScheduleResult, error) {
+	m, err := a.scheduleManager()
+	if err != nil {
+		return service.ScheduleResult{}, err
+	}
+	res, err := a.service().AddSchedule(a.context(), m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, Engine: req.Engine,
+		UsePinned: req.Pinned, Approver: service.Preapproved(req.Approved), ApprovedBy: "desktop (schedule)"})
+	res.Problems, res.Approval, res.Warnings = nonNil(res.Problems), nonNil(res.Approval), nonNil(res.Warnings)
+	return res, err
+}
+
+// SetSchedulePaused pauses or resumes a schedule.
+func (a *App) SetSchedulePaused(id string, paused bool) error {
+	m, err := a.scheduleManager()
+	if err != nil {
+		return err
+	}
+	return m.SetPaused(a.context(), id, paused)
+}
+
+// RemoveSchedule deletes a schedule and its entry in the scheduler.
+func (a *App) RemoveSchedule(id string) error {
+	m, err := a.scheduleManager()
+	if err != nil {
+		return err
+	}
+	return m.Remove(a.context(), id)
+}
+
+// CronPreview says what a cron expression means: its next run times, or
+// what is wrong with it.
+type CronPreview struct {
+	Error string `json:"error,omitempty"`
+	// Next are the next run times (RFC 3339, local time).
+	Next []string `json:"next"`
+}
+
+// PreviewCron checks a cron expression as it is typed.
+func (a *App) PreviewCron(expr string) CronPreview {
+	p := CronPreview{Next: []string{}}
+	c, err := schedule.ParseCron(expr)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	t := time.Now()
+	for len(p.Next) < 3 {
+		n, ok := c.Next(t)
+		if !ok {
+			break
+		}
+		p.Next, t = append(p.Next, n.Format(time.RFC3339)), n
+	}
+	if len(p.Next) == 0 {
+		p.Error = "it names no time within a year"
+	}
+	return p
+}
+
+// ScheduleNotices says, one line a schedule, which scheduled workflows
+// need attention.
+func (a *App) ScheduleNotices() []string {
+	m, err := a.scheduleManager()
+	if err != nil {
+		return []string{"The schedules could not be read: " + err.Error()}
+	}
+	all, err := m.List()
+	if err != nil {
+		return []string{"The schedules could not be read: " + err.Error()}
+	}
+	out := []string{}
+	for _, st := range a.service().ScheduleStates(all, time.Now()) {
+		if st.Attention {
+			out = append(out, fmt.Sprintf("Scheduled run of %s (%s; see Schedules): %s", filepath.Base(st.File), st.Cron, st.State))
+		}
+	}
+	return out
+}
