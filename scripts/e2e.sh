@@ -190,6 +190,17 @@ XVFB_PID=$!
 for _ in $(seq 1 50); do [ -e "/tmp/.X11-unix/X${DISPLAY_NUM}" ] && break; sleep 0.1; done
 export DISPLAY=":$DISPLAY_NUM"
 
+# This machine's scheduler, as the app sees it: a fake crontab keeping its
+# table in a file (the schedules spec runs the entries it installs).
+export WEFT_CRONTAB_TAB="$SCRATCH/crontab.tab"
+cat >"$SCRATCH/crontab" <<CRONTAB
+#!/bin/sh
+if [ "\$1" = -l ]; then [ -f "$WEFT_CRONTAB_TAB" ] || { echo "no crontab for e2e" >&2; exit 1; }; cat "$WEFT_CRONTAB_TAB"; exit 0; fi
+cat >"$WEFT_CRONTAB_TAB"
+CRONTAB
+chmod +x "$SCRATCH/crontab"
+export WEFT_SCHEDULER="cron:$SCRATCH/crontab"
+
 echo "e2e: starting wails dev on $DISPLAY"
 start_app "$LOG"
 echo "e2e: app up after $(($(date +%s) - START))s"

@@ -5,32 +5,21 @@
 // keeps the focus inside.
 // scripts/e2e.sh sets WEFT_URL, WEFT_PIPELINE and WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
+import { openBrowser } from './browser.mjs';
 import { inBothThemes } from './axe.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const PIPELINE = process.env.WEFT_PIPELINE;
 const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 
 let context;
 let page;
-let profile;
+let closeBrowser;
 
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1400, height: 860 },
-    deviceScaleFactor: 1,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page, close: closeBrowser } = await openBrowser({ width: 1400, height: 860 }));
   await page.goto(URL, { waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
   await page.waitForFunction(() => window.weft.store.getState().doc !== null || window.weft.store.getState().dialog !== null, null, { timeout: 30_000 });
@@ -45,8 +34,7 @@ before(async () => {
 });
 
 after(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await closeBrowser?.();
 });
 
 const views = [

@@ -3,52 +3,28 @@
 // WEFT_URL, WEFT_INVALID (a scratch copy of fixtures/invalid.json) and
 // WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
+import { openBrowser, realErrors } from './browser.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const INVALID = process.env.WEFT_INVALID;
 const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 
 let context;
 let page;
-let profile;
+let closeBrowser;
 const consoleErrors = [];
 
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1280, height: 800 },
-    deviceScaleFactor: 1,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.stack ?? String(e)));
+  ({ context, page, close: closeBrowser } = await openBrowser({ width: 1280, height: 800, errors: consoleErrors }));
   await page.goto(URL, { waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions, null, { timeout: 60_000 });
 });
 
 after(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await closeBrowser?.();
 });
 
 /** The ids of the nodes drawn on the canvas. */
@@ -169,7 +145,7 @@ describe('Weft desktop app', () => {
   it('logged no errors in the page', () => {
     // Wails' own browser-mode IPC script (/wails/ipc.js) mounts a connection
     // overlay before <body> exists and throws; that is wails dev, not Weft.
-    const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e));
+    const real = realErrors(consoleErrors);
     assert.deepEqual(real, []);
   });
 });

@@ -3,18 +3,16 @@
 // both and sets WEFT_URL, WEFT_FAKE_LLM (the fake's /v1 URL), WEFT_PIPELINE
 // and WEFT_EMPTY (scratch copies of e2e/fixtures), WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
+import { openBrowser, realErrors } from './browser.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const FAKE = (process.env.WEFT_FAKE_LLM ?? '').replace(/\/v1\/?$/, '');
 const PIPELINE = process.env.WEFT_PIPELINE;
 const EMPTY = process.env.WEFT_EMPTY;
 const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 
 // Replies of the fake model. The pipeline is download → unzip → notify.
 const ADD_LOG = `{"message": "Added a last step that logs the archive was unpacked.",
@@ -41,7 +39,7 @@ const PLAN = `{"message": "A workflow that lists the reports and logs how many t
 
 let context;
 let page;
-let profile;
+let closeBrowser;
 const consoleErrors = [];
 
 async function fake(path, body) {
@@ -98,19 +96,7 @@ async function progressText() {
 before(async () => {
   assert.ok(FAKE, 'WEFT_FAKE_LLM must name the fake LLM');
   assert.ok(PIPELINE && EMPTY, 'WEFT_PIPELINE and WEFT_EMPTY must name the fixtures');
-  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1440, height: 860 },
-    deviceScaleFactor: 1,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.stack ?? String(e)));
+  ({ context, page, close: closeBrowser } = await openBrowser({ width: 1440, height: 860, errors: consoleErrors }));
   await page.goto(URL, { waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
   // The settings as scripts/e2e.sh wrote them (another spec may have changed
@@ -122,8 +108,7 @@ before(async () => {
 });
 
 after(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await closeBrowser?.();
 });
 
 describe('Assistant panel', () => {
@@ -374,7 +359,7 @@ describe('Assistant panel', () => {
   });
 
   it('logged no errors in the page', () => {
-    const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e));
+    const real = realErrors(consoleErrors);
     assert.deepEqual(real, []);
   });
 });

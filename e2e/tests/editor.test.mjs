@@ -10,16 +10,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
+import { openBrowser, realErrors } from './browser.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 const MOD = 'Control';
 
 let context;
 let page;
-let profile;
+let closeBrowser;
 let scratch;
 const consoleErrors = [];
 
@@ -79,20 +78,8 @@ async function dragBetween(from, to) {
 }
 
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
   scratch = mkdtempSync(join(tmpdir(), 'weft-e2e-editor-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1440, height: 860 },
-    deviceScaleFactor: 1,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.stack ?? String(e)));
+  ({ context, page, close: closeBrowser } = await openBrowser({ width: 1440, height: 860, errors: consoleErrors }));
   await page.goto(URL, { waitUntil: 'domcontentloaded' });
   await ready();
 });
@@ -100,8 +87,7 @@ before(async () => {
 after(async () => {
   // Leave no autosave behind for the specs that follow.
   await page?.evaluate(() => window.go.main.App.ClearAutosave()).catch(() => {});
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await closeBrowser?.();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -410,7 +396,7 @@ describe('Weft editor', () => {
   });
 
   it('logged no errors in the page', () => {
-    const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e));
+    const real = realErrors(consoleErrors);
     assert.deepEqual(real, []);
   });
 });

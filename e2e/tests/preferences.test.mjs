@@ -5,23 +5,21 @@
 // WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
+import { openBrowser, realErrors } from './browser.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const SETTINGS = process.env.WEFT_SETTINGS;
 const RESTART = process.env.WEFT_RESTART;
 const FAKE_URL = process.env.WEFT_FAKE_LLM;
 const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 const HELP = '0 = skip validation, 1 = validate only, N = validate and retry (up to N model calls)';
 
 let context;
 let page;
-let profile;
+let closeBrowser;
 const consoleErrors = [];
 
 const onDisk = () => JSON.parse(readFileSync(SETTINGS, 'utf8'));
@@ -40,25 +38,12 @@ async function openPreferences() {
 
 before(async () => {
   assert.ok(SETTINGS && RESTART, 'WEFT_SETTINGS and WEFT_RESTART must be set (run through scripts/e2e.sh)');
-  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1280, height: 860 },
-    deviceScaleFactor: 1,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.stack ?? String(e)));
+  ({ context, page, close: closeBrowser } = await openBrowser({ width: 1280, height: 860, errors: consoleErrors }));
   await load();
 });
 
 after(async () => {
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await closeBrowser?.();
 });
 
 describe('Preferences', () => {
@@ -145,7 +130,7 @@ describe('Preferences', () => {
 
   it('logged no errors in the page', () => {
     // The restart drops the dev server's connection for a moment.
-    const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js|ERR_CONNECTION|WebSocket/i.test(e));
+    const real = realErrors(consoleErrors, /ERR_CONNECTION|WebSocket/i);
     assert.deepEqual(real, []);
   });
 });

@@ -9,14 +9,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { chromium } from 'playwright-core';
+import { openBrowser, realErrors } from './browser.mjs';
 import { inBothThemes } from './axe.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-run-'));
 const FAKE = (process.env.WEFT_FAKE_LLM ?? '').replace(/\/v1\/?$/, '');
 const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
 
 // The planner's new version of run-escalation.json: the check looks at the
@@ -31,7 +30,7 @@ const REPLAN = `{"nodes": [
 
 let context;
 let page;
-let profile;
+let closeBrowser;
 const consoleErrors = [];
 
 /** fixture copies e2e/fixtures/<name> into a fresh folder of the scratch dir. */
@@ -92,19 +91,7 @@ async function waitPhase(phase, timeout = 30_000) {
 }
 
 before(async () => {
-  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1400, height: 860 },
-    deviceScaleFactor: 1,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`);
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.stack ?? String(e)));
+  ({ context, page, close: closeBrowser } = await openBrowser({ width: 1400, height: 860, errors: consoleErrors }));
   await page.goto(URL, { waitUntil: 'domcontentloaded' });
   await ready();
   if (FAKE) {
@@ -120,8 +107,7 @@ before(async () => {
 after(async () => {
   // Leave no run going for the specs after this one.
   await page?.evaluate(() => window.go.main.App.StopRun()).catch(() => {});
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await closeBrowser?.();
 });
 
 describe('Run panel', () => {
@@ -466,7 +452,7 @@ describe('Run panel', () => {
 
   it('left no errors in the console', () => {
     // (The wails dev overlay's own script fails on load; not the app's.)
-    const real = consoleErrors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e));
+    const real = realErrors(consoleErrors);
     assert.deepEqual(real, []);
   });
 });

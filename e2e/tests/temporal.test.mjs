@@ -11,18 +11,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
+import { openBrowser } from './browser.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
 const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = join(ROOT, 'e2e', 'fixtures');
 const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-temporal-'));
 
 let context;
 let page;
-let profile;
+let closeBrowser;
 let server;
 let worker;
 let saved;
@@ -54,14 +53,7 @@ before(async () => {
   });
   await worker.first; // "weft worker: polling …"
 
-  profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    viewport: { width: 1400, height: 860 },
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  ({ context, page, close: closeBrowser } = await openBrowser({ width: 1400, height: 860 }));
   await page.goto(URL, { waitUntil: 'domcontentloaded' });
   await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
   await page.waitForFunction(() => window.weft.store.getState().doc !== null || window.weft.store.getState().dialog !== null, null, { timeout: 30_000 });
@@ -81,8 +73,7 @@ after(async () => {
       await window.go.main.App.SaveSettings({ ...v.settings, engine: engine ?? { kind: 'local', temporal: { address: '', namespace: 'default', task_queue: 'weft', tls: false } } }, null);
     }, saved)
     .catch(() => {});
-  await context?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await closeBrowser?.();
   worker?.p.kill('SIGTERM');
   server?.p.kill('SIGTERM');
 });

@@ -6,6 +6,7 @@ import { Palette } from './components/Palette';
 import { ProblemsPanel } from './components/ProblemsPanel';
 import { useShortcuts } from './components/shortcuts';
 import { Sidebar } from './components/Sidebar';
+import { SchedulesDialog } from './components/schedules/SchedulesDialog';
 import { PreferencesDialog } from './components/slots';
 import { StatusBar } from './components/StatusBar';
 import { Toolbar } from './components/Toolbar';
@@ -26,6 +27,13 @@ function Preferences({ actions }: { actions: Actions }) {
       }}
     />
   );
+}
+
+function Schedules() {
+  const open = useStore((s) => s.schedulesOpen);
+  const setOpen = useStore((s) => s.setSchedulesOpen);
+  if (!open) return null;
+  return <SchedulesDialog onClose={() => setOpen(false)} />;
 }
 
 export default function App({ actions = defaultActions, autoload = true }: { actions?: Actions; autoload?: boolean }) {
@@ -66,6 +74,7 @@ export default function App({ actions = defaultActions, autoload = true }: { act
       <DialogHost />
       <ShortcutsSheet />
       <Preferences actions={actions} />
+      <Schedules />
       <Toasts />
     </div>
   );

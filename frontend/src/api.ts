@@ -36,6 +36,8 @@ import type {
   ApprovalStep,
   ToolCatalogResult,
 } from './types';
+// Schedules (app_schedules.go):
+import type { CronPreview, NewSchedule, ScheduleResult, SchedulesView } from './types';
 
 // The generated bindings type their arguments as Wails model classes; our
 // plain JSON objects have the same shape, so they are passed through as-is
@@ -208,6 +210,34 @@ export const api = {
   /** Stores the Temporal API key / payload key in the OS keyring: undefined keeps one, '' removes it. */
   async setTemporalCredentials(apiKey: string | undefined, payloadKey: string | undefined): Promise<TemporalCredentials> {
     return (await App.SetTemporalCredentials(apiKey ?? null, payloadKey ?? null)) as unknown as TemporalCredentials;
+  },
+  /** Every schedule, how its runs went, and who can run them here. */
+  async listSchedules(): Promise<SchedulesView> {
+    const v = (await App.ListSchedules()) as unknown as SchedulesView;
+    return { ...v, schedules: v?.schedules ?? [], scheduler: v?.scheduler ?? '', temporal: v?.temporal ?? '' };
+  },
+  /** Makes a schedule of the saved file, or says why not (problems, steps waiting for approval). */
+  async addSchedule(req: NewSchedule): Promise<ScheduleResult> {
+    const r = (await App.AddSchedule(req as unknown as Any)) as unknown as ScheduleResult | null;
+    return {
+      started: !!r?.started,
+      error: r?.error ?? '',
+      problems: r?.problems ?? [],
+      approval: r?.approval ?? [],
+      warnings: r?.warnings ?? [],
+      schedule: r?.schedule,
+    };
+  },
+  async setSchedulePaused(id: string, paused: boolean): Promise<void> {
+    await App.SetSchedulePaused(id, paused);
+  },
+  async removeSchedule(id: string): Promise<void> {
+    await App.RemoveSchedule(id);
+  },
+  /** What a cron expression means: its next run times, or what is wrong with it. */
+  async previewCron(expr: string): Promise<CronPreview> {
+    const p = (await App.PreviewCron(expr)) as unknown as CronPreview;
+    return { error: p?.error, next: p?.next ?? [] };
   },
   /** Scheduled workflows that need attention (last run failed, a due run missing), one line each. */
   async scheduleNotices(): Promise<string[]> {

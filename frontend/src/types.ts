@@ -668,3 +668,56 @@ export interface ToolCatalogResult {
   tools: Tool[];
   warnings: string[];
 }
+
+// Schedules (app_schedules.go, backend/service/schedules.go).
+
+/** A schedule with how its runs went. Times are RFC 3339. */
+export interface ScheduleState {
+  id: string;
+  /** the workflow file it runs, as saved */
+  file: string;
+  cron: string;
+  paused: boolean;
+  /** who runs it: "systemd", "cron" (this computer) or "temporal" */
+  backend: string;
+  created: string;
+  args?: string[];
+  temporal?: { address: string; namespace: string; task_queue: string; tls?: boolean };
+  /** in words: paused, missed the run due at …, the last run's outcome, not run yet */
+  state: string;
+  last_run?: string;
+  last_outcome?: string;
+  missed?: string;
+  next?: string;
+  /** the last run did not succeed, or a due run is missing */
+  attention: boolean;
+}
+
+export interface SchedulesView {
+  schedules: ScheduleState[];
+  /** this computer's scheduler ("systemd", "cron"); '' when it has none (no_scheduler says why) */
+  scheduler: string;
+  no_scheduler?: string;
+  /** the Temporal service in the settings; '' when none is set */
+  temporal: string;
+}
+
+export interface NewSchedule {
+  path: string;
+  cron: string;
+  engine: 'local' | 'temporal';
+  pinned: boolean;
+  /** fingerprints the person approved in the approval dialog */
+  approved: string[];
+}
+
+/** RunStart for a schedule: started says it was made. */
+export interface ScheduleResult extends RunStart {
+  schedule?: Pick<ScheduleState, 'id' | 'file' | 'cron' | 'backend' | 'temporal'>;
+}
+
+export interface CronPreview {
+  error?: string;
+  /** the next run times, RFC 3339 */
+  next: string[];
+}

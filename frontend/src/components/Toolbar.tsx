@@ -2,6 +2,7 @@
 // view commands, the shortcuts sheet and Preferences, and the document
 // title with its dirty marker.
 import {
+  CalendarClock,
   ChevronDown,
   FilePlus2,
   FolderOpen,
@@ -127,6 +128,7 @@ export function Toolbar({ actions }: { actions: Actions }) {
   const setPaletteOpen = useStore((s) => s.setPaletteOpen);
   const setShortcutsOpen = useStore((s) => s.setShortcutsOpen);
   const setPreferencesOpen = useStore((s) => s.setPreferencesOpen);
+  const setSchedulesOpen = useStore((s) => s.setSchedulesOpen);
   const previewing = useStore((s) => !!(s as { previewNodes?: unknown }).previewNodes);
 
   return (
@@ -219,6 +221,9 @@ export function Toolbar({ actions }: { actions: Actions }) {
       </div>
       <nav className="toolbar-actions" aria-label="Help and settings">
         <ThemeToggle />
+        <button type="button" className="icon-only" onClick={() => setSchedulesOpen(true)} title="Schedules: run workflows every day, hour…" aria-label="Schedules" data-testid="schedules-button">
+          <CalendarClock size={16} />
+        </button>
         <button type="button" className="icon-only" onClick={() => setShortcutsOpen(true)} title="Keyboard shortcuts (?)" aria-label="Keyboard shortcuts" data-testid="shortcuts-button">
           <Keyboard size={16} />
         </button>

@@ -58,6 +58,7 @@ export interface UiSlice {
   dialog: OpenDialog | null;
   shortcutsOpen: boolean;
   preferencesOpen: boolean;
+  schedulesOpen: boolean;
   paletteOpen: boolean;
   sidebarOpen: boolean;
   sidebarTab: SidebarTab;
@@ -88,6 +89,7 @@ export interface UiSlice {
   answerDialog(id: string): void;
   setShortcutsOpen(open: boolean): void;
   setPreferencesOpen(open: boolean): void;
+  setSchedulesOpen(open: boolean): void;
   setPaletteOpen(open: boolean): void;
   setSidebarOpen(open: boolean): void;
   setSidebarTab(tab: SidebarTab): void;
@@ -104,6 +106,7 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   dialog: null,
   shortcutsOpen: false,
   preferencesOpen: false,
+  schedulesOpen: false,
   paletteOpen: true,
   sidebarOpen: true,
   sidebarTab: 'inspector',
@@ -171,6 +174,9 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   },
   setShortcutsOpen(shortcutsOpen) {
     set({ shortcutsOpen });
+  },
+  setSchedulesOpen(schedulesOpen) {
+    set({ schedulesOpen });
   },
   setPreferencesOpen(preferencesOpen) {
     set({ preferencesOpen });

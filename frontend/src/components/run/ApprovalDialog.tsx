@@ -38,7 +38,10 @@ export function ApprovalDialog({
   onApproveStep,
   onApproveAll,
   onCancel,
+  verb = 'run',
 }: {
+  /** what approving leads to: the run starts, or the schedule is made */
+  verb?: 'run' | 'schedule';
   steps: ApprovalStep[];
   approved: string[];
   error?: string;
@@ -138,7 +141,11 @@ export function ApprovalDialog({
         </div>
         <footer className="run-modal-foot">
           <button type="button" className="btn primary" onClick={onApproveAll} data-testid="approve-run" autoFocus>
-            {left === 0 ? 'Run' : left === steps.length ? 'Approve all and run' : `Approve the other ${plural(left, 'step')} and run`}
+            {left === 0
+              ? verb[0].toUpperCase() + verb.slice(1)
+              : left === steps.length
+                ? `Approve all and ${verb}`
+                : `Approve the other ${plural(left, 'step')} and ${verb}`}
           </button>
           <button type="button" className="btn" onClick={onCancel} data-testid="approve-cancel">
             Cancel

@@ -1,0 +1,154 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalStep, ScheduleState, SchedulesView } from '../../types';
+
+vi.mock('../../api', () => ({
+  api: {},
+  errorMessage: (e: unknown) => (e instanceof Error ? e.message : String(e)),
+}));
+
+import { useStore } from '../../store';
+import { SchedulesDialog, type SchedulesApi } from './SchedulesDialog';
+
+const daily: ScheduleState = {
+  id: 'daily-a1b2c3',
+  file: '/home/u/flows/daily.json',
+  cron: '0 7 * * *',
+  paused: false,
+  backend: 'systemd',
+  created: '2026-11-20T10:00:00Z',
+  state: 'last run 2026-11-25 07:00: failed',
+  last_run: '2026-11-25T07:00:00Z',
+  last_outcome: 'failed',
+  next: '2026-11-26T07:00:00Z',
+  attention: true,
+};
+
+function view(over: Partial<SchedulesView> = {}): SchedulesView {
+  return { schedules: [daily], scheduler: 'systemd', temporal: '', ...over };
+}
+
+const step: ApprovalStep = {
+  node_id: 'n1',
+  key: 'fetch',
+  name: 'Fetch',
+  tool: 'run_command',
+  kind: 'command',
+  reason: 'runs a shell command',
+  arguments: { command: 'curl https://example.com' },
+  content: '{"command":"curl https://example.com"}',
+  fingerprint: 'fp-fetch',
+  provenance: { source: 'model', via: 'plan' },
+} as ApprovalStep;
+
+let fake: { [K in keyof SchedulesApi]: ReturnType<typeof vi.fn> };
+let onClose: ReturnType<typeof vi.fn>;
+
+function open() {
+  render(<SchedulesDialog onClose={onClose as unknown as () => void} apiImpl={fake as unknown as SchedulesApi} />);
+}
+
+beforeEach(() => {
+  fake = {
+    listSchedules: vi.fn().mockResolvedValue(view()),
+    addSchedule: vi.fn(),
+    setSchedulePaused: vi.fn().mockResolvedValue(undefined),
+    removeSchedule: vi.fn().mockResolvedValue(undefined),
+    previewCron: vi.fn(async (c: string) => (c.startsWith('61') ? { error: 'minute 61: want 0-59', next: [] } : { next: ['2026-11-26T07:00:00Z', '2026-11-27T07:00:00Z'] })),
+  };
+  onClose = vi.fn();
+  useStore.setState({ path: '/home/u/flows/report.json', dirty: false, doc: { format: 'weft/v1', id: 'r', name: 'Report', nodes: [], edges: [] } as never });
+});
+
+describe('SchedulesDialog', () => {
+  it('lists schedules with their state, next run and who runs them; a failed last run is marked', async () => {
+    open();
+    const row = await screen.findByTestId('schedule-row');
+    expect(row.className).toContain('attention');
+    expect(within(row).getByTestId('schedule-state').textContent).toBe('last run 2026-11-25 07:00: failed');
+    expect(row.textContent).toContain('daily.json');
+    expect(row.textContent).toContain('0 7 * * *');
+    expect(row.textContent).toContain('runs on this computer (systemd)');
+    expect(row.textContent).toContain('Next:');
+  });
+
+  it('pauses, and removes only after a second click', async () => {
+    open();
+    const row = await screen.findByTestId('schedule-row');
+    fireEvent.click(within(row).getByTestId('schedule-pause'));
+    await waitFor(() => expect(fake.setSchedulePaused).toHaveBeenCalledWith('daily-a1b2c3', true));
+    fireEvent.click(within(row).getByTestId('schedule-remove'));
+    expect(fake.removeSchedule).not.toHaveBeenCalled();
+    fireEvent.click(within(row).getByTestId('schedule-remove-confirm'));
+    await waitFor(() => expect(fake.removeSchedule).toHaveBeenCalledWith('daily-a1b2c3'));
+    expect(fake.listSchedules.mock.calls.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('says why an action failed', async () => {
+    fake.setSchedulePaused.mockRejectedValueOnce(new Error('systemctl --user disable: exit status 1'));
+    open();
+    fireEvent.click(within(await screen.findByTestId('schedule-row')).getByTestId('schedule-pause'));
+    expect((await screen.findByTestId('schedule-action-error')).textContent).toContain('systemctl --user disable');
+  });
+
+  it('checks the cron expression as it is typed', async () => {
+    open();
+    await waitFor(() => expect(screen.getByTestId('schedule-preview').textContent).toContain('Next runs:'));
+    fireEvent.change(screen.getByTestId('schedule-cron'), { target: { value: '61 * * * *' } });
+    await waitFor(() => expect(screen.getByTestId('schedule-preview').textContent).toBe('minute 61: want 0-59'));
+    expect(screen.getByTestId('schedule-cron').getAttribute('aria-invalid')).toBe('true');
+    expect((screen.getByTestId('schedule-add') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('schedule-preset'), { target: { value: '0 7 * * 1-5' } });
+    expect((screen.getByTestId('schedule-cron') as HTMLInputElement).value).toBe('0 7 * * 1-5');
+  });
+
+  it('schedules only the file as saved', async () => {
+    useStore.setState({ dirty: true });
+    open();
+    expect((await screen.findByTestId('schedule-why')).textContent).toContain('Save your changes first');
+    expect(screen.queryByTestId('schedule-add')).toBeNull();
+    act(() => useStore.setState({ path: '', dirty: false }));
+    expect(screen.getByTestId('schedule-why').textContent).toContain('Save the workflow to a file first');
+  });
+
+  it('shows the model-written steps in full, and schedules with exactly the approved fingerprints', async () => {
+    fake.addSchedule
+      .mockResolvedValueOnce({ started: false, error: '1 step … needs your approval', problems: [], approval: [step], warnings: [] })
+      .mockResolvedValueOnce({ started: true, problems: [], approval: [], warnings: [], schedule: { id: 'report-1', file: '/home/u/flows/report.json', cron: '0 7 * * *', backend: 'systemd' } });
+    open();
+    await waitFor(() => expect((screen.getByTestId('schedule-add') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('schedule-add'));
+    const dlg = await screen.findByTestId('approval-dialog');
+    expect(fake.addSchedule).toHaveBeenLastCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: [] });
+    expect(within(dlg).getByTestId('approval-args').textContent).toContain('curl https://example.com');
+    expect(within(dlg).getByTestId('approve-run').textContent).toBe('Approve all and schedule');
+    fireEvent.click(within(dlg).getByTestId('approve-run'));
+    await waitFor(() => expect(screen.queryByTestId('approval-dialog')).toBeNull());
+    expect(fake.addSchedule).toHaveBeenLastCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: ['fp-fetch'] });
+    expect(useStore.getState().toasts.some((t) => t.text.includes('Scheduled report.json'))).toBe(true);
+  });
+
+  it('lists the problems of a workflow that cannot be scheduled', async () => {
+    fake.addSchedule.mockResolvedValueOnce({
+      started: false,
+      error: 'workflow is invalid',
+      problems: [{ code: 'edge_unknown_node', message: 'edge a → nowhere: no node nowhere', severity: 'error' }],
+      approval: [],
+      warnings: [],
+    });
+    open();
+    await waitFor(() => expect((screen.getByTestId('schedule-add') as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('schedule-add'));
+    expect((await screen.findByTestId('schedule-add-error')).textContent).toContain('no node nowhere');
+  });
+
+  it('offers Temporal only when a service is set, and picks it when this computer has no scheduler', async () => {
+    fake.listSchedules.mockResolvedValue(view({ scheduler: '', no_scheduler: 'no systemd user session and no crontab', temporal: 'temporal.example:7233', schedules: [] }));
+    open();
+    await screen.findByTestId('schedules-empty');
+    const engine = screen.getByTestId('schedule-engine') as HTMLSelectElement;
+    expect(engine.value).toBe('temporal');
+    expect((engine.querySelector('option[value="local"]') as HTMLOptionElement).disabled).toBe(true);
+    expect(engine.textContent).toContain('Temporal at temporal.example:7233');
+  });
+});
