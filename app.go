@@ -131,7 +131,9 @@ func (a *App) startup(ctx context.Context) {
 // left running or half-written behind the closed window.
 func (a *App) shutdown(context.Context) {
 	a.AssistantStop()
-	if a.StopRun() && !a.waitRun(10*time.Second) {
+	// A run on Temporal goes on without the window (the app offers to
+	// follow it again when it opens); a local one stops.
+	if a.service().Leave() && !a.waitRun(10*time.Second) {
 		slog.Warn("the run in progress did not stop within 10s of closing the window")
 	}
 }

@@ -8,6 +8,7 @@ package main
 // CLI too.
 
 import (
+	"context"
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
@@ -100,6 +101,8 @@ type RunRecord struct {
 	// Complete is false for a folder without summary.json: a run still
 	// going, or one that was killed.
 	Complete bool `json:"complete"`
+	// EngineRunID is the run's id on Temporal; "" for a local run.
+	EngineRunID string `json:"engine_run_id,omitempty"`
 }
 
 // RunHistoryResult lists past runs, newest first.
@@ -216,6 +219,25 @@ func (a *App) LastOutputs(workflowID, nodeID string) (PinSource, error) {
 		return PinSource{}, err
 	}
 	return PinSource{Outputs: out, RunID: runID}, nil
+}
+
+// TemporalRunsGoing lists the runs of the workflow saved at path going on
+// the Temporal service that the app does not follow (one it followed
+// before it was closed, or one started elsewhere).
+func (a *App) TemporalRunsGoing(path string) ([]service.GoingRun, error) {
+	ctx, cancel := context.WithTimeout(a.context(), 20*time.Second)
+	defer cancel()
+	return a.service().TemporalRunsGoing(ctx, path)
+}
+
+// FollowTemporalRun follows a run going on the Temporal service in the
+// Run panel, as if it had started here: its events, escalations and end.
+func (a *App) FollowTemporalRun(runID string) (RunStart, error) {
+	res, err := a.service().Follow(a.context(), runID, a.runSink())
+	if err != nil {
+		return RunStart{}, err
+	}
+	return RunStart{Started: res.Started, Error: res.Error, Problems: nonNil(res.Problems), Approval: nonNil(res.Approval), Warnings: nonNil(res.Warnings)}, nil
 }
 
 // startRun starts a run of the editor: steps with pinned data use it.

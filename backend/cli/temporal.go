@@ -119,7 +119,7 @@ func interruptOf(ctx context.Context) <-chan any {
 
 // runs is `weft runs list|show|respond|cancel`.
 func (c *cli) runs(ctx context.Context, args []string) int {
-	usage := "usage: weft runs list [--limit N] | show RUN | respond RUN ANSWER | cancel RUN   (with --temporal-address HOST:PORT …)"
+	usage := "usage: weft runs list [--limit N] | show RUN | respond RUN ANSWER | cancel RUN   (with --temporal-address HOST:PORT …)\n  list also logs the ended runs nobody followed beside their workflow files"
 	if len(args) == 0 {
 		fmt.Fprintln(c.stderr, usage)
 		return exitUnusable
@@ -152,6 +152,18 @@ func (c *cli) runs(ctx context.Context, args []string) int {
 		if err != nil {
 			fmt.Fprintf(c.stderr, "weft: %v\n", err)
 			return exitUnusable
+		}
+		// The ended runs nobody followed are logged beside their
+		// workflows here (history, weft stats), as followed ones are.
+		if st, err := c.effective(); err == nil {
+			lg, err := c.runService(st, true).LogTemporalRuns(ctx, eng)
+			if err != nil {
+				lg.Warnings = append(lg.Warnings, "the ended runs are not logged: "+err.Error())
+			}
+			c.printWarnings(lg.Warnings)
+			for _, d := range lg.Logged {
+				fmt.Fprintf(c.stderr, "weft: logged a run nobody followed: %s\n", d)
+			}
 		}
 		if *asJSON {
 			c.writeJSONLine(runs)

@@ -30,6 +30,13 @@ func NewRedactor(s settings.Settings) *redact.Redactor {
 	return redact.New(s.Secrets()...)
 }
 
+// WorkflowRedactor hides what a run of w hides: the settings' secrets and
+// the credentials written in w (for showing another engine's events).
+func WorkflowRedactor(s settings.Settings, w *workflow.Workflow) *redact.Redactor {
+	red, _ := runRedactor(&Options{Settings: s}, w)
+	return red
+}
+
 // runRedactor is the run's own redactor: the caller's secrets, the
 // settings' and the credentials written literally in the workflow's
 // http_request nodes, so that they are hidden from the first event on.

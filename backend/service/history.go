@@ -44,6 +44,9 @@ type Record struct {
 	// Complete is false for a folder without summary.json: a run still
 	// going, or one that was killed.
 	Complete bool `json:"complete"`
+	// EngineRunID is the run's id on the engine that ran it elsewhere (a
+	// Temporal workflow id); "" for a local run.
+	EngineRunID string `json:"engine_run_id,omitempty"`
 }
 
 // History lists past runs, newest first.
@@ -140,6 +143,7 @@ func readRunRecord(dir string) (Record, error) {
 		Warnings     []string        `json:"warnings"`
 		Started      time.Time       `json:"started"`
 		Finished     time.Time       `json:"finished"`
+		RunID        string          `json:"run_id"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return rec, fmt.Errorf("summary.json: %w", err)
@@ -148,6 +152,9 @@ func readRunRecord(dir string) (Record, error) {
 	rec.Outcome, rec.Error, rec.StoppedAt, rec.Summary, rec.Verdict = doc.Outcome, doc.Error, doc.StoppedAt, doc.Summary, doc.Verdict
 	rec.Warnings, rec.Started, rec.Finished = nonNil(doc.Warnings), doc.Started, doc.Finished
 	rec.Complete = true
+	if doc.RunID != rec.RunID {
+		rec.EngineRunID = doc.RunID
+	}
 	return rec, nil
 }
 

@@ -25,7 +25,10 @@ type Submission struct {
 	Approved []string
 	// Dir is the workflow's folder: relative paths start there on the
 	// worker (the same machine, or one that has that folder).
-	Dir            string
+	Dir string
+	// Path is the workflow's file here ("" when unsaved): where a run
+	// nobody followed is logged when it is read back (temporal_log.go).
+	Path           string
 	UsePinned      bool
 	DefaultRetries int
 }
@@ -75,7 +78,7 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 		res.Error = approvalMessage(pass.pending)
 		return res, "", nil
 	}
-	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, Dir: dir, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries})
+	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries})
 	if err != nil {
 		return res, "", err
 	}

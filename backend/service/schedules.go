@@ -202,7 +202,7 @@ type temporalSchedule struct {
 }
 
 func (r temporalSchedule) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
-	return r.id, r.eng.Schedule(ctx, r.id, r.cron, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
+	return r.id, r.eng.Schedule(ctx, r.id, r.cron, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
 }
 
 // ScheduleState is a schedule with how its runs went.
@@ -227,7 +227,8 @@ type ScheduleState struct {
 const missGrace = 5 * time.Minute
 
 // ScheduleStates says how each schedule's runs went, from the run history
-// beside its file (Temporal schedules: their runs are on the service).
+// beside its file (a Temporal schedule's runs once they are logged there:
+// LogTemporalRuns).
 func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []ScheduleState {
 	out := []ScheduleState{}
 	for _, sc := range all {
@@ -236,14 +237,6 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 			if n, ok := c.Next(now); ok {
 				r.Next = &n
 			}
-		}
-		if sc.Backend == "temporal" && sc.Temporal != nil {
-			r.State = "on Temporal at " + sc.Temporal.Address + " (weft runs list shows its runs)"
-			if sc.Paused {
-				r.State = "paused, " + r.State
-			}
-			out = append(out, r)
-			continue
 		}
 		w, _, err := workflow.Load(sc.File)
 		if err != nil {
@@ -258,6 +251,22 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 			if !h.Runs[0].Complete {
 				r.Outcome = "running or killed"
 			}
+		}
+		if sc.Backend == "temporal" && sc.Temporal != nil {
+			// The service starts the runs (and catches up missed ones);
+			// they are logged here once read back (LogTemporalRuns).
+			r.State = "on Temporal at " + sc.Temporal.Address
+			switch {
+			case sc.Paused:
+				r.State = "paused, " + r.State
+			case r.LastRun != nil:
+				r.State += fmt.Sprintf("; last run %s: %s", last.Local().Format("2006-01-02 15:04"), r.Outcome)
+				r.Attention = r.Outcome != "succeeded" && r.Outcome != "running or killed"
+			default:
+				r.State += " (weft runs list shows its runs)"
+			}
+			out = append(out, r)
+			continue
 		}
 		due, missed := schedule.Missed(sc.Cron, sc.Created, last, now, missGrace)
 		switch {

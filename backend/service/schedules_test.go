@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -89,5 +90,29 @@ func TestAddSchedule(t *testing.T) {
 	rows := svc.ScheduleStates(all, time.Now())
 	if len(rows) != 1 || rows[0].ID != res.Schedule.ID || rows[0].Next == nil || !rows[0].Next.After(time.Now()) {
 		t.Fatalf("states %+v", rows)
+	}
+}
+
+// A Temporal schedule's state says its last run once its runs are logged
+// beside the file; a failed one needs attention.
+func TestTemporalScheduleState(t *testing.T) {
+	svc := testService(t, nil)
+	w, path := runFile(t, "wf-tsched", [2]string{"one", "!exit 3"})
+	w.Nodes[0].OnError = workflow.OnErrorContinue
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	sc := schedule.Schedule{ID: "t-1", File: path, Cron: "0 7 * * *", Backend: "temporal", Created: time.Now().Add(-48 * time.Hour),
+		Temporal: &schedule.Remote{Address: "temporal.example:7233"}}
+	rows := svc.ScheduleStates([]schedule.Schedule{sc}, time.Now())
+	if rows[0].State != "on Temporal at temporal.example:7233 (weft runs list shows its runs)" || rows[0].Attention {
+		t.Fatalf("before any run: %+v", rows[0])
+	}
+	if _, fin, err := svc.Run(context.Background(), StartRequest{Workflow: w, Path: path, ApprovedBy: "test"}); err != nil || fin.Outcome == runner.OutcomeSucceeded {
+		t.Fatalf("run: %+v %v", fin, err)
+	}
+	rows = svc.ScheduleStates([]schedule.Schedule{sc}, time.Now())
+	if !strings.Contains(rows[0].State, "; last run ") || !rows[0].Attention || rows[0].Missed != nil {
+		t.Fatalf("after a failed run: %+v", rows[0])
 	}
 }

@@ -273,6 +273,8 @@ type activeRun struct {
 
 	// lastSeq is the seq of the last event sent.
 	lastSeq atomic.Int64
+	// leave (Leave) lets a run on Temporal go on when its follower stops.
+	leave atomic.Bool
 
 	mu       sync.Mutex
 	runID    string
@@ -569,6 +571,19 @@ func (s *Service) Stop() bool {
 	if run == nil {
 		return false
 	}
+	run.cancel()
+	return true
+}
+
+// Leave is Stop for a caller that goes away (the app's window closes): a
+// run on Temporal goes on there, unfollowed (TemporalRunsGoing offers it
+// again, LogTemporalRuns logs its end); a local run is stopped.
+func (s *Service) Leave() bool {
+	run := s.activeRun()
+	if run == nil {
+		return false
+	}
+	run.leave.Store(true)
 	run.cancel()
 	return true
 }

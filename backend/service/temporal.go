@@ -26,7 +26,7 @@ import (
 type temporalRemote struct{ eng *temporal.Engine }
 
 func (r temporalRemote) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
-	return r.eng.Submit(ctx, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
+	return r.eng.Submit(ctx, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
 }
 
 func (s *Service) getenv(k string) string {
@@ -131,15 +131,10 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 		eng.Client.Close()
 		s.ended(run, forwarded)
 	}()
-	// Logged beside the workflow like a local run (history, weft stats).
-	rec, rerr := runner.NewRecorder(runner.Options{Settings: st}, req.Workflow, req.Path, "", id)
 	fin := Finished{Warnings: []string{}, Problems: []validate.Problem{}, RunID: id}
-	if rerr != nil {
-		fin.Warnings = append(fin.Warnings, "the run is not logged beside the workflow: "+rerr.Error())
-	}
-	// What the app shows is hidden by this machine's secrets too (the
-	// worker hid its own).
-	red := runner.NewRedactor(st)
+	// What the app shows is hidden by this machine's secrets and the
+	// workflow's credentials too (the worker hid its own).
+	red := runner.WorkflowRedactor(st, req.Workflow)
 	var rp runner.Replanner
 	if client, err := s.client(st); err == nil && client != nil {
 		rp = s.replanner(st, client)
@@ -150,11 +145,7 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 	res, err := eng.Follow(ctx, id, temporal.Handler{
 		Event: func(e runner.Event) {
 			seq := e.Seq
-			if rec != nil {
-				e = rec.Event(e)
-			} else {
-				e = runner.RedactEvent(red, e)
-			}
+			e = runner.RedactEvent(red, e)
 			e.Seq, e.RunID = seq, id
 			run.lastSeq.Store(seq)
 			c := e
@@ -192,11 +183,8 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 		},
 	})
 	if err != nil {
-		if rec != nil {
-			rec.Close()
-		}
 		switch {
-		case ctx.Err() != nil && req.Detach: // the CLI's Ctrl+C: the run goes on
+		case ctx.Err() != nil && (req.Detach || run.leave.Load()): // the CLI's Ctrl+C, the app closing: the run goes on
 			fin.Outcome, fin.Error = runner.OutcomeCanceled, fmt.Sprintf("detached; run %s goes on. Follow it: weft runs show %s; answer it: weft runs respond %s ANSWER", id, id, id)
 		case ctx.Err() != nil: // Stop: cancel the run on the service too
 			cctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -213,14 +201,19 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			res.Outcome, res.Replanned, res.StoppedAt = runner.OutcomeReplanned, replanned, replannedAt
 			res.Error = fmt.Sprintf("%s failed; a new plan was made", replannedAt.Key)
 		}
-		if rec != nil {
-			rec.Redact(res)
-			if err := rec.Finish(res); err != nil {
-				fin.Warnings = append(fin.Warnings, "the run's summary is not written: "+err.Error())
+		// Logged beside the workflow like a local run (history, weft
+		// stats), from the service, with its events whole.
+		if req.Path != "" {
+			ask := true
+			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+			dir, err := s.logTemporalRun(lctx, eng, st, temporal.RunInfo{RunID: id, Status: "completed", Started: res.Started, Closed: res.Finished}, req.Workflow, run.path, res, &ask)
+			cancel()
+			if err != nil {
+				fin.Warnings = append(fin.Warnings, "the run is not logged beside the workflow: "+err.Error())
 			}
-		} else {
-			runner.RedactResult(red, res)
+			fin.Dir = dir
 		}
+		runner.RedactResult(red, res)
 		fin.Outcome, fin.Error, fin.StoppedAt, fin.Summary, fin.Verdict = res.Outcome, res.Error, res.StoppedAt, &res.Summary, res.Verdict
 		fin.Warnings = append(fin.Warnings, nonNil(res.Warnings)...)
 		fin.Started, fin.Finished, fin.Result = res.Started, res.Finished, res
@@ -258,4 +251,100 @@ func (s *Service) replanTemporal(ctx context.Context, rp runner.Replanner, w *wo
 	}
 	runner.MarkReplan(w, nw, runID, e.NodeKey, st.LLM.Model, time.Now())
 	return nw, nil
+}
+
+// GoingRun is a run going on the Temporal service.
+type GoingRun struct {
+	RunID   string    `json:"run_id"`
+	Started time.Time `json:"started"`
+}
+
+// maxGoingLookup bounds the runs TemporalRunsGoing reads (newest first).
+const maxGoingLookup = 100
+
+// TemporalRunsGoing lists the runs going on the settings' Temporal service
+// of the workflow saved at path that nobody here follows: one the app
+// followed before it was closed, or one started elsewhere (a CLI run that
+// was detached, a Temporal Schedule's). Follow follows one. None when
+// runs go on the local engine.
+func (s *Service) TemporalRunsGoing(ctx context.Context, path string) ([]GoingRun, error) {
+	out := []GoingRun{}
+	st, _, err := s.settings()
+	if err != nil {
+		return out, err
+	}
+	abs, err := absPath(path)
+	if err != nil || abs == "" || st.Engine.Kind != settings.EngineTemporal || st.Engine.Temporal.Address == "" {
+		return out, err
+	}
+	eng, _, err := s.TemporalEngine(st.Engine.Temporal)
+	if err != nil {
+		return out, err
+	}
+	defer eng.Client.Close()
+	runs, err := eng.List(ctx, maxGoingLookup)
+	if err != nil {
+		return out, err
+	}
+	following := ""
+	if r := s.activeRun(); r != nil {
+		r.mu.Lock()
+		following = r.runID
+		r.mu.Unlock()
+	}
+	for _, r := range runs {
+		if r.Status != "running" || r.RunID == following {
+			continue
+		}
+		if in, err := eng.Input(ctx, r.RunID); err == nil && in.Path == abs {
+			out = append(out, GoingRun{RunID: r.RunID, Started: r.Started})
+		}
+	}
+	return out, nil
+}
+
+// Follow follows a run going on the settings' Temporal service as Start
+// follows one it submitted: its events so far and to come, its
+// escalations (answered with Respond), its end (logged beside its
+// workflow). Stop cancels it on the service. The run keeps the workflow
+// it was started with, whatever the file holds now.
+func (s *Service) Follow(ctx context.Context, runID string, sink Sink) (StartResult, error) {
+	res := StartResult{Problems: []validate.Problem{}, Approval: []approval.Step{}, Warnings: []string{}}
+	st, warnings, err := s.settings()
+	res.Warnings = append(res.Warnings, warnings...)
+	if err != nil {
+		return res, err
+	}
+	if st.Engine.Kind != settings.EngineTemporal {
+		return res, errors.New("runs go on this computer (Preferences → Engine): there is no Temporal run to follow")
+	}
+	eng, warnings, err := s.TemporalEngine(st.Engine.Temporal)
+	res.Warnings = append(res.Warnings, warnings...)
+	if err != nil {
+		return res, err
+	}
+	in, err := eng.Input(ctx, runID)
+	if err != nil {
+		eng.Client.Close()
+		return res, err
+	}
+	w, _, err := workflow.Parse(in.Workflow)
+	if err != nil {
+		eng.Client.Close()
+		return res, fmt.Errorf("run %s: its workflow: %w", runID, err)
+	}
+	run, ctx, ok := s.reserve(ctx, sink, w.ID)
+	if !ok {
+		eng.Client.Close()
+		return res, ErrRunActive
+	}
+	run.path = in.Path
+	run.mu.Lock()
+	run.runID = runID
+	run.mu.Unlock()
+	forwarded := make(chan struct{})
+	go run.forward(forwarded)
+	go s.followInBackground(ctx, run, eng, runID, StartRequest{Workflow: w, Path: in.Path, Sink: sink}, st, forwarded)
+	res.Started, res.RunID = true, runID
+	return res, nil
 }

@@ -172,6 +172,32 @@ func (e *Engine) Result(ctx context.Context, runID string) (*runner.Result, erro
 	return &res, nil
 }
 
+// Input is what run runID was started with (its workflow as submitted,
+// its folder), from the first event of its history.
+func (e *Engine) Input(ctx context.Context, runID string) (RunInput, error) {
+	var in RunInput
+	it := e.Client.GetWorkflowHistory(ctx, runID, "", false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	if !it.HasNext() {
+		return in, fmt.Errorf("temporal: run %s has no history", runID)
+	}
+	ev, err := it.Next()
+	if err != nil {
+		return in, fmt.Errorf("temporal: read run %s: %w", runID, err)
+	}
+	attrs := ev.GetWorkflowExecutionStartedEventAttributes()
+	if attrs == nil || attrs.GetWorkflowType().GetName() != WorkflowType {
+		return in, fmt.Errorf("temporal: run %s is not a %s run", runID, WorkflowType)
+	}
+	dc, err := DataConverter(e.Config.Key)
+	if err != nil {
+		return in, err
+	}
+	if err := dc.FromPayloads(attrs.GetInput(), &in); err != nil {
+		return in, fmt.Errorf("temporal: read run %s's input: %w", runID, err)
+	}
+	return in, nil
+}
+
 // Respond answers the escalation the run waits at.
 func (e *Engine) Respond(ctx context.Context, runID string, resp runner.Response) error {
 	if err := e.Client.SignalWorkflow(ctx, runID, "", SignalRespond, resp); err != nil {
@@ -190,7 +216,9 @@ func (e *Engine) Cancel(ctx context.Context, runID string) error {
 
 // RunInfo is one run in List.
 type RunInfo struct {
-	RunID   string    `json:"run_id"`
+	RunID string `json:"run_id"`
+	// Status is running, completed, failed, canceled, terminated,
+	// timed out or continued as new.
 	Status  string    `json:"status"`
 	Started time.Time `json:"started"`
 	Closed  time.Time `json:"closed,omitempty"`

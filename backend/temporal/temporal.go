@@ -40,6 +40,9 @@ type RunInput struct {
 	// Dir is where relative paths start on the worker ("" = its own
 	// working folder).
 	Dir string `json:"dir"`
+	// Path is the workflow's file on the submitter's machine ("" when
+	// unsaved or unknown): where its run log goes there.
+	Path string `json:"path,omitempty"`
 	// DefaultRetries applies to steps without a retry policy (the
 	// submitter's run.default_retries).
 	DefaultRetries int `json:"default_retries"`

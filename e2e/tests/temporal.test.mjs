@@ -2,9 +2,11 @@
 // server (temporal/devserver's weft-temporal-dev) and a `weft worker`
 // process run here; Preferences' engine is set to Temporal; Run in the
 // app submits the run, the run panel follows it live, the escalation
-// dialog's answer reaches the run, and the run ends in the history.
+// dialog's answer reaches the run, and the run ends in the history. The
+// app closed while its run waits goes on on the service: opened again, the
+// app offers to follow it, and answers it.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, execSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +20,7 @@ const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURES = join(ROOT, 'e2e', 'fixtures');
 const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-temporal-'));
+const RESTART = process.env.WEFT_RESTART;
 
 let context;
 let page;
@@ -110,5 +113,41 @@ describe('Temporal engine in the app', () => {
     await row.waitFor();
     assert.equal(await row.getAttribute('data-outcome'), 'partial');
     await page.locator('[data-testid="run-view-log"]').click();
+  });
+
+  it('closed while its run waits, the app leaves the run going; opened again it follows it, answers it, and logs it once', async () => {
+    assert.ok(RESTART, 'WEFT_RESTART must be set (run through scripts/e2e.sh)');
+    const dir = join(SCRATCH, 'temporal-run');
+    const path = join(dir, 'run-escalation.json');
+    rmSync(join(dir, 'out'), { recursive: true, force: true });
+    await page.locator('[data-testid="tab-run"]').click();
+    await page.locator('[data-testid="run-button"]').click();
+    await page.locator('[data-testid="escalation-dialog"]').waitFor({ timeout: 30_000 });
+
+    // The window closes (wails dev and its Go process stop) and opens again.
+    execSync(RESTART, { stdio: 'inherit', timeout: 320_000 });
+    await page.goto(URL, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
+    await page.waitForFunction(() => window.weft.store.getState().doc !== null || window.weft.store.getState().dialog !== null, null, { timeout: 30_000 });
+    if (await page.evaluate(() => window.weft.store.getState().dialog !== null)) await page.locator('[data-testid="dialog-discard"]').click();
+    await page.evaluate(async (p) => window.weft.actions.openPath(p), path);
+    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('run-escalation.json'));
+    await page.locator('[data-testid="tab-run"]').click();
+    const note = page.locator('[data-testid="runs-going"]');
+    await note.waitFor({ timeout: 30_000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-temporal-going.png') });
+    await note.locator('[data-testid="follow-run"]').click();
+
+    const dialog = page.locator('[data-testid="escalation-dialog"]');
+    await dialog.waitFor({ timeout: 30_000 });
+    assert.equal((await dialog.locator('[data-testid="esc-node"]').textContent()).trim(), 'Check report');
+    await dialog.locator('[data-testid="esc-skip"]').click();
+    await page.waitForSelector('[data-testid="run-status"][data-phase="finished"]', { timeout: 30_000 });
+    assert.equal((await page.locator('[data-testid="run-summary"] [data-testid="run-outcome"]').textContent()).trim(), 'Completed with 1 skipped');
+    assert.ok(existsSync(join(dir, 'out', 'finish.txt')), 'the run did not go on to its end');
+    await page.locator('[data-testid="run-view-history"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="history-row"]').length === 2);
+    assert.equal(await page.locator('[data-testid="history-row"]').first().getAttribute('data-outcome'), 'partial');
+    assert.equal(await page.locator('[data-testid="runs-going"]').count(), 0);
   });
 });

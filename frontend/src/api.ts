@@ -37,7 +37,7 @@ import type {
   ToolCatalogResult,
 } from './types';
 // Schedules (app_schedules.go):
-import type { CronPreview, NewSchedule, ScheduleResult, SchedulesView } from './types';
+import type { CronPreview, GoingRun, NewSchedule, ScheduleResult, SchedulesView } from './types';
 
 // The generated bindings type their arguments as Wails model classes; our
 // plain JSON objects have the same shape, so they are passed through as-is
@@ -210,6 +210,15 @@ export const api = {
   /** Stores the Temporal API key / payload key in the OS keyring: undefined keeps one, '' removes it. */
   async setTemporalCredentials(apiKey: string | undefined, payloadKey: string | undefined): Promise<TemporalCredentials> {
     return (await App.SetTemporalCredentials(apiKey ?? null, payloadKey ?? null)) as unknown as TemporalCredentials;
+  },
+  /** Runs of the workflow saved at path going on the Temporal service that the app does not follow. */
+  async temporalRunsGoing(path: string): Promise<GoingRun[]> {
+    return ((await App.TemporalRunsGoing(path)) as unknown as GoingRun[] | null) ?? [];
+  },
+  /** Follows a run going on the Temporal service in the Run panel, as if it had started here. */
+  async followTemporalRun(runId: string): Promise<RunStart> {
+    const r = (await App.FollowTemporalRun(runId)) as unknown as RunStart;
+    return { started: !!r?.started, error: r?.error ?? '', problems: r?.problems ?? [], approval: r?.approval ?? [], warnings: r?.warnings ?? [] };
   },
   /** Every schedule, how its runs went, and who can run them here. */
   async listSchedules(): Promise<SchedulesView> {

@@ -649,6 +649,8 @@ export interface RunRecord {
   started: string;
   finished: string;
   complete: boolean;
+  /** the run's id on Temporal; absent for a local run */
+  engine_run_id?: string;
 }
 
 export interface RunHistory {
@@ -720,4 +722,11 @@ export interface CronPreview {
   error?: string;
   /** the next run times, RFC 3339 */
   next: string[];
+}
+
+/** A run going on the Temporal service that the app does not follow. */
+export interface GoingRun {
+  run_id: string;
+  /** RFC 3339 */
+  started: string;
 }

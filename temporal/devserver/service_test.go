@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"go.temporal.io/server/temporaltest"
-
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
@@ -25,21 +23,11 @@ import (
 // answered with Respond (a signal to the run), the end, and the run
 // logged beside the workflow.
 func TestServiceOnTemporal(t *testing.T) {
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	ts := temporaltest.NewServer(temporaltest.WithT(t))
-	dir := t.TempDir()
-	startWorker(t, ts.GetDefaultClient(), "weft-svc", dir)
-	st := settings.Defaults()
+	_, st, dir := temporalSetup(t, "weft-svc")
 	// A secret this machine knows and the worker does not: what the app
 	// shows hides it all the same.
 	st.LLM.APIKey = "sk-desk-5e3f9a1b7c2d"
-	st.Engine = settings.Engine{Kind: settings.EngineTemporal, Temporal: settings.TemporalEngine{Address: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(), TaskQueue: "weft-svc"}}
-	svc := service.New(service.Deps{
-		Settings: func() (settings.Settings, []string, error) { return st, nil, nil },
-		NewLLM:   func(settings.LLM) (llm.Client, error) { return nil, nil },
-		Getenv:   func(string) string { return "" },
-	})
+	svc := newService(&st)
 	path := filepath.Join(dir, "flow.json")
 	doc, _, err := wf.Parse([]byte(`{"format":"weft/v1","id":"svc","name":"svc","nodes":[
  {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"exit 2"}},"retry":{"max_attempts":1}},
@@ -109,14 +97,8 @@ func (f fixedReplanner) Replan(context.Context, failure.ReplanRequest) (*wf.Work
 // Temporal run is aborted, and the new plan is proposed for review with
 // its model-written steps marked for approval.
 func TestServiceReplanOnTemporal(t *testing.T) {
-	t.Setenv("XDG_DATA_HOME", t.TempDir())
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	ts := temporaltest.NewServer(temporaltest.WithT(t))
-	dir := t.TempDir()
-	startWorker(t, ts.GetDefaultClient(), "weft-replan", dir)
-	st := settings.Defaults()
+	_, st, dir := temporalSetup(t, "weft-replan")
 	st.LLM.Model = "fake-model"
-	st.Engine = settings.Engine{Kind: settings.EngineTemporal, Temporal: settings.TemporalEngine{Address: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(), TaskQueue: "weft-replan"}}
 	doc, _, err := wf.Parse([]byte(`{"format":"weft/v1","id":"rp","name":"rp","nodes":[
  {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"exit 2"}},"retry":{"max_attempts":1}}],"edges":[]}`))
 	if err != nil {

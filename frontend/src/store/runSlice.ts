@@ -8,6 +8,7 @@ import { outcomeLabel, verdictText } from '../components/run/format';
 import { emptyNodeData, foldNodeData, type NodeData } from './nodeData';
 import type { StateCreator } from 'zustand';
 import type {
+  GoingRun,
   Problem,
   RunEscalation,
   RunEvent,
@@ -106,6 +107,8 @@ export interface RunSlice {
   canReplan: boolean | null;
   runHistory: RunRecord[];
   runHistoryLoading: boolean;
+  /** runs of this workflow going on the Temporal service that the app does not follow */
+  runsGoing: GoingRun[];
   runHistoryError: string | null;
   runHistoryKey: string | null;
   viewedRun: ViewedRun | null;
@@ -128,6 +131,7 @@ export interface RunSlice {
   setLogQuery(q: string): void;
   setRunHistoryLoading(key: string): void;
   setRunHistory(key: string, runs: RunRecord[], error?: string | null): void;
+  setRunsGoing(runs: GoingRun[]): void;
   setViewedRun(v: ViewedRun | null): void;
   /** clearRunStatus forgets the last run (statuses, log, summary) when none goes. */
   clearRunStatus(): void;
@@ -343,6 +347,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
   canReplan: null,
   runHistory: [],
   runHistoryLoading: false,
+  runsGoing: [],
   runHistoryError: null,
   runHistoryKey: null,
   viewedRun: null,
@@ -459,6 +464,9 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
     set({ runHistoryLoading: true, runHistoryError: null, runHistoryKey: key });
   },
 
+  setRunsGoing(runsGoing) {
+    set({ runsGoing });
+  },
   setRunHistory(key, runs, error = null) {
     if (get().runHistoryKey !== key) return; // an answer about another workflow
     set({ runHistory: runs, runHistoryLoading: false, runHistoryError: error });

@@ -996,6 +996,7 @@ export namespace main {
 	    // Go type: time
 	    finished: any;
 	    complete: boolean;
+	    engine_run_id?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunRecord(source);
@@ -1017,6 +1018,7 @@ export namespace main {
 	        this.started = this.convertValues(source["started"], null);
 	        this.finished = this.convertValues(source["finished"], null);
 	        this.complete = source["complete"];
+	        this.engine_run_id = source["engine_run_id"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1704,6 +1706,39 @@ export namespace schedule {
 
 export namespace service {
 	
+	export class GoingRun {
+	    run_id: string;
+	    // Go type: time
+	    started: any;
+	
+	    static createFrom(source: any = {}) {
+	        return new GoingRun(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.run_id = source["run_id"];
+	        this.started = this.convertValues(source["started"], null);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ScheduleResult {
 	    started: boolean;
 	    error?: string;

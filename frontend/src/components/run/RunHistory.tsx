@@ -66,6 +66,11 @@ export function RunHistory({
                     <code className="run-history-id" title={r.dir}>
                       {r.run_id}
                     </code>
+                    {r.engine_run_id && (
+                      <code className="run-history-id" title="its id on the Temporal service (weft runs show …)" data-testid="history-engine-id">
+                        Temporal: {r.engine_run_id}
+                      </code>
+                    )}
                   </div>
                 </div>
               )}

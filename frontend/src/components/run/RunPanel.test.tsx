@@ -65,6 +65,8 @@ beforeEach(() => {
       return () => {};
     }),
     log: vi.fn(),
+    temporalRunsGoing: vi.fn().mockResolvedValue([]),
+    followTemporalRun: vi.fn().mockResolvedValue(started()),
   };
 });
 
@@ -294,6 +296,24 @@ describe('run actions', () => {
 });
 
 describe('RunPanel', () => {
+  it('offers to follow a run of this workflow going on Temporal, and follows it as if it had started here', async () => {
+    fake.temporalRunsGoing.mockResolvedValueOnce([{ run_id: 'weft-wf-1-17', started: '2026-11-26T07:00:00Z' }]);
+    setup();
+    const note = await screen.findByTestId('runs-going');
+    expect(fake.temporalRunsGoing).toHaveBeenCalledWith('/tmp/fixture.json');
+    expect(note.textContent).toContain('A run of this workflow is going on the Temporal service');
+    fireEvent.click(within(note).getByTestId('follow-run'));
+    await waitFor(() => expect(useStore.getState().runPhase).toBe('running'));
+    expect(fake.followTemporalRun).toHaveBeenCalledWith('weft-wf-1-17');
+    expect(screen.queryByTestId('runs-going')).toBeNull();
+    act(() => heard!.event(ev('run_started')));
+    act(() => heard!.event(ev('node_started', { node_id: 'n1', status: 'running' })));
+    expect(useStore.getState().nodeRun.n1.status).toBe('running');
+    act(() => heard!.finished(finished()));
+    // Asked again once the run ended.
+    await waitFor(() => expect(fake.temporalRunsGoing).toHaveBeenCalledTimes(2));
+  });
+
   it('shows what a replan needed: the replies asked again and the local fixes', async () => {
     setup();
     const w = fixtureWorkflow();

@@ -69,6 +69,13 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
   }, [actions, doc?.id, path]);
 
   const busy = phase === 'starting' || phase === 'running' || phase === 'stopping';
+  const going = useStore((s) => s.runsGoing);
+
+  // Runs of this workflow going on Temporal that the app does not follow:
+  // after a restart, or started elsewhere; asked again when a run ends.
+  useEffect(() => {
+    if (!busy) void actions.loadGoing();
+  }, [actions, doc?.id, path, busy]);
   const ours = !runWorkflowId || runWorkflowId === doc?.id;
   const steps = useMemo(() => (doc?.nodes ?? []).filter((n) => STEP_TYPES.has(n.type) && isEnabled(n)), [doc]);
   const done = ours ? steps.filter((n) => ['ok', 'skipped', 'failed'].includes(nodeRun[n.id]?.status ?? '')).length : 0;
@@ -176,6 +183,28 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
       )}
 
       <div className="run-body">
+        {!busy && going.length > 0 && (
+          <div className="run-note" role="status" data-testid="runs-going">
+            <Route size={13} />
+            <div>
+              <p>
+                {going.length === 1 ? 'A run' : `${going.length} runs`} of this workflow {going.length === 1 ? 'is' : 'are'} going on the Temporal service
+                without the app following {going.length === 1 ? 'it' : 'them'}: {going.length === 1 ? 'its' : 'their'} events, questions and end show here when you
+                follow {going.length === 1 ? 'it' : 'one'}.
+              </p>
+              <ul className="runs-going">
+                {going.slice(0, 3).map((r) => (
+                  <li key={r.run_id}>
+                    <code title={r.run_id}>started {new Date(r.started).toLocaleString()}</code>
+                    <button type="button" className="btn" onClick={() => void actions.follow(r.run_id)} data-testid="follow-run">
+                      Follow it
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          </div>
+        )}
         {fixOffer && doc?.nodes.some((n) => n.id === fixOffer.nodeId) && (
           <div className="run-note" role="status" data-testid="fix-offer">
             <Wrench size={13} />

@@ -13,7 +13,8 @@ import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunRes
 export type RunApi = Pick<
   Api,
   'startRun' | 'lastOutputs' | 'approveSteps' | 'stopRun' | 'respondEscalation' | 'keepFix' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
->;
+> &
+  Partial<Pick<Api, 'temporalRunsGoing' | 'followTemporalRun'>>;
 
 /** The chat entry id a replan proposal carries: it belongs to no message. */
 export const RUN_REPLAN_ENTRY = -1;
@@ -181,6 +182,44 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
         return;
       }
       store.getState().runStartFailed(r.error || 'The run did not start.', r.problems);
+    } catch (e) {
+      store.getState().runStartFailed(errorMessage(e));
+    }
+  }
+
+  /**
+   * loadGoing asks for the runs of the saved document going on the Temporal service that the
+   * app does not follow (one followed before the app was closed, or one started elsewhere).
+   */
+  async function loadGoing(): Promise<void> {
+    const { doc, path } = store.getState();
+    if (!doc || !path || typeof apiImpl.temporalRunsGoing !== 'function') {
+      store.getState().setRunsGoing([]);
+      return;
+    }
+    try {
+      const runs = await apiImpl.temporalRunsGoing(path);
+      if (store.getState().path === path) store.getState().setRunsGoing(runs);
+    } catch (e) {
+      store.getState().setRunsGoing([]);
+      apiImpl.log('warning', `runs going on Temporal: ${errorMessage(e)}`);
+    }
+  }
+
+  /** follow follows a run going on the Temporal service as if it had started here. */
+  async function follow(runId: string): Promise<void> {
+    const s = store.getState();
+    const doc = s.doc;
+    if (!doc || typeof apiImpl.followTemporalRun !== 'function' || s.runPhase === 'running' || s.runPhase === 'starting' || s.runPhase === 'stopping') return;
+    subscribe();
+    s.setRunApproval(null);
+    s.setRunsGoing(s.runsGoing.filter((r) => r.run_id !== runId));
+    reset(1);
+    s.runStarting(doc.id);
+    try {
+      const r = await apiImpl.followTemporalRun(runId);
+      if (r.started) store.getState().runStarted(r.warnings);
+      else store.getState().runStartFailed(r.error || 'The run could not be followed.');
     } catch (e) {
       store.getState().runStartFailed(errorMessage(e));
     }
@@ -401,6 +440,8 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     respond,
     keepFix,
     loadHistory,
+    loadGoing,
+    follow,
     viewRun,
     sync,
     refreshCanReplan,

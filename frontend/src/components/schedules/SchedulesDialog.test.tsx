@@ -30,6 +30,7 @@ function view(over: Partial<SchedulesView> = {}): SchedulesView {
 
 const step: ApprovalStep = {
   node_id: 'n1',
+  type: 'Tool',
   key: 'fetch',
   name: 'Fetch',
   tool: 'run_command',

@@ -41,6 +41,8 @@ export function ConfirmClose():Promise<void>;
 
 export function DiscoverModelServers():Promise<Array<llm.LocalServer>>;
 
+export function FollowTemporalRun(arg1:string):Promise<main.RunStart>;
+
 export function GetRunStatus():Promise<main.RunStatus>;
 
 export function GetSettings():Promise<main.SettingsView>;
@@ -100,6 +102,8 @@ export function StartRun(arg1:workflow.Workflow,arg2:string):Promise<main.RunSta
 export function StartRunFrom(arg1:workflow.Workflow,arg2:string,arg3:string,arg4:Array<string>):Promise<main.RunStart>;
 
 export function StopRun():Promise<boolean>;
+
+export function TemporalRunsGoing(arg1:string):Promise<Array<service.GoingRun>>;
 
 export function TestConnection(arg1:settings.LLM,arg2:any):Promise<llm.ConnectionInfo>;
 

@@ -62,6 +62,10 @@ export function DiscoverModelServers() {
   return window['go']['main']['App']['DiscoverModelServers']();
 }
 
+export function FollowTemporalRun(arg1) {
+  return window['go']['main']['App']['FollowTemporalRun'](arg1);
+}
+
 export function GetRunStatus() {
   return window['go']['main']['App']['GetRunStatus']();
 }
@@ -180,6 +184,10 @@ export function StartRunFrom(arg1, arg2, arg3, arg4) {
 
 export function StopRun() {
   return window['go']['main']['App']['StopRun']();
+}
+
+export function TemporalRunsGoing(arg1) {
+  return window['go']['main']['App']['TemporalRunsGoing'](arg1);
 }
 
 export function TestConnection(arg1, arg2) {

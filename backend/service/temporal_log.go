@@ -1,0 +1,219 @@
+package service
+
+// Runs on Temporal are logged beside their workflow like local runs (the
+// run history, `weft stats`, a schedule's last run), once they have ended,
+// from the service: the run's events asked of the run, its end from its
+// history. A run the app or `weft run` followed to its end is logged then;
+// one nobody did (detached, started by a Temporal Schedule, followed by an
+// app that was closed) when LogTemporalRuns reads the service's runs, on
+// the machine that has its workflow file.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/temporal"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+const (
+	// maxLogRuns bounds the runs one LogTemporalRuns reads (newest first).
+	maxLogRuns = 200
+	// loggedIndexFile lists, in a runs folder, the Temporal runs logged
+	// there: a run whose folder was pruned (run.retention_runs) is not
+	// logged again. It keeps the newest maxLoggedIndex.
+	loggedIndexFile = "temporal-runs.json"
+	maxLoggedIndex  = 2000
+)
+
+// TemporalLog says what LogTemporalRuns wrote.
+type TemporalLog struct {
+	// Logged are the run folders written.
+	Logged   []string `json:"logged"`
+	Warnings []string `json:"warnings"`
+}
+
+// LogTemporalRuns logs the ended runs on eng's service that are not
+// logged yet and whose workflow file is on this machine.
+func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (TemporalLog, error) {
+	out := TemporalLog{Logged: []string{}, Warnings: []string{}}
+	st, _, err := s.settings()
+	if err != nil {
+		return out, err
+	}
+	runs, err := eng.List(ctx, maxLogRuns)
+	if err != nil {
+		return out, err
+	}
+	// A closed run answers for its events only while a worker is up to
+	// replay it: once nobody answered, the rest are logged without asking.
+	ask := true
+	for _, r := range runs {
+		if r.Status == "running" {
+			continue
+		}
+		in, err := eng.Input(ctx, r.RunID)
+		if err != nil {
+			out.Warnings = append(out.Warnings, err.Error())
+			continue
+		}
+		// Unsaved, or another machine's file: nowhere to log it here.
+		if in.Path == "" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Dir(in.Path)); err != nil {
+			continue
+		}
+		w, _, err := workflow.Parse(in.Workflow)
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("run %s: its workflow: %v", r.RunID, err))
+			continue
+		}
+		dir, err := s.logTemporalRun(ctx, eng, st, r, w, in.Path, nil, &ask)
+		if err != nil {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("run %s: %v", r.RunID, err))
+		}
+		if dir != "" {
+			out.Logged = append(out.Logged, dir)
+		}
+	}
+	return out, nil
+}
+
+// askEventsFor bounds asking an ended run for its events (a worker replays
+// it to answer; with none up the query waits).
+const askEventsFor = 10 * time.Second
+
+// logTemporalRun logs run r of w (saved at path) unless it is logged
+// already; res is its end when the caller has it (a follower, which may
+// have turned it into a replan), else it is read from the service. The
+// run is asked for its events while *ask (set false when it does not
+// answer). dir is the run folder written ("" when none was).
+func (s *Service) logTemporalRun(ctx context.Context, eng *temporal.Engine, st settings.Settings, r temporal.RunInfo, w *workflow.Workflow, path string, res *runner.Result, ask *bool) (string, error) {
+	runsDir, err := runner.DefaultRunsDir(path)
+	if err != nil {
+		return "", err
+	}
+	logged, err := loggedTemporalRuns(runsDir)
+	if err != nil {
+		return "", err
+	}
+	if logged[r.RunID] {
+		return "", nil
+	}
+	var warnings []string
+	if res == nil {
+		res = endOf(ctx, eng, r)
+	}
+	// Its events: the run answers for them while a worker is up (a closed
+	// run is replayed to answer); else only its end is logged.
+	var events []runner.Event
+	asked := false
+	if *ask {
+		qctx, cancel := context.WithTimeout(ctx, askEventsFor)
+		state, err := eng.State(qctx, r.RunID, 0)
+		cancel()
+		if err == nil {
+			events, asked = state.Events, true
+		} else {
+			*ask = false
+		}
+	}
+	if !asked {
+		warnings = append(warnings, "the run's step events are not in this log (no worker answered for the ended run; the Temporal history has them)")
+	}
+	rec, err := runner.NewRecorder(runner.Options{Settings: st, Now: func() time.Time { return startOf(res, r) }}, w, path, runsDir, r.RunID)
+	if err != nil {
+		return "", err
+	}
+	for _, e := range events {
+		rec.Event(e)
+	}
+	c := *res
+	c.Warnings = append(append([]string{}, res.Warnings...), warnings...)
+	if err := rec.Finish(&c); err != nil {
+		return rec.Dir(), err
+	}
+	return rec.Dir(), markLogged(runsDir, r.RunID)
+}
+
+// endOf is how run r ended, from the service: its result, or (failed on
+// the service, canceled, terminated, timed out) what its status says.
+func endOf(ctx context.Context, eng *temporal.Engine, r temporal.RunInfo) *runner.Result {
+	res, err := eng.Result(ctx, r.RunID)
+	if err == nil {
+		return res
+	}
+	out := &runner.Result{RunID: r.RunID, Outcome: runner.OutcomeFailed, Started: r.Started, Finished: r.Closed,
+		Error: fmt.Sprintf("the run ended %s on the Temporal service: %v", r.Status, err)}
+	if r.Status == "canceled" || r.Status == "terminated" {
+		out.Outcome = runner.OutcomeCanceled
+	}
+	return out
+}
+
+// startOf is when the run started, for its folder's name (the history
+// sorts by it).
+func startOf(res *runner.Result, r temporal.RunInfo) time.Time {
+	if !res.Started.IsZero() {
+		return res.Started
+	}
+	return r.Started
+}
+
+// loggedTemporalRuns are the Temporal runs logged in runsDir: the index,
+// and the run folders' summaries (runs logged before the index was kept).
+func loggedTemporalRuns(runsDir string) (map[string]bool, error) {
+	out := map[string]bool{}
+	b, err := os.ReadFile(filepath.Join(runsDir, loggedIndexFile))
+	switch {
+	case err == nil:
+		var ids []string
+		if json.Unmarshal(b, &ids) == nil {
+			for _, id := range ids {
+				out[id] = true
+			}
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, err
+	}
+	ents, err := os.ReadDir(runsDir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	for _, e := range ents {
+		if !e.IsDir() || !runIDPattern.MatchString(e.Name()) {
+			continue
+		}
+		if rec, err := readRunRecord(filepath.Join(runsDir, e.Name())); err == nil && rec.Complete && rec.EngineRunID != "" {
+			out[rec.EngineRunID] = true
+		}
+	}
+	return out, nil
+}
+
+// markLogged adds id to runsDir's index of logged Temporal runs.
+func markLogged(runsDir, id string) error {
+	path := filepath.Join(runsDir, loggedIndexFile)
+	var ids []string
+	if b, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(b, &ids) // a damaged index is rebuilt from here
+	}
+	ids = append(ids, id) // oldest first: the oldest go first
+	if len(ids) > maxLoggedIndex {
+		ids = ids[len(ids)-maxLoggedIndex:]
+	}
+	b, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, b, 0o600)
+}
