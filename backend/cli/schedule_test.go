@@ -63,6 +63,10 @@ cat > "$tab"
 	if rows := list(); rows[0].Outcome != "succeeded" || !strings.Contains(rows[0].State, "last run") {
 		t.Fatalf("after a run: %+v", rows[0])
 	}
+	// weft runs list without a Temporal service: the scheduled workflows' runs.
+	if code, out, errOut := run(t, env, "runs", "list"); code != exitOK || !strings.Contains(out, "succeeded") || !strings.Contains(out, wf+" (schedule "+id+")") {
+		t.Fatalf("runs list: %d %s %s", code, out, errOut)
+	}
 	if code, _, _ := run(t, env, "schedule", "pause", id); code != exitOK {
 		t.Fatal("pause")
 	}

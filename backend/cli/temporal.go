@@ -119,7 +119,7 @@ func interruptOf(ctx context.Context) <-chan any {
 
 // runs is `weft runs list|show|respond|cancel`.
 func (c *cli) runs(ctx context.Context, args []string) int {
-	usage := "usage: weft runs list [--limit N] | show RUN | respond RUN ANSWER | cancel RUN   (with --temporal-address HOST:PORT …)\n  list also logs the ended runs nobody followed beside their workflow files"
+	usage := "usage: weft runs list [--limit N] | show RUN | respond RUN ANSWER | cancel RUN   (with --temporal-address HOST:PORT …)\n  list also logs the ended runs nobody followed beside their workflow files;\n  without a Temporal service it lists the runs of the scheduled workflows on this computer"
 	if len(args) == 0 {
 		fmt.Fprintln(c.stderr, usage)
 		return exitUnusable
@@ -139,6 +139,9 @@ func (c *cli) runs(ctx context.Context, args []string) int {
 	if !ok || (sub == "respond" && fs.NArg() < 2) || (sub != "respond" && fs.NArg() != n) {
 		fmt.Fprintln(c.stderr, usage)
 		return exitUnusable
+	}
+	if sub == "list" && *o.address == "" {
+		return c.scheduledRuns(ctx, *limit, *asJSON)
 	}
 	eng, err := o.engine(c)
 	if err != nil {
@@ -223,4 +226,44 @@ func (c *cli) effective() (settings.Settings, error) {
 	s, warnings, err := st.Effective()
 	c.printWarnings(warnings)
 	return s, err
+}
+
+// scheduledRuns is `weft runs list` without a Temporal service: the past
+// runs of the scheduled workflows, from their logs, newest first.
+func (c *cli) scheduledRuns(ctx context.Context, limit int, asJSON bool) int {
+	st, err := c.effective()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	svc := c.runService(st, true)
+	m, err := svc.ScheduleManager(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	all, err := m.List()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	rows := svc.ScheduledRuns(all, limit)
+	if asJSON {
+		c.writeJSONLine(rows)
+		return exitOK
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(c.stdout, "no runs of scheduled workflows yet (weft schedule list shows the schedules; --temporal-address lists a Temporal service's runs)")
+	}
+	for _, r := range rows {
+		outcome := string(r.Outcome)
+		if !r.Complete {
+			outcome = "running or killed"
+		}
+		fmt.Fprintf(c.stdout, "%s  %-17s %s (schedule %s)\n", r.Started.Local().Format("2006-01-02 15:04:05"), outcome, r.File, r.Schedule)
+		if r.Error != "" {
+			fmt.Fprintf(c.stdout, "    %s\n", r.Error)
+		}
+	}
+	return exitOK
 }

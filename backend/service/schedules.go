@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -282,6 +283,40 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 			r.State = "not run yet"
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// ScheduledRun is one past run of a scheduled workflow.
+type ScheduledRun struct {
+	Schedule string `json:"schedule"`
+	File     string `json:"file"`
+	Record
+}
+
+// ScheduledRuns are the past runs of the scheduled workflows, newest
+// first, at most limit (`weft runs list` without a Temporal service): the
+// runs logged beside their files, whoever started them.
+func (s *Service) ScheduledRuns(all []schedule.Schedule, limit int) []ScheduledRun {
+	out := []ScheduledRun{}
+	seen := map[string]bool{}
+	for _, sc := range all {
+		w, _, err := workflow.Load(sc.File)
+		if err != nil || seen[sc.File+"\x00"+w.ID] {
+			continue
+		}
+		seen[sc.File+"\x00"+w.ID] = true
+		h, err := s.RunHistory(sc.File, w.ID)
+		if err != nil {
+			continue
+		}
+		for _, r := range h.Runs {
+			out = append(out, ScheduledRun{Schedule: sc.ID, File: sc.File, Record: r})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
 	}
 	return out
 }
