@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
@@ -199,8 +200,14 @@ func (c Crontab) Remove(ctx context.Context, s Schedule) error {
 }
 
 // Detect picks the scheduler of this machine: systemd's user instance
-// when it answers, else cron when crontab is installed.
+// when it answers, else cron when crontab is installed. Linux only: the
+// crontab entries need util-linux's flock, and macOS launchd and the
+// Windows Task Scheduler are not supported yet (untested code is not
+// shipped for them).
 func Detect(ctx context.Context, configDir, lockDir string) (Backend, error) {
+	if runtime.GOOS != "linux" {
+		return nil, fmt.Errorf("no scheduler for %s yet: local schedules use systemd user timers or cron on Linux (macOS launchd and the Windows Task Scheduler are not supported yet); a Temporal schedule works from any system", runtime.GOOS)
+	}
 	if p, err := exec.LookPath("systemctl"); err == nil {
 		if _, err := run(ctx, nil, p, "--user", "show-environment"); err == nil {
 			return Systemd{Dir: filepath.Join(configDir, "systemd", "user"), Systemctl: p}, nil
