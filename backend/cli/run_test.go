@@ -217,7 +217,8 @@ func TestRunPinned(t *testing.T) {
 // to name it, and runs nothing.
 func TestTemporalNeedsAnAddress(t *testing.T) {
 	wf := writeFile(t, validWF)
-	for _, args := range [][]string{{"run", "--engine", "temporal", wf}, {"worker"}, {"runs", "list"}} {
+	// (runs list without one lists the scheduled workflows' runs here.)
+	for _, args := range [][]string{{"run", "--engine", "temporal", wf}, {"worker"}, {"runs", "show", "weft-w-1"}} {
 		code, _, errOut := run(t, runEnv(t), args...)
 		if code != exitUnusable || !strings.Contains(errOut, "--temporal-address") {
 			t.Errorf("%v: exit %d, %s", args, code, errOut)
