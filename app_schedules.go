@@ -180,11 +180,11 @@ func (a *App) logTemporalRuns(all []schedule.Schedule) []string {
 	ctx, cancel := context.WithTimeout(a.context(), temporalLogWait)
 	defer cancel()
 	for _, t := range services {
-		if key := t.Address + "\x00" + t.Namespace; seen[key] {
+		key := t.Address + "\x00" + t.Namespace
+		if seen[key] {
 			continue
-		} else {
-			seen[key] = true
 		}
+		seen[key] = true
 		eng, _, err := a.service().TemporalEngine(t)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("The runs on Temporal at %s could not be read: %v", t.Address, err))
