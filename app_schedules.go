@@ -15,7 +15,6 @@ import (
 
 	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/service"
-	"github.com/weft-dev/weft/backend/settings"
 )
 
 // SchedulesView is the Schedules dialog's content.
@@ -146,7 +145,9 @@ func (a *App) ScheduleNotices() []string {
 	if err != nil {
 		return []string{"The schedules could not be read: " + err.Error()}
 	}
-	out := a.logTemporalRuns(all)
+	ctx, cancel := context.WithTimeout(a.context(), temporalLogWait)
+	out := a.service().LogUnfollowedRuns(ctx, all)
+	cancel()
 	for _, st := range a.service().ScheduleStates(all, time.Now()) {
 		if st.Attention {
 			out = append(out, fmt.Sprintf("Scheduled run of %s (%s; see Schedules): %s", filepath.Base(st.File), st.Cron, st.State))
@@ -158,42 +159,3 @@ func (a *App) ScheduleNotices() []string {
 // temporalLogWait bounds logging the Temporal runs at start (a service
 // that is down must not hold the notices back for long).
 const temporalLogWait = 30 * time.Second
-
-// logTemporalRuns logs, beside their workflows, the ended runs nobody
-// followed on the settings' Temporal service (when runs go there) and on
-// the services that keep Temporal schedules; it returns what could not be
-// done, for the person.
-func (a *App) logTemporalRuns(all []schedule.Schedule) []string {
-	var services []settings.TemporalEngine
-	if st, err := a.settingsStore(); err == nil {
-		if s, _, err := st.Effective(); err == nil && s.Engine.Kind == settings.EngineTemporal && s.Engine.Temporal.Address != "" {
-			services = append(services, s.Engine.Temporal)
-		}
-	}
-	for _, sc := range all {
-		if sc.Temporal != nil {
-			services = append(services, settings.TemporalEngine{Address: sc.Temporal.Address, Namespace: sc.Temporal.Namespace, TaskQueue: sc.Temporal.TaskQueue, TLS: sc.Temporal.TLS})
-		}
-	}
-	notes := []string{}
-	seen := map[string]bool{}
-	ctx, cancel := context.WithTimeout(a.context(), temporalLogWait)
-	defer cancel()
-	for _, t := range services {
-		key := t.Address + "\x00" + t.Namespace
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		eng, _, err := a.service().TemporalEngine(t)
-		if err != nil {
-			notes = append(notes, fmt.Sprintf("The runs on Temporal at %s could not be read: %v", t.Address, err))
-			continue
-		}
-		if _, err := a.service().LogTemporalRuns(ctx, eng); err != nil {
-			notes = append(notes, fmt.Sprintf("The runs on Temporal at %s could not be read: %v", t.Address, err))
-		}
-		eng.Client.Close()
-	}
-	return notes
-}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/appdirs"
+	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/temporal"
@@ -73,7 +74,7 @@ func (t temporalSchedules) with(sc schedule.Schedule, f func(*temporal.Engine) e
 	if sc.Temporal == nil {
 		return fmt.Errorf("schedule %s does not say which Temporal service keeps it", sc.ID)
 	}
-	eng, _, err := t.s.TemporalEngine(settings.TemporalEngine{Address: sc.Temporal.Address, Namespace: sc.Temporal.Namespace, TaskQueue: sc.Temporal.TaskQueue, TLS: sc.Temporal.TLS})
+	eng, _, err := t.s.TemporalEngine(remoteEngine(sc.Temporal))
 	if err != nil {
 		return err
 	}
@@ -87,6 +88,11 @@ func (t temporalSchedules) SetPaused(ctx context.Context, sc schedule.Schedule, 
 
 func (t temporalSchedules) Remove(ctx context.Context, sc schedule.Schedule) error {
 	return t.with(sc, func(eng *temporal.Engine) error { return eng.RemoveSchedule(ctx, sc.ID) })
+}
+
+// remoteEngine is how to reach the Temporal service a schedule names.
+func remoteEngine(r *schedule.Remote) settings.TemporalEngine {
+	return settings.TemporalEngine{Address: r.Address, Namespace: r.Namespace, TaskQueue: r.TaskQueue, TLS: r.TLS}
 }
 
 // ScheduleRequest is a schedule to make of a saved workflow file.
@@ -246,23 +252,25 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 			continue
 		}
 		var last time.Time
+		lastRun, lastBad := "", false
 		if h, err := s.RunHistory(sc.File, w.ID); err == nil && len(h.Runs) > 0 {
 			last = h.Runs[0].Started
 			r.LastRun, r.Outcome = &last, string(h.Runs[0].Outcome)
 			if !h.Runs[0].Complete {
 				r.Outcome = "running or killed"
 			}
+			lastRun = fmt.Sprintf("last run %s: %s", last.Local().Format("2006-01-02 15:04"), r.Outcome)
+			lastBad = h.Runs[0].Complete && h.Runs[0].Outcome != runner.OutcomeSucceeded
 		}
-		if sc.Backend == "temporal" && sc.Temporal != nil {
+		if sc.Backend == settings.EngineTemporal && sc.Temporal != nil {
 			// The service starts the runs (and catches up missed ones);
 			// they are logged here once read back (LogTemporalRuns).
 			r.State = "on Temporal at " + sc.Temporal.Address
 			switch {
 			case sc.Paused:
 				r.State = "paused, " + r.State
-			case r.LastRun != nil:
-				r.State += fmt.Sprintf("; last run %s: %s", last.Local().Format("2006-01-02 15:04"), r.Outcome)
-				r.Attention = r.Outcome != "succeeded" && r.Outcome != "running or killed"
+			case lastRun != "":
+				r.State, r.Attention = r.State+"; "+lastRun, lastBad
 			default:
 				r.State += " (weft runs list shows its runs)"
 			}
@@ -276,9 +284,8 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 		case missed:
 			r.Missed = &due
 			r.State, r.Attention = "missed the run due at "+due.Local().Format("2006-01-02 15:04"), true
-		case r.LastRun != nil:
-			r.State = fmt.Sprintf("last run %s: %s", last.Local().Format("2006-01-02 15:04"), r.Outcome)
-			r.Attention = r.Outcome != "succeeded" && r.Outcome != "running or killed"
+		case lastRun != "":
+			r.State, r.Attention = lastRun, lastBad
 		default:
 			r.State = "not run yet"
 		}

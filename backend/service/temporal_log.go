@@ -19,6 +19,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/temporal"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -91,6 +92,40 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 // askEventsFor bounds asking an ended run for its events (a worker replays
 // it to answer; with none up the query waits).
 const askEventsFor = 10 * time.Second
+
+// LogUnfollowedRuns is LogTemporalRuns on every Temporal service this
+// machine uses: the settings' (when runs go there) and those that keep the
+// schedules in all. It returns, a line each, the services it could not
+// read.
+func (s *Service) LogUnfollowedRuns(ctx context.Context, all []schedule.Schedule) []string {
+	var services []settings.TemporalEngine
+	if st, _, err := s.settings(); err == nil && st.Engine.Kind == settings.EngineTemporal && st.Engine.Temporal.Address != "" {
+		services = append(services, st.Engine.Temporal)
+	}
+	for _, sc := range all {
+		if sc.Temporal != nil {
+			services = append(services, remoteEngine(sc.Temporal))
+		}
+	}
+	notes := []string{}
+	seen := map[string]bool{}
+	for _, t := range services {
+		key := t.Address + "\x00" + t.Namespace
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		eng, _, err := s.TemporalEngine(t)
+		if err == nil {
+			_, err = s.LogTemporalRuns(ctx, eng)
+			eng.Client.Close()
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("The runs on Temporal at %s could not be read: %v", t.Address, err))
+		}
+	}
+	return notes
+}
 
 // logTemporalRun logs run r of w (saved at path) unless it is logged
 // already; res is its end when the caller has it (a follower, which may
