@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/runner"
-	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 )
@@ -50,11 +49,6 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 		fmt.Fprintln(c.stderr, scheduleUsage)
 		return exitUnusable
 	}
-	if sub == "add" {
-		if _, err := schedule.ParseCron(*cron); err != nil {
-			return fail(err)
-		}
-	}
 	st, err := c.effective()
 	if err != nil {
 		return fail(err)
@@ -71,9 +65,6 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 			req.Approver = &cliApprover{c: c, all: true}
 		}
 		if *engine == settings.EngineTemporal {
-			if *topts.address == "" {
-				return fail(errors.New("no Temporal service given: use --temporal-address HOST:PORT or set " + EnvTemporalAddress))
-			}
 			c.temporalAPIKeyEnv = *topts.apiKeyEnv
 			req.Temporal = &settings.TemporalEngine{Address: *topts.address, Namespace: *topts.namespace, TaskQueue: *topts.queue, TLS: *topts.tls}
 		}

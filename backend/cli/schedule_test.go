@@ -31,6 +31,9 @@ cat > "$tab"
 	if code, _, errOut := run(t, env, "schedule", "add", wf, "--cron", "0 7 * *"); code != exitUnusable || !strings.Contains(errOut, "want 5") {
 		t.Fatalf("bad cron: %d %s", code, errOut)
 	}
+	if code, _, errOut := run(t, env, "schedule", "add", wf, "--cron", "0 7 * * *", "--engine", "temporal"); code != exitUnusable || !strings.Contains(errOut, "--temporal-address") {
+		t.Fatalf("temporal without a service: %d %s", code, errOut)
+	}
 	code, out, errOut := run(t, env, "schedule", "add", wf, "--cron", "0 7 * * *")
 	if code != exitOK || !strings.Contains(out, "with cron") {
 		t.Fatalf("add: %d %s %s", code, out, errOut)
