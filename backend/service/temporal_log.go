@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/weft-dev/weft/backend/appdirs"
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/schedule"
@@ -30,9 +31,13 @@ const (
 	maxLogRuns = 200
 	// loggedIndexFile lists, in a runs folder, the Temporal runs logged
 	// there: a run whose folder was pruned (run.retention_runs) is not
-	// logged again. It keeps the newest maxLoggedIndex.
+	// logged again.
 	loggedIndexFile = "temporal-runs.json"
-	maxLoggedIndex  = 2000
+	// seenIndexFile (XDG state) lists the runs this machine has dealt
+	// with: logged, or not its own.
+	seenIndexFile = "temporal-runs-seen.json"
+	// maxIDs bounds each list (the newest are kept).
+	maxIDs = 2000
 )
 
 // TemporalLog says what LogTemporalRuns wrote.
@@ -57,8 +62,19 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 	// A closed run answers for its events only while a worker is up to
 	// replay it: once nobody answered, the rest are logged without asking.
 	ask := true
+	// The runs dealt with before (logged, or not this machine's) are not
+	// read again: this runs whenever the app opens.
+	seenPath, err := appdirs.StateFile(seenIndexFile)
+	if err != nil {
+		return out, err
+	}
+	seen := map[string]bool{}
+	for _, id := range readIDs(seenPath) {
+		seen[id] = true
+	}
+	var done []string
 	for _, r := range runs {
-		if r.Status == "running" {
+		if r.Status == "running" || seen[r.RunID] {
 			continue
 		}
 		in, err := eng.Input(ctx, r.RunID)
@@ -68,9 +84,11 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 		}
 		// Unsaved, or another machine's file: nowhere to log it here.
 		if in.Path == "" {
+			done = append(done, r.RunID)
 			continue
 		}
 		if _, err := os.Stat(filepath.Dir(in.Path)); err != nil {
+			done = append(done, r.RunID)
 			continue
 		}
 		w, _, err := workflow.Parse(in.Workflow)
@@ -81,10 +99,15 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 		dir, err := s.logTemporalRun(ctx, eng, st, r, w, in.Path, nil, &ask)
 		if err != nil {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("run %s: %v", r.RunID, err))
+			continue
 		}
+		done = append(done, r.RunID)
 		if dir != "" {
 			out.Logged = append(out.Logged, dir)
 		}
+	}
+	if err := appendIDs(seenPath, done); err != nil {
+		out.Warnings = append(out.Warnings, "the runs read are not remembered: "+err.Error())
 	}
 	return out, nil
 }
@@ -208,17 +231,8 @@ func startOf(res *runner.Result, r temporal.RunInfo) time.Time {
 // and the run folders' summaries (runs logged before the index was kept).
 func loggedTemporalRuns(runsDir string) (map[string]bool, error) {
 	out := map[string]bool{}
-	b, err := os.ReadFile(filepath.Join(runsDir, loggedIndexFile))
-	switch {
-	case err == nil:
-		var ids []string
-		if json.Unmarshal(b, &ids) == nil {
-			for _, id := range ids {
-				out[id] = true
-			}
-		}
-	case !errors.Is(err, os.ErrNotExist):
-		return nil, err
+	for _, id := range readIDs(filepath.Join(runsDir, loggedIndexFile)) {
+		out[id] = true
 	}
 	ents, err := os.ReadDir(runsDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -237,17 +251,33 @@ func loggedTemporalRuns(runsDir string) (map[string]bool, error) {
 
 // markLogged adds id to runsDir's index of logged Temporal runs.
 func markLogged(runsDir, id string) error {
-	path := filepath.Join(runsDir, loggedIndexFile)
+	return appendIDs(filepath.Join(runsDir, loggedIndexFile), []string{id})
+}
+
+// readIDs reads a list of run ids; a missing or damaged one is empty (it
+// only saves work, or is rebuilt from the run folders).
+func readIDs(path string) []string {
 	var ids []string
 	if b, err := os.ReadFile(path); err == nil {
-		_ = json.Unmarshal(b, &ids) // a damaged index is rebuilt from here
+		_ = json.Unmarshal(b, &ids)
 	}
-	ids = append(ids, id) // oldest first: the oldest go first
-	if len(ids) > maxLoggedIndex {
-		ids = ids[len(ids)-maxLoggedIndex:]
+	return ids
+}
+
+// appendIDs adds ids to the list at path, keeping the newest maxIDs.
+func appendIDs(path string, ids []string) error {
+	if len(ids) == 0 {
+		return nil
 	}
-	b, err := json.Marshal(ids)
+	all := append(readIDs(path), ids...) // oldest first: the oldest go first
+	if len(all) > maxIDs {
+		all = all[len(all)-maxIDs:]
+	}
+	b, err := json.Marshal(all)
 	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
 	return atomicfile.WriteFile(path, b, 0o600)

@@ -32,6 +32,7 @@ func temporalSetup(t *testing.T, queue string) (*temporaltest.TestServer, settin
 	t.Helper()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	dir := t.TempDir()
 	startWorker(t, ts.GetDefaultClient(), queue, dir)
@@ -106,8 +107,13 @@ func TestUnfollowedRunsLogged(t *testing.T) {
 	if lg, err := svc.LogTemporalRuns(ctx, eng); err != nil || len(lg.Logged) != 0 {
 		t.Fatalf("logged again: %+v %v", lg, err)
 	}
-	// Pruned (run.retention_runs): not logged again.
+	// Pruned (run.retention_runs), and read by a machine that has not seen
+	// the run (its state is not this one's; the folder is shared): not
+	// logged again.
 	if err := os.RemoveAll(h.Runs[0].Dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(os.Getenv("XDG_STATE_HOME")); err != nil {
 		t.Fatal(err)
 	}
 	if lg, err := svc.LogTemporalRuns(ctx, eng); err != nil || len(lg.Logged) != 0 {
