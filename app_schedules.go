@@ -46,10 +46,10 @@ func (a *App) ListSchedules() (SchedulesView, error) {
 		return v, err
 	}
 	v.Schedules = a.service().ScheduleStates(all, time.Now())
-	if m.Backend != nil {
-		v.Scheduler = m.Backend.Name()
-	} else if _, err := schedule.Detect(a.context(), "", ""); err != nil {
+	if err := m.Unavailable(); err != nil {
 		v.NoScheduler = err.Error()
+	} else {
+		v.Scheduler = m.Backend.Name()
 	}
 	if st, err := a.settingsStore(); err == nil {
 		if s, _, err := st.Effective(); err == nil {

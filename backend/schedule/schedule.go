@@ -62,12 +62,25 @@ type Manager struct {
 	// Path is the schedules file.
 	Path    string
 	Backend Backend
+	// NoBackend says why Backend is nil (Detect's error).
+	NoBackend error
 	// Weft is the absolute path of the weft binary the schedules run.
 	Weft string
 	Now  func() time.Time
 	// Others are the backends of schedules made elsewhere (by name: a
 	// Temporal service's schedules).
 	Others map[string]Backend
+}
+
+// Unavailable says why this machine cannot schedule (nil when it can).
+func (m *Manager) Unavailable() error {
+	switch {
+	case m.Backend != nil:
+		return nil
+	case m.NoBackend != nil:
+		return m.NoBackend
+	}
+	return errors.New("no scheduler on this machine")
 }
 
 func (m *Manager) now() time.Time {
@@ -112,8 +125,8 @@ func (m *Manager) Command(s Schedule) []string {
 
 // Add schedules file on cron and installs it.
 func (m *Manager) Add(ctx context.Context, file, cron string, args []string) (Schedule, error) {
-	if m.Backend == nil {
-		return Schedule{}, errors.New("no scheduler on this machine")
+	if err := m.Unavailable(); err != nil {
+		return Schedule{}, err
 	}
 	c, err := ParseCron(cron)
 	if err != nil {

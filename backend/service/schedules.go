@@ -42,13 +42,14 @@ func (s *Service) ScheduleManager(ctx context.Context) (*schedule.Manager, error
 		return nil, err
 	}
 	var b schedule.Backend
+	var missing error
 	switch kind, cmd, _ := strings.Cut(s.getenv("WEFT_SCHEDULER"), ":"); kind {
 	case "systemd":
 		b = schedule.Systemd{Dir: filepath.Join(cfg, "systemd", "user"), Systemctl: cmd}
 	case "cron":
 		b = schedule.Crontab{Crontab: cmd, LockDir: locks}
 	case "":
-		b, _ = schedule.Detect(ctx, cfg, locks)
+		b, missing = schedule.Detect(ctx, cfg, locks)
 	default:
 		return nil, fmt.Errorf("WEFT_SCHEDULER %q: use systemd:COMMAND or cron:COMMAND", kind)
 	}
@@ -56,7 +57,7 @@ func (s *Service) ScheduleManager(ctx context.Context) (*schedule.Manager, error
 	if err != nil {
 		return nil, err
 	}
-	return &schedule.Manager{Path: path, Backend: b, Weft: self,
+	return &schedule.Manager{Path: path, Backend: b, NoBackend: missing, Weft: self,
 		Others: map[string]schedule.Backend{"temporal": temporalSchedules{s}}}, nil
 }
 
@@ -140,8 +141,7 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 	var warnings []string
 	switch req.Engine {
 	case "", settings.EngineLocal:
-		if m.Backend == nil {
-			_, err := schedule.Detect(ctx, "", "")
+		if err := m.Unavailable(); err != nil {
 			return res, err
 		}
 		remote = localSchedule{m: m, path: abs, cron: c.String(), pinned: req.UsePinned, made: &made}
