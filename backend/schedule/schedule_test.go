@@ -2,6 +2,7 @@ package schedule
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -173,5 +174,22 @@ func TestNoBackend(t *testing.T) {
 	}
 	if _, err := m.Add(context.Background(), filepath.Join(dir, "s.json"), "0 7 * * *", nil); err == nil {
 		t.Error("added without a scheduler")
+	}
+}
+
+// A machine without a scheduler says why, and Add refuses with that.
+func TestUnavailable(t *testing.T) {
+	why := errors.New("no systemd user instance and no crontab")
+	m := &Manager{Path: filepath.Join(t.TempDir(), "s.json"), NoBackend: why}
+	if m.Unavailable() != why {
+		t.Fatalf("Unavailable = %v", m.Unavailable())
+	}
+	wf := filepath.Join(t.TempDir(), "w.json")
+	os.WriteFile(wf, []byte("{}"), 0o644)
+	if _, err := m.Add(context.Background(), wf, "0 7 * * *", nil); err != why {
+		t.Fatalf("Add = %v", err)
+	}
+	if (&Manager{}).Unavailable() == nil {
+		t.Fatal("no backend and no reason: still unavailable")
 	}
 }
