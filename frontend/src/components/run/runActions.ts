@@ -8,7 +8,7 @@ import type { Proposal } from '../../store/assistantSlice';
 import type { AppStore, StoreState } from '../../store/index';
 import { logEntryFor } from '../../store/runSlice';
 import { setPinned } from '../../graph/edit';
-import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunResponse } from '../../types';
+import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunResponse, RunStart, Workflow } from '../../types';
 
 export type RunApi = Pick<
   Api,
@@ -163,6 +163,24 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
    * (approve all): exactly the content shown.
    */
   async function start(approved?: string[], from?: string): Promise<void> {
+    await launch(
+      (doc, path) => apiImpl.startRun(doc, path, approved, from),
+      (r) => {
+        if (r.approval.length) {
+          store.getState().runStartFailed('');
+          store.getState().setRunApproval({ steps: r.approval, approved: [], from });
+          return;
+        }
+        store.getState().runStartFailed(r.error || 'The run did not start.', r.problems);
+      },
+    );
+  }
+
+  /**
+   * launch shows a run the backend starts (or takes up) from its first event; refused says
+   * what to show when it does not start.
+   */
+  async function launch(call: (doc: Workflow, path: string) => Promise<RunStart>, refused: (r: RunStart) => void): Promise<void> {
     const s = store.getState();
     const doc = s.doc;
     if (!doc || s.runPhase === 'running' || s.runPhase === 'starting' || s.runPhase === 'stopping') return;
@@ -171,17 +189,9 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     reset(1);
     s.runStarting(doc.id);
     try {
-      const r = await apiImpl.startRun(doc, s.path, approved, from);
-      if (r.started) {
-        store.getState().runStarted(r.warnings);
-        return;
-      }
-      if (r.approval.length) {
-        store.getState().runStartFailed('');
-        store.getState().setRunApproval({ steps: r.approval, approved: [], from });
-        return;
-      }
-      store.getState().runStartFailed(r.error || 'The run did not start.', r.problems);
+      const r = await call(doc, s.path);
+      if (r.started) store.getState().runStarted(r.warnings);
+      else refused(r);
     } catch (e) {
       store.getState().runStartFailed(errorMessage(e));
     }
@@ -208,21 +218,13 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
 
   /** follow follows a run going on the Temporal service as if it had started here. */
   async function follow(runId: string): Promise<void> {
-    const s = store.getState();
-    const doc = s.doc;
-    if (!doc || typeof apiImpl.followTemporalRun !== 'function' || s.runPhase === 'running' || s.runPhase === 'starting' || s.runPhase === 'stopping') return;
-    subscribe();
-    s.setRunApproval(null);
-    s.setRunsGoing(s.runsGoing.filter((r) => r.run_id !== runId));
-    reset(1);
-    s.runStarting(doc.id);
-    try {
-      const r = await apiImpl.followTemporalRun(runId);
-      if (r.started) store.getState().runStarted(r.warnings);
-      else store.getState().runStartFailed(r.error || 'The run could not be followed.');
-    } catch (e) {
-      store.getState().runStartFailed(errorMessage(e));
-    }
+    const followRun = apiImpl.followTemporalRun;
+    if (typeof followRun !== 'function') return;
+    store.getState().setRunsGoing(store.getState().runsGoing.filter((r) => r.run_id !== runId));
+    await launch(
+      () => followRun(runId),
+      (r) => store.getState().runStartFailed(r.error || 'The run could not be followed.'),
+    );
   }
 
   /** approve approves every step the dialog lists (their exact content) and runs. */
