@@ -213,12 +213,7 @@ func (c *cli) approve(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	st, err := c.store()
-	if err != nil {
-		return fail(err)
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
+	s, err := c.effective()
 	if err != nil {
 		return fail(err)
 	}

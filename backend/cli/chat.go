@@ -142,12 +142,7 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 	var extra []assistant.Warning
 	fail := func(code int, err error) int { return c.chatFail(asJSON, extra, code, err) }
 
-	st, err := c.store()
-	if err != nil {
-		return fail(exitUnusable, err)
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
+	s, err := c.effective()
 	if err != nil {
 		return fail(exitUnusable, err)
 	}
@@ -283,12 +278,7 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 // chatApply applies a saved proposal: no model is asked.
 func (c *cli) chatApply(ctx context.Context, file, id string, asJSON bool) int {
 	fail := func(code int, err error) int { return c.chatFail(asJSON, nil, code, err) }
-	st, err := c.store()
-	if err != nil {
-		return fail(exitUnusable, err)
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
+	s, err := c.effective()
 	if err != nil {
 		return fail(exitUnusable, err)
 	}

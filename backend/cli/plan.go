@@ -92,12 +92,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		return code
 	}
 
-	st, err := c.store()
-	if err != nil {
-		return fail(exitUnusable, err)
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
+	s, err := c.effective()
 	if err != nil {
 		return fail(exitUnusable, err)
 	}

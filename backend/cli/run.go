@@ -95,12 +95,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	for _, wn := range loadWarnings {
 		c.log.Info("load", "warning", wn)
 	}
-	st, err := c.store()
-	if err != nil {
-		return fail(err, nil)
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
+	s, err := c.effective()
 	if err != nil {
 		return fail(err, nil)
 	}

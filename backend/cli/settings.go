@@ -90,6 +90,18 @@ func (c *cli) settings(_ context.Context, args []string) int {
 	return usage()
 }
 
+// effective loads the effective settings (file, keyring, environment) and
+// prints what could not be used.
+func (c *cli) effective() (settings.Settings, error) {
+	st, err := c.store()
+	if err != nil {
+		return settings.Settings{}, err
+	}
+	s, warnings, err := st.Effective()
+	c.printWarnings(warnings)
+	return s, err
+}
+
 func (c *cli) printWarnings(ws []string) {
 	for _, w := range ws {
 		fmt.Fprintf(c.stderr, "weft: warning: %s\n", w)

@@ -216,17 +216,6 @@ func (c *cli) runs(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-// effective loads the effective settings (file, keyring, environment) and
-// prints what could not be used.
-func (c *cli) effective() (settings.Settings, error) {
-	st, err := c.store()
-	if err != nil {
-		return settings.Settings{}, err
-	}
-	s, warnings, err := st.Effective()
-	c.printWarnings(warnings)
-	return s, err
-}
 
 // scheduledRuns is `weft runs list` without a Temporal service: the past
 // runs of the scheduled workflows, from their logs, newest first.
