@@ -216,7 +216,6 @@ func (c *cli) runs(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-
 // scheduledRuns is `weft runs list` without a Temporal service: the past
 // runs of the scheduled workflows, from their logs, newest first.
 func (c *cli) scheduledRuns(ctx context.Context, limit int, asJSON bool) int {
