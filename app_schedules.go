@@ -137,11 +137,7 @@ func (a *App) PreviewCron(expr string) CronPreview {
 // need attention. The ended Temporal runs nobody followed are logged
 // first, so a Temporal schedule's last run counts too.
 func (a *App) ScheduleNotices() []string {
-	m, err := a.scheduleManager()
-	if err != nil {
-		return []string{"The schedules could not be read: " + err.Error()}
-	}
-	all, err := m.List()
+	all, err := a.service().Schedules()
 	if err != nil {
 		return []string{"The schedules could not be read: " + err.Error()}
 	}

@@ -141,7 +141,7 @@ func (c *cli) runs(ctx context.Context, args []string) int {
 		return exitUnusable
 	}
 	if sub == "list" && *o.address == "" {
-		return c.scheduledRuns(ctx, *limit, *asJSON)
+		return c.scheduledRuns(*limit, *asJSON)
 	}
 	eng, err := o.engine(c)
 	if err != nil {
@@ -218,19 +218,14 @@ func (c *cli) runs(ctx context.Context, args []string) int {
 
 // scheduledRuns is `weft runs list` without a Temporal service: the past
 // runs of the scheduled workflows, from their logs, newest first.
-func (c *cli) scheduledRuns(ctx context.Context, limit int, asJSON bool) int {
+func (c *cli) scheduledRuns(limit int, asJSON bool) int {
 	st, err := c.effective()
 	if err != nil {
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitUnusable
 	}
 	svc := c.runService(st, true)
-	m, err := svc.ScheduleManager(ctx)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "weft: %v\n", err)
-		return exitUnusable
-	}
-	all, err := m.List()
+	all, err := svc.Schedules()
 	if err != nil {
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitUnusable

@@ -32,7 +32,7 @@ import (
 // Backend is nil when this machine has no scheduler (Temporal schedules
 // still work; AddSchedule says why a local one cannot be made).
 func (s *Service) ScheduleManager(ctx context.Context) (*schedule.Manager, error) {
-	path, err := appdirs.ConfigFile("schedules.json")
+	path, err := schedulesFile()
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +60,18 @@ func (s *Service) ScheduleManager(ctx context.Context) (*schedule.Manager, error
 	return &schedule.Manager{Path: path, Backend: b, NoBackend: missing, Weft: self,
 		Others: map[string]schedule.Backend{"temporal": temporalSchedules{s}}}, nil
 }
+
+// Schedules lists the schedules, oldest first, without looking for this
+// machine's scheduler (ScheduleManager does, to change them).
+func (s *Service) Schedules() ([]schedule.Schedule, error) {
+	path, err := schedulesFile()
+	if err != nil {
+		return nil, err
+	}
+	return (&schedule.Manager{Path: path}).List()
+}
+
+func schedulesFile() (string, error) { return appdirs.ConfigFile("schedules.json") }
 
 // temporalSchedules pauses and removes the schedules a Temporal service
 // keeps, reaching it where the schedule was made.
