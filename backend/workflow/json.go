@@ -83,7 +83,7 @@ func joinExtra(obj []byte, extra Extra) ([]byte, error) {
 		if len(obj) > 2 || b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		kb, _ := json.Marshal(k)
+		kb, _ := encode(k)
 		b.Write(kb)
 		b.WriteByte(':')
 		b.Write(extra[k])
@@ -109,7 +109,7 @@ func (p *Params) UnmarshalJSON(data []byte) error {
 }
 
 func (p Params) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(rawParams(p))
+	b, err := encode(rawParams(p))
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (n *Node) UnmarshalJSON(data []byte) error {
 }
 
 func (n Node) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(rawNode(n))
+	b, err := encode(rawNode(n))
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (e *Edge) UnmarshalJSON(data []byte) error {
 }
 
 func (e Edge) MarshalJSON() ([]byte, error) {
-	b, err := json.Marshal(rawEdge(e))
+	b, err := encode(rawEdge(e))
 	if err != nil {
 		return nil, err
 	}
@@ -205,7 +205,7 @@ func (w Workflow) MarshalJSON() ([]byte, error) {
 	if w.Edges == nil {
 		w.Edges = []Edge{}
 	}
-	b, err := json.Marshal(rawWorkflow(w))
+	b, err := encode(rawWorkflow(w))
 	if err != nil {
 		return nil, err
 	}
@@ -401,12 +401,26 @@ func jsonError(data []byte, err error, path string) error {
 	return &ParseError{Path: path, Msg: err.Error()}
 }
 
+// encode is json.Marshal without HTML escaping: a workflow file shows
+// `&&`, `<` and `>` as written (a diff of a command is readable), not as
+// \u0026, \u003c and \u003e. Approval fingerprints hash a re-encoded
+// value (approval.Fingerprint), so they do not depend on this.
+func encode(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
 // Marshal encodes a workflow as indented JSON with a trailing newline.
 func Marshal(w *Workflow) ([]byte, error) {
 	if w.Format == "" {
 		w.Format = Format
 	}
-	b, err := json.Marshal(w)
+	b, err := encode(w)
 	if err != nil {
 		return nil, fmt.Errorf("encode workflow: %w", err)
 	}

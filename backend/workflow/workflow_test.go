@@ -187,3 +187,35 @@ func TestCloneIsDeep(t *testing.T) {
 		t.Fatal("clone aliases the original")
 	}
 }
+
+// A saved workflow shows shell and HTML characters as written (a diff of
+// a command is readable), and every string survives the round trip,
+// whatever it holds: the neighbours of &&, < and > included.
+func TestMarshalWritesCharactersAsWritten(t *testing.T) {
+	values := []string{"make && make test > out.txt 2>&1 < /dev/null", "<script>&amp;</script>", `a\u0026b`, `\\u003c`,
+		"\u2028\u2029", "\u202e", "tab\tnl\n", `"quoted"`, "ü → ✓", "\x00\x1f", "&", "<", ">", ""}
+	for _, v := range values {
+		w := &Workflow{Name: v, Nodes: []Node{{ID: "n", Key: "k", Type: TypeTool, Name: v,
+			Params: Params{Tool: "run_command", Arguments: map[string]any{"command": v, v: v}}}}}
+		b, err := Marshal(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, esc := range []string{`\u0026`, `\u003c`, `\u003e`} {
+			if strings.Contains(strings.ReplaceAll(string(b), `\\`, ""), esc) {
+				t.Errorf("%q: saved as %s", v, b)
+			}
+		}
+		again, _, err := Parse(b)
+		if err != nil {
+			t.Fatalf("%q: %v", v, err)
+		}
+		if again.Name != v || again.Nodes[0].Name != v || again.Nodes[0].Params.Arguments["command"] != v || again.Nodes[0].Params.Arguments[v] != v {
+			t.Errorf("%q did not survive the round trip: %s", v, b)
+		}
+	}
+	b, _ := Marshal(&Workflow{Name: "x && y"})
+	if !strings.Contains(string(b), `"x && y"`) {
+		t.Errorf("&& not written as itself: %s", b)
+	}
+}
