@@ -174,30 +174,17 @@ func Pending(w *workflow.Workflow, sc Scope, approved func(fingerprint string) b
 	return out
 }
 
-// legacyReplanKey is the workflow field with which versions of Weft
-// before per-step provenance marked a replanned workflow (the runner still
-// writes it to count replans). In a file with that mark and no step marked
-// (one saved by such a version) every step counts as a model's: they were
-// gated then and stay gated.
-const legacyReplanKey = "weft_replan"
-
 // Required lists the enabled steps of w a model wrote that need approval,
-// approved or not.
+// approved or not. (A legacy replanned file's steps are marked when it is
+// parsed: workflow.Parse.)
 func Required(w *workflow.Workflow, sc Scope) []Step {
 	if w == nil {
 		return nil
-	}
-	_, legacy := w.Extra[legacyReplanKey]
-	for i := 0; legacy && i < len(w.Nodes); i++ {
-		legacy = !FromModel(&w.Nodes[i]) // marked per step: a file of this version
 	}
 	var out []Step
 	for i := range w.Nodes {
 		n := &w.Nodes[i]
 		pv, model := Of(n)
-		if !model && legacy {
-			pv, model = Provenance{Source: SourceModel, Via: ViaReplan}, true
-		}
 		if !model || !n.IsEnabled() {
 			continue
 		}

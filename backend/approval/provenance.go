@@ -22,7 +22,7 @@ import (
 // after save, reopen and restart, and it stays after approval: approval is
 // recorded per content fingerprint, so if the content changes again (by a
 // model, or by hand) it is asked about again.
-const ProvenanceKey = "provenance"
+const ProvenanceKey = workflow.ProvenanceKey
 
 // Source values.
 const SourceModel = "model"

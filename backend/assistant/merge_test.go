@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -275,5 +276,22 @@ func TestMergeKeepsGoalAndPins(t *testing.T) {
 	out.Pinned["id_a"].(map[string]any)["message"] = "changed"
 	if w.Pinned["id_a"].(map[string]any)["message"] != "pinned a" {
 		t.Error("the merge shares the pin with its input")
+	}
+}
+
+// A replanned file saved by a Weft before per-step provenance keeps its
+// gate when the assistant adds one harmless node: its steps are marked
+// when it is parsed, not judged by a rule that counts unmarked steps.
+func TestLegacyReplanKeepsItsGateAfterAPatch(t *testing.T) {
+	w, _, err := workflow.Parse([]byte(`{"format":"weft/v1","id":"w","name":"old","weft_replan":{"replans":1},
+ "nodes":[{"id":"a","key":"deploy","type":"Tool","params":{"tool":"run_command","arguments":{"command":"./deploy.sh"}}}],"edges":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	add := workflow.Node{ID: "b", Key: "note", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log", Arguments: map[string]any{"message": "hi"}}}
+	out, _ := MergePatchIntoWorkflow(w, &WorkflowPatch{AddedNodes: []workflow.Node{add}})
+	req := approval.Required(out, approval.Scope{Dir: t.TempDir()})
+	if len(req) != 1 || req[0].Key != "deploy" {
+		t.Fatalf("after a harmless node was added, waiting: %+v", req)
 	}
 }

@@ -41,7 +41,7 @@ type Critique struct {
 // a replanned version needs approval wherever it is run from; it is not
 // carried over when the replan is applied as a patch to the original
 // workflow (the user reviewed it there), and ClearReplanned removes it.
-const ReplanExtraKey = "weft_replan"
+const ReplanExtraKey = workflow.ReplanKey
 
 // ReplanInfo is what the mark says.
 type ReplanInfo struct {

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/weft-dev/weft/backend/approval"
-	"github.com/weft-dev/weft/backend/failure"
 )
 
 const sideEffectWF = `"nodes":[
@@ -72,9 +71,9 @@ func TestApprovalGate(t *testing.T) {
 	})
 	t.Run("legacy replan mark gates unmarked steps", func(t *testing.T) {
 		e := newEnv(t)
-		w := parse(t, sideEffectWF)
-		approval.Clear(w.NodeByID("a"))
-		failure.MarkReplanned(w, failure.ReplanInfo{Replans: 1})
+		// A file saved by a Weft before per-step provenance: the workflow is
+		// marked, its steps are not; parsing marks them.
+		w := parse(t, `"weft_replan":{"replans":1},`+strings.Replace(sideEffectWF, `"provenance":{"source":"model","via":"plan"},`, "", 1))
 		_, err := New(e.opts).Run(context.Background(), w)
 		var ae *ApprovalError
 		if !errors.As(err, &ae) {

@@ -374,7 +374,7 @@ func (w *Workflow) normalize() []string {
 		n := w.NodeByID(id)
 		warnings = append(warnings, fmt.Sprintf("node '%s': no key; derived %q", n.Label(), n.Key))
 	}
-	return warnings
+	return append(warnings, w.markLegacyReplan()...)
 }
 
 // jsonError turns an encoding/json error into a ParseError with position.
