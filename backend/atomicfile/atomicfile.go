@@ -5,7 +5,6 @@ package atomicfile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -127,30 +126,4 @@ func MoveAside(path string, now time.Time) (string, error) {
 		return "", fmt.Errorf("move corrupt %s aside: %w", path, err)
 	}
 	return dst, nil
-}
-
-// ReadBounded reads a whole file unless it is larger than limit bytes, so a
-// wrong or hostile file cannot exhaust memory.
-func ReadBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("%s: %d bytes is over the %d byte limit", path, st.Size(), limit)
-	}
-	// Read at most limit+1 bytes: the file may grow after the Stat.
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: over the %d byte limit", path, limit)
-	}
-	return data, nil
 }

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package atomicfile
+
+const nonBlock = 0

@@ -1,0 +1,7 @@
+//go:build unix
+
+package atomicfile
+
+import "syscall"
+
+const nonBlock = syscall.O_NONBLOCK
