@@ -5,6 +5,9 @@ export PATH := /usr/local/go/bin:$(HOME)/go/bin:$(PATH)
 export WEFT_KEYRING ?= off
 # The MCP tests must run (not skip) wherever make test runs: deps installs the servers.
 export WEFT_REQUIRE_MCP ?= 1
+# The schedule tests load every systemd unit they render with systemd-analyze
+# verify (Debian's systemd package, which deps installs): never skipped here.
+export WEFT_REQUIRE_SYSTEMD_ANALYZE ?= 1
 GO ?= go
 TAGS := webkit2_41
 

@@ -9,7 +9,9 @@ MODE=${1:-test}
 
 APT_PKGS=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc)
 if [ "$MODE" = test ]; then
-  APT_PKGS+=(xvfb xauth xdotool imagemagick chromium)
+  # systemd: systemd-analyze verify loads the schedules' units in the tests
+  # (nothing is installed into systemd); util-linux: flock, in cron lines.
+  APT_PKGS+=(xvfb xauth xdotool imagemagick chromium systemd util-linux)
 fi
 
 # Outputs are captured before they are matched: under pipefail, `cmd |

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
-	"github.com/weft-dev/weft/backend/runner/quote"
 )
 
 // Systemd installs a schedule as a systemd user timer and a oneshot
@@ -34,33 +33,18 @@ func (d Systemd) systemctl(ctx context.Context, args ...string) error {
 	return err
 }
 
-// execQuote quotes one ExecStart argument (systemd.service(5)): double
-// quotes with C escapes; % and $ doubled so systemd does not expand them.
-func execQuote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "%", "%%", "$", "$$", "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
-}
-
 func (d Systemd) Install(ctx context.Context, s Schedule, command []string) error {
 	c, err := ParseCron(s.Cron)
+	if err != nil {
+		return err
+	}
+	service, timer, err := systemdUnits(s, c, command)
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(d.Dir, 0o755); err != nil {
 		return err
 	}
-	args := make([]string, len(command))
-	for i, a := range command {
-		args[i] = execQuote(a)
-	}
-	oneLine := strings.NewReplacer("\n", " ", "\r", " ")
-	service := fmt.Sprintf("[Unit]\nDescription=Weft schedule %s: %s\n\n[Service]\nType=oneshot\nWorkingDirectory=%s\nExecStart=%s\n",
-		s.ID, oneLine.Replace(s.File), execQuote(filepath.Dir(s.File)), strings.Join(args, " "))
-	var cal strings.Builder
-	for _, oc := range c.OnCalendar() {
-		cal.WriteString("OnCalendar=" + oc + "\n")
-	}
-	timer := fmt.Sprintf("[Unit]\nDescription=Weft schedule %s (%s)\n\n[Timer]\n%sPersistent=true\n\n[Install]\nWantedBy=timers.target\n", s.ID, s.Cron, cal.String())
 	base := filepath.Join(d.Dir, unit(s))
 	if err := atomicfile.WriteFile(base+".service", []byte(service), 0o644); err != nil {
 		return err
@@ -132,32 +116,18 @@ func (c Crontab) write(ctx context.Context, lines []string) error {
 }
 
 func (c Crontab) Install(ctx context.Context, s Schedule, command []string) error {
-	if strings.ContainsAny(s.File, "\n\r%") {
-		return fmt.Errorf("cron cannot run a file whose path has a line break or %%: %q", s.File)
+	cmd, err := cronCommand(filepath.Dir(s.File), filepath.Join(c.LockDir, unit(s)+".lock"), command)
+	if err != nil {
+		return err
 	}
 	if err := os.MkdirAll(c.LockDir, 0o700); err != nil {
 		return err
-	}
-	parts := []string{"flock", "-n", filepath.Join(c.LockDir, unit(s)+".lock")}
-	parts = append(parts, command...)
-	words := make([]string, len(parts))
-	for i, p := range parts {
-		q, err := quote.Sh(p)
-		if err != nil {
-			return err
-		}
-		words[i] = q
 	}
 	lines, err := c.read(ctx)
 	if err != nil {
 		return err
 	}
-	cd, err := quote.Sh(filepath.Dir(s.File))
-	if err != nil {
-		return err
-	}
-	line := fmt.Sprintf("%s cd %s && %s %s", s.Cron, cd, strings.Join(words, " "), marker(s))
-	return c.write(ctx, append(lines, line))
+	return c.write(ctx, append(lines, s.Cron+" "+cmd+" "+marker(s)))
 }
 
 func (c Crontab) edit(ctx context.Context, s Schedule, f func(line string) (string, bool)) error {

@@ -3,6 +3,7 @@ package schedule
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,18 @@ func script(t *testing.T, dir, name, body string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// fakeCrontab is a crontab command keeping the table in tab (none yet).
+func fakeCrontab(t *testing.T, dir string) (fake, tab string) {
+	t.Helper()
+	tab = filepath.Join(dir, "tab")
+	fake = script(t, dir, "crontab", `tab='`+tab+`'
+if [ "$1" = "-l" ]; then [ -f "$tab" ] || { echo "no crontab for tester" >&2; exit 1; }; cat "$tab"; exit 0; fi
+if [ "$1" = "-" ]; then cat > "$tab"; exit 0; fi
+exit 2
+`)
+	return fake, tab
 }
 
 // A file whose name a shell or systemd could misread.
@@ -36,16 +49,7 @@ func awkwardFile(t *testing.T) string {
 
 func TestCrontab(t *testing.T) {
 	dir := t.TempDir()
-	tab := filepath.Join(dir, "tab")
-	fake := script(t, dir, "crontab", `tab='`+tab+`'
-if [ "$1" = "-l" ]; then [ -f "$tab" ] || { echo "no crontab for tester" >&2; exit 1; }; cat "$tab"; exit 0; fi
-if [ "$1" = "-" ]; then cat > "$tab"; exit 0; fi
-exit 2
-`)
-	if err := os.WriteFile(tab, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	os.Remove(tab) // no crontab yet
+	fake, tab := fakeCrontab(t, dir)
 	// The weft the schedule runs: records its arguments and folder.
 	got := filepath.Join(dir, "got")
 	weft := script(t, dir, "weft", `pwd > '`+got+`'; for a in "$@"; do echo "$a" >> '`+got+`'; done`)
@@ -118,9 +122,9 @@ func TestSystemd(t *testing.T) {
 		}
 	}
 	service, _ := os.ReadFile(filepath.Join(units, "weft-"+s.ID+".service"))
-	wantExec := `ExecStart="/opt/weft/bin/weft" "run" "` + strings.NewReplacer(`"`, `\"`, "$", "$$").Replace(file) + `" "--on-escalate" "abort"`
-	if !strings.Contains(string(service), wantExec) || !strings.Contains(string(service), "Type=oneshot") {
-		t.Errorf("service:\n%s\nwant %s", service, wantExec)
+	argv, err := readExec(readUnit(t, string(service))["ExecStart"])
+	if err != nil || fmt.Sprintf("%q", argv) != fmt.Sprintf("%q", m.Command(s)) || !strings.Contains(string(service), "Type=oneshot") {
+		t.Errorf("service:\n%s\nreads as %q (%v), want %q", service, argv, err, m.Command(s))
 	}
 	if err := m.SetPaused(ctx, s.ID, true); err != nil {
 		t.Fatal(err)
