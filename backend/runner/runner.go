@@ -115,6 +115,9 @@ type Options struct {
 	// secrets of Settings (so nil still hides those) and the credentials
 	// it meets (secrets.go).
 	Redactor *redact.Redactor
+	// Source is who started the run, recorded in its summary (manual when
+	// unset).
+	Source RunSource
 	// WorkflowPath is the file the workflow was loaded from, if any: runs
 	// are logged in .weft/runs beside it, and relative paths start in its
 	// folder.
@@ -347,7 +350,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	r.reuse()
 
 	result := r.walk(ctx)
-	result.RunID, result.Dir, result.Started = id, log.dir, started
+	result.RunID, result.Dir, result.Started, result.Source = id, log.dir, started, o.source()
 	result.Finished = o.Now()
 	result.Completed = r.completed
 	result.Outputs = map[string]any{}

@@ -220,7 +220,30 @@ const (
 	// on_error (continue or branch), or the person accepted a result whose
 	// done_when did not hold. It is not a success (amber, exit status 1).
 	OutcomePartial Outcome = "partial"
+	// OutcomeNeedsReview is a scheduled run refused before any step ran:
+	// the file's content is not what was approved when the schedule was
+	// made (exit status 1). Scheduling it again approves the new content.
+	OutcomeNeedsReview Outcome = "needs_review"
 )
+
+// RunSource says who started a run (Result.Source, summary.json), so a
+// list never shows a run the person started as a schedule's.
+type RunSource string
+
+const (
+	// RunByPerson is a run the person started: the editor, weft run.
+	RunByPerson RunSource = "manual"
+	// RunBySchedule is a run a schedule started (the OS scheduler's
+	// weft run --source schedule, or a Temporal Schedule).
+	RunBySchedule RunSource = "schedule"
+)
+
+func (o *Options) source() RunSource {
+	if o.Source == "" {
+		return RunByPerson
+	}
+	return o.Source
+}
 
 // Verdict is the check of a done_when (seed 002's critic): by its
 // condition (no model) and/or its criteria (the model judges).
@@ -268,6 +291,8 @@ type Result struct {
 	Warnings []string  `json:"warnings,omitempty"`
 	Started  time.Time `json:"started"`
 	Finished time.Time `json:"finished"`
+	// Source is who started the run (Options.Source).
+	Source RunSource `json:"source,omitempty"`
 	// Live are the outputs of the steps that completed (ran, or were
 	// reused before From), by key, before redaction: the application
 	// layer keeps them in memory for the next "run from here". They are
