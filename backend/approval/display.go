@@ -1,0 +1,121 @@
+package approval
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/reveal"
+)
+
+// Display is a Step as a person reads it before approving it: every text
+// of the step escaped by package reveal, so a bidi override or a
+// zero-width character in a command shows as \u202E or \u200B instead of
+// reordering or hiding what runs. The desktop's dialog and the terminal
+// both show this and nothing else of the step, so they escape alike.
+type Display struct {
+	Name   string `json:"name"`
+	Key    string `json:"key"`
+	Tool   string `json:"tool,omitempty"`
+	Reason string `json:"reason"`
+	// Arguments are a Tool step's arguments, by name.
+	Arguments []Field  `json:"arguments"`
+	Prompt    string   `json:"prompt,omitempty"`
+	Tools     []string `json:"tools,omitempty"`
+	// Other is the rest of what approval covers (retry, verify,
+	// timeout…), by name.
+	Other []Field `json:"other"`
+	// Content is Step.Content, still JSON for the same value.
+	Content string `json:"content"`
+	// Escaped is true when anything above was escaped; Note then says
+	// how to read it (reveal.Note).
+	Escaped bool   `json:"escaped"`
+	Note    string `json:"note,omitempty"`
+}
+
+// Field is one named value of a step. Value is a string as it is, or any
+// other value as indented JSON (JSON true), so 5 and "5" differ.
+type Field struct {
+	Name    string `json:"name"`
+	Value   string `json:"value"`
+	JSON    bool   `json:"json,omitempty"`
+	Escaped bool   `json:"escaped,omitempty"`
+}
+
+// Display returns s as a person reads it.
+func (s Step) Display() Display {
+	d := Display{Arguments: []Field{}, Other: []Field{}}
+	text := func(v string) string {
+		t, esc := reveal.Text(v)
+		d.Escaped = d.Escaped || esc
+		return t
+	}
+	field := func(name string, v any) Field {
+		f := fieldOf(name, v)
+		d.Escaped = d.Escaped || f.Escaped
+		return f
+	}
+	d.Name, d.Key, d.Tool, d.Reason, d.Prompt = text(s.Name), text(s.Key), text(s.Tool), text(s.Reason), text(s.Prompt)
+	for _, t := range s.Tools {
+		d.Tools = append(d.Tools, text(t))
+	}
+	for _, k := range sortedKeys(s.Arguments) {
+		d.Arguments = append(d.Arguments, field(k, s.Arguments[k]))
+	}
+	var rest map[string]any
+	dec := json.NewDecoder(strings.NewReader(s.Content))
+	dec.UseNumber() // numbers as written
+	if dec.Decode(&rest) == nil {
+		for _, k := range []string{"params", "type", "key"} {
+			delete(rest, k) // shown above
+		}
+		for _, k := range sortedKeys(rest) {
+			d.Other = append(d.Other, field(k, rest[k]))
+		}
+	}
+	c, esc := reveal.JSON(s.Content)
+	d.Content, d.Escaped = c, d.Escaped || esc
+	if d.Escaped {
+		d.Note = reveal.Note
+	}
+	return d
+}
+
+// MarshalJSON writes a Step with its Display form beside it ("display"),
+// so every Step that reaches the desktop, by whatever path, carries the
+// text to show; the fields of the step stay as they are for programs.
+func (s Step) MarshalJSON() ([]byte, error) {
+	type plain Step // without this method
+	return json.Marshal(struct {
+		plain
+		Display Display `json:"display"`
+	}{plain(s), s.Display()})
+}
+
+func fieldOf(name string, v any) Field {
+	n, nameEsc := reveal.Text(name)
+	if s, ok := v.(string); ok {
+		t, esc := reveal.Text(s)
+		return Field{Name: n, Value: t, Escaped: esc || nameEsc}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // && and > as written
+	enc.SetIndent("", "  ")
+	text := "null"
+	if enc.Encode(v) == nil {
+		text = strings.TrimSuffix(b.String(), "\n")
+	}
+	t, esc := reveal.JSON(text)
+	return Field{Name: n, Value: t, JSON: true, Escaped: esc || nameEsc}
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
