@@ -157,7 +157,12 @@ func TestPendingAndStore(t *testing.T) {
 		*node(t, `{"id":"c","key":"note","type":"Tool","provenance":{"source":"model"},"params":{"tool":"log","arguments":{"message":"x"}}}`),
 	}}
 	st := OpenStore(filepath.Join(t.TempDir(), "weft", StoreFile))
-	snap, err := st.Snapshot()
+	at := filepath.Join(t.TempDir(), "wf.json")
+	approved := func(st *Store) func(string) bool {
+		snap, _ := st.Snapshot(at)
+		return snap.Approved
+	}
+	snap, err := st.Snapshot(at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +175,7 @@ func TestPendingAndStore(t *testing.T) {
 		strings.Contains(steps[0].Content, `\u00`) {
 		t.Fatalf("step content cut: %+v", steps[0])
 	}
-	if err := st.Approve(steps, w.Name, "test"); err != nil {
+	if err := st.Approve(steps, at, w.Name, "test"); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(st.Path()); err != nil || fi.Mode().Perm() != 0o600 {
@@ -178,15 +183,15 @@ func TestPendingAndStore(t *testing.T) {
 	}
 	// Another process's view: a new Store on the same file.
 	st2 := OpenStore(st.Path())
-	if !st2.Approved(steps[0].Fingerprint) {
+	if !approved(st2)(steps[0].Fingerprint) {
 		t.Fatal("approval did not survive")
 	}
-	if got := Pending(w, Scope{}, st2.Approved); len(got) != 0 {
+	if got := Pending(w, Scope{}, approved(st2)); len(got) != 0 {
 		t.Fatalf("still pending %+v", got)
 	}
 	// A model changes the approved step: asked again.
 	w.Nodes[0].Params.Arguments["command"] = "rm -rf ~/"
-	if got := Pending(w, Scope{}, st2.Approved); len(got) != 1 {
+	if got := Pending(w, Scope{}, approved(st2)); len(got) != 1 {
 		t.Fatalf("changed step not pending: %+v", got)
 	}
 	// A corrupt file is moved aside and approves nothing.
@@ -194,10 +199,10 @@ func TestPendingAndStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.now = func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }
-	if _, err := st.Snapshot(); err == nil || !strings.Contains(err.Error(), "moved it to") {
+	if _, err := st.Snapshot(at); err == nil || !strings.Contains(err.Error(), "moved it to") {
 		t.Fatalf("corrupt file: %v", err)
 	}
-	if st.Approved(steps[0].Fingerprint) {
+	if approved(st)(steps[0].Fingerprint) {
 		t.Fatal("a corrupt file approved something")
 	}
 	matches, _ := filepath.Glob(st.Path() + ".corrupt-*")

@@ -22,6 +22,12 @@ const (
 	KindTool        Kind = "tool"         // an MCP tool not annotated read-only and closed-world
 	KindUnknownTool Kind = "unknown_tool" // a tool the catalog does not describe
 	KindAgent       Kind = "agent"        // an AiStep that may call any of the above
+	// KindControl: a condition, on_error, verify or done_when decides
+	// where the run goes (which steps run next, or at all).
+	KindControl Kind = "control"
+	// KindFlow: where the node leads was changed by a model, or is part
+	// of a file to review.
+	KindFlow Kind = "flow"
 )
 
 // Step is a step that needs approval, with everything the person approves:
@@ -42,11 +48,19 @@ type Step struct {
 	// that need approval.
 	Prompt string   `json:"prompt,omitempty"`
 	Tools  []string `json:"tools,omitempty"`
+	// Next is where the step leads, when that is part of what is
+	// reviewed (control flow, rewired edges, a file to review).
+	Next []Next `json:"next,omitempty"`
 	// Content is the whole content approval covers (indented JSON).
 	Content string `json:"content"`
+	// Previous is Content as last reviewed, when the step is in a file to
+	// review that changed since ("" for a step that is new there).
+	Previous string `json:"previous,omitempty"`
 	// Fingerprint identifies Content; approving records it.
 	Fingerprint string     `json:"fingerprint"`
 	Provenance  Provenance `json:"provenance"`
+	// Origin says why it is asked about: OriginModel or OriginFile.
+	Origin string `json:"origin"`
 }
 
 // Scope is what the rule needs to know besides the workflow.
@@ -57,6 +71,10 @@ type Scope struct {
 	// Dir is the workflow's folder; "" for an unsaved workflow, where
 	// every read counts as outside.
 	Dir string
+	// File is set when the workflow's file is not trusted (its bytes are
+	// not ones Weft wrote for the person or the person reviewed): every
+	// enabled step that acts or routes is reviewed, whoever wrote it.
+	File bool
 }
 
 // Needs says whether n's kind of step needs approval when a model wrote
@@ -174,9 +192,10 @@ func Pending(w *workflow.Workflow, sc Scope, approved func(fingerprint string) b
 	return out
 }
 
-// Required lists the enabled steps of w a model wrote that need approval,
-// approved or not. (A legacy replanned file's steps are marked when it is
-// parsed: workflow.Parse.)
+// Required lists the enabled steps of w to review, approved or not: the
+// ones a model wrote or changed that act or route, and, in a file to
+// review (sc.File), every one that acts or routes. (A legacy replanned
+// file's steps are marked when it is parsed: workflow.Parse.)
 func Required(w *workflow.Workflow, sc Scope) []Step {
 	if w == nil {
 		return nil
@@ -184,33 +203,45 @@ func Required(w *workflow.Workflow, sc Scope) []Step {
 	var out []Step
 	for i := range w.Nodes {
 		n := &w.Nodes[i]
-		pv, model := Of(n)
-		if !model || !n.IsEnabled() {
+		if !n.IsEnabled() {
 			continue
 		}
-		if s, ok := StepOf(n, sc); ok {
-			s.Provenance = pv
+		if s, ok := review(w, n, sc); ok {
 			out = append(out, s)
 		}
 	}
 	return out
 }
 
-// StepOf describes n for approval when its kind needs it (whoever wrote
-// it).
-func StepOf(n *workflow.Node, sc Scope) (Step, bool) {
-	kind, why, risky := Needs(n, sc)
-	if kind == "" {
+// review describes n for approval when it is to be reviewed.
+func review(w *workflow.Workflow, n *workflow.Node, sc Scope) (Step, bool) {
+	pv, model := Of(n)
+	origin := OriginModel
+	switch {
+	case sc.File:
+		origin = OriginFile
+	case !model:
 		return Step{}, false
 	}
-	// Shown to a person: `&&` and `>` as written, not \u0026 and \u003e.
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(Content(n))
+	kind, why, risky := Needs(n, sc)
+	flow := routes(w, n, pv, sc.File)
+	switch {
+	case kind == "" && flow == "":
+		return Step{}, false
+	case kind == "" && (n.Type == workflow.TypeIf || n.Type == workflow.TypeSwitch || n.Type == workflow.TypeLoop || !pv.Flow && !sc.File):
+		kind, why = KindControl, flow
+	case kind == "":
+		kind, why = KindFlow, flow
+	case flow != "":
+		why += "; " + flow
+	}
+	content, fp := Content(n), Fingerprint(n)
+	var next []Next
+	if flow != "" || sc.File {
+		content, fp, next = FlowContent(w, n), FlowFingerprint(w, n), NextOf(w, n)
+	}
 	s := Step{NodeID: n.ID, Key: n.Key, Name: n.Name, Type: n.Type, Kind: kind, Reason: why,
-		Content: strings.TrimSuffix(b.String(), "\n"), Fingerprint: Fingerprint(n), Tools: risky}
+		Content: indented(content), Fingerprint: fp, Tools: risky, Next: next, Provenance: pv, Origin: origin}
 	switch n.Type {
 	case workflow.TypeTool:
 		s.Tool, s.Arguments = n.Params.Tool, n.Params.Arguments
@@ -221,4 +252,15 @@ func StepOf(n *workflow.Node, sc Scope) (Step, bool) {
 		s.Prompt = n.Params.Prompt
 	}
 	return s, true
+}
+
+// indented is v as a person reads it: indented, `&&` and `>` as written
+// (not \u0026 and \u003e).
+func indented(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -41,6 +41,10 @@ type Provenance struct {
 	Via    string    `json:"via,omitempty"`
 	Model  string    `json:"model,omitempty"`
 	Time   time.Time `json:"time,omitzero"`
+	// Flow says that the model changed where the node leads (an edge out
+	// of it added, removed or rewired, or a node it led to removed): the
+	// node is then reviewed with its wiring, whatever its kind.
+	Flow bool `json:"flow,omitempty"`
 }
 
 // Mark records that a model wrote or changed n.
@@ -75,36 +79,58 @@ func MarkChanged(old, nw *workflow.Workflow, p Provenance) []string {
 	return MarkChangedAmong(old, nw, nil, p, false)
 }
 
-// MarkChangedAmong is MarkChanged looking only at the nodes of nw whose
-// ids are in among (the ones a merge touched; the others are copies; nil
-// means all). With keepModelMarks a changed node that already carries a
-// model's mark saying how keeps it (a replanned step that reaches the
-// canvas as a patch stays "replan").
+// MarkChangedAmong is MarkChanged looking only at the content of the
+// nodes of nw whose ids are in among (the ones a merge touched; the others
+// are copies; nil means all). With keepModelMarks a changed node that
+// already carries a model's mark saying how keeps it (a replanned step
+// that reaches the canvas as a patch stays "replan"). Wiring is compared
+// for every node: a node whose outgoing edges differ from old's (an edge
+// added, removed or rewired, a node it led to removed, a new node with
+// edges out) is marked with Flow, so it is reviewed with its wiring. A
+// plan of an empty workflow reaches nothing of the person's, so its
+// wiring is not marked.
 func MarkChangedAmong(old, nw *workflow.Workflow, among map[string]bool, p Provenance, keepModelMarks bool) []string {
 	if nw == nil {
 		return nil
 	}
+	wired := old != nil && len(old.Nodes) > 0
 	var ids []string
 	for i := range nw.Nodes {
 		n := &nw.Nodes[i]
-		if among != nil && !among[n.ID] {
-			continue
-		}
 		var o *workflow.Node
 		if old != nil {
 			o = old.NodeByID(n.ID)
 		}
+		rewired := wired && !sameNext(NextOf(old, o), NextOf(nw, n))
+		if among != nil && !among[n.ID] && !rewired {
+			continue
+		}
 		if o != nil && Fingerprint(o) == Fingerprint(n) {
-			if pv, ok := Of(o); ok {
+			pv, had := Of(o)
+			switch {
+			case rewired && !had:
+				pv = p
+				fallthrough
+			case rewired:
+				pv.Flow = true
 				Mark(n, pv)
-			} else {
+				ids = append(ids, n.ID)
+			case had:
+				Mark(n, pv)
+			default:
 				Clear(n)
 			}
 			continue
 		}
-		if pv, ok := Of(n); !keepModelMarks || !ok || pv.Source != SourceModel || pv.Via == "" {
-			Mark(n, p)
+		mark := p
+		if pv, ok := Of(n); keepModelMarks && ok && pv.Source == SourceModel && pv.Via != "" {
+			mark = pv
 		}
+		if prev, ok := Of(o); ok && prev.Flow {
+			mark.Flow = true
+		}
+		mark.Flow = mark.Flow || rewired
+		Mark(n, mark)
 		ids = append(ids, n.ID)
 	}
 	return ids

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,9 +26,13 @@ const (
 	maxEntries = 100_000
 )
 
-// Record is one approved content.
+// Record is one approved content at one place.
 type Record struct {
 	Time time.Time `json:"time"`
+	// Path is the canonical path of the workflow file the content was
+	// approved in ("" for an unsaved workflow): an approval holds there
+	// only, since what a step may reach depends on where it runs from.
+	Path string `json:"path"`
 	// Key, Tool and Workflow say what was approved, for a person reading
 	// the file; only the fingerprint decides.
 	Key      string `json:"key,omitempty"`
@@ -37,10 +42,19 @@ type Record struct {
 	By string `json:"by,omitempty"`
 }
 
+// storeVersion 2 keys approvals by fingerprint and path. Version 1 keyed
+// them by fingerprint alone, so approving a step in one folder approved
+// the same content in any other: its entries are not read (asked again).
+const storeVersion = 2
+
 type storeDoc struct {
 	Version  int               `json:"version"`
 	Approved map[string]Record `json:"approved"`
 }
+
+// recordKey is a record's key in the file: the fingerprint (64 hex
+// digits, no space) and the path.
+func recordKey(fp, path string) string { return fp + " " + path }
 
 // Store keeps approved fingerprints in a JSON file. It re-reads the file
 // before every answer and merges before every write, so the desktop app
@@ -84,8 +98,10 @@ func (s *Store) load() (doc storeDoc, warn error) {
 	if err == nil {
 		var d storeDoc
 		if err = json.Unmarshal(b, &d); err == nil {
-			if d.Approved != nil {
-				doc.Approved = d.Approved
+			for k, r := range d.Approved {
+				if d.Version >= storeVersion && strings.Contains(k, " ") {
+					doc.Approved[k] = r
+				}
 			}
 			return doc, nil
 		}
@@ -98,27 +114,26 @@ func (s *Store) load() (doc storeDoc, warn error) {
 	return doc, fmt.Errorf("approvals file %s could not be read: %w; earlier approvals are asked for again", s.path, err)
 }
 
-// Approved reports whether the content with this fingerprint was approved.
-func (s *Store) Approved(fingerprint string) bool {
-	set, _ := s.Snapshot()
-	return set[fingerprint]
-}
-
-// Snapshot reads the approved fingerprints once (for checking many steps);
-// warn is set when the file had to be moved aside.
-func (s *Store) Snapshot() (map[string]bool, error) {
+// Snapshot reads once (for checking many steps) the fingerprints approved
+// in the workflow file at path ("" for an unsaved workflow); warn is set
+// when the file had to be moved aside.
+func (s *Store) Snapshot(path string) (Set, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	doc, warn := s.load()
-	out := make(map[string]bool, len(doc.Approved))
-	for fp := range doc.Approved {
-		out[fp] = true
+	path = Canonical(path)
+	out := Set{}
+	for k, r := range doc.Approved {
+		if r.Path == path {
+			out[strings.TrimSuffix(k, " "+path)] = true
+		}
 	}
 	return out, warn
 }
 
-// Approve records the steps' fingerprints as approved.
-func (s *Store) Approve(steps []Step, workflowName, by string) error {
+// Approve records the steps' fingerprints as approved in the workflow file
+// at path ("" for an unsaved workflow).
+func (s *Store) Approve(steps []Step, path, workflowName, by string) error {
 	if len(steps) == 0 {
 		return nil
 	}
@@ -126,14 +141,15 @@ func (s *Store) Approve(steps []Step, workflowName, by string) error {
 	defer s.mu.Unlock()
 	doc, _ := s.load()
 	now := s.now().UTC()
+	path = Canonical(path)
 	for _, st := range steps {
 		if st.Fingerprint == "" {
 			continue
 		}
-		doc.Approved[st.Fingerprint] = Record{Time: now, Key: st.Key, Tool: st.Tool, Workflow: workflowName, By: by}
+		doc.Approved[recordKey(st.Fingerprint, path)] = Record{Time: now, Path: path, Key: st.Key, Tool: st.Tool, Workflow: workflowName, By: by}
 	}
 	prune(doc.Approved)
-	doc.Version = 1
+	doc.Version = storeVersion
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return fmt.Errorf("approvals: %w", err)

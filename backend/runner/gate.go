@@ -35,7 +35,7 @@ func (e *ApprovalError) Error() string {
 // checkApproval refuses a workflow with model-written steps that need
 // approval and are not approved. Called by Run before anything runs.
 func (rn *Runner) checkApproval(w *workflow.Workflow) error {
-	sc := approval.Scope{Catalog: rn.opts.ApprovalCatalog, Dir: rn.workflowDir()}
+	sc := approval.Scope{Catalog: rn.opts.ApprovalCatalog, Dir: rn.workflowDir(), File: rn.opts.ReviewFile}
 	checker := rn.opts.Approvals
 	if checker == nil {
 		checker = approval.Set(nil)

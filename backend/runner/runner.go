@@ -89,6 +89,10 @@ type Options struct {
 	// tools and their annotations); nil means the built-ins, so MCP tools
 	// count as unknown and need approval.
 	ApprovalCatalog *tools.Catalog
+	// ReviewFile says the workflow's file is not trusted (its bytes are
+	// not ones Weft wrote or the person reviewed): every step that acts or
+	// routes needs approval, whoever wrote it (approval.Scope.File).
+	ReviewFile bool
 	// UsePinned makes steps with pinned data (Workflow.Pinned) use it
 	// instead of running: the editor's development runs. Without it such
 	// steps run for real and a warning says so (headless runs, unless

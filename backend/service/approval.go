@@ -35,6 +35,9 @@ type Approver interface {
 type ApprovalRequest struct {
 	Workflow *workflow.Workflow
 	Steps    []approval.Step
+	// File is the trust of the workflow's file: when it is not trusted,
+	// Steps hold everything in it that acts or routes.
+	File FileTrust
 }
 
 // Preapproved is an Approver whose answer was given beforehand: the
@@ -90,8 +93,9 @@ func (s *Service) approvals() (*approval.Store, error) {
 }
 
 // approvalScope is what the rule needs besides w: the tools (MCP
-// annotations) and the folder that bounds harmless reads.
-func (s *Service) approvalScope(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string) (approval.Scope, *tools.Catalog) {
+// annotations), the folder that bounds harmless reads, and whether the
+// file is to be reviewed whole (its trust, files.go).
+func (s *Service) approvalScope(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string) (approval.Scope, *tools.Catalog, fileCheck) {
 	cat := s.catalogFor(ctx, st, w)
 	sc := approval.Scope{Catalog: cat}
 	if path = strings.TrimSpace(path); path != "" {
@@ -99,18 +103,97 @@ func (s *Service) approvalScope(ctx context.Context, st settings.Settings, w *wo
 			sc.Dir = filepath.Dir(abs)
 		}
 	}
-	return sc, cat
+	fc := s.checkFile(path)
+	sc.File = !fc.state.Trusted
+	return sc, cat, fc
 }
 
 // Approvals is the approval state of a workflow: the steps still waiting,
-// and a warning when the approvals file had to be set aside.
+// the file's trust, and warnings (an approvals or trust file that had to
+// be set aside).
 type Approvals struct {
 	Pending  []approval.Step `json:"pending"`
+	File     FileTrust       `json:"file"`
 	Warnings []string        `json:"warnings"`
 }
 
+// gate is one look at what waits for approval of w at path.
+type gate struct {
+	sc    approval.Scope
+	cat   *tools.Catalog
+	fc    fileCheck
+	store *approval.Store
+	snap  approval.Set
+	warns []string
+}
+
+func (s *Service) openGate(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string) (*gate, error) {
+	g := &gate{}
+	g.sc, g.cat, g.fc = s.approvalScope(ctx, st, w, path)
+	g.warns = append(g.warns, g.fc.warnings...)
+	store, err := s.approvals()
+	if err != nil {
+		return nil, err
+	}
+	g.store = store
+	snap, warn := store.Snapshot(path)
+	if warn != nil {
+		g.warns = append(g.warns, warn.Error())
+	}
+	g.snap = snap
+	return g, nil
+}
+
+// pending lists what waits, a file's steps with what they were when last
+// trusted.
+func (g *gate) pending(w *workflow.Workflow) []approval.Step {
+	before := g.settled(g.fc.prev)
+	own := g.modelApproved(w)
+	var out []approval.Step
+	for _, st := range approval.Pending(w, g.sc, g.snap.Approved) {
+		// Unchanged since the file was last trusted; a model's step also
+		// needs its own approval here (in any file).
+		if before[st.Fingerprint] && (st.Provenance.Source == "" || own[st.NodeID]) {
+			continue
+		}
+		out = append(out, st)
+	}
+	return g.fc.withPrevious(nonNil(out), g.sc)
+}
+
+// settled lists, in a file to review, the fingerprints of what was
+// trusted in its earlier content w: steps nobody marked, and model-written
+// steps approved here. A mark deleted by hand since cannot turn an
+// unapproved model step into a trusted one.
+func (g *gate) settled(w *workflow.Workflow) approval.Set {
+	set := approval.Set{}
+	if w == nil || !g.sc.File {
+		return set
+	}
+	own := g.modelApproved(w)
+	for _, st := range approval.Required(w, g.sc) {
+		if st.Provenance.Source == "" || own[st.NodeID] {
+			set[st.Fingerprint] = true
+		}
+	}
+	return set
+}
+
+// modelApproved says, by node id, which of w's model-written steps are
+// approved here as a model's step (its content, as in a trusted file).
+func (g *gate) modelApproved(w *workflow.Workflow) map[string]bool {
+	out := map[string]bool{}
+	sc := g.sc
+	sc.File = false
+	for _, st := range approval.Required(w, sc) {
+		out[st.NodeID] = g.snap[st.Fingerprint]
+	}
+	return out
+}
+
 // PendingApprovals lists the steps of w (saved at path, "" when unsaved)
-// that a model wrote, can act and are not approved yet.
+// that wait for approval: a model wrote or changed them and they act or
+// route, or the file is not trusted and they act or route.
 func (s *Service) PendingApprovals(ctx context.Context, w *workflow.Workflow, path string) (Approvals, error) {
 	out := Approvals{Pending: []approval.Step{}, Warnings: []string{}}
 	if w == nil {
@@ -120,23 +203,21 @@ func (s *Service) PendingApprovals(ctx context.Context, w *workflow.Workflow, pa
 	if err != nil {
 		return out, err
 	}
-	sc, _ := s.approvalScope(ctx, st, w, path)
-	store, err := s.approvals()
+	g, err := s.openGate(ctx, st, w, path)
 	if err != nil {
 		return out, err
 	}
-	snap, warn := store.Snapshot()
-	if warn != nil {
-		out.Warnings = append(out.Warnings, warn.Error())
-	}
-	out.Pending = nonNil(approval.Pending(w, sc, func(fp string) bool { return snap[fp] }))
+	out.Warnings = append(out.Warnings, g.warns...)
+	out.File = g.fc.view()
+	out.Pending = g.pending(w)
 	return out, nil
 }
 
 // Approve records a person's approval (by says how: "desktop", "cli",
 // "weft approve") of the steps of w with these fingerprints, each of
 // which must be waiting; it returns what still waits. Nothing is recorded
-// when one fingerprint is not waiting.
+// when one fingerprint is not waiting. When nothing of the file on disk
+// waits any more, its bytes are trusted.
 func (s *Service) Approve(ctx context.Context, w *workflow.Workflow, path string, fingerprints []string, by string) (Approvals, error) {
 	state, err := s.PendingApprovals(ctx, w, path)
 	if err != nil {
@@ -158,9 +239,10 @@ func (s *Service) Approve(ctx context.Context, w *workflow.Workflow, path string
 	if err != nil {
 		return state, err
 	}
-	if err := store.Approve(steps, w.Name, by); err != nil {
+	if err := store.Approve(steps, path, w.Name, by); err != nil {
 		return state, err
 	}
+	s.trustIfReviewed(ctx, path, by)
 	return s.PendingApprovals(ctx, w, path)
 }
 
@@ -171,8 +253,11 @@ type pass struct {
 	pending  []approval.Step
 	checker  approval.Checker
 	catalog  *tools.Catalog
-	// fingerprints are the approved model-written steps of the workflow,
-	// for an engine that checks them elsewhere (remote.go).
+	// file is set when the workflow's file was reviewed as a whole: the
+	// runner's last check (and a remote engine's) judges it so too.
+	file bool
+	// fingerprints are the approved steps of the workflow, for an engine
+	// that checks them elsewhere (remote.go).
 	fingerprints []string
 	warnings     []string
 }
@@ -182,19 +267,15 @@ type pass struct {
 // start only when nothing waits.
 func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string, approver Approver, by string) (pass, error) {
 	var p pass
-	sc, cat := s.approvalScope(ctx, st, w, path)
-	p.catalog = cat
-	store, err := s.approvals()
+	g, err := s.openGate(ctx, st, w, path)
 	if err != nil {
 		return p, err
 	}
-	snap, warn := store.Snapshot()
-	if warn != nil {
-		p.warnings = append(p.warnings, warn.Error())
-	}
-	p.pending = approval.Pending(w, sc, func(fp string) bool { return snap[fp] })
+	p.catalog, p.file, p.warnings = g.cat, g.sc.File, g.warns
+	snap := g.snap
+	p.pending = g.pending(w)
 	if len(p.pending) > 0 && approver != nil {
-		fps, err := approver.Approve(ctx, ApprovalRequest{Workflow: w, Steps: p.pending})
+		fps, err := approver.Approve(ctx, ApprovalRequest{Workflow: w, Steps: p.pending, File: g.fc.view()})
 		if err != nil {
 			return p, fmt.Errorf("asking for approval: %w", err)
 		}
@@ -210,28 +291,48 @@ func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *wo
 				left = append(left, st)
 			}
 		}
-		if err := store.Approve(yes, w.Name, by); err != nil {
+		if err := g.store.Approve(yes, path, w.Name, by); err != nil {
 			return p, err
 		}
 		for _, st := range yes {
 			snap[st.Fingerprint] = true
 		}
 		p.pending, p.denied = left, len(left) > 0
+		if len(yes) > 0 {
+			s.trustIfReviewed(ctx, path, by)
+		}
 	}
 	p.approved = len(p.pending) == 0
-	p.checker = approval.Set(snap)
-	for _, st := range approval.Required(w, sc) {
-		if snap[st.Fingerprint] {
+	// What the engines check again: every step to review that does not
+	// wait (approved here, or unchanged since the file was trusted).
+	waits := map[string]bool{}
+	for _, st := range p.pending {
+		waits[st.Fingerprint] = true
+	}
+	approved := approval.Set{}
+	for _, st := range approval.Required(w, g.sc) {
+		if !waits[st.Fingerprint] {
+			approved[st.Fingerprint] = true
 			p.fingerprints = append(p.fingerprints, st.Fingerprint)
 		}
 	}
+	p.checker = approved
 	return p, nil
 }
 
 // approvalMessage says why a run did not start.
 func approvalMessage(steps []approval.Step) string {
+	n := fmt.Sprintf("%d steps", len(steps))
+	if len(steps) == 1 {
+		n = "1 step"
+	}
+	for _, st := range steps {
+		if st.Origin == approval.OriginFile {
+			return "this workflow file was not written by Weft or changed since you reviewed it: review its " + n + " that act or decide where the run goes before it runs"
+		}
+	}
 	if len(steps) == 1 {
 		return "1 step written or changed by a model needs your approval before the workflow runs"
 	}
-	return fmt.Sprintf("%d steps written or changed by a model need your approval before the workflow runs", len(steps))
+	return n + " written or changed by a model need your approval before the workflow runs"
 }

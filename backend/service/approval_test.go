@@ -108,7 +108,7 @@ func TestApprovalSurvivesAndFollowsContent(t *testing.T) {
 		t.Fatalf("approved run = %+v, %v", st, err)
 	}
 	// Saved, reopened, in a new process: runs without asking.
-	if err := workflow.Save(path, w); err != nil {
+	if err := svc.SaveWorkflow(context.Background(), path, w, path); err != nil {
 		t.Fatal(err)
 	}
 	reopened, _, err := workflow.Load(path)

@@ -2,12 +2,14 @@ package service
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
@@ -121,7 +123,28 @@ func runFile(t *testing.T, id string, steps ...[2]string) (*workflow.Workflow, s
 	if err := workflow.Save(path, w); err != nil {
 		t.Fatal(err)
 	}
+	trustFile(t, path)
 	return w, path
+}
+
+// trustFile records the file at path as the person's (as if Weft had
+// saved it), in the private XDG data dir testService set up.
+func trustFile(t *testing.T, path string) {
+	t.Helper()
+	if !strings.HasPrefix(os.Getenv("XDG_DATA_HOME"), os.TempDir()) {
+		t.Fatal("trustFile before testService: it would write to the real XDG data dir")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := approval.DefaultTrust()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Record(path, data, "test"); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // fakeReplanner replaces the failing step with one that succeeds and adds a

@@ -102,12 +102,12 @@ func TestReplannedPath(t *testing.T) {
 }
 
 func TestSaveReplanned(t *testing.T) {
+	svc := testService(t, nil)
 	old, path := runFile(t, "wf-save", [2]string{"one", "false"})
 	nw := old.Clone()
 	nw.Nodes[0].Params.Arguments["command"] = "true"
 	failure.MarkReplanned(nw, failure.ReplanInfo{RunID: "r", FailedNode: "one", Replans: 1})
 
-	svc := testService(t, nil)
 	got := svc.SaveReplanned(context.Background(), path, old, nw)
 	if got.RecordErr != nil || got.WriteErr != nil || got.Version != 2 || got.FromVersion != 1 {
 		t.Fatalf("SaveReplanned = %+v", got)
