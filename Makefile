@@ -84,7 +84,9 @@ FUZZ_TARGETS := \
 	./backend/runner/quote:FuzzShellQuote \
 	./backend/runner/quote:FuzzCmdArg \
 	./backend/redact:FuzzRedact \
-	./backend/assistant:FuzzVisible \
+	./backend/reveal:FuzzText \
+	./backend/reveal:FuzzJSON \
+	./backend/approval:FuzzStepDisplay \
 	./backend/critic:FuzzDecode \
 	./backend/settings:FuzzLoadSettings \
 	./backend/runner:FuzzParseRetryAfter \

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode"
-	"unicode/utf16"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/reveal"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -62,8 +61,8 @@ type Value struct {
 	// Escaped is true when the value holds characters that would not show
 	// on screen (control characters other than newline and tab, bidi
 	// overrides, zero-width and other non-printing characters). Text then
-	// writes them as \uXXXX escapes and, for a string, a backslash as \\,
-	// so that what is shown is what will run.
+	// writes them as escapes (package reveal) and, for a string, a
+	// backslash as \\, so that what is shown is what will run.
 	Escaped bool `json:"escaped,omitempty"`
 }
 
@@ -284,7 +283,7 @@ func pathPart(k string) string {
 		return "." + k
 	}
 	b, _ := json.Marshal(k)
-	s, _ := visible(string(b), true)
+	s, _ := reveal.JSON(string(b))
 	return "[" + s + "]"
 }
 
@@ -293,7 +292,7 @@ func pathPart(k string) string {
 func valueOf(raw json.RawMessage) Value {
 	var s string
 	if err := json.Unmarshal(raw, &s); err == nil {
-		t, esc := Visible(s)
+		t, esc := reveal.Text(s)
 		return Value{Text: t, Escaped: esc}
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -311,48 +310,6 @@ func valueOf(raw json.RawMessage) Value {
 	}
 	// JSON escapes control characters in strings but writes bidi overrides
 	// and the like as they are; \uXXXX is the same value in JSON.
-	t, esc := visible(text, true)
+	t, esc := reveal.JSON(text)
 	return Value{Text: t, JSON: true, Escaped: esc}
-}
-
-// Visible writes the characters of s that would not show on screen as
-// \uXXXX (\UXXXXXXXX above the BMP): control characters other than newline
-// and tab, and every other rune unicode.IsPrint rejects (bidi overrides,
-// zero-width and no-break spaces, line separators). When it escapes
-// anything it also doubles backslashes, so an escape cannot be confused
-// with text, and reports true. The CLI passes everything the model wrote
-// through it before printing.
-func Visible(s string) (string, bool) {
-	return visible(s, false)
-}
-
-// visible is Visible; for JSON text (asJSON) it leaves backslashes alone,
-// which JSON already escapes, and writes runes above the BMP as surrogate
-// pairs, so the text stays JSON for the same value.
-func visible(s string, asJSON bool) (string, bool) {
-	if !strings.ContainsFunc(s, hidden) {
-		return s, false
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 16)
-	for _, r := range s {
-		switch {
-		case r == '\\' && !asJSON:
-			b.WriteString(`\\`)
-		case hidden(r) && r > 0xFFFF && asJSON:
-			r1, r2 := utf16.EncodeRune(r)
-			fmt.Fprintf(&b, `\u%04X\u%04X`, r1, r2)
-		case hidden(r) && r > 0xFFFF:
-			fmt.Fprintf(&b, `\U%08X`, r)
-		case hidden(r):
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String(), true
-}
-
-func hidden(r rune) bool {
-	return r != '\n' && r != '\t' && !unicode.IsPrint(r)
 }

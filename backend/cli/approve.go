@@ -8,16 +8,14 @@ package cli
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/approval"
-	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/reveal"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -35,6 +33,9 @@ type cliApprover struct {
 func (a *cliApprover) Approve(ctx context.Context, req service.ApprovalRequest) ([]string, error) {
 	w := a.c.stderr
 	fmt.Fprintf(w, "%s before the workflow runs:\n", approvalHeading(req.Steps))
+	if !req.File.Trusted && req.File.Why != "" {
+		fmt.Fprintf(w, "(%s: %s)\n", req.File.Path, req.File.Why)
+	}
 	if a.all {
 		writeApprovalSteps(w, req.Steps)
 		fmt.Fprintln(w, "approved (--approve)")
@@ -69,10 +70,17 @@ func (a *cliApprover) Approve(ctx context.Context, req service.ApprovalRequest) 
 }
 
 func approvalHeading(steps []approval.Step) string {
+	n := fmt.Sprintf("%d steps", len(steps))
+	verb := "wait"
 	if len(steps) == 1 {
-		return "1 step written or changed by a model waits for your approval"
+		n, verb = "1 step", "waits"
 	}
-	return fmt.Sprintf("%d steps written or changed by a model wait for your approval", len(steps))
+	for _, st := range steps {
+		if st.Origin == approval.OriginFile {
+			return fmt.Sprintf("this workflow file was not written by Weft or changed since you reviewed it: %s that act or decide where the run goes %s for your review", n, verb)
+		}
+	}
+	return fmt.Sprintf("%s written or changed by a model %s for your approval", n, verb)
 }
 
 // writeApprovalSteps lists steps with everything approval covers.
@@ -83,49 +91,44 @@ func writeApprovalSteps(w io.Writer, steps []approval.Step) {
 }
 
 // writeApprovalStep shows one step in full: never shortened (a `; touch …`
-// past a cut would run unseen), with characters a terminal would not show
-// escaped.
+// past a cut would run unseen), in its display form (approval.Display:
+// what would not show is escaped, as the desktop shows it).
 func writeApprovalStep(w io.Writer, i, n int, st approval.Step) {
-	name := st.Key
-	if st.Name != "" && st.Name != st.Key {
-		name = fmt.Sprintf("%s (%s)", st.Key, vis(st.Name))
+	d := st.Display()
+	name := d.Key
+	if d.Name != "" && d.Name != d.Key {
+		name = fmt.Sprintf("%s (%s)", d.Key, d.Name)
 	}
 	what := string(st.Type)
-	if st.Tool != "" {
-		what = st.Tool
+	if d.Tool != "" {
+		what = d.Tool
 	}
-	fmt.Fprintf(w, "\n[%d/%d] %s · %s · %s", i, n, name, what, st.Reason)
-	if st.Provenance.Via != "" {
+	fmt.Fprintf(w, "\n[%d/%d] %s · %s · %s", i, n, name, what, d.Reason)
+	if st.Provenance.Source != "" && st.Provenance.Via != "" {
 		fmt.Fprintf(w, " · %s", viaText(st.Provenance.Via))
 	}
 	fmt.Fprintln(w)
-	keys := make([]string, 0, len(st.Arguments))
-	for k := range st.Arguments {
-		keys = append(keys, k)
+	if d.Escaped {
+		fmt.Fprintf(w, "    (%s)\n", d.Note)
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		writeField(w, vis(k), st.Arguments[k])
+	for _, f := range d.Arguments {
+		writeField(w, f.Name, f.Value)
 	}
-	if st.Prompt != "" {
-		writeField(w, "prompt", st.Prompt)
+	if d.Prompt != "" {
+		writeField(w, "prompt", d.Prompt)
 	}
-	if len(st.Tools) > 0 {
-		writeField(w, "may call", strings.Join(st.Tools, ", "))
+	if len(d.Tools) > 0 {
+		writeField(w, "may call", strings.Join(d.Tools, ", "))
 	}
-	var rest map[string]any
-	if json.Unmarshal([]byte(st.Content), &rest) == nil {
-		// Anything else approval covers (retry, verify, timeout…).
-		delete(rest, "params")
-		delete(rest, "type")
-		delete(rest, "key")
-		others := make([]string, 0, len(rest))
-		for k := range rest {
-			others = append(others, k)
-		}
-		sort.Strings(others)
-		for _, k := range others {
-			writeField(w, vis(k), rest[k])
+	for _, f := range d.Other { // the rest approval covers (retry, verify, timeout…)
+		writeField(w, f.Name, f.Value)
+	}
+	if st.Origin == approval.OriginFile {
+		if st.Previous == "" {
+			fmt.Fprintln(w, "    (new since you last trusted this file, or a file Weft has not seen)")
+		} else {
+			prev, _ := reveal.JSON(st.Previous)
+			writeField(w, "was, when you last trusted this file", prev)
 		}
 	}
 	fmt.Fprintf(w, "    fingerprint: %s\n", st.Fingerprint)
@@ -146,32 +149,15 @@ func viaText(via string) string {
 }
 
 // writeField prints name: value, a multi-line value indented under it.
-func writeField(w io.Writer, name string, v any) {
-	var s string
-	switch t := v.(type) {
-	case string:
-		s = vis(t)
-	default:
-		b, err := json.MarshalIndent(t, "      ", "  ")
-		if err != nil {
-			s = fmt.Sprint(t)
-		} else {
-			s = vis(string(b))
-		}
-	}
-	if !strings.Contains(s, "\n") {
-		fmt.Fprintf(w, "    %s: %s\n", name, s)
+func writeField(w io.Writer, name, value string) {
+	if !strings.Contains(value, "\n") {
+		fmt.Fprintf(w, "    %s: %s\n", name, value)
 		return
 	}
 	fmt.Fprintf(w, "    %s:\n", name)
-	for _, line := range strings.Split(s, "\n") {
+	for _, line := range strings.Split(value, "\n") {
 		fmt.Fprintf(w, "      │ %s\n", line)
 	}
-}
-
-func vis(s string) string {
-	out, _ := assistant.Visible(s)
-	return out
 }
 
 // notApproved reports a run (or schedule: what) that was refused because steps a model wrote
@@ -185,6 +171,12 @@ func (c *cli) notApproved(what string, steps []approval.Step, denied, asJSON boo
 	if !denied && !asJSON {
 		writeApprovalSteps(c.stderr, steps)
 		fmt.Fprintln(c.stderr, "\nweft: review them, then run on a terminal to be asked, pass --approve, or approve them with `weft approve FILE`")
+		for _, st := range steps {
+			if st.Origin == approval.OriginFile {
+				fmt.Fprintln(c.stderr, "weft: for workflows checked into a repository you review there (CI), `weft trust DIR` trusts the files beneath DIR as they are")
+				break
+			}
+		}
 	}
 	return exitInvalid
 }
@@ -239,7 +231,7 @@ func (c *cli) approve(ctx context.Context, args []string) int {
 	} else {
 		switch {
 		case len(approved) > 0:
-			fmt.Fprintf(c.stdout, "approved %d step(s) written or changed by a model:\n", len(approved))
+			fmt.Fprintf(c.stdout, "approved %d step(s):\n", len(approved))
 			writeApprovalSteps(c.stdout, approved)
 		case len(state.Pending) > 0:
 			fmt.Fprintf(c.stdout, "%s:\n", approvalHeading(state.Pending))

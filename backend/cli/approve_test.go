@@ -170,3 +170,37 @@ func TestRunAsksPerStepOnTerminal(t *testing.T) {
 		t.Fatalf("exit %d asked %d\n%s\n%s", code, asked, out, errOut)
 	}
 }
+
+// hiddenStep is a model-written step that, where bidi and zero-width
+// characters are rendered, shows as `cp out/usage.log out/backup.log`.
+const hiddenStep = `{"format": "weft/v1", "id": "b5c1e0a4-9d7e-4f0e-8a52-6c1f0d2e3a41", "name": "Back up",
+  "nodes": [{"id": "cp", "key": "backup", "name": "Back up\u200b the log", "type": "Tool", "provenance": {"source": "model", "via": "plan"},
+    "params": {"tool": "run_command", "arguments": {"command": "cp out/usage.log out/\u202egol.pukcab\u2066 \\ x", "env": {"A\u200b": "1"}}}}],
+  "edges": []}`
+
+// The terminal lists a step as the desktop's dialog shows it: what would
+// not show is escaped, and it says so.
+func TestApprovalListingEscapesHiddenCharacters(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "backup.json")
+	if err := os.WriteFile(file, []byte(hiddenStep), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir()}
+	for _, args := range [][]string{{"approve", "--list", file}, {"run", file}} {
+		_, out, errOut := run(t, env, args...)
+		all := out + errOut
+		if strings.ContainsAny(all, "\u202e\u200b\u2066") {
+			t.Errorf("%v: raw hidden characters: %q", args, all)
+		}
+		for _, want := range []string{
+			"backup (Back up\\u200B the log) · run_command",
+			"(invisible characters are shown as \\u escapes)",
+			`command: cp out/usage.log out/\u202Egol.pukcab\u2066 \\ x`,
+			`"A\u200B": "1"`,
+		} {
+			if !strings.Contains(all, want) {
+				t.Errorf("%v lacks %q:\n%s", args, want, all)
+			}
+		}
+	}
+}

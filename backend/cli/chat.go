@@ -13,6 +13,7 @@ import (
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/reveal"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -366,7 +367,9 @@ func (c *cli) applyProposal(ctx context.Context, s settings.Settings, p *assista
 		return ap, fmt.Errorf("%s was not changed: %w", file, err)
 	}
 	ap.kept = k
-	if err := workflow.Save(file, after); err != nil {
+	// The file's trust carries over (a file nobody reviewed stays to be
+	// reviewed; the patch's steps carry the model's marks either way).
+	if err := c.runService(s, true).SaveWorkflow(ctx, file, after, file); err != nil {
 		return ap, err
 	}
 	ap.written = true
@@ -406,7 +409,7 @@ func (c *cli) chatProgress(p assistant.Progress) {
 // visible escapes what would not show on a terminal (escape sequences, bidi
 // overrides): the model wrote it, and the review must show what runs.
 func visible(s string) string {
-	v, _ := assistant.Visible(s)
+	v, _ := reveal.Text(s)
 	return v
 }
 

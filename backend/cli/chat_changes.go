@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/reveal"
 )
 
 // printChanges writes a change set for the terminal, every value in full:
@@ -53,7 +54,7 @@ func printField(w io.Writer, f assistant.FieldChange) {
 	multi := multiline(f.Old) || multiline(f.New)
 	note := ""
 	if escaped(f.Old) || escaped(f.New) {
-		note = `  (characters that would not show are written as \u escapes)`
+		note = "  (" + reveal.Note + ")"
 	}
 	switch {
 	case !multi && f.Old != nil && f.New != nil:

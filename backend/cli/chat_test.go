@@ -511,7 +511,7 @@ func TestChatCLIHiddenCharactersAreEscaped(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\r\u202e") {
 		t.Errorf("raw control characters on stdout: %q", out)
 	}
-	if !strings.Contains(out, `→ "rm -rf ~/\u000D\u001B[2Kls /tmp\u202E"  (characters that would not show are written as \u escapes)`) {
+	if !strings.Contains(out, `→ "rm -rf ~/\u000D\u001B[2Kls /tmp\u202E"  (invisible characters are shown as \u escapes)`) {
 		t.Errorf("stdout:\n%s", out)
 	}
 }
