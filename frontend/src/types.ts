@@ -339,6 +339,18 @@ export interface ConnectionInfo {
   message: string;
 }
 
+/**
+ * Whether the stored API key may go to an endpoint (llm.KeyUse): only to the
+ * one it is saved with (saved), unless the person confirms sending it to
+ * host.
+ */
+export interface KeyUse {
+  stored: boolean;
+  saved: boolean;
+  host: string;
+  endpoint: string;
+}
+
 /** A model server found on this machine (llm.LocalServer). */
 export interface LocalServer {
   name: string;
@@ -574,6 +586,36 @@ export interface ApprovalStep {
   content: string;
   fingerprint: string;
   provenance: Provenance;
+  /** the step as a person reads it: what would not show escaped (approval.Display); show only this */
+  display: ApprovalDisplay;
+}
+
+/**
+ * A step as the dialog shows it (approval.Display): Go escapes every text a
+ * model or a file wrote (package reveal), exactly as the terminal shows it.
+ */
+export interface ApprovalDisplay {
+  name: string;
+  key: string;
+  tool?: string;
+  reason: string;
+  arguments: DisplayField[];
+  prompt?: string;
+  tools?: string[];
+  /** the rest approval covers (retry, verify, timeout…) */
+  other: DisplayField[];
+  content: string;
+  /** something above was escaped; note says how to read it */
+  escaped: boolean;
+  note?: string;
+}
+
+/** One named value of a step (approval.Field): a string, or indented JSON (json). */
+export interface DisplayField {
+  name: string;
+  value: string;
+  json?: boolean;
+  escaped?: boolean;
 }
 
 export interface RunStart {

@@ -3,7 +3,10 @@
 // outside the workflow's folder, MCP tools, AI agents that may call them).
 // Approval covers the exact content shown here, in full: a later change by
 // a model, or by hand, asks again. The rule lives in Go (backend/approval).
-import { Bot, Check, FileSearch, FilePen, Globe, ShieldAlert, SquareTerminal, Wrench } from 'lucide-react';
+// Only the step's display form is shown: Go has escaped every character
+// that would not show (bidi overrides, zero-width…) as the terminal does,
+// so what is read here is what runs.
+import { Bot, Check, FileSearch, FilePen, Globe, ShieldAlert, SquareTerminal, TriangleAlert, Wrench } from 'lucide-react';
 import { useId, useRef } from 'react';
 import type { ApprovalStep } from '../../types';
 import { plural } from './format';
@@ -26,10 +29,6 @@ const VIA: Record<string, string> = {
   replan: 'replanned after a failure',
   fix: 'fix suggested by a model',
 };
-
-function text(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
-}
 
 export function ApprovalDialog({
   steps,
@@ -72,41 +71,46 @@ export function ApprovalDialog({
             {steps.map((s) => {
               const k = KIND[s.kind] ?? { label: s.kind, icon: Wrench };
               const isDone = done.has(s.fingerprint);
-              const args = Object.entries(s.arguments ?? {});
+              const d = s.display;
               return (
                 <li key={s.node_id} data-testid="approval-step" data-kind={s.kind} data-approved={isDone ? 'true' : 'false'}>
                   <k.icon size={14} className="approval-icon" aria-label={k.label} />
                   <div className="approval-text">
                     <div className="approval-name">
-                      <strong>{s.name || s.key}</strong> <code>{s.key}</code>
-                      {s.tool && <code>{s.tool}</code>}
+                      <strong>{d.name || d.key}</strong> <code>{d.key}</code>
+                      {d.tool && <code>{d.tool}</code>}
                       <span className="approval-new">{VIA[s.provenance?.via ?? ''] ?? 'written by a model'}</span>
                     </div>
-                    <div className="approval-detail">{s.reason}</div>
-                    {args.length > 0 && (
+                    <div className="approval-detail">{d.reason}</div>
+                    {d.escaped && (
+                      <div className="approval-escaped" data-testid="approval-escaped">
+                        <TriangleAlert size={11} /> {d.note}
+                      </div>
+                    )}
+                    {d.arguments.length > 0 && (
                       <dl className="approval-args" data-testid="approval-args">
-                        {args.map(([name, v]) => (
-                          <div key={name}>
-                            <dt>{name}</dt>
+                        {d.arguments.map((f) => (
+                          <div key={f.name}>
+                            <dt>{f.name}</dt>
                             <dd>
-                              <pre tabIndex={0}>{text(v)}</pre>
+                              <pre tabIndex={0}>{f.value}</pre>
                             </dd>
                           </div>
                         ))}
                       </dl>
                     )}
-                    {s.prompt && (
+                    {d.prompt && (
                       <dl className="approval-args">
                         <div>
                           <dt>prompt</dt>
                           <dd>
-                            <pre tabIndex={0}>{s.prompt}</pre>
+                            <pre tabIndex={0}>{d.prompt}</pre>
                           </dd>
                         </div>
-                        {s.tools && s.tools.length > 0 && (
+                        {d.tools && d.tools.length > 0 && (
                           <div>
                             <dt>may call</dt>
-                            <dd>{s.tools.join(', ')}</dd>
+                            <dd>{d.tools.join(', ')}</dd>
                           </div>
                         )}
                       </dl>
@@ -114,7 +118,7 @@ export function ApprovalDialog({
                     <details className="approval-content">
                       <summary>Everything this approval covers</summary>
                       <pre tabIndex={0} data-testid="approval-content">
-                        {s.content}
+                        {d.content}
                       </pre>
                     </details>
                   </div>

@@ -12,7 +12,7 @@ vi.mock('../../api', () => ({
 import { useStore } from '../../store';
 import { RunChip, chipText } from './RunChip';
 import { makeRunActions, RUN_REPLAN_ENTRY, type RunApi } from './runActions';
-import { escalation, finished, summary } from './runFixtures';
+import { approvalStep, escalation, finished, summary } from './runFixtures';
 import { RunPanel } from './RunPanel';
 
 const initial = useStore.getState();
@@ -183,19 +183,15 @@ describe('run actions', () => {
 
   it('asks for approval of model-written steps, records a single step, then runs with all approved', async () => {
     const longCmd = `echo ${'x'.repeat(300)}; touch pwned`;
-    const step = (id: string, fp: string) => ({
-      node_id: id,
-      key: `k_${id}`,
-      name: `Step ${id}`,
-      type: 'Tool',
-      tool: 'run_command',
-      kind: 'command',
-      reason: 'runs a shell command',
-      arguments: { command: longCmd },
-      content: `{"params":{"arguments":{"command":"${longCmd}"}}}`,
-      fingerprint: fp,
-      provenance: { source: 'model', via: 'plan' },
-    });
+    const step = (id: string, fp: string) =>
+      approvalStep({
+        node_id: id,
+        key: `k_${id}`,
+        name: `Step ${id}`,
+        arguments: { command: longCmd },
+        content: `{"params":{"arguments":{"command":"${longCmd}"}}}`,
+        fingerprint: fp,
+      });
     const steps = [step('n1', 'fp1'), step('n2', 'fp2')];
     fake.startRun.mockResolvedValueOnce(started({ started: false, approval: steps, error: 'approve' }));
     fake.approveSteps.mockResolvedValueOnce([steps[1]]);

@@ -1,6 +1,6 @@
 // Fixtures of the run panel's tests: a summary, an escalation with two
-// failed attempts and the end of a run.
-import type { RunEscalation, RunFinished, RunSummary } from '../../types';
+// failed attempts, the end of a run and a step to approve.
+import type { ApprovalStep, RunEscalation, RunFinished, RunSummary } from '../../types';
 
 export function summary(over: Partial<RunSummary> = {}): RunSummary {
   return {
@@ -62,4 +62,44 @@ export function finished(over: Partial<RunFinished> = {}): RunFinished {
     problems: [],
     ...over,
   };
+}
+
+/**
+ * approvalStep is a model-written step to approve. Its display is the step's
+ * own text, as Go sends it when nothing had to be escaped; a test of
+ * escaping passes the display Go would send.
+ */
+export function approvalStep(over: Partial<ApprovalStep> = {}): ApprovalStep {
+  const s = {
+    node_id: 'n1',
+    key: 'fetch',
+    name: 'Fetch',
+    type: 'Tool',
+    tool: 'run_command',
+    kind: 'command',
+    reason: 'runs a shell command',
+    arguments: { command: 'curl https://example.com' } as Record<string, unknown>,
+    content: '{"command":"curl https://example.com"}',
+    fingerprint: 'fp-fetch',
+    provenance: { source: 'model', via: 'plan' },
+    ...over,
+  };
+  const display = {
+    name: s.name,
+    key: s.key,
+    tool: s.tool,
+    reason: s.reason,
+    arguments: Object.keys(s.arguments ?? {})
+      .sort()
+      .map((name) => {
+        const v = s.arguments![name];
+        return typeof v === 'string' ? { name, value: v } : { name, value: JSON.stringify(v, null, 2), json: true };
+      }),
+    prompt: s.prompt,
+    tools: s.tools,
+    other: [],
+    content: s.content,
+    escaped: false,
+  };
+  return { ...s, display: over.display ?? display };
 }

@@ -9,6 +9,7 @@ vi.mock('../../api', () => ({
 
 import { useStore } from '../../store';
 import { SchedulesDialog, type SchedulesApi } from './SchedulesDialog';
+import { approvalStep } from '../run/runFixtures';
 
 const daily: ScheduleState = {
   id: 'daily-a1b2c3',
@@ -28,19 +29,7 @@ function view(over: Partial<SchedulesView> = {}): SchedulesView {
   return { schedules: [daily], scheduler: 'systemd', temporal: '', ...over };
 }
 
-const step: ApprovalStep = {
-  node_id: 'n1',
-  type: 'Tool',
-  key: 'fetch',
-  name: 'Fetch',
-  tool: 'run_command',
-  kind: 'command',
-  reason: 'runs a shell command',
-  arguments: { command: 'curl https://example.com' },
-  content: '{"command":"curl https://example.com"}',
-  fingerprint: 'fp-fetch',
-  provenance: { source: 'model', via: 'plan' },
-} as ApprovalStep;
+const step: ApprovalStep = approvalStep();
 
 let fake: { [K in keyof SchedulesApi]: ReturnType<typeof vi.fn> };
 let onClose: ReturnType<typeof vi.fn>;
