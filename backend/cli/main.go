@@ -65,7 +65,8 @@ func (c *cli) commands() map[string]command {
 		"schedule": {"run a workflow on a schedule with the OS's scheduler: weft schedule add FILE --cron \"0 7 * * *\" [--approve] | list | pause ID | resume ID | remove ID", (*cli).schedule},
 		"runs":     {"Temporal runs: weft runs list | show RUN | respond RUN ANSWER | cancel RUN --temporal-address HOST:PORT", (*cli).runs},
 		"versions": {"list or compare saved versions of a workflow: weft versions FILE [--json] [--diff A B]", (*cli).versions},
-		"approve":  {"approve the steps a model wrote, without running: weft approve FILE [--list] [--json]", (*cli).approve},
+		"approve":  {"review and approve what waits (a file Weft did not write, steps a model wrote), without running: weft approve FILE [--list] [--json]", (*cli).approve},
+		"trust":    {"trust the workflow files beneath a folder as they are (CI, checked-in workflows): weft trust DIR | --list | --remove DIR", (*cli).trust},
 	}
 }
 

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/weft-dev/weft/backend/approval"
 )
 
 // run executes the CLI in-process with a private XDG config dir.
@@ -28,10 +30,35 @@ func run(t *testing.T, env map[string]string, args ...string) (int, string, stri
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
+	trustTestFiles(t, args)
 	c := &cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: os.Getenv,
 		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	code := c.main(context.Background(), args)
 	return code, out.String(), errb.String()
+}
+
+// reviewFilesEnv makes a test's workflow files count as written elsewhere
+// (tests of the file review); without it trustTestFiles trusts them.
+const reviewFilesEnv = "WEFT_TEST_REVIEW_FILES"
+
+// trustTestFiles trusts the folders of the workflow files a test passes
+// (beneath the temp dir only), in the test's own XDG data dir: they stand
+// for checked-in workflows a CI run trusts with `weft trust DIR`. Tests of
+// the file review set reviewFilesEnv and are asked as a person would be.
+func trustTestFiles(t *testing.T, args []string) {
+	t.Helper()
+	data := os.Getenv("XDG_DATA_HOME")
+	if os.Getenv(reviewFilesEnv) != "" || !strings.HasPrefix(data, os.TempDir()) {
+		return
+	}
+	tr := approval.OpenTrust(filepath.Join(data, "weft", approval.TrustFile))
+	for _, a := range args {
+		if fi, err := os.Stat(a); err == nil && !fi.IsDir() && strings.HasPrefix(a, os.TempDir()) {
+			if _, err := tr.TrustFolder(filepath.Dir(a), "test"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }
 
 func writeFile(t *testing.T, content string) string {

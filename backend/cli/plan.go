@@ -135,7 +135,12 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 	var dest planDest
 	if *out != "" && res.Workflow != nil {
 		var err error
-		if dest, err = c.writePlan(*out, res, *force); err != nil {
+		// Written by Weft for the person: trusted as theirs (its steps
+		// still carry the model's marks and wait for approval).
+		save := func(path string, w *workflow.Workflow) error {
+			return c.runService(s, true).SaveWorkflow(ctx, path, w, "")
+		}
+		if dest, err = c.writePlan(*out, res, *force, save); err != nil {
 			return fail(exitUnusable, err)
 		}
 	}
@@ -176,17 +181,17 @@ type planDest struct {
 // beside it (draftPath) unless force, and before a replacement the old
 // workflow is recorded in the versions store. The new workflow takes the
 // old one's id, so `weft versions FILE` lists what it replaced.
-func (c *cli) writePlan(out string, res planner.Result, force bool) (planDest, error) {
+func (c *cli) writePlan(out string, res planner.Result, force bool, save func(string, *workflow.Workflow) error) (planDest, error) {
 	old, exists, err := existingWorkflow(out)
 	if !exists {
-		if err := workflow.Save(out, res.Workflow); err != nil {
+		if err := save(out, res.Workflow); err != nil {
 			return planDest{}, err
 		}
 		return planDest{file: out}, nil
 	}
 	refuse := func(why string) (planDest, error) {
 		draft := draftPath(out)
-		if err := workflow.Save(draft, res.Workflow); err != nil {
+		if err := save(draft, res.Workflow); err != nil {
 			return planDest{}, err
 		}
 		return planDest{file: draft, refused: why}, nil
@@ -205,7 +210,7 @@ func (c *cli) writePlan(out string, res planner.Result, force bool) (planDest, e
 		}
 		c.log.Warn("replacing a workflow file that could not be kept as a version (--force)", "file", out, "error", err)
 	}
-	if err := workflow.Save(out, res.Workflow); err != nil {
+	if err := save(out, res.Workflow); err != nil {
 		return planDest{}, err
 	}
 	return planDest{file: out, kept: k}, nil

@@ -121,6 +121,7 @@ func withTerminal(t *testing.T, ctx context.Context, input string, args ...strin
 		t.Setenv(k, v)
 	}
 	t.Setenv("WEFT_KEYRING", "off")
+	trustTestFiles(t, args)
 	var out, errb bytes.Buffer
 	c := &cli{stdin: strings.NewReader(input), stdout: &out, stderr: &errb, getenv: os.Getenv,
 		log: slog.New(slog.NewTextHandler(io.Discard, nil))}

@@ -41,6 +41,7 @@ func runRedacted(t *testing.T, env map[string]string, args ...string) (int, stri
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
+	trustTestFiles(t, args)
 	var out, errb bytes.Buffer
 	c, flush := newCLI(strings.NewReader(""), &out, &errb, os.Getenv)
 	code := c.main(context.Background(), args)

@@ -74,7 +74,7 @@ func TestRunReplanSavesVersion(t *testing.T) {
 	newFile := filepath.Join(filepath.Dir(wf), "wf.replanned-v2.json")
 	for _, want := range []string{"Run replanned", "Replanned: version 2 of \"Build\" (the run was of version 1)", "written to " + newFile,
 		"changes: 1 step modified (run: arguments.command)", "~ step run (run_command): arguments.command",
-		"needs your approval before it runs:", "[1/1] run (Run script) · run_command · runs a shell command · replanned after a failure", "command: sh ./build.sh", "weft versions " + wf + " --diff 1 2"} {
+		"needs your approval before it runs:", "[1/1] run (Run script) · run_command · runs a shell command; decides whether it succeeded (verify) · replanned after a failure", "command: sh ./build.sh", "weft versions " + wf + " --diff 1 2"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

@@ -209,7 +209,9 @@ func (s *Service) SaveReplanned(ctx context.Context, path string, old, nw *workf
 	}
 	out.Version, out.FromVersion = rec.To.N, rec.From.N
 	out.File = ReplannedPath(path, rec.To.N)
-	if err := workflow.Save(out.File, nw); err != nil {
+	// Weft writes it beside the file it replans: the trust carries over
+	// (the replanned steps carry the model's marks and wait for approval).
+	if err := s.SaveWorkflow(ctx, out.File, nw, path); err != nil {
 		out.File, out.WriteErr = "", err
 	}
 	st, _, err := s.settings()
