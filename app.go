@@ -31,6 +31,10 @@ type OpenResult struct {
 	Name     string             `json:"name"`
 	Workflow *workflow.Workflow `json:"workflow"`
 	Warnings []string           `json:"warnings"`
+	// File is the file's trust: when it is not trusted (Weft did not
+	// write it, or it changed since it was reviewed), everything in it
+	// that acts or routes is reviewed before it runs (PendingApprovals).
+	File service.FileTrust `json:"file"`
 }
 
 // SettingsView is the settings as the frontend sees them: never the API key
@@ -151,7 +155,7 @@ func (a *App) LoadSample() (OpenResult, error) {
 	if err != nil {
 		return OpenResult{}, fmt.Errorf("sample workflow: %w", err)
 	}
-	return OpenResult{Name: SampleName, Workflow: w, Warnings: nonNil(warnings)}, nil
+	return OpenResult{Name: SampleName, Workflow: w, Warnings: nonNil(warnings), File: a.service().FileTrustOf("")}, nil
 }
 
 // OpenWorkflow loads the workflow file at path.
@@ -168,7 +172,7 @@ func (a *App) OpenWorkflow(path string) (OpenResult, error) {
 		return OpenResult{}, err
 	}
 	a.rememberDir(abs)
-	return OpenResult{Path: abs, Name: filepath.Base(abs), Workflow: w, Warnings: nonNil(warnings)}, nil
+	return OpenResult{Path: abs, Name: filepath.Base(abs), Workflow: w, Warnings: nonNil(warnings), File: a.service().FileTrustOf(abs)}, nil
 }
 
 // OpenWorkflowDialog asks for a file and opens it. A cancelled dialog gives
@@ -188,8 +192,10 @@ func (a *App) OpenWorkflowDialog() (OpenResult, error) {
 	return a.OpenWorkflow(path)
 }
 
-// SaveWorkflow writes w to path atomically.
-func (a *App) SaveWorkflow(path string, w workflow.Workflow) error {
+// SaveWorkflow writes w to path atomically. from is the path the
+// document was opened from or last saved to ("" for a new one): the
+// file's trust carries over from there (service.SaveWorkflow).
+func (a *App) SaveWorkflow(path string, w workflow.Workflow, from string) error {
 	if strings.TrimSpace(path) == "" {
 		return errors.New("save workflow: no path given; use Save As")
 	}
@@ -197,7 +203,7 @@ func (a *App) SaveWorkflow(path string, w workflow.Workflow) error {
 	if err != nil {
 		return fmt.Errorf("save workflow: %w", err)
 	}
-	if err := workflow.Save(abs, &w); err != nil {
+	if err := a.service().SaveWorkflow(a.context(), abs, &w, from); err != nil {
 		return err
 	}
 	a.rememberDir(abs)
@@ -220,9 +226,10 @@ func (a *App) recordVersion(w *workflow.Workflow) {
 	}
 }
 
-// SaveWorkflowAsDialog asks where to save w and saves it there. It returns
-// the chosen path, or "" (and no error) when the dialog was cancelled.
-func (a *App) SaveWorkflowAsDialog(w workflow.Workflow) (string, error) {
+// SaveWorkflowAsDialog asks where to save w and saves it there (from as
+// SaveWorkflow's). It returns the chosen path, or "" (and no error) when
+// the dialog was cancelled.
+func (a *App) SaveWorkflowAsDialog(w workflow.Workflow, from string) (string, error) {
 	name := workflow.KeyFromName(w.Name) + ".json"
 	if w.Name == "" {
 		name = "workflow.json"
@@ -242,7 +249,7 @@ func (a *App) SaveWorkflowAsDialog(w workflow.Workflow) (string, error) {
 	if filepath.Ext(path) == "" {
 		path += ".json"
 	}
-	if err := a.SaveWorkflow(path, w); err != nil {
+	if err := a.SaveWorkflow(path, w, from); err != nil {
 		return "", err
 	}
 	return filepath.Abs(path)
@@ -345,4 +352,10 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// WorkflowFileTrust is the trust of the workflow file at path ("" for an
+// unsaved workflow: trusted, made in Weft), for the editor's banner.
+func (a *App) WorkflowFileTrust(path string) service.FileTrust {
+	return a.service().FileTrustOf(path)
 }

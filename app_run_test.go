@@ -137,7 +137,9 @@ func runFile(t *testing.T, id string, steps ...[2]string) (workflow.Workflow, st
 		}
 	}
 	path := filepath.Join(t.TempDir(), id+".json")
-	if err := workflow.Save(path, w); err != nil {
+	// Saved as the editor saves a new document: the person's, trusted.
+	svc := service.New(service.Deps{Settings: func() (settings.Settings, []string, error) { return settings.Defaults(), nil, nil }})
+	if err := svc.SaveWorkflow(context.Background(), path, w, ""); err != nil {
 		t.Fatal(err)
 	}
 	return *w, path
@@ -648,4 +650,43 @@ func TestShutdownStopsTheRun(t *testing.T) {
 		t.Fatalf("finished = %+v", fin)
 	}
 	a.shutdown(context.Background()) // nothing running: a no-op
+}
+
+// The desktop's door: a file Weft did not write opens marked as not
+// trusted, Run does not start it until everything in it that acts or
+// routes is approved in the dialog, and saving it in the editor does not
+// make it trusted; approving it does, and a Save As carries that over.
+func TestDesktopReviewsAForeignFile(t *testing.T) {
+	a, _ := runApp(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cloned.json")
+	marker := filepath.Join(dir, "ran")
+	os.WriteFile(path, []byte(`{"format":"weft/v1","id":"wf-desk","name":"cloned","nodes":[
+ {"id":"a","key":"tidy","type":"Tool","params":{"tool":"run_command","arguments":{"command":"touch `+marker+`"}}}],"edges":[]}`), 0o644)
+	r, err := a.OpenWorkflow(path)
+	if err != nil || r.File.Trusted || r.File.Why == "" {
+		t.Fatalf("open: %+v %v", r.File, err)
+	}
+	// Saved in the editor without a review: still to be reviewed.
+	if err := a.SaveWorkflow(path, *r.Workflow, path); err != nil {
+		t.Fatal(err)
+	}
+	if a.WorkflowFileTrust(path).Trusted {
+		t.Fatal("a save in the editor trusted a file nobody reviewed")
+	}
+	st, err := a.StartRun(*r.Workflow, path)
+	if err != nil || st.Started || len(st.Approval) != 1 || st.Approval[0].Origin != "file" {
+		t.Fatalf("run: %+v %v", st, err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the step ran")
+	}
+	left, err := a.ApproveSteps(*r.Workflow, path, []string{st.Approval[0].Fingerprint})
+	if err != nil || len(left) != 0 || !a.WorkflowFileTrust(path).Trusted {
+		t.Fatalf("approve: %+v %v (trusted %v)", left, err, a.WorkflowFileTrust(path))
+	}
+	other := filepath.Join(t.TempDir(), "mine.json")
+	if err := a.SaveWorkflow(other, *r.Workflow, path); err != nil || !a.WorkflowFileTrust(other).Trusted {
+		t.Fatalf("save as: %v %+v", err, a.WorkflowFileTrust(other))
+	}
 }

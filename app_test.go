@@ -34,6 +34,9 @@ func (f *fakeDialogs) Save(_ context.Context, o runtime.SaveDialogOptions) (stri
 
 func testApp(t *testing.T) (*App, *fakeDialogs) {
 	t.Helper()
+	// Approvals and file trust live in the XDG data dir: never the real one.
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	a := NewApp()
 	d := &fakeDialogs{}
 	a.dialogs = d
@@ -95,7 +98,7 @@ func TestOpenAndSaveRoundTrip(t *testing.T) {
 	a, _ := testApp(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "flow.json")
-	if err := a.SaveWorkflow(path, decodeFrontend(t, frontendJSON)); err != nil {
+	if err := a.SaveWorkflow(path, decodeFrontend(t, frontendJSON), ""); err != nil {
 		t.Fatal(err)
 	}
 	r, err := a.OpenWorkflow(path)
@@ -136,7 +139,7 @@ func TestOpenErrors(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("corrupt file: err = %v, want one naming the file", err)
 	}
-	if err := a.SaveWorkflow(" ", *workflow.New("x")); err == nil {
+	if err := a.SaveWorkflow(" ", *workflow.New("x"), ""); err == nil {
 		t.Error("save without path: want error")
 	}
 }
@@ -165,7 +168,7 @@ func TestOpenWorkflowDialog(t *testing.T) {
 func TestSaveWorkflowAsDialog(t *testing.T) {
 	a, d := testApp(t)
 	w := decodeFrontend(t, frontendJSON)
-	got, err := a.SaveWorkflowAsDialog(w)
+	got, err := a.SaveWorkflowAsDialog(w, "")
 	if err != nil || got != "" {
 		t.Fatalf("cancelled = %q, %v; want \"\", nil", got, err)
 	}
@@ -173,7 +176,7 @@ func TestSaveWorkflowAsDialog(t *testing.T) {
 		t.Errorf("default file name = %q", d.saveOpts.DefaultFilename)
 	}
 	d.save = filepath.Join(t.TempDir(), "mine")
-	got, err = a.SaveWorkflowAsDialog(w)
+	got, err = a.SaveWorkflowAsDialog(w, "")
 	if err != nil || got != d.save+".json" {
 		t.Fatalf("SaveWorkflowAsDialog = %q, %v; want %q", got, err, d.save+".json")
 	}
@@ -297,14 +300,14 @@ func TestSaveRecordsVersions(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "wf.json")
 	w := *res.Workflow
-	if err := a.SaveWorkflow(path, w); err != nil {
+	if err := a.SaveWorkflow(path, w, path); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SaveWorkflow(path, w); err != nil { // unchanged: no new version
+	if err := a.SaveWorkflow(path, w, path); err != nil { // unchanged: no new version
 		t.Fatal(err)
 	}
 	w.Name = "Renamed"
-	if err := a.SaveWorkflow(path, w); err != nil {
+	if err := a.SaveWorkflow(path, w, path); err != nil {
 		t.Fatal(err)
 	}
 	st, _ := a.versions()

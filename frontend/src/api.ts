@@ -12,6 +12,7 @@ import type {
   AssistantResult,
   ChatHistory,
   ConnectionInfo,
+  KeyUse,
   LocalServer,
   OpenResult,
   PatchPreview,
@@ -75,12 +76,14 @@ export const api = {
   async openWorkflowDialog(): Promise<OpenResult> {
     return normOpen((await App.OpenWorkflowDialog()) as unknown as OpenResult);
   },
-  async saveWorkflow(path: string, w: Workflow): Promise<void> {
-    await App.SaveWorkflow(path, w as unknown as Any);
+  /** from is the path the document was opened from or last saved to ('' for a
+   * new one): the file's trust carries over from there (Go decides). */
+  async saveWorkflow(path: string, w: Workflow, from: string): Promise<void> {
+    await App.SaveWorkflow(path, w as unknown as Any, from);
   },
   /** Shows the native save dialog; returns the path saved to, or '' if cancelled. */
-  async saveWorkflowAsDialog(w: Workflow): Promise<string> {
-    return App.SaveWorkflowAsDialog(w as unknown as Any);
+  async saveWorkflowAsDialog(w: Workflow, from: string): Promise<string> {
+    return App.SaveWorkflowAsDialog(w as unknown as Any, from);
   },
   async validateWorkflow(w: Workflow): Promise<ValidationResult> {
     const r = (await App.ValidateWorkflow(w as unknown as Any)) as unknown as ValidationResult;
@@ -125,9 +128,17 @@ export const api = {
     const r = (await App.ApplyPatch(w as unknown as Any, patch as unknown as Any)) as unknown as AppliedPatch;
     return { workflow: r.workflow, warnings: r?.warnings ?? [] };
   },
-  /** Checks the endpoint in the Preferences form; apiKey null uses the stored key. */
-  async testConnection(llm: Settings['llm'], apiKey: string | null): Promise<ConnectionInfo> {
-    return (await App.TestConnection(llm as unknown as Any, apiKey as unknown as Any)) as unknown as ConnectionInfo;
+  /**
+   * Checks the endpoint in the Preferences form. apiKey null uses the stored
+   * key, which Go sends only to the saved endpoint, or to another one when
+   * sendStoredKey says the person confirmed it; '' tests without a key.
+   */
+  async testConnection(llm: Settings['llm'], apiKey: string | null, sendStoredKey = false): Promise<ConnectionInfo> {
+    return (await App.TestConnection(llm as unknown as Any, apiKey as unknown as Any, sendStoredKey)) as unknown as ConnectionInfo;
+  },
+  /** Whether Test connection may send the stored API key to baseUrl without asking. */
+  async storedKeyUse(baseUrl: string): Promise<KeyUse> {
+    return (await App.StoredKeyUse(baseUrl)) as unknown as KeyUse;
   },
   /** Looks for model servers on this machine (first-run setup). */
   async discoverModelServers(): Promise<LocalServer[]> {

@@ -200,7 +200,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
   }
 
   async function saveTo(path: string, doc: Workflow): Promise<boolean> {
-    await api.saveWorkflow(path, doc);
+    await api.saveWorkflow(path, doc, get().path ?? '');
     get().markSaved(path, doc);
     get().toast(`Saved ${path}`, 'info');
     remember(path);
@@ -274,7 +274,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
       run('Could not save workflow', async () => {
         const { doc } = get();
         if (!doc) return false;
-        const path = await api.saveWorkflowAsDialog(doc);
+        const path = await api.saveWorkflowAsDialog(doc, get().path ?? '');
         if (!path) return false;
         get().markSaved(path, doc);
         get().toast(`Saved ${path}`, 'info');

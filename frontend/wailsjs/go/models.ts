@@ -628,6 +628,24 @@ export namespace llm {
 	        this.message = source["message"];
 	    }
 	}
+	export class KeyUse {
+	    stored: boolean;
+	    saved: boolean;
+	    host: string;
+	    endpoint: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new KeyUse(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.stored = source["stored"];
+	        this.saved = source["saved"];
+	        this.host = source["host"];
+	        this.endpoint = source["endpoint"];
+	    }
+	}
 	export class LocalServer {
 	    name: string;
 	    base_url: string;
@@ -844,6 +862,7 @@ export namespace main {
 	    name: string;
 	    workflow?: workflow.Workflow;
 	    warnings: string[];
+	    file: service.FileTrust;
 	
 	    static createFrom(source: any = {}) {
 	        return new OpenResult(source);
@@ -855,6 +874,7 @@ export namespace main {
 	        this.name = source["name"];
 	        this.workflow = this.convertValues(source["workflow"], workflow.Workflow);
 	        this.warnings = source["warnings"];
+	        this.file = this.convertValues(source["file"], service.FileTrust);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1706,6 +1726,28 @@ export namespace schedule {
 
 export namespace service {
 	
+	export class FileTrust {
+	    path: string;
+	    trusted: boolean;
+	    why: string;
+	    folder?: string;
+	    changed: boolean;
+	    sha256?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FileTrust(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.trusted = source["trusted"];
+	        this.why = source["why"];
+	        this.folder = source["folder"];
+	        this.changed = source["changed"];
+	        this.sha256 = source["sha256"];
+	    }
+	}
 	export class GoingRun {
 	    run_id: string;
 	    // Go type: time

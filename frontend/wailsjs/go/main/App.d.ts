@@ -83,9 +83,9 @@ export function RunHistory(arg1:string,arg2:string):Promise<main.RunHistoryResul
 
 export function SaveSettings(arg1:settings.Settings,arg2:any):Promise<Array<string>>;
 
-export function SaveWorkflow(arg1:string,arg2:workflow.Workflow):Promise<void>;
+export function SaveWorkflow(arg1:string,arg2:workflow.Workflow,arg3:string):Promise<void>;
 
-export function SaveWorkflowAsDialog(arg1:workflow.Workflow):Promise<string>;
+export function SaveWorkflowAsDialog(arg1:workflow.Workflow,arg2:string):Promise<string>;
 
 export function ScheduleNotices():Promise<Array<string>>;
 
@@ -103,12 +103,15 @@ export function StartRunFrom(arg1:workflow.Workflow,arg2:string,arg3:string,arg4
 
 export function StopRun():Promise<boolean>;
 
+export function StoredKeyUse(arg1:string):Promise<llm.KeyUse>;
+
 export function TemporalRunsGoing(arg1:string):Promise<Array<service.GoingRun>>;
 
-export function TestConnection(arg1:settings.LLM,arg2:any):Promise<llm.ConnectionInfo>;
+export function TestConnection(arg1:settings.LLM,arg2:any,arg3:boolean):Promise<llm.ConnectionInfo>;
 
 export function ToolCatalog():Promise<Array<tools.Tool>>;
 
 export function ToolCatalogFull():Promise<main.ToolCatalogResult>;
 
 export function ValidateWorkflow(arg1:workflow.Workflow):Promise<validate.Result>;
+export function WorkflowFileTrust(arg1:string):Promise<service.FileTrust>;

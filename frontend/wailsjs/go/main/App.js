@@ -146,12 +146,12 @@ export function SaveSettings(arg1, arg2) {
   return window['go']['main']['App']['SaveSettings'](arg1, arg2);
 }
 
-export function SaveWorkflow(arg1, arg2) {
-  return window['go']['main']['App']['SaveWorkflow'](arg1, arg2);
+export function SaveWorkflow(arg1, arg2, arg3) {
+  return window['go']['main']['App']['SaveWorkflow'](arg1, arg2, arg3);
 }
 
-export function SaveWorkflowAsDialog(arg1) {
-  return window['go']['main']['App']['SaveWorkflowAsDialog'](arg1);
+export function SaveWorkflowAsDialog(arg1, arg2) {
+  return window['go']['main']['App']['SaveWorkflowAsDialog'](arg1, arg2);
 }
 
 export function ScheduleNotices() {
@@ -186,12 +186,16 @@ export function StopRun() {
   return window['go']['main']['App']['StopRun']();
 }
 
+export function StoredKeyUse(arg1) {
+  return window['go']['main']['App']['StoredKeyUse'](arg1);
+}
+
 export function TemporalRunsGoing(arg1) {
   return window['go']['main']['App']['TemporalRunsGoing'](arg1);
 }
 
-export function TestConnection(arg1, arg2) {
-  return window['go']['main']['App']['TestConnection'](arg1, arg2);
+export function TestConnection(arg1, arg2, arg3) {
+  return window['go']['main']['App']['TestConnection'](arg1, arg2, arg3);
 }
 
 export function ToolCatalog() {
@@ -204,4 +208,8 @@ export function ToolCatalogFull() {
 
 export function ValidateWorkflow(arg1) {
   return window['go']['main']['App']['ValidateWorkflow'](arg1);
+}
+
+export function WorkflowFileTrust(arg1) {
+  return window['go']['main']['App']['WorkflowFileTrust'](arg1);
 }
