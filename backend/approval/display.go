@@ -24,10 +24,12 @@ type Display struct {
 	Prompt    string   `json:"prompt,omitempty"`
 	Tools     []string `json:"tools,omitempty"`
 	// Other is the rest of what approval covers (retry, verify,
-	// timeout…), by name.
+	// timeout, an If's params.condition, where it leads…), by name.
 	Other []Field `json:"other"`
-	// Content is Step.Content, still JSON for the same value.
-	Content string `json:"content"`
+	// Content is Step.Content and Previous is Step.Previous, each still
+	// JSON for the same value.
+	Content  string `json:"content"`
+	Previous string `json:"previous,omitempty"`
 	// Escaped is true when anything above was escaped; Note then says
 	// how to read it (reveal.Note).
 	Escaped bool   `json:"escaped"`
@@ -63,19 +65,12 @@ func (s Step) Display() Display {
 	for _, k := range sortedKeys(s.Arguments) {
 		d.Arguments = append(d.Arguments, field(k, s.Arguments[k]))
 	}
-	var rest map[string]any
-	dec := json.NewDecoder(strings.NewReader(s.Content))
-	dec.UseNumber() // numbers as written
-	if dec.Decode(&rest) == nil {
-		for _, k := range []string{"params", "type", "key"} {
-			delete(rest, k) // shown above
-		}
-		for _, k := range sortedKeys(rest) {
-			d.Other = append(d.Other, field(k, rest[k]))
-		}
+	for _, f := range others(s.Content) {
+		d.Other = append(d.Other, field(f.name, f.value))
 	}
 	c, esc := reveal.JSON(s.Content)
-	d.Content, d.Escaped = c, d.Escaped || esc
+	p, pesc := reveal.JSON(s.Previous)
+	d.Content, d.Previous, d.Escaped = c, p, d.Escaped || esc || pesc
 	if d.Escaped {
 		d.Note = reveal.Note
 	}
@@ -91,6 +86,42 @@ func (s Step) MarshalJSON() ([]byte, error) {
 		plain
 		Display Display `json:"display"`
 	}{plain(s), s.Display()})
+}
+
+type member struct {
+	name  string
+	value any
+}
+
+// others lists what content covers besides what a Step shows in its own
+// fields (type, key, a tool's name and arguments, a prompt): the node's
+// other fields, "next" included, and its other params as
+// "params.condition" and the like.
+func others(content string) []member {
+	var m map[string]any
+	dec := json.NewDecoder(strings.NewReader(content))
+	dec.UseNumber() // numbers as written
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	var out []member
+	for _, k := range sortedKeys(m) {
+		switch k {
+		case "type", "key":
+			continue
+		case "params":
+			if p, ok := m[k].(map[string]any); ok {
+				for _, pk := range sortedKeys(p) {
+					if pk != "tool" && pk != "arguments" && pk != "prompt" {
+						out = append(out, member{"params." + pk, p[pk]})
+					}
+				}
+				continue
+			}
+		}
+		out = append(out, member{k, m[k]})
+	}
+	return out
 }
 
 func fieldOf(name string, v any) Field {

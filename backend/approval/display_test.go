@@ -114,6 +114,32 @@ func TestDisplayOfPlainStep(t *testing.T) {
 	}
 }
 
+// A condition a model wrote is shown escaped wherever it appears: in the
+// reason, as params.condition, and where the node leads; so is what a
+// file's step was when last reviewed.
+func TestDisplayOfControlFlow(t *testing.T) {
+	w := &workflow.Workflow{Nodes: []workflow.Node{
+		*node(t, `{"id":"i","key":"passed","type":"If","provenance":{"source":"model"},"params":{"condition":"tests.ok \u202e|| true"}}`),
+		*node(t, `{"id":"d","key":"deploy\u200b","type":"Tool","params":{"tool":"log","arguments":{"message":"x"}}}`),
+	}, Edges: []workflow.Edge{{From: "i", To: "d", Output: &workflow.EdgeOutput{Type: workflow.OutIfTrue}}}}
+	steps := Pending(w, Scope{Catalog: tools.Builtin(), Dir: t.TempDir()}, func(string) bool { return false })
+	if len(steps) != 1 {
+		t.Fatalf("steps %+v", steps)
+	}
+	st := steps[0]
+	st.Previous = `{"params": {"condition": "tests.ok\u2066"}}`
+	d := st.Display()
+	shown(t, d)
+	other := map[string]Field{}
+	for _, f := range d.Other {
+		other[f.Name] = f
+	}
+	if !strings.Contains(d.Reason, `tests.ok \u202E|| true`) || other["params.condition"].Value != `tests.ok \u202E|| true` ||
+		!strings.Contains(other["next"].Value, `deploy\u200B`) || d.Previous != `{"params": {"condition": "tests.ok\u2066"}}` || !d.Escaped {
+		t.Errorf("display %#v", d)
+	}
+}
+
 // Every Step sent as JSON (to the desktop, in --json output) carries its
 // display; its own fields stay as they were.
 func TestStepJSONCarriesDisplay(t *testing.T) {
@@ -148,7 +174,7 @@ func FuzzStepDisplay(f *testing.F) {
 		st := Step{Key: s, Name: s, Tool: s, Reason: s, Prompt: s, Tools: []string{s},
 			Arguments: map[string]any{s: s, "n": map[string]any{s: []any{s, 1.5, true, nil}}}}
 		c, _ := json.Marshal(map[string]any{s: s, "params": map[string]any{"x": s}})
-		st.Content = string(c)
+		st.Content, st.Previous = string(c), string(c)
 		d := st.Display()
 		shown(t, d)
 		if hidden := strings.ContainsFunc(s, reveal.Hidden); (hidden || s != strings.ToValidUTF8(s, "")) && !d.Escaped {

@@ -22,7 +22,7 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
+const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--source manual|schedule] [--require-sha256 HEX] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
 
 // stdinIsTerminal reports whether the escalation prompt can ask on r;
 // tests replace it.
@@ -38,7 +38,10 @@ var stdinIsTerminal = func(r io.Reader) bool {
 // writes it beside FILE. Steps a model wrote that can act wait for a
 // person's approval of their exact content (docs/trust.md): asked on a
 // terminal, given by --approve, else the run does not start.
-// Exit: 0 succeeded, 1 failed, aborted, replanned or not approved, 2 unusable input
+// A schedule's run (--source schedule --require-sha256 HEX) runs only the
+// file's content approved when the schedule was made: other content runs
+// nothing and is logged as needs_review.
+// Exit: 0 succeeded, 1 failed, aborted, replanned, needs_review or not approved, 2 unusable input
 // (unreadable or invalid workflow, bad flags), 130 cancelled (Ctrl+C).
 func (c *cli) run(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -50,7 +53,9 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	cancelOnInterrupt := fs.Bool("cancel-on-interrupt", false, "with --engine temporal: Ctrl+C cancels the run instead of detaching from it")
 	topts := addTemporalFlags(fs, c.getenv)
 	pinned := fs.Bool("pinned", false, "use the workflow's pinned data instead of running those steps (a development run; by default they run for real)")
-	valueFlags := map[string]bool{"on-escalate": true, "engine": true}
+	source := fs.String("source", string(runner.RunByPerson), "who starts the run, recorded with it: manual, or schedule (the scheduled command says so)")
+	requireSHA := fs.String("require-sha256", "", "run FILE only if its bytes have this SHA-256 (`HEX`: the content approved when its schedule was made); other content runs nothing and is logged as needs_review")
+	valueFlags := map[string]bool{"on-escalate": true, "engine": true, "source": true, "require-sha256": true}
 	for k := range temporalValueFlags {
 		valueFlags[k] = true
 	}
@@ -88,8 +93,13 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return fail(fmt.Errorf("--on-escalate %q: use prompt, abort or skip", mode), nil)
 	}
 
+	switch runner.RunSource(*source) {
+	case runner.RunByPerson, runner.RunBySchedule:
+	default:
+		return fail(fmt.Errorf("--source %q: use manual or schedule", *source), nil)
+	}
 	w, loadWarnings, err := workflow.Load(path)
-	if err != nil {
+	if err != nil && *requireSHA == "" { // pinned: the service reads the file, and logs content it may not run
 		return fail(err, nil)
 	}
 	for _, wn := range loadWarnings {
@@ -141,7 +151,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		approver = &cliApprover{c: c, in: in}
 	}
 	req := service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink, UsePinned: *pinned, Engine: *engine,
-		Detach: !*cancelOnInterrupt}
+		Detach: !*cancelOnInterrupt, Source: runner.RunSource(*source), RequireSHA256: *requireSHA}
 	switch *engine {
 	case "", "local":
 	case "temporal":
@@ -157,6 +167,9 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	started, err := svc.Start(ctx, req)
 	if err != nil {
 		return fail(err, nil)
+	}
+	if r := started.Refused; r != nil { // logged as a run that ran nothing
+		return c.refused(r, *asJSON)
 	}
 	switch {
 	case len(started.Problems) > 0:
@@ -194,7 +207,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	}
 	res := fin.Result
 	var rp *replannedReport
-	if res.Outcome == runner.OutcomeReplanned && res.Replanned != nil {
+	if res.Outcome == runner.OutcomeReplanned && res.Replanned != nil && w != nil {
 		rp = c.saveReplanned(svc.SaveReplanned(ctx, path, w, res.Replanned), res.Replanned)
 	}
 	if *asJSON {
@@ -211,13 +224,35 @@ func (c *cli) run(ctx context.Context, args []string) int {
 			c.printReplanned(path, rp)
 		}
 	}
-	switch res.Outcome {
+	return exitStatus(res.Outcome)
+}
+
+// exitStatus is weft run's exit status for how a run ended: 0 succeeded,
+// 130 canceled, 1 every other outcome (failed, aborted, partial,
+// replanned, needs_review).
+func exitStatus(o runner.Outcome) int {
+	switch o {
 	case runner.OutcomeSucceeded:
 		return exitOK
 	case runner.OutcomeCanceled:
 		return exitCanceled
 	}
 	return exitInvalid
+}
+
+// refused reports a run logged without running anything (a schedule's run
+// of content that was not approved: needs_review).
+func (c *cli) refused(r *service.Record, asJSON bool) int {
+	if asJSON {
+		c.writeJSONLine(struct {
+			Type string `json:"type"`
+			*service.Record
+		}{"result", r})
+	} else {
+		fmt.Fprintf(c.stdout, "Run %s: %s\n  log: %s\n", r.Outcome, r.Error, r.Dir)
+	}
+	fmt.Fprintf(c.stderr, "weft: %s\n", r.Error)
+	return exitStatus(r.Outcome)
 }
 
 // writeJSONLine prints v as one compact JSON line (HTML characters kept).

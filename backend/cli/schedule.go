@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -14,6 +13,7 @@ import (
 )
 
 const scheduleUsage = `usage: weft schedule add FILE --cron "MIN HOUR DAY MONTH WEEKDAY" [--approve] [--pinned]
+       weft schedule update FILE [--approve]   (its schedules run the file as it is now)
        weft schedule list [--json] | pause ID | resume ID | remove ID`
 
 // schedule is `weft schedule`: workflows run by the operating system's
@@ -44,7 +44,7 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitUnusable
 	}
-	want := map[string]int{"add": 1, "list": 0, "pause": 1, "resume": 1, "remove": 1}
+	want := map[string]int{"add": 1, "update": 1, "list": 0, "pause": 1, "resume": 1, "remove": 1}
 	if n, ok := want[sub]; !ok || fs.NArg() != n || (sub == "add" && *cron == "") {
 		fmt.Fprintln(c.stderr, scheduleUsage)
 		return exitUnusable
@@ -69,23 +69,28 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 			req.Temporal = &settings.TemporalEngine{Address: *topts.address, Namespace: *topts.namespace, TaskQueue: *topts.queue, TLS: *topts.tls}
 		}
 		res, err := svc.AddSchedule(ctx, m, req)
-		c.printWarnings(res.Warnings)
-		switch {
-		case err != nil:
-			return fail(err)
-		case len(res.Problems) > 0:
-			fmt.Fprintf(c.stderr, "weft: the schedule was not made: %v\n", &runner.InvalidError{Problems: res.Problems})
-			return exitInvalid
-		case !res.Started && len(res.Approval) > 0:
-			return c.notApproved("the schedule was not made", res.Approval, res.Denied, false)
-		case !res.Started:
-			return fail(errors.New(res.Error))
+		if code, ok := c.checked("the schedule was not made", res.StartResult, err); !ok {
+			return code
 		}
 		sc := res.Schedule
 		if sc.Temporal != nil {
 			fmt.Fprintf(c.stdout, "scheduled %s as %s (%s) on Temporal at %s; the schedule holds the workflow as it is now: add it again to take later changes\n", sc.File, sc.ID, sc.Cron, sc.Temporal.Address)
 		} else {
 			fmt.Fprintf(c.stdout, "scheduled %s as %s (%s, with %s); its runs are logged beside it and shown by weft schedule list\n", sc.File, sc.ID, sc.Cron, sc.Backend)
+		}
+	case "update":
+		// A schedule runs the content approved when it was made; this
+		// approves the file as it is now, with the same checks.
+		req := service.ScheduleUpdate{Path: fs.Arg(0), ApprovedBy: "weft schedule update --approve"}
+		if *approve {
+			req.Approver = &cliApprover{c: c, all: true}
+		}
+		res, err := svc.UpdateSchedules(ctx, m, req)
+		if code, ok := c.checked("the schedules were not updated", res.StartResult, err); !ok {
+			return code
+		}
+		for _, sc := range res.Updated {
+			fmt.Fprintf(c.stdout, "updated %s: it runs %s as it is now\n", sc.ID, sc.File)
 		}
 	case "list":
 		all, err := m.List()
@@ -115,4 +120,25 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 		fmt.Fprintf(c.stdout, "removed %s\n", fs.Arg(0))
 	}
 	return exitOK
+}
+
+// checked reports the checks of a schedule made or updated (what stopped
+// it: an error, problems, steps waiting for approval); ok is false with
+// the exit status when it did not go ahead.
+func (c *cli) checked(what string, res service.StartResult, err error) (int, bool) {
+	c.printWarnings(res.Warnings)
+	switch {
+	case err != nil:
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable, false
+	case len(res.Problems) > 0:
+		fmt.Fprintf(c.stderr, "weft: %s: %v\n", what, &runner.InvalidError{Problems: res.Problems})
+		return exitInvalid, false
+	case !res.Started && len(res.Approval) > 0:
+		return c.notApproved(what, res.Approval, res.Denied, false), false
+	case !res.Started:
+		fmt.Fprintf(c.stderr, "weft: %s\n", res.Error)
+		return exitUnusable, false
+	}
+	return exitOK, true
 }

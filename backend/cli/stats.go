@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -119,11 +120,21 @@ func (c *cli) runStats(path string, asJSON bool) int {
 	}
 	fmt.Fprintf(c.stdout, "%d run(s) in %s\n", st.Runs, h.Dir)
 	var parts []string
-	for _, o := range []runner.Outcome{runner.OutcomeSucceeded, runner.OutcomePartial, runner.OutcomeFailed, runner.OutcomeAborted, runner.OutcomeCanceled, runner.OutcomeReplanned} {
+	known := map[runner.Outcome]bool{}
+	for _, o := range runner.Outcomes {
+		known[o] = true
 		if n := st.Outcomes[o]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", o, n))
 		}
 	}
+	var other []string // a newer Weft's: counted too
+	for o, n := range st.Outcomes {
+		if !known[o] && n > 0 {
+			other = append(other, fmt.Sprintf("%s %d", o, n))
+		}
+	}
+	sort.Strings(other)
+	parts = append(parts, other...)
 	if st.Incomplete > 0 {
 		parts = append(parts, fmt.Sprintf("incomplete %d", st.Incomplete))
 	}

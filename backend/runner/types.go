@@ -226,6 +226,10 @@ const (
 	OutcomeNeedsReview Outcome = "needs_review"
 )
 
+// Outcomes are every outcome, success first: what lists of outcomes
+// (weft stats --runs) go through.
+var Outcomes = []Outcome{OutcomeSucceeded, OutcomePartial, OutcomeFailed, OutcomeAborted, OutcomeCanceled, OutcomeReplanned, OutcomeNeedsReview}
+
 // RunSource says who started a run (Result.Source, summary.json), so a
 // list never shows a run the person started as a schedule's.
 type RunSource string

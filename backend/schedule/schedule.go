@@ -3,10 +3,13 @@
 // running: a systemd user timer on Linux, or a crontab entry where there
 // is no systemd. (macOS launchd and the Windows Task Scheduler are not
 // supported yet; Temporal Schedules are issue 13's next step.) The
-// scheduled command is `weft run FILE --on-escalate abort`: it runs
-// headless, its run is logged beside the file like any run, and the
-// approval of the steps a model wrote must have been given before (at
-// `weft schedule add`), for their exact content.
+// scheduled command is `weft run FILE --on-escalate abort --source
+// schedule --require-sha256 HEX`: it runs headless, its run is logged
+// beside the file like any run (as a schedule's), it runs only the file's
+// content approved when the schedule was made (HEX, its SHA-256: other
+// content is refused as needs_review), and the approval of the steps a
+// model wrote must have been given before (at `weft schedule add`), for
+// their exact content.
 package schedule
 
 import (
@@ -37,6 +40,10 @@ type Schedule struct {
 	Created time.Time `json:"created"`
 	// Args are the flags the scheduled `weft run` gets after FILE.
 	Args []string `json:"args,omitempty"`
+	// SHA256 is the hex SHA-256 of the file's bytes approved when the
+	// schedule was made or last updated: a run of other content is
+	// refused. "" for a schedule made before content was pinned.
+	SHA256 string `json:"sha256,omitempty"`
 	// Temporal says where a schedule kept by a Temporal service is.
 	Temporal *Remote `json:"temporal,omitempty"`
 }
@@ -120,11 +127,16 @@ func (m *Manager) save(all []Schedule) error {
 
 // Command is what the OS runs for s.
 func (m *Manager) Command(s Schedule) []string {
-	return append([]string{m.Weft, "run", s.File, "--on-escalate", "abort"}, s.Args...)
+	cmd := []string{m.Weft, "run", s.File, "--on-escalate", "abort", "--source", "schedule"}
+	if s.SHA256 != "" {
+		cmd = append(cmd, "--require-sha256", s.SHA256)
+	}
+	return append(cmd, s.Args...)
 }
 
-// Add schedules file on cron and installs it.
-func (m *Manager) Add(ctx context.Context, file, cron string, args []string) (Schedule, error) {
+// Add schedules file on cron and installs it; sum is the SHA-256 of its
+// approved content (the runs refuse any other).
+func (m *Manager) Add(ctx context.Context, file, cron, sum string, args []string) (Schedule, error) {
 	if err := m.Unavailable(); err != nil {
 		return Schedule{}, err
 	}
@@ -143,7 +155,7 @@ func (m *Manager) Add(ctx context.Context, file, cron string, args []string) (Sc
 	if err != nil {
 		return Schedule{}, err
 	}
-	s := Schedule{ID: newID(abs), File: abs, Cron: c.String(), Backend: m.Backend.Name(), Created: m.now().UTC(), Args: args}
+	s := Schedule{ID: newID(abs), File: abs, Cron: c.String(), Backend: m.Backend.Name(), Created: m.now().UTC(), Args: args, SHA256: sum}
 	if err := m.Backend.Install(ctx, s, m.Command(s)); err != nil {
 		return Schedule{}, fmt.Errorf("install the schedule with %s: %w", m.Backend.Name(), err)
 	}
@@ -180,6 +192,39 @@ func (m *Manager) SetPaused(ctx context.Context, id string, paused bool) error {
 	}
 	all[i].Paused = paused
 	return m.save(all)
+}
+
+// Repin makes schedule id run the content whose SHA-256 is sum from now
+// on (the file was reviewed again): its OS entry is made anew, paused if
+// it was. The schedule as it was stays when that fails.
+func (m *Manager) Repin(ctx context.Context, id, sum string) (Schedule, error) {
+	all, i, b, err := m.locate(id)
+	if err != nil {
+		return Schedule{}, err
+	}
+	old := all[i]
+	s := old
+	s.SHA256 = sum
+	install := func(s Schedule) error {
+		if err := b.Install(ctx, s, m.Command(s)); err != nil {
+			return err
+		}
+		if s.Paused {
+			return b.SetPaused(ctx, s, true)
+		}
+		return nil
+	}
+	if err := b.Remove(ctx, old); err != nil {
+		return Schedule{}, fmt.Errorf("update schedule %s: %w", id, err)
+	}
+	if err := install(s); err != nil {
+		if rerr := install(old); rerr != nil {
+			return Schedule{}, fmt.Errorf("update schedule %s: %w; and the schedule as it was could not be put back: %v (weft schedule add makes it again)", id, err, rerr)
+		}
+		return Schedule{}, fmt.Errorf("update schedule %s: %w", id, err)
+	}
+	all[i] = s
+	return s, m.save(all)
 }
 
 // Remove deletes a schedule and its OS entry.

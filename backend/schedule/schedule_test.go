@@ -21,6 +21,12 @@ func script(t *testing.T, dir, name, body string) string {
 	return p
 }
 
+// Two contents' SHA-256 (what the schedules pin).
+const (
+	sumA = "3a6eb0790f39ac87c94f3856b2dd2c5d110e6811602261a9a923d3bb23adc8b7"
+	sumB = "b5bb9d8014a0f9b1d61e21e796d78dccdf1352f23cd32812f4850b878ae4944c"
+)
+
 // fakeCrontab is a crontab command keeping the table in tab (none yet).
 func fakeCrontab(t *testing.T, dir string) (fake, tab string) {
 	t.Helper()
@@ -56,7 +62,7 @@ func TestCrontab(t *testing.T) {
 	m := &Manager{Path: filepath.Join(dir, "schedules.json"), Backend: Crontab{Crontab: fake, LockDir: filepath.Join(dir, "locks")}, Weft: weft}
 	ctx := context.Background()
 	file := awkwardFile(t)
-	s, err := m.Add(ctx, file, "0  7 * * 1-5", []string{"--pinned"})
+	s, err := m.Add(ctx, file, "0  7 * * 1-5", sumA, []string{"--pinned"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +78,7 @@ func TestCrontab(t *testing.T) {
 		t.Fatalf("%s: %v %s", cmd, err, out)
 	}
 	args, _ := os.ReadFile(got)
-	want := filepath.Dir(file) + "\nrun\n" + file + "\n--on-escalate\nabort\n--pinned\n"
+	want := filepath.Dir(file) + "\nrun\n" + file + "\n--on-escalate\nabort\n--source\nschedule\n--require-sha256\n" + sumA + "\n--pinned\n"
 	if string(args) != want {
 		t.Fatalf("weft got %q, want %q", args, want)
 	}
@@ -85,6 +91,16 @@ func TestCrontab(t *testing.T) {
 	list, _ := m.List()
 	if len(list) != 1 || !list[0].Paused || list[0].Backend != "cron" || list[0].Cron != "0 7 * * 1-5" {
 		t.Fatalf("list %+v", list)
+	}
+	// Re-pinned while paused: one line, the new content's, still paused.
+	if _, err := m.Repin(ctx, s.ID, sumB); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(tab); strings.Count(string(b), "\n") != 1 || !strings.HasPrefix(string(b), "#paused 0 7") || !strings.Contains(string(b), sumB) || strings.Contains(string(b), sumA) {
+		t.Fatalf("re-pinned: %q", b)
+	}
+	if list, _ := m.List(); len(list) != 1 || list[0].SHA256 != sumB || !list[0].Paused {
+		t.Fatalf("list after re-pin %+v", list)
 	}
 	if err := m.SetPaused(ctx, s.ID, false); err != nil {
 		t.Fatal(err)
@@ -111,7 +127,7 @@ func TestSystemd(t *testing.T) {
 	m := &Manager{Path: filepath.Join(dir, "schedules.json"), Backend: Systemd{Dir: units, Systemctl: fake}, Weft: "/opt/weft/bin/weft"}
 	ctx := context.Background()
 	file := awkwardFile(t)
-	s, err := m.Add(ctx, file, "30 6 1 * 0", nil)
+	s, err := m.Add(ctx, file, "30 6 1 * 0", sumA, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,16 +161,16 @@ func TestSystemd(t *testing.T) {
 func TestAddRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
 	m := &Manager{Path: filepath.Join(dir, "s.json"), Backend: Crontab{Crontab: "false", LockDir: dir}, Weft: "weft"}
-	if _, err := m.Add(context.Background(), filepath.Join(dir, "none.json"), "0 7 * * *", nil); err == nil {
+	if _, err := m.Add(context.Background(), filepath.Join(dir, "none.json"), "0 7 * * *", sumA, nil); err == nil {
 		t.Error("a missing file was scheduled")
 	}
 	f := filepath.Join(dir, "w.json")
 	os.WriteFile(f, []byte("{}"), 0o644)
-	if _, err := m.Add(context.Background(), f, "0 25 * * *", nil); err == nil || !strings.Contains(err.Error(), "hour") {
+	if _, err := m.Add(context.Background(), f, "0 25 * * *", sumA, nil); err == nil || !strings.Contains(err.Error(), "hour") {
 		t.Errorf("bad cron: %v", err)
 	}
 	// A scheduler that fails leaves no schedule behind.
-	if _, err := m.Add(context.Background(), f, "0 7 * * *", nil); err == nil {
+	if _, err := m.Add(context.Background(), f, "0 7 * * *", sumA, nil); err == nil {
 		t.Error("a failing crontab was not reported")
 	}
 	if l, _ := m.List(); len(l) != 0 {
@@ -176,7 +192,7 @@ func TestNoBackend(t *testing.T) {
 	if err := m.Remove(context.Background(), "x-1"); err == nil {
 		t.Error("removed without its scheduler")
 	}
-	if _, err := m.Add(context.Background(), filepath.Join(dir, "s.json"), "0 7 * * *", nil); err == nil {
+	if _, err := m.Add(context.Background(), filepath.Join(dir, "s.json"), "0 7 * * *", sumA, nil); err == nil {
 		t.Error("added without a scheduler")
 	}
 }
@@ -190,7 +206,7 @@ func TestUnavailable(t *testing.T) {
 	}
 	wf := filepath.Join(t.TempDir(), "w.json")
 	os.WriteFile(wf, []byte("{}"), 0o644)
-	if _, err := m.Add(context.Background(), wf, "0 7 * * *", nil); err != why {
+	if _, err := m.Add(context.Background(), wf, "0 7 * * *", sumA, nil); err != why {
 		t.Fatalf("Add = %v", err)
 	}
 	if (&Manager{}).Unavailable() == nil {

@@ -47,6 +47,15 @@ type Record struct {
 	// EngineRunID is the run's id on the engine that ran it elsewhere (a
 	// Temporal workflow id); "" for a local run.
 	EngineRunID string `json:"engine_run_id,omitempty"`
+	// Source is who started the run (manual, schedule); "" for a run
+	// logged before it was recorded.
+	Source runner.RunSource `json:"source,omitempty"`
+}
+
+// BySchedule says whether a schedule may have started the run: it says
+// so, or it was logged before runs said who started them.
+func (r Record) BySchedule() bool {
+	return r.Source == runner.RunBySchedule || r.Source == ""
 }
 
 // History lists past runs, newest first.
@@ -132,18 +141,19 @@ func readRunRecord(dir string) (Record, error) {
 		return rec, err
 	}
 	var doc struct {
-		WorkflowID   string          `json:"workflow_id"`
-		WorkflowName string          `json:"workflow_name"`
-		Replanned    bool            `json:"replanned"`
-		Outcome      runner.Outcome  `json:"outcome"`
-		Error        string          `json:"error"`
-		StoppedAt    *runner.NodeRef `json:"stopped_at"`
-		Summary      *runner.Summary `json:"summary"`
-		Verdict      *runner.Verdict `json:"verdict"`
-		Warnings     []string        `json:"warnings"`
-		Started      time.Time       `json:"started"`
-		Finished     time.Time       `json:"finished"`
-		RunID        string          `json:"run_id"`
+		WorkflowID   string           `json:"workflow_id"`
+		WorkflowName string           `json:"workflow_name"`
+		Replanned    bool             `json:"replanned"`
+		Outcome      runner.Outcome   `json:"outcome"`
+		Error        string           `json:"error"`
+		StoppedAt    *runner.NodeRef  `json:"stopped_at"`
+		Summary      *runner.Summary  `json:"summary"`
+		Verdict      *runner.Verdict  `json:"verdict"`
+		Warnings     []string         `json:"warnings"`
+		Started      time.Time        `json:"started"`
+		Finished     time.Time        `json:"finished"`
+		RunID        string           `json:"run_id"`
+		Source       runner.RunSource `json:"source"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return rec, fmt.Errorf("summary.json: %w", err)
@@ -151,7 +161,7 @@ func readRunRecord(dir string) (Record, error) {
 	rec.WorkflowID, rec.WorkflowName, rec.Replanned = doc.WorkflowID, doc.WorkflowName, doc.Replanned
 	rec.Outcome, rec.Error, rec.StoppedAt, rec.Summary, rec.Verdict = doc.Outcome, doc.Error, doc.StoppedAt, doc.Summary, doc.Verdict
 	rec.Warnings, rec.Started, rec.Finished = nonNil(doc.Warnings), doc.Started, doc.Finished
-	rec.Complete = true
+	rec.Complete, rec.Source = true, doc.Source
 	if doc.RunID != rec.RunID {
 		rec.EngineRunID = doc.RunID
 	}

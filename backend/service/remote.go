@@ -31,6 +31,8 @@ type Submission struct {
 	Path           string
 	UsePinned      bool
 	DefaultRetries int
+	// Source is who starts the run (recorded with it).
+	Source runner.RunSource
 }
 
 // Submit checks req.Workflow as Start does (validation, then approval of
@@ -78,7 +80,7 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 		res.Error = approvalMessage(pass.pending)
 		return res, "", nil
 	}
-	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries})
+	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries, Source: req.Source})
 	if err != nil {
 		return res, "", err
 	}

@@ -139,15 +139,19 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 	if err != nil {
 		return res, err
 	}
-	w, _, err := workflow.Load(req.Path)
-	if err != nil {
-		return res, fmt.Errorf("schedule %s: %w", req.Path, err)
-	}
 	abs, err := filepath.Abs(req.Path)
 	if err != nil {
 		return res, err
 	}
-	start := StartRequest{Workflow: w, Path: abs, Approver: req.Approver, ApprovedBy: req.ApprovedBy, UsePinned: req.UsePinned}
+	// The bytes checked are the bytes pinned: read once.
+	sum, w, perr, err := readPinned(abs)
+	if err == nil {
+		err = perr
+	}
+	if err != nil {
+		return res, fmt.Errorf("schedule %s: %w", req.Path, err)
+	}
+	start := StartRequest{Workflow: w, Path: abs, Approver: req.Approver, ApprovedBy: req.ApprovedBy, UsePinned: req.UsePinned, Source: runner.RunBySchedule}
 	var made schedule.Schedule
 	var remote Remote
 	var warnings []string
@@ -156,7 +160,7 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 		if err := m.Unavailable(); err != nil {
 			return res, err
 		}
-		remote = localSchedule{m: m, path: abs, cron: c.String(), pinned: req.UsePinned, made: &made}
+		remote = localSchedule{m: m, path: abs, cron: c.String(), sum: sum, pinned: req.UsePinned, made: &made}
 	case settings.EngineTemporal:
 		t := req.Temporal
 		if t == nil {
@@ -176,7 +180,7 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 		}
 		defer eng.Client.Close()
 		made = schedule.Schedule{ID: schedule.NewID(abs), File: abs, Cron: c.String(), Backend: settings.EngineTemporal,
-			Created: time.Now().UTC(), Temporal: &schedule.Remote{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS}}
+			Created: time.Now().UTC(), SHA256: sum, Temporal: &schedule.Remote{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS}}
 		remote = temporalSchedule{eng: eng, id: made.ID, cron: made.Cron}
 	default:
 		return res, fmt.Errorf("engine %q: use local or temporal", req.Engine)
@@ -197,10 +201,10 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 
 // localSchedule installs a checked workflow with the OS scheduler.
 type localSchedule struct {
-	m          *schedule.Manager
-	path, cron string
-	pinned     bool
-	made       *schedule.Schedule
+	m               *schedule.Manager
+	path, cron, sum string
+	pinned          bool
+	made            *schedule.Schedule
 }
 
 func (l localSchedule) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
@@ -208,9 +212,110 @@ func (l localSchedule) Submit(ctx context.Context, w *workflow.Workflow, sub Sub
 	if l.pinned {
 		args = append(args, "--pinned")
 	}
-	sc, err := l.m.Add(ctx, l.path, l.cron, args)
+	sc, err := l.m.Add(ctx, l.path, l.cron, l.sum, args)
 	*l.made = sc
 	return sc.ID, err
+}
+
+// ScheduleUpdate asks that the schedules of a file run it as it is now.
+type ScheduleUpdate struct {
+	Path string
+	// Approver is asked about the model-written steps waiting for
+	// approval, as when the schedule was made.
+	Approver   Approver
+	ApprovedBy string
+}
+
+// ScheduleUpdateResult is StartResult for an update: Started says the
+// schedules were updated; Approval lists what waits for approval.
+type ScheduleUpdateResult struct {
+	StartResult
+	Updated []schedule.Schedule `json:"updated"`
+}
+
+// StaleSchedules are the schedules in all of the file at path (this
+// machine's) whose pinned content is not the file's now: their runs are
+// refused until UpdateSchedules (the app offers it after a save).
+func (s *Service) StaleSchedules(all []schedule.Schedule, path string) []schedule.Schedule {
+	out := []schedule.Schedule{}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return out
+	}
+	sum, _, _, err := readPinned(abs)
+	if err != nil {
+		return out
+	}
+	for _, sc := range all {
+		if sc.File == abs && sc.Backend != settings.EngineTemporal && !strings.EqualFold(sc.SHA256, sum) {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// UpdateSchedules pins the file at req.Path, as it is now, in every
+// schedule of it on this machine, after the checks a new schedule gets
+// (validation, approval of its model-written steps, asking req.Approver):
+// a reviewed edit runs at the next tick, an unreviewed one never does.
+// A Temporal schedule holds its workflow: it is made again to change, and
+// a warning says so.
+func (s *Service) UpdateSchedules(ctx context.Context, m *schedule.Manager, req ScheduleUpdate) (ScheduleUpdateResult, error) {
+	res := ScheduleUpdateResult{Updated: []schedule.Schedule{}}
+	abs, err := filepath.Abs(req.Path)
+	if err != nil {
+		return res, err
+	}
+	all, err := m.List()
+	if err != nil {
+		return res, err
+	}
+	var mine []schedule.Schedule
+	for _, sc := range all {
+		if sc.File != abs {
+			continue
+		}
+		if sc.Backend == settings.EngineTemporal {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("the Temporal schedule %s holds the workflow as it was scheduled: schedule it again to run the new content", sc.ID))
+			continue
+		}
+		mine = append(mine, sc)
+	}
+	if len(mine) == 0 {
+		res.Error = fmt.Sprintf("%s has no schedule on this machine to update", abs)
+		return res, nil
+	}
+	sum, w, perr, err := readPinned(abs)
+	if err == nil {
+		err = perr
+	}
+	if err != nil {
+		return res, fmt.Errorf("update the schedules of %s: %w", req.Path, err)
+	}
+	warnings := res.Warnings
+	res.StartResult, _, err = s.Submit(ctx, StartRequest{Workflow: w, Path: abs, Approver: req.Approver, ApprovedBy: req.ApprovedBy, Source: runner.RunBySchedule},
+		repin{m: m, schedules: mine, sum: sum, done: &res.Updated})
+	res.Warnings = append(res.Warnings, warnings...)
+	return res, err
+}
+
+// repin re-pins checked content in the local schedules of its file.
+type repin struct {
+	m         *schedule.Manager
+	schedules []schedule.Schedule
+	sum       string
+	done      *[]schedule.Schedule
+}
+
+func (r repin) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
+	for _, sc := range r.schedules {
+		up, err := r.m.Repin(ctx, sc.ID, r.sum)
+		if err != nil {
+			return "", err
+		}
+		*r.done = append(*r.done, up)
+	}
+	return r.sum, nil
 }
 
 // temporalSchedule makes a Temporal Schedule of a checked workflow: it
@@ -221,14 +326,16 @@ type temporalSchedule struct {
 }
 
 func (r temporalSchedule) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
-	return r.id, r.eng.Schedule(ctx, r.id, r.cron, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
+	sub.Source = runner.RunBySchedule
+	return r.id, r.eng.Schedule(ctx, r.id, r.cron, w, runInput(sub))
 }
 
 // ScheduleState is a schedule with how its runs went.
 type ScheduleState struct {
 	schedule.Schedule
-	// State says it in words: paused, missed the run due at …, the last
-	// run's outcome, not run yet.
+	// State says it in words: paused, the file changed since it was
+	// scheduled, missed the run due at …, the last run's outcome, not run
+	// yet.
 	State   string     `json:"state"`
 	LastRun *time.Time `json:"last_run,omitempty"`
 	Outcome string     `json:"last_outcome,omitempty"`
@@ -236,8 +343,13 @@ type ScheduleState struct {
 	// Next is when the schedule runs next (nil when paused, or never
 	// within a year).
 	Next *time.Time `json:"next,omitempty"`
+	// Changed is set when the file's content is not the one the schedule
+	// pinned (or it pinned none): UpdateSchedules makes it run the file as
+	// it is now, after the same checks as when it was made.
+	Changed bool `json:"changed"`
 	// Attention is set when the person should hear of it: the last run did
-	// not succeed, or a due run is missing.
+	// not succeed, a due run is missing, or a local schedule's runs are
+	// refused because the file changed.
 	Attention bool `json:"attention"`
 }
 
@@ -245,9 +357,21 @@ type ScheduleState struct {
 // missed.
 const missGrace = 5 * time.Minute
 
+// lastScheduledRun is the newest run in h a schedule started: runs the
+// person started (the editor, weft run) are never a schedule's.
+func lastScheduledRun(h History) (Record, bool) {
+	for _, r := range h.Runs {
+		if r.BySchedule() {
+			return r, true
+		}
+	}
+	return Record{}, false
+}
+
 // ScheduleStates says how each schedule's runs went, from the run history
 // beside its file (a Temporal schedule's runs once they are logged there:
-// LogTemporalRuns).
+// LogTemporalRuns): the newest run a schedule started, whatever its
+// outcome; and whether the file is still the content the schedule pinned.
 func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []ScheduleState {
 	out := []ScheduleState{}
 	for _, sc := range all {
@@ -257,22 +381,30 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 				r.Next = &n
 			}
 		}
-		w, _, err := workflow.Load(sc.File)
+		sum, w, perr, err := readPinned(sc.File)
+		if err == nil {
+			err = perr
+		}
 		if err != nil {
 			r.State, r.Attention = "the file cannot be read: "+err.Error(), true
 			out = append(out, r)
 			continue
 		}
+		// A Temporal schedule made before content was pinned holds some
+		// content: which, is not known here.
+		r.Changed = !strings.EqualFold(sum, sc.SHA256) && (sc.SHA256 != "" || sc.Backend != settings.EngineTemporal)
 		var last time.Time
 		lastRun, lastBad := "", false
-		if h, err := s.RunHistory(sc.File, w.ID); err == nil && len(h.Runs) > 0 {
-			last = h.Runs[0].Started
-			r.LastRun, r.Outcome = &last, string(h.Runs[0].Outcome)
-			if !h.Runs[0].Complete {
-				r.Outcome = "running or killed"
+		if h, err := s.RunHistory(sc.File, w.ID); err == nil {
+			if run, ok := lastScheduledRun(h); ok {
+				last = run.Started
+				r.LastRun, r.Outcome = &last, string(run.Outcome)
+				if !run.Complete {
+					r.Outcome = "running or killed"
+				}
+				lastRun = fmt.Sprintf("last run %s: %s", last.Local().Format("2006-01-02 15:04"), r.Outcome)
+				lastBad = run.Complete && run.Outcome != runner.OutcomeSucceeded
 			}
-			lastRun = fmt.Sprintf("last run %s: %s", last.Local().Format("2006-01-02 15:04"), r.Outcome)
-			lastBad = h.Runs[0].Complete && h.Runs[0].Outcome != runner.OutcomeSucceeded
 		}
 		if sc.Backend == settings.EngineTemporal && sc.Temporal != nil {
 			// The service starts the runs (and catches up missed ones);
@@ -286,6 +418,9 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 			default:
 				r.State += " (weft runs list shows its runs)"
 			}
+			if r.Changed {
+				r.State += "; the file changed since it was scheduled: the schedule runs the content as it was then (schedule it again to run the new content)"
+			}
 			out = append(out, r)
 			continue
 		}
@@ -293,6 +428,10 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 		switch {
 		case sc.Paused:
 			r.State = "paused"
+		case r.Changed && sc.SHA256 == "":
+			r.State, r.Attention = "made before Weft pinned a schedule's content: update it so it runs only the content you approve (weft schedule update "+sc.File+", or save the file in Weft)", true
+		case r.Changed:
+			r.State, r.Attention = "the file changed since it was scheduled: its runs are refused (needs review) until you update the schedule (weft schedule update "+sc.File+", or save the file in Weft)", true
 		case missed:
 			r.Missed = &due
 			r.State, r.Attention = "missed the run due at "+due.Local().Format("2006-01-02 15:04"), true
@@ -300,6 +439,9 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 			r.State, r.Attention = lastRun, lastBad
 		default:
 			r.State = "not run yet"
+		}
+		if r.Changed && lastRun != "" && !sc.Paused {
+			r.State += "; " + lastRun
 		}
 		out = append(out, r)
 	}
@@ -313,9 +455,10 @@ type ScheduledRun struct {
 	Record
 }
 
-// ScheduledRuns are the past runs of the scheduled workflows, newest
-// first, at most limit (`weft runs list` without a Temporal service): the
-// runs logged beside their files, whoever started them.
+// ScheduledRuns are the past runs of the scheduled workflows that a
+// schedule started, newest first, at most limit (`weft runs list` without
+// a Temporal service): the runs logged beside their files, without those
+// the person started.
 func (s *Service) ScheduledRuns(all []schedule.Schedule, limit int) []ScheduledRun {
 	out := []ScheduledRun{}
 	seen := map[string]bool{}
@@ -330,7 +473,9 @@ func (s *Service) ScheduledRuns(all []schedule.Schedule, limit int) []ScheduledR
 			continue
 		}
 		for _, r := range h.Runs {
-			out = append(out, ScheduledRun{Schedule: sc.ID, File: sc.File, Record: r})
+			if r.BySchedule() {
+				out = append(out, ScheduledRun{Schedule: sc.ID, File: sc.File, Record: r})
+			}
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Started.After(out[j].Started) })

@@ -79,7 +79,8 @@ func TestAddSchedule(t *testing.T) {
 	if err != nil || !res.Started || res.Schedule == nil {
 		t.Fatalf("approved: %v %+v", err, res)
 	}
-	want := "/opt/weft/weft run " + path + " --on-escalate abort --pinned"
+	sum, _, _, _ := readPinned(path)
+	want := "/opt/weft/weft run " + path + " --on-escalate abort --source schedule --require-sha256 " + sum + " --pinned"
 	if got := strings.Join(f.installed[res.Schedule.ID], " "); got != want {
 		t.Fatalf("installed %q, want %q", got, want)
 	}
@@ -108,7 +109,14 @@ func TestTemporalScheduleState(t *testing.T) {
 	if rows[0].State != "on Temporal at temporal.example:7233 (weft runs list shows its runs)" || rows[0].Attention {
 		t.Fatalf("before any run: %+v", rows[0])
 	}
+	// A run the person starts is not the schedule's.
 	if _, fin, err := svc.Run(context.Background(), StartRequest{Workflow: w, Path: path, ApprovedBy: "test"}); err != nil || fin.Outcome == runner.OutcomeSucceeded {
+		t.Fatalf("run: %+v %v", fin, err)
+	}
+	if rows = svc.ScheduleStates([]schedule.Schedule{sc}, time.Now()); rows[0].LastRun != nil {
+		t.Fatalf("a manual run is the schedule's: %+v", rows[0])
+	}
+	if _, fin, err := svc.Run(context.Background(), StartRequest{Workflow: w, Path: path, ApprovedBy: "test", Source: runner.RunBySchedule}); err != nil || fin.Outcome == runner.OutcomeSucceeded {
 		t.Fatalf("run: %+v %v", fin, err)
 	}
 	rows = svc.ScheduleStates([]schedule.Schedule{sc}, time.Now())

@@ -197,6 +197,14 @@ type StartRequest struct {
 	// Detach leaves a Temporal run going when ctx ends (the CLI's Ctrl+C);
 	// without it the run is canceled on the service (the app's Stop).
 	Detach bool
+	// Source is who starts the run (runner.RunByPerson when unset).
+	Source runner.RunSource
+	// RequireSHA256, when set, runs the file at Path only if its bytes
+	// have this SHA-256 (hex): the content approved when its schedule was
+	// made. The workflow is then the one read from those bytes (Workflow
+	// is not used); other bytes run nothing and are logged as refused
+	// (pin.go).
+	RequireSHA256 string
 }
 
 // StartResult says whether the run started. Started is false when the
@@ -214,6 +222,10 @@ type StartResult struct {
 	Denied bool `json:"-"`
 	// RunID is set at once for a run on Temporal (its workflow id).
 	RunID string `json:"-"`
+	// Refused is the run logged without running anything, when the file
+	// is not the content RequireSHA256 names (outcome needs_review; Error
+	// says why and how to update the schedule).
+	Refused *Record `json:"refused,omitempty"`
 }
 
 // Escalation is an escalation waiting for Respond(ID, …).
@@ -353,6 +365,25 @@ func (s *Service) Run(ctx context.Context, req StartRequest) (res StartResult, f
 }
 
 func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, StartResult, error) {
+	if req.RequireSHA256 != "" { // a schedule's run: only the content approved
+		w, refused, err := s.pinned(req.Path, req.RequireSHA256, req.Source)
+		if err != nil || refused != nil {
+			res := StartResult{Problems: []validate.Problem{}, Approval: []approval.Step{}, Warnings: []string{}, Refused: refused}
+			if refused != nil {
+				res.Error = refused.Error
+			}
+			return nil, res, err
+		}
+		req.Workflow = w
+	}
+	run, res, err := s.startChecked(ctx, req)
+	if run == nil {
+		s.logScheduledRefusal(req, &res, err)
+	}
+	return run, res, err
+}
+
+func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRun, StartResult, error) {
 	res := StartResult{Problems: []validate.Problem{}, Approval: []approval.Step{}, Warnings: []string{}}
 	if req.Workflow == nil {
 		return nil, res, errors.New("run: no workflow given")
@@ -417,7 +448,7 @@ func (s *Service) start(ctx context.Context, req StartRequest) (*activeRun, Star
 		return nil, res, nil
 	}
 
-	opts := runner.Options{Settings: st, LLM: client, Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned,
+	opts := runner.Options{Settings: st, LLM: client, Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned, Source: req.Source,
 		OnEvent: func(e runner.Event) {
 			if e.Type == runner.EvRunStarted {
 				run.mu.Lock()

@@ -26,7 +26,18 @@ import (
 type temporalRemote struct{ eng *temporal.Engine }
 
 func (r temporalRemote) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
-	return r.eng.Submit(ctx, w, temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned, DefaultRetries: sub.DefaultRetries})
+	return r.eng.Submit(ctx, w, runInput(sub))
+}
+
+// runInput is a submission as a Temporal run's input; a run the person
+// starts says so (manual) rather than nothing.
+func runInput(sub Submission) temporal.RunInput {
+	src := sub.Source
+	if src == "" {
+		src = runner.RunByPerson
+	}
+	return temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned,
+		DefaultRetries: sub.DefaultRetries, Source: src}
 }
 
 func (s *Service) getenv(k string) string {
@@ -206,7 +217,7 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 		if req.Path != "" {
 			ask := true
 			lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-			dir, err := s.logTemporalRun(lctx, eng, st, temporal.RunInfo{RunID: id, Status: "completed", Started: res.Started, Closed: res.Finished}, req.Workflow, run.path, res, &ask)
+			dir, err := s.logTemporalRun(lctx, eng, st, temporal.RunInfo{RunID: id, Status: "completed", Started: res.Started, Closed: res.Finished}, req.Workflow, run.path, res, runInput(Submission{Source: req.Source}).Source, &ask)
 			cancel()
 			if err != nil {
 				fin.Warnings = append(fin.Warnings, "the run is not logged beside the workflow: "+err.Error())

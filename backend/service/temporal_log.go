@@ -96,7 +96,7 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 			out.Warnings = append(out.Warnings, fmt.Sprintf("run %s: its workflow: %v", r.RunID, err))
 			continue
 		}
-		dir, err := s.logTemporalRun(ctx, eng, st, r, w, in.Path, nil, &ask)
+		dir, err := s.logTemporalRun(ctx, eng, st, r, w, in.Path, nil, in.Source, &ask)
 		if err != nil {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("run %s: %v", r.RunID, err))
 			continue
@@ -152,10 +152,11 @@ func (s *Service) LogUnfollowedRuns(ctx context.Context, all []schedule.Schedule
 
 // logTemporalRun logs run r of w (saved at path) unless it is logged
 // already; res is its end when the caller has it (a follower, which may
-// have turned it into a replan), else it is read from the service. The
-// run is asked for its events while *ask (set false when it does not
+// have turned it into a replan), else it is read from the service;
+// source is who started it (its input's), for an end that does not say.
+// The run is asked for its events while *ask (set false when it does not
 // answer). dir is the run folder written ("" when none was).
-func (s *Service) logTemporalRun(ctx context.Context, eng *temporal.Engine, st settings.Settings, r temporal.RunInfo, w *workflow.Workflow, path string, res *runner.Result, ask *bool) (string, error) {
+func (s *Service) logTemporalRun(ctx context.Context, eng *temporal.Engine, st settings.Settings, r temporal.RunInfo, w *workflow.Workflow, path string, res *runner.Result, source runner.RunSource, ask *bool) (string, error) {
 	runsDir, err := runner.DefaultRunsDir(path)
 	if err != nil {
 		return "", err
@@ -197,6 +198,9 @@ func (s *Service) logTemporalRun(ctx context.Context, eng *temporal.Engine, st s
 	}
 	c := *res
 	c.Warnings = append(append([]string{}, res.Warnings...), warnings...)
+	if c.Source == "" {
+		c.Source = source
+	}
 	if err := rec.Finish(&c); err != nil {
 		return rec.Dir(), err
 	}

@@ -63,7 +63,7 @@ func Run(ctx workflow.Context, in RunInput) (*runner.Result, error) {
 	info := workflow.GetInfo(ctx)
 	r.emit(runner.Event{Type: runner.EvRunStarted, Message: fmt.Sprintf("%s: %d nodes, %d edges (Temporal %s)", w.Name, len(w.Nodes), len(w.Edges), info.WorkflowExecution.ID)})
 	res := r.walk()
-	res.RunID = info.WorkflowExecution.ID
+	res.RunID, res.Source = info.WorkflowExecution.ID, in.Source
 	res.Started, res.Finished = started, workflow.Now(ctx)
 	res.Outputs = r.vars
 	res.Summary = r.sum

@@ -46,6 +46,9 @@ type RunInput struct {
 	// DefaultRetries applies to steps without a retry policy (the
 	// submitter's run.default_retries).
 	DefaultRetries int `json:"default_retries"`
+	// Source is who started the run (manual, schedule), recorded in its
+	// result; "" in runs submitted before it was kept.
+	Source runner.RunSource `json:"source,omitempty"`
 }
 
 // StepInput is one step attempt's input.
