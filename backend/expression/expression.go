@@ -34,8 +34,8 @@ import (
 
 // Limits of one expression.
 const (
-	// MaxNodes bounds the syntax tree (conditions are short: the file
-	// format allows 2,000 characters).
+	// MaxNodes bounds the syntax tree (the text is bounded too, before
+	// it is parsed: see CheckBounds).
 	MaxNodes = 4000
 	// MemoryBudget is expr's own count of array, map and range elements
 	// one evaluation may build.
@@ -136,6 +136,9 @@ const fieldFn = "weft·field"
 
 // CompileWith is Compile with strict field access on f's roots (nil: none).
 func CompileWith(src string, f *Fields, disabled ...string) (*Program, error) {
+	if err := CheckBounds(src); err != nil {
+		return nil, err
+	}
 	off := map[string]bool{}
 	opts := []expr.Option{expr.MaxNodes(MaxNodes), expr.Patch(patcher{})}
 	if f != nil && len(f.Roots) > 0 {

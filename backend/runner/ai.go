@@ -244,7 +244,11 @@ func (r *run) aiTransform(ctx context.Context, n *workflow.Node, rc *retryContex
 		return nil, "", argErrorf("input: %v", err)
 	}
 	var task strings.Builder
-	if p, err := r.renderText(n.Params.Prompt); err == nil && strings.TrimSpace(p) != "" {
+	p, err := r.renderText(n.Params.Prompt)
+	if err != nil {
+		return nil, "", argErrorf("prompt: %v", err)
+	}
+	if strings.TrimSpace(p) != "" {
 		task.WriteString(p + "\n\n")
 	}
 	if kind == "classify" {

@@ -1,6 +1,8 @@
 package validate
 
 import (
+	"strings"
+
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -160,6 +162,9 @@ func codeCases() []codeCase {
 		{CodeUnsafePlaceholder,
 			wf(ns(cmd("fetch", "cat host.txt"), httpGet("ping", "https://{{fetch.stdout}}/health")), e("fetch", "ping")),
 			wf(ns(cmd("fetch", "cat host.txt"), httpGet("ping", "https://example.com/health/{{fetch.stdout}}")), e("fetch", "ping"))},
+		{CodeBadTemplate,
+			wf(ns(cmd("count", "wc -l < notes.txt"), logn("report", "{{count.stdout + "+strings.Repeat("(", 101)+`"!"`+strings.Repeat(")", 101)+"}}")), e("count", "report")),
+			wf(ns(cmd("count", "wc -l < notes.txt"), logn("report", "{{count.stdout + "+strings.Repeat("(", 100)+`"!"`+strings.Repeat(")", 100)+"}}")), e("count", "report"))},
 		{CodeBadDuration,
 			withDuration(func(n *workflow.Node) { n.TimeoutMs = 10_000_000_000_000 }),
 			withDuration(func(n *workflow.Node) { n.TimeoutMs = 60000 })},

@@ -22,8 +22,9 @@ import (
 )
 
 // MaxConditionLength caps a condition's length in characters, so a pasted
-// blob cannot stall validation.
-const MaxConditionLength = 2000
+// blob cannot stall validation: the bound of every expression
+// (expression.CheckBounds).
+const MaxConditionLength = expression.MaxLength
 
 // ConditionError says why a condition does not compile.
 type ConditionError struct {
@@ -89,8 +90,8 @@ func compileCondition(cfg *conf.Config, expr string) (res compiled, err error) {
 	if strings.TrimSpace(expr) == "" {
 		return res, &ConditionError{Message: "the condition is empty"}
 	}
-	if utf8.RuneCountInString(expr) > MaxConditionLength {
-		return res, conditionLengthError(expr)
+	if err := expression.CheckBounds(expr); err != nil {
+		return res, &ConditionError{Message: err.Error()}
 	}
 	defer func() {
 		// A checker bug must not take the app down with it.
@@ -120,11 +121,6 @@ func compileCondition(cfg *conf.Config, expr string) (res compiled, err error) {
 		return res, &ConditionError{Message: why}
 	}
 	return compiled{idents: rootIdents(tree.Node)}, nil
-}
-
-func conditionLengthError(expr string) *ConditionError {
-	n := utf8.RuneCountInString(expr)
-	return &ConditionError{Message: fmt.Sprintf("the condition is %d characters long; the limit is %d", n, MaxConditionLength)}
 }
 
 func conditionError(err error, expr string) *ConditionError {

@@ -74,6 +74,11 @@ const (
 	CodeBadOnError         = "bad_on_error"
 	CodeErrorBranchMissing = "error_branch_missing"
 	CodeBadDoneWhen        = "bad_done_when"
+
+	// Added with issue 20 ("bounded wherever a file drives a parser"): a
+	// template placeholder whose expression is over the bounds every
+	// expression has (expression.CheckBounds), which the run would refuse.
+	CodeBadTemplate = "bad_template"
 )
 
 // Problem is one thing wrong with a workflow.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"unicode/utf8"
 
+	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -142,8 +142,9 @@ func compileJobs(js []condJob) {
 		if j.required && strings.TrimSpace(j.text) == "" {
 			continue // reported by checkConditions
 		}
-		if utf8.RuneCountInString(j.text) > MaxConditionLength {
-			j.err = conditionLengthError(j.text)
+		// The bounds first: conditions of one shape differ in length.
+		if err := expression.CheckBounds(j.text); err != nil {
+			j.err = &ConditionError{Message: err.Error()}
 			continue
 		}
 		key, names, ok := sh.shapeKey(j.text)

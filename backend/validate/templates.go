@@ -3,8 +3,11 @@ package validate
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/runner/quote"
 	"github.com/weft-dev/weft/backend/runner/render"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -40,16 +43,28 @@ func (k templateKeys) Known(name string) bool {
 // the checks only need where it goes.
 func (k templateKeys) Eval(string) (any, error) { return "x", nil }
 
-// checkTemplates reports raw_external_value and unsafe_placeholder. Only
-// nodes whose templates name a key (v.tmpl) are looked at.
+// checkTemplates reports bad_template, raw_external_value and
+// unsafe_placeholder. Only nodes whose templates name a key (v.tmpl) are
+// looked at, and an AiTransform's prompt (which the run renders too).
 func (v *validator) checkTemplates() {
 	env := templateKeys{v}
 	for i, roots := range v.tmpl {
+		nd := &v.nodes[i]
+		ii := int32(i)
+		if nd.Type == workflow.TypeAiTransform && strings.Contains(nd.Params.Prompt, "{{") {
+			v.checkBounds(ii, textPrompt, nd.Params.Prompt, env)
+		}
 		if len(roots) == 0 {
 			continue
 		}
-		nd := &v.nodes[i]
-		ii := int32(i)
+		switch nd.Type {
+		case workflow.TypeTool:
+			v.checkBounds(ii, textArgs, nd.Params.Arguments, env)
+		case workflow.TypeAiStep:
+			v.checkBounds(ii, textPrompt, nd.Params.Prompt, env)
+		case workflow.TypeAiTransform:
+			v.checkBounds(ii, textInput, nd.Params.Input, env)
+		}
 		switch nd.Type {
 		case workflow.TypeTool:
 			for _, a := range nd.Params.Arguments {
@@ -66,6 +81,45 @@ func (v *validator) checkTemplates() {
 		case workflow.TypeAiTransform:
 			v.checkRaw(ii, nd.Params.Input, env)
 		}
+	}
+}
+
+// checkBounds reports the first placeholder in the strings of x whose
+// expression the run would refuse to compile: over the length or nesting
+// every expression is held to (expression.CheckBounds, the run's own
+// check), such as half a million nested parentheses.
+func (v *validator) checkBounds(node int32, where place, x any, env templateKeys) {
+	var bad error
+	var walk func(x any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case string:
+			if bad != nil || !strings.Contains(t, "{{") {
+				return
+			}
+			render.Parts(t, env, func(p render.Part) error {
+				if p.Expr == "" {
+					return nil
+				}
+				if err := expression.CheckBounds(p.Expr); err != nil {
+					bad = fmt.Errorf("the placeholder %s in %s cannot run: %w", p.Quoted(), v.placeName(where, node, 0), err)
+					return errStop
+				}
+				return nil
+			})
+		case map[string]any:
+			for _, k := range slices.Sorted(maps.Keys(t)) { // the same one reported every time
+				walk(t[k])
+			}
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		}
+	}
+	walk(x)
+	if bad != nil {
+		v.add(CodeBadTemplate, SeverityError, capitalize(bad.Error()), []int32{node})
 	}
 }
 

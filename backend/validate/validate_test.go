@@ -39,5 +39,5 @@ var allCodes = []string{
 	CodeLoopMultipleEndloops, CodeEndloopBadTarget, CodeEndloopEdgeMismatch, CodeEdgeLeavesLoop,
 	CodeCycle, CodeBadMaxIterations, CodeBadKey, CodeDuplicateKey, CodeBadCondition,
 	CodeUnknownVariable, CodeUnknownTool, CodeUnknownNodeType, CodeEdgeEntersLoop,
-	CodeRawExternalValue, CodeUnsafePlaceholder, CodeBadDuration,
+	CodeRawExternalValue, CodeUnsafePlaceholder, CodeBadDuration, CodeBadTemplate,
 }

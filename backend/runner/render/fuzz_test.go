@@ -1,9 +1,14 @@
 package render
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/weft-dev/weft/backend/expression"
+	"github.com/weft-dev/weft/backend/expression/exprtest"
 	"github.com/weft-dev/weft/backend/runner/quote"
 )
 
@@ -40,6 +45,20 @@ func FuzzRenderTemplate(f *testing.F) {
 	} {
 		f.Add(s[0], s[1])
 	}
+	// Expressions nested at and just past the bounds, in every kind of
+	// argument (far past them overflowed the stack of expr's parser, a
+	// fatal error: TestTemplateBounds renders those; small seeds keep the
+	// fuzzer fast).
+	for _, c := range exprtest.Nesters {
+		n := c.Deepest("a.n", "a.n")
+		for _, levels := range []int{n, n + 1} {
+			deep := "{{" + c.Place("a.n", "a.n", levels) + "}}"
+			f.Add("echo "+deep, "x")
+			f.Add("https://api.test/"+deep+"?q={{a.v}}", "x")
+		}
+	}
+	f.Add("{{a.v}} "+strings.Repeat("{", 300)+strings.Repeat("}", 300), "x")
+	f.Add(strings.Repeat("{{a.v}}", 100), strings.Repeat("v", 100))
 	standIn := fuzzVars(fuzzSentinel)
 	f.Fuzz(func(t *testing.T, tmpl, v string) {
 		if !strings.Contains(tmpl, "{{") {
@@ -47,9 +66,11 @@ func FuzzRenderTemplate(f *testing.F) {
 		}
 		env := fuzzVars(v)
 		if !pathsOnly(env, tmpl) {
-			// The run hands expressions to expr-lang, which has fuzzers of
-			// its own; mapEnv resolves paths only.
-			t.Skip()
+			// The run hands expressions to package expression: rendering
+			// must end in a value or an error, never a crash, and a
+			// placeholder over the bounds is refused as such.
+			renderExpressions(t, tmpl, newExprEnv(fuzzVars(v), 10*time.Millisecond))
+			return
 		}
 		if _, err := String(tmpl, env); err != nil {
 			t.Fatalf("plain rendering of %q failed: %v", tmpl, err)
@@ -106,6 +127,92 @@ func FuzzRenderTemplate(f *testing.F) {
 		}
 	})
 }
+
+// exprEnv evaluates placeholders as a run does: through package
+// expression, with strict fields on the node keys, each compiled once.
+type exprEnv struct {
+	vars    mapEnv
+	roots   map[string]bool
+	timeout time.Duration
+	cache   map[string]*expression.Program
+}
+
+func newExprEnv(vars mapEnv, timeout time.Duration) *exprEnv {
+	e := &exprEnv{vars: vars, roots: map[string]bool{}, timeout: timeout, cache: map[string]*expression.Program{}}
+	for k := range vars {
+		e.roots[k] = true
+	}
+	return e
+}
+
+func (e *exprEnv) Known(name string) bool { return e.vars.Known(name) }
+
+func (e *exprEnv) Eval(src string) (any, error) {
+	p, ok := e.cache[src]
+	if !ok {
+		var err error
+		if p, err = expression.CompileWith(src, &expression.Fields{Roots: e.roots}); err != nil {
+			var le *expression.LimitError
+			if errors.As(err, &le) {
+				return nil, err
+			}
+			// The run keeps the first line of expr's message (the rest
+			// quotes the source).
+			first, _, _ := strings.Cut(err.Error(), "\n")
+			return nil, errors.New(first)
+		}
+		e.cache[src] = p
+	}
+	return p.Eval(context.Background(), e.vars, e.timeout)
+}
+
+// renderExpressions renders tmpl in every way a Tool's arguments are
+// rendered; an error about a placeholder over the bounds must say so.
+func renderExpressions(t *testing.T, tmpl string, env Env) {
+	n := 0
+	Parts(tmpl, env, func(p Part) error {
+		if p.Expr != "" {
+			n++
+		}
+		return nil
+	})
+	if n > 8 {
+		t.Skip() // each may run to its time bound: many placeholders are TestTemplateBounds'
+	}
+	errs := []error{}
+	_, err := String(tmpl, env)
+	errs = append(errs, err)
+	_, err = Command(tmpl, env, quote.POSIX)
+	errs = append(errs, err)
+	_, err = Command(tmpl, env, quote.CmdExe)
+	errs = append(errs, err)
+	_, err = URL(tmpl, env)
+	errs = append(errs, err)
+	_, err = Headers(map[string]any{"X": tmpl}, env)
+	errs = append(errs, err)
+	overBounds := false // the first placeholder rendered, whose error comes first
+	Parts(tmpl, env, func(p Part) error {
+		if p.Expr == "" {
+			return nil
+		}
+		overBounds = expression.CheckBounds(p.Expr) != nil
+		return errStopParts
+	})
+	for _, err := range errs {
+		if err == nil {
+			continue
+		}
+		var le *expression.LimitError
+		if overBounds && !errors.As(err, &le) && !strings.Contains(err.Error(), "placeholder sits") && !strings.Contains(err.Error(), "whole URL") {
+			t.Fatalf("%.80q: %v, want the bound named", tmpl, err)
+		}
+		if len(err.Error()) > 2000 {
+			t.Fatalf("%.80q: an error of %d bytes", tmpl, len(err.Error()))
+		}
+	}
+}
+
+var errStopParts = errors.New("stop")
 
 // isWholeURL reports whether tmpl is one placeholder, blanks aside: its
 // value must then be a URL, whatever URLMayRefuse says of the text.

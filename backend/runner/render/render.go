@@ -39,7 +39,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/runner/quote"
 )
 
@@ -53,9 +55,26 @@ type Env interface {
 	Eval(expr string) (any, error)
 }
 
+// MaxInserted bounds the text the placeholders of one rendering (a Tool
+// node's arguments, a prompt, an input) insert in all: the budget an
+// expression has for the text it builds, so a template of many
+// placeholders cannot multiply a large value without bound. A string
+// that is exactly one placeholder passes its value on without copying
+// it, and is not counted.
+const MaxInserted = expression.MaxBytes
+
+// renderer renders one set of texts within one MaxInserted budget.
+type renderer struct {
+	env  Env
+	left int64
+}
+
+func newRenderer(env Env) *renderer { return &renderer{env: env, left: MaxInserted} }
+
 // Args renders a Tool node's arguments for the tool it calls; sh is the
 // shell run_command uses.
 func Args(tool string, args map[string]any, env Env, sh quote.Shell) (map[string]any, error) {
+	r := newRenderer(env)
 	out := make(map[string]any, len(args))
 	names := make([]string, 0, len(args))
 	for k := range args {
@@ -71,13 +90,13 @@ func Args(tool string, args map[string]any, env Env, sh quote.Shell) (map[string
 		)
 		switch {
 		case tool == "run_command" && k == "command" && isString:
-			y, err = Command(s, env, sh)
+			y, err = r.command(s, sh)
 		case tool == "http_request" && k == "url" && isString:
-			y, err = URL(s, env)
+			y, err = r.url(s)
 		case tool == "http_request" && k == "headers":
-			y, err = Headers(x, env)
+			y, err = r.headers(x)
 		default:
-			y, err = Value(x, env)
+			y, err = r.value(x)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
@@ -89,14 +108,16 @@ func Args(tool string, args map[string]any, env Env, sh quote.Shell) (map[string
 
 // Value substitutes placeholders in every string of a JSON-like value, by
 // plain insertion.
-func Value(v any, env Env) (any, error) {
+func Value(v any, env Env) (any, error) { return newRenderer(env).value(v) }
+
+func (r *renderer) value(v any) (any, error) {
 	switch t := v.(type) {
 	case string:
-		return String(t, env)
+		return r.string(t)
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, x := range t {
-			y, err := Value(x, env)
+			y, err := r.value(x)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", k, err)
 			}
@@ -106,7 +127,7 @@ func Value(v any, env Env) (any, error) {
 	case []any:
 		out := make([]any, len(t))
 		for i, x := range t {
-			y, err := Value(x, env)
+			y, err := r.value(x)
 			if err != nil {
 				return nil, fmt.Errorf("[%d]: %w", i, err)
 			}
@@ -120,7 +141,7 @@ func Value(v any, env Env) (any, error) {
 // Text substitutes placeholders and always returns a string (for prompts
 // and inputs).
 func Text(s string, env Env) (string, error) {
-	v, err := String(s, env)
+	v, err := newRenderer(env).string(s)
 	if err != nil {
 		return "", err
 	}
@@ -134,6 +155,22 @@ type Part struct {
 	Expr string // the expression, without the raw prefix
 	Raw  bool   // {{raw …}}
 	Src  string // the placeholder as written, for messages
+}
+
+// maxQuoted is how much of a placeholder a message quotes.
+const maxQuoted = 80
+
+// Quoted is the placeholder as written, for messages: a long one is cut
+// (a placeholder over the bounds may be megabytes long).
+func (p Part) Quoted() string {
+	if len(p.Src) <= maxQuoted {
+		return p.Src
+	}
+	cut := maxQuoted - 3
+	for cut > 0 && !utf8.RuneStart(p.Src[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…}} (%d bytes)", p.Src[:cut], len(p.Src))
 }
 
 // Parts calls f with the pieces of s in order, stopping at its first
@@ -184,17 +221,36 @@ func isIdentByte(c byte, first bool) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
 }
 
-// value resolves a placeholder, naming it in the error.
-func value(p Part, env Env) (any, error) {
-	v, err := env.Eval(p.Expr)
+// eval resolves a placeholder, naming it in the error.
+func (r *renderer) eval(p Part) (any, error) {
+	v, err := r.env.Eval(p.Expr)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.Src, err)
+		return nil, fmt.Errorf("%s: %w", p.Quoted(), err)
 	}
 	return v, nil
 }
 
+// text resolves a placeholder to the text it inserts (without its
+// trailing line breaks when trim is set), charged to the budget.
+func (r *renderer) text(p Part, trim bool) (string, error) {
+	v, err := r.eval(p)
+	if err != nil {
+		return "", err
+	}
+	s := ToText(v)
+	if trim {
+		s = quote.TrimLineEnd(s)
+	}
+	if r.left -= int64(len(s)); r.left < 0 {
+		return "", fmt.Errorf("%s: the placeholders of one step would insert more than %d MB of text, the limit: pass data this large through a file", p.Quoted(), MaxInserted>>20)
+	}
+	return s, nil
+}
+
 // String renders s by plain insertion.
-func String(s string, env Env) (any, error) {
+func String(s string, env Env) (any, error) { return newRenderer(env).string(s) }
+
+func (r *renderer) string(s string) (any, error) {
 	if !strings.Contains(s, "{{") {
 		return s, nil
 	}
@@ -203,21 +259,19 @@ func String(s string, env Env) (any, error) {
 		whole bool // s is exactly one placeholder
 		typed any
 	)
-	err := Parts(s, env, func(p Part) error {
+	err := Parts(s, r.env, func(p Part) error {
 		if p.Expr == "" {
 			b.WriteString(p.Lit)
 			return nil
 		}
-		v, err := value(p, env)
-		if err != nil {
+		if p.Src == s {
+			v, err := r.eval(p)
+			whole, typed = true, v
 			return err
 		}
-		if p.Src == s {
-			whole, typed = true, v
-			return nil
-		}
-		b.WriteString(ToText(v))
-		return nil
+		t, err := r.text(p, false)
+		b.WriteString(t)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -231,25 +285,29 @@ func String(s string, env Env) (any, error) {
 // Command renders a run_command command line for sh: values become quoted
 // shell words (see quote.Command).
 func Command(s string, env Env, sh quote.Shell) (string, error) {
+	return newRenderer(env).command(s, sh)
+}
+
+func (r *renderer) command(s string, sh quote.Shell) (string, error) {
 	if !strings.Contains(s, "{{") {
 		return s, nil
 	}
 	c := quote.NewCommand(sh)
-	err := Parts(s, env, func(p Part) error {
+	err := Parts(s, r.env, func(p Part) error {
 		if p.Expr == "" {
 			c.Literal(p.Lit)
 			return nil
 		}
-		v, err := value(p, env)
+		v, err := r.text(p, true)
 		if err != nil {
 			return err
 		}
 		if p.Raw {
-			c.Raw(quote.TrimLineEnd(ToText(v)))
+			c.Raw(v)
 			return nil
 		}
-		if err := c.Value(quote.TrimLineEnd(ToText(v))); err != nil {
-			return fmt.Errorf("%s: %w", p.Src, err)
+		if err := c.Value(v); err != nil {
+			return fmt.Errorf("%s: %w", p.Quoted(), err)
 		}
 		return nil
 	})
@@ -263,7 +321,9 @@ func Command(s string, env Env, sh quote.Shell) (string, error) {
 // part of the URL (see quote.URL). A url that is exactly one placeholder
 // (surrounding blanks aside) must be an absolute http(s) URL and is used
 // as is.
-func URL(s string, env Env) (string, error) {
+func URL(s string, env Env) (string, error) { return newRenderer(env).url(s) }
+
+func (r *renderer) url(s string) (string, error) {
 	if !strings.Contains(s, "{{") {
 		return s, nil
 	}
@@ -272,7 +332,7 @@ func URL(s string, env Env) (string, error) {
 		only *Part // the one placeholder, when it is the whole URL
 	)
 	t := strings.TrimSpace(s)
-	err := Parts(t, env, func(p Part) error {
+	err := Parts(t, r.env, func(p Part) error {
 		if p.Expr != "" && p.Src == t && !p.Raw {
 			only = &p
 			return nil
@@ -281,16 +341,16 @@ func URL(s string, env Env) (string, error) {
 			u.Literal(p.Lit)
 			return nil
 		}
-		v, err := value(p, env)
+		v, err := r.text(p, true)
 		if err != nil {
 			return err
 		}
 		if p.Raw {
-			u.Raw(quote.TrimLineEnd(ToText(v)))
+			u.Raw(v)
 			return nil
 		}
-		if err := u.Value(quote.TrimLineEnd(ToText(v))); err != nil {
-			return fmt.Errorf("%s: %w", p.Src, err)
+		if err := u.Value(v); err != nil {
+			return fmt.Errorf("%s: %w", p.Quoted(), err)
 		}
 		return nil
 	})
@@ -298,13 +358,13 @@ func URL(s string, env Env) (string, error) {
 		return "", err
 	}
 	if only != nil {
-		v, err := value(*only, env)
+		v, err := r.text(*only, true)
 		if err != nil {
 			return "", err
 		}
-		w, err := quote.WholeURL(quote.TrimLineEnd(ToText(v)))
+		w, err := quote.WholeURL(v)
 		if err != nil {
-			return "", fmt.Errorf("%s is the whole URL, but %w", only.Src, err)
+			return "", fmt.Errorf("%s is the whole URL, but %w", only.Quoted(), err)
 		}
 		return w, nil
 	}
@@ -313,16 +373,18 @@ func URL(s string, env Env) (string, error) {
 
 // Headers renders http_request headers: values (raw ones too) lose their
 // trailing line breaks; the tool refuses any line break left.
-func Headers(x any, env Env) (any, error) {
+func Headers(x any, env Env) (any, error) { return newRenderer(env).headers(x) }
+
+func (r *renderer) headers(x any) (any, error) {
 	m, ok := x.(map[string]any)
 	if !ok {
-		return Value(x, env)
+		return r.value(x)
 	}
 	out := make(map[string]any, len(m))
 	for k, v := range m {
 		s, ok := v.(string)
 		if !ok {
-			y, err := Value(v, env)
+			y, err := r.value(v)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", k, err)
 			}
@@ -330,17 +392,14 @@ func Headers(x any, env Env) (any, error) {
 			continue
 		}
 		var b strings.Builder
-		err := Parts(s, env, func(p Part) error {
+		err := Parts(s, r.env, func(p Part) error {
 			if p.Expr == "" {
 				b.WriteString(p.Lit)
 				return nil
 			}
-			v, err := value(p, env)
-			if err != nil {
-				return err
-			}
-			b.WriteString(quote.TrimLineEnd(ToText(v)))
-			return nil
+			t, err := r.text(p, true)
+			b.WriteString(t)
+			return err
 		})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
