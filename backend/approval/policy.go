@@ -210,7 +210,34 @@ func Required(w *workflow.Workflow, sc Scope) []Step {
 			out = append(out, s)
 		}
 	}
+	if s, ok := goalReview(w, sc); ok {
+		out = append(out, s)
+	}
 	return out
+}
+
+// GoalKey is the key of the review item for the workflow's done_when.
+const GoalKey = "done_when"
+
+// goalReview describes the workflow's done_when for approval when a model
+// wrote or changed it (or the file is to be reviewed): loosened, it makes
+// a failed run count as a success.
+func goalReview(w *workflow.Workflow, sc Scope) (Step, bool) {
+	if w.DoneWhen.IsZero() {
+		return Step{}, false
+	}
+	pv, model := goalOf(w)
+	origin := OriginModel
+	switch {
+	case sc.File:
+		origin = OriginFile
+	case !model:
+		return Step{}, false
+	}
+	content := map[string]any{GoalKey: w.DoneWhen}
+	b, _ := json.Marshal(content)
+	return Step{Key: GoalKey, Name: "Goal check", Kind: KindControl, Reason: "decides whether the run reached its goal (done_when)",
+		Content: indented(content), Fingerprint: Sum(b), Provenance: pv, Origin: origin}, true
 }
 
 // review describes n for approval when it is to be reviewed.

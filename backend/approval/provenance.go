@@ -62,7 +62,8 @@ func Mark(n *workflow.Node, p Provenance) {
 	n.Extra[ProvenanceKey] = b
 }
 
-// MarkAll marks every node of w (a plan or a replanned version).
+// MarkAll marks every node of w, and its done_when (a plan or a
+// replanned version).
 func MarkAll(w *workflow.Workflow, p Provenance) {
 	if w == nil {
 		return
@@ -70,6 +71,49 @@ func MarkAll(w *workflow.Workflow, p Provenance) {
 	for i := range w.Nodes {
 		Mark(&w.Nodes[i], p)
 	}
+	if !w.DoneWhen.IsZero() {
+		markGoal(w, p)
+	}
+}
+
+// GoalProvenanceKey is the workflow field that records that a model wrote
+// or changed the workflow's done_when, which decides whether a run
+// reached its goal: it is then reviewed like a step that routes.
+const GoalProvenanceKey = "done_when_provenance"
+
+func markGoal(w *workflow.Workflow, p Provenance) {
+	if p.Source == "" {
+		p.Source = SourceModel
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return
+	}
+	if w.Extra == nil {
+		w.Extra = workflow.Extra{}
+	}
+	w.Extra[GoalProvenanceKey] = b
+}
+
+// goalOf reads the done_when mark (an unreadable one still marks).
+func goalOf(w *workflow.Workflow) (Provenance, bool) {
+	raw, ok := w.Extra[GoalProvenanceKey]
+	if !ok {
+		return Provenance{}, false
+	}
+	var p Provenance
+	if json.Unmarshal(raw, &p) != nil || p.Source == "" {
+		return Provenance{Source: SourceModel}, true
+	}
+	return p, true
+}
+
+// sameGoal reports whether two done_when say the same.
+func sameGoal(a, b *workflow.DoneWhen) bool {
+	if a.IsZero() || b.IsZero() {
+		return a.IsZero() == b.IsZero()
+	}
+	return *a == *b
 }
 
 // MarkChanged marks the nodes of nw that are new or whose content differs
@@ -94,6 +138,18 @@ func MarkChangedAmong(old, nw *workflow.Workflow, among map[string]bool, p Prove
 		return nil
 	}
 	wired := old != nil && len(old.Nodes) > 0
+	switch {
+	case old != nil && sameGoal(old.DoneWhen, nw.DoneWhen):
+		if pv, ok := goalOf(old); ok {
+			markGoal(nw, pv)
+		} else {
+			delete(nw.Extra, GoalProvenanceKey)
+		}
+	case !nw.DoneWhen.IsZero():
+		markGoal(nw, p)
+	default:
+		delete(nw.Extra, GoalProvenanceKey)
+	}
 	var ids []string
 	for i := range nw.Nodes {
 		n := &nw.Nodes[i]

@@ -196,3 +196,49 @@ func TestFileReviewListsWhatActsAndRoutes(t *testing.T) {
 		t.Fatalf("reviewed %v (note is a log with no way out)", keys)
 	}
 }
+
+// The workflow's done_when decides whether a run is a success: a model
+// that writes or loosens it is reviewed; one it keeps is not; a file to
+// review shows it.
+func TestGoalCheckIsReviewed(t *testing.T) {
+	old := parseWF(t, `"done_when":{"condition":"tests.exit_code == 0"},`+flowWF)
+	sc := Scope{Dir: t.TempDir()}
+	goal := func(w *workflow.Workflow, sc Scope) *Step {
+		for _, s := range Required(w, sc) {
+			if s.Key == GoalKey {
+				return &s
+			}
+		}
+		return nil
+	}
+	if goal(old, sc) != nil {
+		t.Fatal("a person's done_when was listed")
+	}
+	loosened := old.Clone()
+	loosened.DoneWhen.Condition = "true"
+	MarkChanged(old, loosened, Provenance{Source: SourceModel, Via: ViaReplan})
+	s := goal(loosened, sc)
+	if s == nil || s.Kind != KindControl || !strings.Contains(s.Content, `"true"`) {
+		t.Fatalf("loosened done_when: %+v", s)
+	}
+	kept := old.Clone()
+	kept.NodeByKey("note").Params.Arguments["message"] = "x"
+	MarkChanged(old, kept, Provenance{Source: SourceModel, Via: ViaPatch})
+	if goal(kept, sc) != nil {
+		t.Fatal("a done_when the model kept was listed")
+	}
+	planned := old.Clone()
+	MarkAll(planned, Provenance{Source: SourceModel, Via: ViaPlan})
+	if goal(planned, sc) == nil {
+		t.Fatal("a planned done_when was not listed")
+	}
+	if s := goal(old, Scope{Dir: sc.Dir, File: true}); s == nil || s.Origin != OriginFile {
+		t.Fatalf("file review: %+v", s)
+	}
+	// Approved, then changed again: asked again.
+	fp := goal(loosened, sc).Fingerprint
+	loosened.DoneWhen.Condition = "1 == 1"
+	if goal(loosened, sc).Fingerprint == fp {
+		t.Fatal("a changed done_when kept its fingerprint")
+	}
+}

@@ -484,7 +484,26 @@ func DiffForPreview(before, after *workflow.Workflow) Diff {
 func sameNode(a, b *workflow.Node) bool {
 	x, y := *a, *b
 	x.Position, y.Position = nil, nil
+	// The provenance mark is bookkeeping (a node whose edges a model
+	// changed gets one): the edges show that change.
+	x.Extra, y.Extra = withoutMark(x.Extra), withoutMark(y.Extra)
 	return reflect.DeepEqual(x, y)
+}
+
+func withoutMark(e workflow.Extra) workflow.Extra {
+	if _, ok := e[workflow.ProvenanceKey]; !ok {
+		return e
+	}
+	out := workflow.Extra{}
+	for k, v := range e {
+		if k != workflow.ProvenanceKey {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // Preview is what the canvas shows for a pending patch.

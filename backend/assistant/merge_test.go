@@ -295,3 +295,38 @@ func TestLegacyReplanKeepsItsGateAfterAPatch(t *testing.T) {
 		t.Fatalf("after a harmless node was added, waiting: %+v", req)
 	}
 }
+
+// A chat patch that loosens a "tests passed?" guard in front of a
+// hand-written deploy step, or wires around it, is reviewed before the
+// deploy can run: the changed control node (or the source of the new
+// edge) waits for approval with its wiring.
+func TestPatchToControlFlowIsReviewed(t *testing.T) {
+	base, _, err := workflow.Parse([]byte(`{"format":"weft/v1","id":"w","name":"ci","nodes":[
+ {"id":"t","key":"tests","type":"Tool","params":{"tool":"run_command","arguments":{"command":"make test"}},"ok_exit_codes":[0,1]},
+ {"id":"i","key":"passed","type":"If","params":{"condition":"tests.exit_code == 0"}},
+ {"id":"d","key":"deploy","type":"Tool","params":{"tool":"run_command","arguments":{"command":"./deploy.sh"}}}],
+ "edges":[{"from":"t","to":"i"},{"from":"i","to":"d","output":"IfTrue"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		patch WorkflowPatch
+		want  string
+	}{
+		{"guard loosened", WorkflowPatch{UpdatedNodes: []workflow.Node{{ID: "i", Key: "passed", Type: workflow.TypeIf, Params: workflow.Params{Condition: "true"}}}}, "passed"},
+		{"edge around the guard", WorkflowPatch{AddedEdges: []workflow.Edge{{From: "t", To: "d"}}}, "tests"},
+		{"guard removed", WorkflowPatch{RemovedNodeIDs: []string{"i"}, AddedEdges: []workflow.Edge{{From: "t", To: "d"}}}, "tests"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, _ := MergePatchIntoWorkflow(base, &c.patch)
+			var keys []string
+			for _, s := range approval.Required(out, approval.Scope{Dir: t.TempDir()}) {
+				keys = append(keys, s.Key)
+			}
+			if !strings.Contains(","+strings.Join(keys, ",")+",", ","+c.want+",") {
+				t.Fatalf("waiting %v, want %s", keys, c.want)
+			}
+		})
+	}
+}
