@@ -287,28 +287,50 @@ func (a *App) ApplyPatch(w workflow.Workflow, patch assistant.WorkflowPatch) App
 }
 
 // TestConnection checks the model endpoint with the values in the
-// Preferences form (not yet saved). apiKey nil uses the stored key; a
-// pointer to "" tests without a key.
-func (a *App) TestConnection(cfg settings.LLM, apiKey *string) (llm.ConnectionInfo, error) {
+// Preferences form (not yet saved). apiKey nil uses the stored key, but only
+// where llm.StoredKey allows it: at the saved endpoint, or at another one
+// when the person confirmed sending it there (sendStoredKey); a pointer to
+// "" tests without a key.
+func (a *App) TestConnection(cfg settings.LLM, apiKey *string, sendStoredKey bool) (llm.ConnectionInfo, error) {
 	key := ""
 	if apiKey != nil {
 		key = strings.TrimSpace(*apiKey)
 	} else {
-		st, err := a.settingsStore()
+		stored, err := a.storedKey()
 		if err != nil {
 			return llm.ConnectionInfo{}, err
 		}
-		s, _, err := st.Load()
-		if err != nil {
-			return llm.ConnectionInfo{}, err
-		}
-		key = s.LLM.APIKey
+		key = stored.For(cfg.BaseURL, sendStoredKey)
 	}
 	c, err := a.newLLM(settings.LLM{BaseURL: cfg.BaseURL, Model: cfg.Model, APIKey: key, TimeoutS: cfg.TimeoutS})
 	if err != nil {
 		return llm.ConnectionInfo{}, err
 	}
 	return c.TestConnection(a.context())
+}
+
+// StoredKeyUse says whether Test connection would send the stored API key
+// to baseURL without asking, so Preferences can ask first where it would
+// not.
+func (a *App) StoredKeyUse(baseURL string) (llm.KeyUse, error) {
+	stored, err := a.storedKey()
+	if err != nil {
+		return llm.KeyUse{}, err
+	}
+	return stored.Use(baseURL), nil
+}
+
+// storedKey is the saved API key and the endpoint it is saved with.
+func (a *App) storedKey() (llm.StoredKey, error) {
+	st, err := a.settingsStore()
+	if err != nil {
+		return llm.StoredKey{}, err
+	}
+	s, _, err := st.Load()
+	if err != nil {
+		return llm.StoredKey{}, err
+	}
+	return llm.StoredKey{Key: s.LLM.APIKey, BaseURL: s.LLM.BaseURL}, nil
 }
 
 // DiscoverModelServers looks for model servers on this machine (Ollama,

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -319,7 +322,7 @@ func TestTestConnection(t *testing.T) {
 	form := settings.LLM{BaseURL: srv.URL, Model: "fake-model", TimeoutS: 5}
 
 	// nil: the stored key.
-	info, err := a.TestConnection(form, nil)
+	info, err := a.TestConnection(form, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -328,15 +331,102 @@ func TestTestConnection(t *testing.T) {
 	}
 	// A key typed into the form replaces the stored one for the test.
 	wrong := "sk-wrong"
-	if _, err := a.TestConnection(form, &wrong); err == nil {
+	if _, err := a.TestConnection(form, &wrong, false); err == nil {
 		t.Fatal("wrong key: want an error")
 	}
 	// A bad form never reaches the network.
-	if _, err := a.TestConnection(settings.LLM{BaseURL: "ftp://x", Model: "m"}, nil); err == nil {
+	if _, err := a.TestConnection(settings.LLM{BaseURL: "ftp://x", Model: "m"}, nil, false); err == nil {
 		t.Fatal("bad base URL: want an error")
 	}
-	if _, err := a.TestConnection(settings.LLM{BaseURL: srv.URL}, nil); err == nil {
+	if _, err := a.TestConnection(settings.LLM{BaseURL: srv.URL}, nil, false); err == nil {
 		t.Fatal("no model: want an error")
+	}
+}
+
+// keyServer is an OpenAI-compatible endpoint that records the
+// Authorization header of each request, by path.
+type keyServer struct {
+	*httptest.Server
+	mu   sync.Mutex
+	seen map[string][]string
+}
+
+func startKeyServer(t *testing.T) *keyServer {
+	t.Helper()
+	ks := &keyServer{seen: map[string][]string{}}
+	ks.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ks.mu.Lock()
+		ks.seen[r.URL.Path] = append(ks.seen[r.URL.Path], r.Header.Get("Authorization"))
+		ks.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"object":"list","data":[{"id":"m","object":"model"}]}`)
+	}))
+	t.Cleanup(ks.Close)
+	return ks
+}
+
+// sent is what the last request to path carried ("-" when none came).
+func (ks *keyServer) sent(path string) string {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	if got := ks.seen[path]; len(got) > 0 {
+		return got[len(got)-1]
+	}
+	return "-"
+}
+
+// Test connection sends the stored key only to the saved endpoint; to an
+// endpoint typed and not saved, only when the person confirmed it.
+func TestTestConnectionSendsTheStoredKeyOnlyWhereSaved(t *testing.T) {
+	saved, other := startKeyServer(t), startKeyServer(t)
+	a, _ := testApp(t)
+	s := settings.Defaults()
+	// Saved by name; the server listens on 127.0.0.1.
+	port := saved.URL[strings.LastIndex(saved.URL, ":")+1:]
+	s.LLM.BaseURL, s.LLM.Model = "http://localhost:"+port, "m"
+	key := "sk-stored"
+	if _, err := a.SaveSettings(s, &key); err != nil {
+		t.Fatal(err)
+	}
+	typed := "sk-typed"
+	for _, c := range []struct {
+		name      string
+		srv       *keyServer
+		url       string
+		apiKey    *string
+		confirmed bool
+		path      string
+		want      string
+	}{
+		{"saved endpoint", saved, "http://localhost:" + port, nil, false, "/v1/models", "Bearer sk-stored"},
+		{"saved, written with a trailing slash", saved, "http://localhost:" + port + "/v1/", nil, false, "/v1/models", "Bearer sk-stored"},
+		{"saved, written with the chat path", saved, "http://localhost:" + port + "/v1/chat/completions", nil, false, "/v1/models", "Bearer sk-stored"},
+		{"saved, in capitals, with the default scheme", saved, "LocalHost:" + port, nil, false, "/v1/models", "Bearer sk-stored"},
+		{"same host, another port", other, strings.Replace(other.URL, "127.0.0.1", "localhost", 1), nil, false, "/v1/models", ""},
+		{"same server, another name", saved, saved.URL, nil, false, "/v1/models", ""},
+		{"same server, another path", saved, "http://localhost:" + port + "/v2", nil, false, "/v2/models", ""},
+		{"same server, a path below", saved, "http://localhost:" + port + "/v1/proxy", nil, false, "/v1/proxy/models", ""},
+		{"unsaved endpoint, confirmed", other, other.URL + "/v1", nil, true, "/v1/models", "Bearer sk-stored"},
+		{"unsaved endpoint, a key typed", other, other.URL, &typed, false, "/v1/models", "Bearer sk-typed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.srv.mu.Lock()
+			c.srv.seen = map[string][]string{}
+			c.srv.mu.Unlock()
+			if _, err := a.TestConnection(settings.LLM{BaseURL: c.url, Model: "m", TimeoutS: 5}, c.apiKey, c.confirmed); err != nil {
+				t.Fatal(err)
+			}
+			if got := c.srv.sent(c.path); got != c.want {
+				t.Errorf("Authorization %q, want %q", got, c.want)
+			}
+		})
+	}
+	// What Preferences asks before testing.
+	if use, err := a.StoredKeyUse("http://localhost:" + port + "/v1/"); err != nil || !use.Stored || !use.Saved {
+		t.Errorf("saved endpoint: %+v %v", use, err)
+	}
+	if use, err := a.StoredKeyUse(other.URL); err != nil || !use.Stored || use.Saved || use.Host != strings.TrimPrefix(other.URL, "http://") {
+		t.Errorf("unsaved endpoint: %+v %v", use, err)
 	}
 }
 

@@ -45,7 +45,13 @@ async function open(v = view()) {
 }
 
 beforeEach(() => {
-  fake = { getSettings: vi.fn(), saveSettings: vi.fn().mockResolvedValue([]), testConnection: vi.fn() };
+  fake = {
+    getSettings: vi.fn(),
+    saveSettings: vi.fn().mockResolvedValue([]),
+    testConnection: vi.fn(),
+    // The endpoint in the form is the saved one, unless a test says not.
+    storedKeyUse: vi.fn().mockResolvedValue({ stored: true, saved: true, host: 'localhost:11434', endpoint: 'http://localhost:11434/v1' }),
+  };
   onClose = vi.fn();
 });
 
@@ -252,13 +258,56 @@ describe('PreferencesDialog', () => {
     fireEvent.change(screen.getByTestId('pref-base-url'), { target: { value: 'http://127.0.0.1:9/v1' } });
     fireEvent.change(screen.getByTestId('pref-model'), { target: { value: 'm' } });
     await act(async () => fireEvent.click(screen.getByTestId('test-connection')));
-    expect(fake.testConnection).toHaveBeenCalledWith({ base_url: 'http://127.0.0.1:9/v1', model: 'm', timeout_s: 120 }, null);
+    expect(fake.testConnection).toHaveBeenCalledWith({ base_url: 'http://127.0.0.1:9/v1', model: 'm', timeout_s: 120 }, null, false);
     await waitFor(() => expect(screen.getByTestId('test-connection-result')).toHaveTextContent('is available'));
     expect(screen.getByTestId('test-connection-result')).toHaveTextContent('(12 ms)');
 
     fake.testConnection.mockRejectedValue('endpoint unreachable');
     await act(async () => fireEvent.click(screen.getByTestId('test-connection')));
     expect(screen.getByTestId('test-connection-result')).toHaveTextContent('endpoint unreachable');
+  });
+
+  it('asks before the stored API key goes to an endpoint that is not saved, naming its host', async () => {
+    fake.storedKeyUse.mockResolvedValue({ stored: true, saved: false, host: 'models.example.net:8443', endpoint: 'https://models.example.net:8443/v1' });
+    fake.testConnection.mockResolvedValue({ endpoint: '', model: 'm', model_listed: true, chat_checked: false, latency_ns: 0, message: 'Connected.' });
+    await open();
+    const llm = { base_url: 'https://models.example.net:8443/v1', model: 'qwen3', timeout_s: 120 };
+    fireEvent.change(screen.getByTestId('pref-base-url'), { target: { value: llm.base_url } });
+    await act(async () => fireEvent.click(screen.getByTestId('test-connection')));
+    expect(fake.storedKeyUse).toHaveBeenLastCalledWith(llm.base_url);
+    // Nothing is sent before the person answers.
+    expect(fake.testConnection).not.toHaveBeenCalled();
+    expect(screen.getByTestId('test-connection-ask')).toHaveTextContent('Send it to models.example.net:8443 to test this one?');
+
+    // Without the key: Go is told to withhold it, and the result says so.
+    await act(async () => fireEvent.click(screen.getByTestId('test-without-key')));
+    expect(fake.testConnection).toHaveBeenLastCalledWith(llm, null, false);
+    expect(screen.getByTestId('test-connection-withheld')).toHaveTextContent('not sent to models.example.net:8443');
+
+    // Confirmed: the key is sent there.
+    await act(async () => fireEvent.click(screen.getByTestId('test-connection')));
+    expect(fake.testConnection).toHaveBeenCalledTimes(1);
+    await act(async () => fireEvent.click(screen.getByTestId('test-send-key')));
+    expect(fake.testConnection).toHaveBeenLastCalledWith(llm, null, true);
+    expect(screen.queryByTestId('test-connection-withheld')).toBeNull();
+
+    // A key typed into the form is the person's choice: no question.
+    fake.storedKeyUse.mockClear();
+    fireEvent.change(screen.getByTestId('pref-api-key'), { target: { value: 'sk-typed' } });
+    await act(async () => fireEvent.click(screen.getByTestId('test-connection')));
+    expect(fake.storedKeyUse).not.toHaveBeenCalled();
+    expect(fake.testConnection).toHaveBeenLastCalledWith(llm, 'sk-typed', false);
+  });
+
+  it('does not ask when no key is stored or the endpoint is the saved one', async () => {
+    fake.testConnection.mockResolvedValue({ endpoint: '', model: 'm', model_listed: true, chat_checked: false, latency_ns: 0, message: 'Connected.' });
+    await open();
+    await act(async () => fireEvent.click(screen.getByTestId('test-connection')));
+    expect(fake.testConnection).toHaveBeenLastCalledWith({ base_url: 'http://localhost:11434/v1', model: 'qwen3', timeout_s: 120 }, null, false);
+    fake.storedKeyUse.mockResolvedValue({ stored: false, saved: false, host: 'elsewhere:1', endpoint: 'http://elsewhere:1/v1' });
+    await act(async () => fireEvent.click(screen.getByTestId('test-connection')));
+    expect(fake.testConnection).toHaveBeenCalledTimes(2);
+    expect(screen.queryByTestId('test-connection-ask')).toBeNull();
   });
 
   it('closes on Escape and shows a load error', async () => {

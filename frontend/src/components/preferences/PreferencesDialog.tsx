@@ -8,7 +8,7 @@ import { CircleAlert, CircleCheck, LoaderCircle, Plug, Plus, Settings2, Trash2, 
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage, type TemporalCredentials, type Api } from '../../api';
 import { useStore } from '../../store';
-import type { ConnectionInfo, SettingsView } from '../../types';
+import type { ConnectionInfo, KeyUse, SettingsView } from '../../types';
 import {
   formFromSettings,
   keyArg,
@@ -24,7 +24,7 @@ import {
 } from './form';
 import { useFocusTrap } from '../focusTrap';
 
-export type PrefsApi = Pick<Api, 'getSettings' | 'saveSettings' | 'testConnection'> &
+export type PrefsApi = Pick<Api, 'getSettings' | 'saveSettings' | 'testConnection' | 'storedKeyUse'> &
   Partial<Pick<Api, 'getTemporalCredentials' | 'setTemporalCredentials'>>;
 
 function Field({
@@ -56,7 +56,16 @@ function Field({
   );
 }
 
-type TestState = { kind: 'idle' } | { kind: 'running' } | { kind: 'ok'; info: ConnectionInfo } | { kind: 'fail'; error: string };
+type TestState =
+  | { kind: 'idle' }
+  | { kind: 'running' }
+  /** the stored key is for the saved endpoint: send it to this other one? */
+  | { kind: 'ask'; use: KeyUse }
+  | { kind: 'ok'; info: ConnectionInfo; withheld?: string }
+  | { kind: 'fail'; error: string; withheld?: string };
+
+/** How a test uses the stored key at an endpoint it is not saved with: the person chose. */
+type StoredKeyChoice = 'send' | 'withhold';
 
 function McpServerRow({
   row,
@@ -228,17 +237,29 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
     setSaveError(null);
   }, []);
 
-  const testConnection = async () => {
+  // The stored key goes only to the endpoint it is saved with (Go decides:
+  // llm.StoredKey); for another one typed here, the person is asked first.
+  const testConnection = async (choice?: StoredKeyChoice) => {
     if (!form || errors.baseUrl || errors.timeoutS) return;
+    const llm = { base_url: form.baseUrl.trim(), model: form.model.trim(), timeout_s: parseInt(form.timeoutS, 10) };
+    const apiKey = keyArg(key);
     setTest({ kind: 'running' });
+    let withheld: string | undefined;
     try {
-      const info = await apiImpl.testConnection(
-        { base_url: form.baseUrl.trim(), model: form.model.trim(), timeout_s: parseInt(form.timeoutS, 10) },
-        keyArg(key),
-      );
-      setTest({ kind: 'ok', info });
+      if (apiKey === null && choice !== 'send') {
+        const use = await apiImpl.storedKeyUse(llm.base_url);
+        if (use.stored && !use.saved) {
+          if (!choice) {
+            setTest({ kind: 'ask', use });
+            return;
+          }
+          withheld = use.host;
+        }
+      }
+      const info = await apiImpl.testConnection(llm, apiKey, choice === 'send');
+      setTest({ kind: 'ok', info, withheld });
     } catch (e) {
-      setTest({ kind: 'fail', error: errorMessage(e) });
+      setTest({ kind: 'fail', error: errorMessage(e), withheld });
     }
   };
 
@@ -397,6 +418,25 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
                   {test.kind === 'running' ? <LoaderCircle size={14} className="spin" /> : <Plug size={14} />} Test connection
                 </button>
                 <div className="prefs-test-result" role="status" data-testid="test-connection-result">
+                  {test.kind === 'ask' && (
+                    <div className="prefs-test-ask" data-testid="test-connection-ask">
+                      <p>
+                        <TriangleAlert size={14} /> The stored API key is for the saved endpoint. Send it to{' '}
+                        <strong data-testid="test-connection-host">{test.use.host}</strong> to test this one?
+                      </p>
+                      <div className="prefs-test-ask-actions">
+                        <button type="button" className="btn" onClick={() => void testConnection('send')} data-testid="test-send-key">
+                          Send the key to {test.use.host}
+                        </button>
+                        <button type="button" className="btn" onClick={() => void testConnection('withhold')} data-testid="test-without-key">
+                          Test without the key
+                        </button>
+                        <button type="button" className="link" onClick={() => setTest({ kind: 'idle' })}>
+                          Cancel
+                        </button>
+                      </div>
+                    </div>
+                  )}
                   {test.kind === 'ok' && (
                     <span className="ok">
                       <CircleCheck size={14} /> {test.info.message}
@@ -406,6 +446,12 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
                   {test.kind === 'fail' && (
                     <span className="fail">
                       <CircleAlert size={14} /> {test.error}
+                    </span>
+                  )}
+                  {(test.kind === 'ok' || test.kind === 'fail') && test.withheld && (
+                    <span className="muted" data-testid="test-connection-withheld">
+                      {' '}
+                      Tested without the stored API key, which was not sent to {test.withheld}.
                     </span>
                   )}
                 </div>
