@@ -105,6 +105,27 @@ export interface OpenResult {
   name: string;
   workflow: Workflow | null;
   warnings: string[];
+  /** the file's trust (OpenWorkflow, LoadSample); absent for a restored autosave */
+  file?: FileTrust;
+}
+
+/**
+ * A workflow file's trust (service.FileTrust). A file whose bytes Weft did
+ * not write for the person and the person did not review (cloned,
+ * downloaded, edited elsewhere) is not trusted: everything in it that acts
+ * or decides where the run goes is reviewed before it runs.
+ */
+export interface FileTrust {
+  /** canonical path; '' when unsaved */
+  path: string;
+  trusted: boolean;
+  /** why it is trusted or not, in words */
+  why: string;
+  /** the trusted folder that covers it */
+  folder?: string;
+  /** an earlier content was trusted: the steps to review show what they were */
+  changed: boolean;
+  sha256?: string;
 }
 
 export type Severity = 'error' | 'warning';
@@ -567,8 +588,10 @@ export interface Provenance {
 }
 
 /**
- * A step a model wrote or changed that can act on the world (approval.Step).
- * It runs only after a person approved its exact content, named by fingerprint.
+ * A step that can act on the world or decides where the run goes, which a
+ * model wrote or changed, or which is in a file nobody reviewed
+ * (approval.Step). It runs only after a person approved its exact content,
+ * named by fingerprint.
  */
 export interface ApprovalStep {
   node_id: string;
@@ -586,6 +609,12 @@ export interface ApprovalStep {
   content: string;
   fingerprint: string;
   provenance: Provenance;
+  /** model: a model wrote or changed it; file: the workflow file is not trusted, so all that acts or routes is reviewed */
+  origin?: 'model' | 'file' | string;
+  /** where it leads: its outgoing edges by output and target key */
+  next?: { output?: string; to: string }[];
+  /** in a file that changed since it was trusted: the step's content then ('' or absent when it is new) */
+  previous?: string;
   /** the step as a person reads it: what would not show escaped (approval.Display); show only this */
   display: ApprovalDisplay;
 }
@@ -602,9 +631,11 @@ export interface ApprovalDisplay {
   arguments: DisplayField[];
   prompt?: string;
   tools?: string[];
-  /** the rest approval covers (retry, verify, timeout…) */
+  /** the rest approval covers (retry, verify, timeout, an If's params.condition, next…) */
   other: DisplayField[];
   content: string;
+  /** in a file to review: the content when it was last reviewed */
+  previous?: string;
   /** something above was escaped; note says how to read it */
   escaped: boolean;
   note?: string;

@@ -24,7 +24,7 @@ const hostile = approvalStep({
       { name: 'command', value: 'cp out/usage.log out/\\u202Egol.pukcab', escaped: true },
       { name: 'env\\u200B', value: '{\n  "X": "\\u2066y"\n}', json: true, escaped: true },
     ],
-    other: [],
+    other: [{ name: 'params.condition', value: 'ok \\u2067|| true', escaped: true }],
     content: '{\n  "params": {\n    "arguments": {\n      "command": "cp out/usage.log out/\\u202Egol.pukcab"\n    }\n  }\n}',
     escaped: true,
     note: 'invisible characters are shown as \\u escapes',
@@ -46,6 +46,7 @@ describe('ApprovalDialog', () => {
     expect(text).toContain('"X": "\\u2066y"');
     expect(text).toContain('Back up\\u2066 the log');
     expect(text).toContain('co\\u200Bpy');
+    expect(within(dlg).getByTestId('approval-other').textContent).toContain('params.conditionok \\u2067|| true');
     expect(within(dlg).getByTestId('approval-content').textContent).toContain('out/\\u202Egol.pukcab');
     expect(within(dlg).getByTestId('approval-escaped').textContent).toContain('invisible characters are shown as \\u escapes');
   });

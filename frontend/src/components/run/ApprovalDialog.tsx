@@ -115,6 +115,18 @@ export function ApprovalDialog({
                         )}
                       </dl>
                     )}
+                    {d.other.length > 0 && (
+                      <dl className="approval-args" data-testid="approval-other">
+                        {d.other.map((f) => (
+                          <div key={f.name}>
+                            <dt>{f.name}</dt>
+                            <dd>
+                              <pre tabIndex={0}>{f.value}</pre>
+                            </dd>
+                          </div>
+                        ))}
+                      </dl>
+                    )}
                     <details className="approval-content">
                       <summary>Everything this approval covers</summary>
                       <pre tabIndex={0} data-testid="approval-content">
