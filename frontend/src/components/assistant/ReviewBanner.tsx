@@ -58,7 +58,7 @@ function Field({ f }: { f: FieldChange }) {
       <code className="review-field-name">{f.field}</code>
       {escaped && (
         <span className="review-field-note" data-testid="review-escaped" title="The value holds characters that would not show">
-          <TriangleAlert size={11} /> hidden characters shown as \u escapes
+          <TriangleAlert size={11} /> invisible characters are shown as \u escapes
         </span>
       )}
       <div className="review-field-values">
