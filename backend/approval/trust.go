@@ -182,6 +182,15 @@ func orDefault(s, d string) string {
 	return s
 }
 
+// FolderOf returns the trusted folder that holds path, if one does.
+func (t *Trust) FolderOf(path string) (string, bool, error) {
+	t.mu.Lock()
+	doc, warn := t.load()
+	t.mu.Unlock()
+	dir, ok := coveringFolder(doc, Canonical(path))
+	return dir, ok, warn
+}
+
 // coveringFolder finds a trusted folder that holds path.
 func coveringFolder(doc trustDoc, path string) (string, bool) {
 	for dir := range doc.Folders {

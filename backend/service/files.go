@@ -64,21 +64,24 @@ func (s *Service) checkFile(path string) fileCheck {
 		fc.state = approval.FileState{Trusted: true, Why: "not saved yet: made in Weft"}
 		return fc
 	}
+	tr, err := s.trust()
+	if err != nil {
+		fc.state = approval.FileState{Path: approval.Canonical(path), Why: err.Error()}
+		return fc
+	}
 	data, err := atomicfile.ReadBounded(path, workflow.MaxFileSize)
 	if err != nil {
-		why := "it could not be read: " + err.Error()
+		fc.state = approval.FileState{Path: approval.Canonical(path), Why: "it could not be read: " + err.Error()}
 		if errors.Is(err, os.ErrNotExist) {
-			why = "it is not on disk (moved or deleted since it was opened)"
+			fc.state.Why = "it is not on disk (moved or deleted since it was opened)"
 		}
-		fc.state = approval.FileState{Path: approval.Canonical(path), Why: why}
+		// A folder trusted as it is covers what is (or will be) in it.
+		if dir, ok, _ := tr.FolderOf(path); ok {
+			fc.state.Trusted, fc.state.Folder, fc.state.Why = true, dir, "in a folder you trust ("+dir+")"
+		}
 		return fc
 	}
 	fc.data = data
-	tr, err := s.trust()
-	if err != nil {
-		fc.state = approval.FileState{Path: approval.Canonical(path), SHA256: approval.Sum(data), Why: err.Error()}
-		return fc
-	}
 	fc.state, err = tr.State(path, data)
 	if err != nil {
 		fc.warnings = append(fc.warnings, err.Error())

@@ -10,6 +10,7 @@ import (
 
 	"go.temporal.io/server/temporaltest"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
@@ -35,10 +36,25 @@ func temporalSetup(t *testing.T, queue string) (*temporaltest.TestServer, settin
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	dir := t.TempDir()
+	trustTestFolders(t, dir)
 	startWorker(t, ts.GetDefaultClient(), queue, dir)
 	st := settings.Defaults()
 	st.Engine = settings.Engine{Kind: settings.EngineTemporal, Temporal: settings.TemporalEngine{Address: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(), TaskQueue: queue}}
 	return ts, st, dir
+}
+
+// trustTestFolders trusts the folder holding the test's temp folders (its
+// workflow files stand for checked-in workflows a CI run trusts with
+// `weft trust DIR`), in the test's own XDG data dir.
+func trustTestFolders(t *testing.T, dir string) {
+	t.Helper()
+	tr, err := approval.DefaultTrust()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tr.TrustFolder(filepath.Dir(dir), "test"); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // newService is the application layer over st, without a model.

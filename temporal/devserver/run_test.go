@@ -216,6 +216,12 @@ func TestCommandLine(t *testing.T) {
  "edges":[{"from":"a","to":"b"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trust, said := proc(t, home, "trust", dir) // a checked-in workflow, as CI trusts it
+	for range said {
+	}
+	if err := trust.Wait(); err != nil {
+		t.Fatalf("weft trust: %v", err)
+	}
 	cmd, lines := proc(t, home, "run", file, "--engine", "temporal", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-cli", "--on-escalate", "skip")
 	var all []string
 	for l := range lines {
@@ -392,6 +398,7 @@ func TestTemporalSchedule(t *testing.T) {
 		return strings.Join(all, "\n")
 	}
 	tflags := []string{"--engine", "temporal", "--temporal-address", addr, "--namespace", ns, "--task-queue", "weft-sched"}
+	weft("trust", dir) // a checked-in workflow, as CI trusts it
 	weft(append([]string{"schedule", "add", file, "--cron", "0 7 * * *"}, tflags...)...)
 	var rows []struct {
 		ID      string `json:"id"`
