@@ -103,6 +103,9 @@ type RunRecord struct {
 	Complete bool `json:"complete"`
 	// EngineRunID is the run's id on Temporal; "" for a local run.
 	EngineRunID string `json:"engine_run_id,omitempty"`
+	// Source is who started the run (manual, schedule); "" when it was
+	// logged before runs said.
+	Source runner.RunSource `json:"source,omitempty"`
 }
 
 // RunHistoryResult lists past runs, newest first.

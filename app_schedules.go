@@ -155,3 +155,28 @@ func (a *App) ScheduleNotices() []string {
 // temporalLogWait bounds logging the Temporal runs at start (a service
 // that is down must not hold the notices back for long).
 const temporalLogWait = 30 * time.Second
+
+// StaleSchedules are this machine's schedules of the file saved at path
+// whose runs are refused because it changed since they were made: the
+// app offers to update them after a save.
+func (a *App) StaleSchedules(path string) ([]schedule.Schedule, error) {
+	all, err := a.service().Schedules()
+	if err != nil {
+		return nil, err
+	}
+	return a.service().StaleSchedules(all, path), nil
+}
+
+// UpdateSchedules makes the schedules of the file saved at path run it as
+// it is now, after the checks a new schedule gets; approved are the
+// fingerprints the person approved of what waited (the approval dialog).
+func (a *App) UpdateSchedules(path string, approved []string) (service.ScheduleUpdateResult, error) {
+	m, err := a.scheduleManager()
+	if err != nil {
+		return service.ScheduleUpdateResult{Updated: []schedule.Schedule{}}, err
+	}
+	res, err := a.service().UpdateSchedules(a.context(), m, service.ScheduleUpdate{Path: path,
+		Approver: service.Preapproved(approved), ApprovedBy: "desktop (schedule update)"})
+	res.Problems, res.Approval, res.Warnings = nonNil(res.Problems), nonNil(res.Approval), nonNil(res.Warnings)
+	return res, err
+}
