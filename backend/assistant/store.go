@@ -88,7 +88,7 @@ func ChatPath(workflowFile, workflowID string) (string, error) {
 // be read at all is an error.
 func LoadChat(path, workflowID string) (*Conversation, []Warning, error) {
 	fresh := NewConversation(workflowID)
-	f, err := os.Open(path)
+	f, _, err := atomicfile.OpenFile(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fresh, nil, nil
 	}

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -43,22 +44,22 @@ func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s is %s, not a regular file: Weft does not read it", e.Path, Describe(e.Mode))
 }
 
-// OpenRegular opens path for reading only if it is a regular file
-// (through symbolic links), else it returns a *NotRegularError. A FIFO,
-// device or socket put where a file is expected is never opened for long
-// or read: it is refused before it is opened, and opening does not block
-// (NonBlock) in case it was swapped in after that look, which the check
-// of what was opened then refuses. So a state file can never hang Weft or
-// feed it without end.
-func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
+// OpenFile is os.OpenFile for the files Weft keeps: it opens path only if
+// it is a regular file (through symbolic links; or missing, with
+// os.O_CREATE), else it returns a *NotRegularError. A FIFO, device or
+// socket put where a file is expected is refused before it is opened, and
+// the open does not block (NonBlock) in case one was swapped in after that
+// look, which the check of what was opened then refuses. So a state file
+// can never hang Weft or feed it without end.
+func OpenFile(path string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
 	st, err := os.Stat(path)
-	if err != nil {
+	switch {
+	case err == nil && !st.Mode().IsRegular():
+		return nil, nil, &NotRegularError{Path: path, Mode: st.Mode()}
+	case err != nil && (flag&os.O_CREATE == 0 || !errors.Is(err, fs.ErrNotExist)):
 		return nil, nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, nil, &NotRegularError{Path: path, Mode: st.Mode()}
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|NonBlock, 0)
+	f, err := os.OpenFile(path, flag|NonBlock, perm)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,11 +74,11 @@ func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
 	return f, st, nil
 }
 
-// ReadBounded reads a whole regular file (OpenRegular) unless it is larger
+// ReadBounded reads a whole regular file (OpenFile) unless it is larger
 // than limit bytes, so a wrong or hostile file cannot exhaust memory or
 // hang the reader.
 func ReadBounded(path string, limit int64) ([]byte, error) {
-	f, st, err := OpenRegular(path)
+	f, st, err := OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}

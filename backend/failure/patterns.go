@@ -94,7 +94,7 @@ func (s *PatternStore) Record(p Pattern) error {
 	}
 	// 0600: failure texts can quote private output. Chmod tightens a
 	// store made before that.
-	f, err := os.OpenFile(s.Path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	f, _, err := atomicfile.OpenFile(s.Path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func (s *PatternStore) compact() error {
 }
 
 func (s *PatternStore) load() ([]Pattern, error) {
-	f, err := os.Open(s.Path)
+	f, _, err := atomicfile.OpenFile(s.Path, os.O_RDONLY, 0)
 	if os.IsNotExist(err) {
 		return nil, nil
 	}

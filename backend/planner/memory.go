@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/validate"
 )
 
@@ -123,7 +124,7 @@ func (m *Memory) Append(r Record) error {
 			return fmt.Errorf("rotate repair memory: %w", err)
 		}
 	}
-	f, err := os.OpenFile(m.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, _, err := atomicfile.OpenFile(m.Path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("open repair memory: %w", err)
 	}
@@ -169,7 +170,7 @@ func (m *Memory) Load() ([]Record, []string, error) {
 
 // readRecords decodes the tail of one memory file.
 func readRecords(path string) ([]Record, []string, error) {
-	f, err := os.Open(path)
+	f, st, err := atomicfile.OpenFile(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
@@ -177,10 +178,6 @@ func readRecords(path string) ([]Record, []string, error) {
 		return nil, nil, fmt.Errorf("read repair memory: %w", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, fmt.Errorf("read repair memory: %w", err)
-	}
 	skipFirst := false
 	if st.Size() > memoryReadBytes {
 		if _, err := f.Seek(st.Size()-memoryReadBytes, io.SeekStart); err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/weft-dev/weft/backend/atomicfile"
 )
 
 // A process killed while appending to a line-per-record log (events.jsonl,
@@ -20,7 +22,7 @@ const tornChunk = 64 << 10
 // openAppend opens a log for appending, creating it private, and first
 // cuts off a torn last line.
 func openAppend(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, runFileMode)
+	f, _, err := atomicfile.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, runFileMode)
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +38,7 @@ func openAppend(path string) (*os.File, error) {
 // Call it only on a log no process is writing: a live writer's last line
 // may be incomplete for a moment.
 func RepairLog(path string) (int64, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, _, err := atomicfile.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return 0, err
 	}

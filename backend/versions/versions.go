@@ -62,6 +62,8 @@ var ErrCorrupt = errors.New("corrupt version file")
 
 const (
 	indexFile = "index.json"
+	// maxIndexSize bounds what reading the index takes.
+	maxIndexSize = 64 << 20
 	// claimGrace is how long an empty version file counts as being
 	// written by another process rather than left by a crash.
 	claimGrace = time.Minute
@@ -259,7 +261,7 @@ func (s *Store) list(dir, id string) ([]Version, int, error) {
 
 	var idx index
 	indexPath := filepath.Join(dir, indexFile)
-	data, err := os.ReadFile(indexPath)
+	data, err := atomicfile.ReadBounded(indexPath, maxIndexSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -3,7 +3,6 @@ package workflow
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 )
@@ -14,19 +13,11 @@ const MaxFileSize = 256 << 20
 // Load reads and parses a workflow file. Errors name the file and, for bad
 // content, the JSON path, line and column.
 func Load(path string) (*Workflow, []string, error) {
-	st, err := os.Stat(path)
+	// A regular file only, opened without blocking: a FIFO or device at
+	// the path is refused, never waited on (atomicfile.OpenFile).
+	data, err := atomicfile.ReadBounded(path, MaxFileSize)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open workflow: %w", err)
-	}
-	if st.IsDir() {
-		return nil, nil, fmt.Errorf("open workflow %s: is a directory", path)
-	}
-	if st.Size() > MaxFileSize {
-		return nil, nil, fmt.Errorf("open workflow %s: %d bytes is over the %d byte limit", path, st.Size(), MaxFileSize)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, fmt.Errorf("read workflow: %w", err)
 	}
 	w, warnings, err := Parse(data)
 	if err != nil {

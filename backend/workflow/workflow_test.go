@@ -155,7 +155,7 @@ func TestLoadErrorsNameTheFile(t *testing.T) {
 	if _, _, err := Load(filepath.Join(dir, "missing.json")); err == nil {
 		t.Fatal("missing file loaded")
 	}
-	if _, _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "directory") {
+	if _, _, err := Load(dir); err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Fatalf("dir: %v", err)
 	}
 }
