@@ -235,15 +235,47 @@ func (s *Service) Approve(ctx context.Context, w *workflow.Workflow, path string
 		}
 		steps = append(steps, st)
 	}
-	store, err := s.approvals()
+	st, _, err := s.settings()
 	if err != nil {
 		return state, err
 	}
-	if err := store.Approve(steps, path, w.Name, by); err != nil {
+	g, err := s.openGate(ctx, st, w, path)
+	if err != nil {
+		return state, err
+	}
+	if err := g.record(w, steps, path, by); err != nil {
 		return state, err
 	}
 	s.trustIfReviewed(ctx, path, by)
 	return s.PendingApprovals(ctx, w, path)
+}
+
+// record stores the approval of steps of w at path. A model-written step
+// approved in a file review was seen whole (its content and where it
+// leads), so its content is approved as a model's step too: it does not
+// ask again once the file is trusted.
+func (g *gate) record(w *workflow.Workflow, steps []approval.Step, path, by string) error {
+	all := append([]approval.Step(nil), steps...)
+	if g.sc.File {
+		sc := g.sc
+		sc.File = false
+		own := map[string]approval.Step{}
+		for _, st := range approval.Required(w, sc) {
+			own[st.NodeID+"\x00"+st.Key] = st
+		}
+		for _, st := range steps {
+			if m, ok := own[st.NodeID+"\x00"+st.Key]; ok && m.Fingerprint != st.Fingerprint {
+				all = append(all, m)
+			}
+		}
+	}
+	if err := g.store.Approve(all, path, w.Name, by); err != nil {
+		return err
+	}
+	for _, st := range all {
+		g.snap[st.Fingerprint] = true
+	}
+	return nil
 }
 
 // pass is the gate's decision about one run.
@@ -272,7 +304,6 @@ func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *wo
 		return p, err
 	}
 	p.catalog, p.file, p.warnings = g.cat, g.sc.File, g.warns
-	snap := g.snap
 	p.pending = g.pending(w)
 	if len(p.pending) > 0 && approver != nil {
 		fps, err := approver.Approve(ctx, ApprovalRequest{Workflow: w, Steps: p.pending, File: g.fc.view()})
@@ -291,11 +322,8 @@ func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *wo
 				left = append(left, st)
 			}
 		}
-		if err := g.store.Approve(yes, path, w.Name, by); err != nil {
+		if err := g.record(w, yes, path, by); err != nil {
 			return p, err
-		}
-		for _, st := range yes {
-			snap[st.Fingerprint] = true
 		}
 		p.pending, p.denied = left, len(left) > 0
 		if len(yes) > 0 {
