@@ -131,8 +131,12 @@ type Fields struct {
 	Lenient map[string]bool
 }
 
-// fieldFn is the function strict member access is rewritten to.
-const fieldFn = "weft·field"
+// fieldFn is the function strict member access is rewritten to, and
+// wholeFn the one a root read whole is wrapped in.
+const (
+	fieldFn = "weft·field"
+	wholeFn = "weft·whole"
+)
 
 // CompileWith is Compile with strict field access on f's roots (nil: none).
 func CompileWith(src string, f *Fields, disabled ...string) (*Program, error) {
@@ -142,7 +146,7 @@ func CompileWith(src string, f *Fields, disabled ...string) (*Program, error) {
 	off := map[string]bool{}
 	opts := []expr.Option{expr.MaxNodes(MaxNodes), expr.Patch(patcher{})}
 	if f != nil && len(f.Roots) > 0 {
-		opts = append(opts, expr.Patch(fieldPatcher{roots: f.Roots}), expr.Function(fieldFn, strictField(f.Lenient)))
+		opts = append(opts, expr.Patch(fieldPatcher{roots: f.Roots}), expr.Function(fieldFn, strictField(f.Lenient)), expr.Function(wholeFn, whole))
 	}
 	for _, name := range disabled {
 		off[name] = true
@@ -209,11 +213,15 @@ func (p *Program) Eval(ctx context.Context, env map[string]any, timeout time.Dur
 }
 
 // cleanError keeps the first line of expr's error, and says so when a
-// bound stopped it.
+// bound stopped it or a value cut at its cap was read.
 func cleanError(err error) error {
 	var le *LimitError
 	if errors.As(err, &le) {
 		return le
+	}
+	var te *TruncatedError
+	if errors.As(err, &te) {
+		return te
 	}
 	msg := err.Error()
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
@@ -261,25 +269,57 @@ func isIdent(n ast.Node, name string) bool {
 	return ok && id.Value == name
 }
 
-// fieldPatcher rewrites root.name (not root?.name) to weft·field(root, "name",
-// "root") for the checked roots.
+// fieldPatcher puts every read of a checked root's outputs through the
+// one lookup (Field, Whole): root.name and root?.name become
+// weft·field(root, "name", "root", optional), and a root (or $env) read
+// whole, weft·whole(root, "root"). Walk visits children first, so a
+// member's root has already been wrapped when the member is visited: the
+// member takes the root back out.
 type fieldPatcher struct{ roots map[string]bool }
 
 func (p fieldPatcher) Visit(node *ast.Node) {
-	m, ok := (*node).(*ast.MemberNode)
-	if !ok || m.Optional || m.Method {
-		return
+	switch n := (*node).(type) {
+	case *ast.IdentifierNode:
+		if p.roots[n.Value] || n.Value == "$env" {
+			ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: wholeFn},
+				Arguments: []ast.Node{&ast.IdentifierNode{Value: n.Value}, &ast.StringNode{Value: n.Value}}})
+		}
+	case *ast.CallNode:
+		if id := p.wholeRoot(n.Callee); id != nil {
+			n.Callee = id // a root called as a function: nothing is read
+		}
+	case *ast.MemberNode:
+		id := p.wholeRoot(n.Node)
+		prop, ok := n.Property.(*ast.StringNode)
+		if id == nil || !ok || n.Method || id.Value == "$env" {
+			return
+		}
+		ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fieldFn},
+			Arguments: []ast.Node{id, &ast.StringNode{Value: prop.Value}, &ast.StringNode{Value: id.Value}, &ast.BoolNode{Value: n.Optional}}})
 	}
-	id, ok := m.Node.(*ast.IdentifierNode)
-	if !ok || !p.roots[id.Value] {
-		return
+}
+
+// wholeRoot is the root identifier a weft·whole call wraps, or nil.
+func (p fieldPatcher) wholeRoot(n ast.Node) *ast.IdentifierNode {
+	c, ok := n.(*ast.CallNode)
+	if !ok || !isCall(c, wholeFn) || len(c.Arguments) != 2 {
+		return nil
 	}
-	prop, ok := m.Property.(*ast.StringNode)
-	if !ok {
-		return
+	id, _ := c.Arguments[0].(*ast.IdentifierNode)
+	return id
+}
+
+// whole is weft·whole: a root's outputs read whole, unless a value in
+// them was cut at its cap.
+func whole(args ...any) (any, error) {
+	if len(args) != 2 {
+		return nil, fmt.Errorf("%s takes 2 arguments", wholeFn)
 	}
-	ast.Patch(node, &ast.CallNode{Callee: &ast.IdentifierNode{Value: fieldFn},
-		Arguments: []ast.Node{id, &ast.StringNode{Value: prop.Value}, &ast.StringNode{Value: id.Value}}})
+	root, _ := args[1].(string)
+	if err := Whole(root, args[0]); err != nil {
+		return nil, err
+	}
+	return args[0], nil
 }
 
 // MissingFieldError is a strict read of a field the outputs do not have.
@@ -325,22 +365,31 @@ func MissingField(root, name string, m map[string]any, lenient map[string]bool) 
 	return &MissingFieldError{Root: root, Field: name, Have: have, Skipped: skipped}
 }
 
+// strictField is weft·field: root.name read through Field. An optional
+// read (root?.name) of a field root lacks is nil, as expr's is; one of a
+// value cut at its cap is still an error.
 func strictField(lenient map[string]bool) func(args ...any) (any, error) {
 	return func(args ...any) (any, error) {
-		if len(args) != 3 {
-			return nil, fmt.Errorf("%s takes 3 arguments", fieldFn)
+		if len(args) != 4 {
+			return nil, fmt.Errorf("%s takes 4 arguments", fieldFn)
 		}
 		name, _ := args[1].(string)
 		root, _ := args[2].(string)
+		optional, _ := args[3].(bool)
 		switch obj := args[0].(type) {
 		case nil:
 			return nil, nil
 		case map[string]any:
-			if err := MissingField(root, name, obj, lenient); err != nil {
-				return nil, err
+			v, err := Field(root, name, obj, lenient)
+			var mf *MissingFieldError
+			if optional && errors.As(err, &mf) {
+				return nil, nil
 			}
-			return obj[name], nil
+			return v, err
 		default:
+			if optional {
+				return nil, nil
+			}
 			return nil, fmt.Errorf("%s is %s, not an object with fields: it has no field %q", root, typeName(obj), name)
 		}
 	}

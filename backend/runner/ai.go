@@ -127,7 +127,11 @@ func (r *run) aiStep(ctx context.Context, n *workflow.Node, rc *retryContext) (m
 			if text == "" {
 				return map[string]any{"text": "", "tool_calls": calls}, strings.Join(trace, "\n"), &rejectedError{"the model gave an empty answer"}
 			}
-			return map[string]any{"text": text, "tool_calls": calls}, strings.Join(trace, "\n"), nil
+			out := map[string]any{"text": text, "tool_calls": calls}
+			if reply.FinishReason == "length" {
+				markCut(out, "text", whyAnswer)
+			}
+			return out, strings.Join(trace, "\n"), nil
 		}
 		if calls >= maxCalls {
 			return map[string]any{"text": reply.Text, "tool_calls": calls}, strings.Join(trace, "\n"),
@@ -262,18 +266,26 @@ func (r *run) aiTransform(ctx context.Context, n *workflow.Node, rc *retryContex
 	}
 	answer := strings.TrimSpace(reply.Text)
 	got := "the model answered: " + truncate(answer, 500)
+	// An answer cut at the model's output limit is marked (truncated.go);
+	// a label is one of the labels, whole, or no answer at all.
+	cut := func(out map[string]any, field string) map[string]any {
+		if reply.FinishReason == "length" {
+			markCut(out, field, whyAnswer)
+		}
+		return out
+	}
 	switch kind {
 	case "summarize":
 		if answer == "" {
 			return map[string]any{"text": ""}, got, &rejectedError{"the model gave an empty summary"}
 		}
-		return map[string]any{"text": answer}, got, nil
+		return cut(map[string]any{"text": answer}, "text"), got, nil
 	case "extract":
 		data, err := parseJSONObject(answer)
 		if err != nil {
 			return map[string]any{"data": nil}, got, &rejectedError{"the model's answer is not a JSON object: " + err.Error()}
 		}
-		return map[string]any{"data": data}, got, nil
+		return cut(map[string]any{"data": data}, "data"), got, nil
 	default:
 		label, err := matchLabel(answer, n.Params.Labels)
 		if err != nil {

@@ -1,13 +1,9 @@
 package runner
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +15,6 @@ import (
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/runner/proc"
-	"github.com/weft-dev/weft/backend/runner/quote"
 )
 
 // Limits of the built-in tools.
@@ -177,32 +172,6 @@ func resolve(dir, p string) string {
 
 // ---- run_command ----
 
-// cappedBuffer keeps the first max bytes and counts the rest.
-type cappedBuffer struct {
-	buf     bytes.Buffer
-	max     int
-	dropped int64
-}
-
-func (c *cappedBuffer) Write(p []byte) (int, error) {
-	room := c.max - c.buf.Len()
-	if room >= len(p) {
-		return c.buf.Write(p)
-	}
-	if room > 0 {
-		c.buf.Write(p[:room])
-	}
-	c.dropped += int64(len(p) - max(room, 0))
-	return len(p), nil
-}
-
-func (c *cappedBuffer) String() string {
-	if c.dropped > 0 {
-		return c.buf.String() + fmt.Sprintf("\n…[%d more bytes not captured]", c.dropped)
-	}
-	return c.buf.String()
-}
-
 func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 	a := args{"run_command", c.Args}
 	if err := a.only("command", "cwd", "timeout_ms", "ok_exit_codes"); err != nil {
@@ -253,6 +222,8 @@ func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 	start := time.Now()
 	runErr := cmd.Run()
 	out := map[string]any{"exit_code": 0, "stdout": stdout.String(), "stderr": stderr.String()}
+	stdout.mark(out, "stdout") // a cut output is marked, not handed on as whole (truncated.go)
+	stderr.mark(out, "stderr")
 	code := 0
 	if cmd.ProcessState != nil {
 		code = exitCode(cmd.ProcessState)
@@ -296,91 +267,7 @@ func exitCode(ps *os.ProcessState) int {
 	return ps.ExitCode()
 }
 
-// ---- http_request ----
-
-var httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
-
-func httpRequest(ctx context.Context, c ToolCall) (map[string]any, error) {
-	a := args{"http_request", c.Args}
-	if err := a.only("method", "url", "headers", "body", "ok_status"); err != nil {
-		return nil, err
-	}
-	okStatus, _, err := a.intList("ok_status", 100, 599)
-	if err != nil {
-		return nil, err
-	}
-	method, err := a.str("method", true)
-	if err != nil {
-		return nil, err
-	}
-	method = strings.ToUpper(strings.TrimSpace(method))
-	switch method {
-	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS":
-	default:
-		return nil, argErrorf("http_request: the method %q is not one of GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS", method)
-	}
-	raw, err := a.str("url", true)
-	if err != nil {
-		return nil, err
-	}
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, argErrorf("http_request: %q is not an http or https URL", raw)
-	}
-	body, err := a.str("body", false)
-	if err != nil {
-		return nil, err
-	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultHTTPWait)
-		defer cancel()
-	}
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
-	if err != nil {
-		return nil, argErrorf("http_request: %v", err)
-	}
-	switch h := c.Args["headers"].(type) {
-	case nil:
-	case map[string]any:
-		for k, v := range h {
-			// Templates insert data into headers as is: a line break left
-			// after rendering (or in a model's tool call) would add headers.
-			if err := quote.Header(k, toText(v)); err != nil {
-				return nil, argErrorf("http_request: %v", err)
-			}
-			req.Header.Set(k, toText(v))
-		}
-	default:
-		return nil, argErrorf("http_request: headers must be an object of strings")
-	}
-	resp, err := httpClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("http_request: %w", err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, MaxHTTPBody+1))
-	if err != nil {
-		return nil, fmt.Errorf("http_request: reading the response: %w", err)
-	}
-	text := string(b)
-	if len(b) > MaxHTTPBody {
-		text = string(b[:MaxHTTPBody]) + "\n…[response cut at 1 MiB]"
-	}
-	headers := make(map[string]any, len(resp.Header))
-	for k, vs := range resp.Header {
-		headers[k] = strings.Join(vs, ", ")
-	}
-	out := map[string]any{"status": resp.StatusCode, "body": text, "headers": headers}
-	if resp.StatusCode >= 400 && !containsInt(okStatus, resp.StatusCode) {
-		return out, &HTTPStatusError{Status: resp.StatusCode, RetryAfter: parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()), Body: text}
-	}
-	return out, nil
-}
+// ---- http_request: httptool.go ----
 
 // ---- files ----
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/mcp/mcptest"
 	"github.com/weft-dev/weft/backend/settings"
@@ -31,8 +32,8 @@ func TestRunCommand(t *testing.T) {
 		t.Fatalf("%v %v", out, err)
 	}
 	out, err = call(t, dir, "run_command", map[string]any{"command": "head -c 3000000 /dev/zero"})
-	if err != nil || len(out["stdout"].(string)) > MaxCommandOutput+100 || !strings.Contains(out["stdout"].(string), "more bytes not captured") {
-		t.Fatalf("output cap: %d bytes, %v", len(out["stdout"].(string)), err)
+	if err != nil || out["stdout"] != strings.Repeat("\x00", MaxCommandOutput) || expression.Truncated(out)["stdout"] == "" {
+		t.Fatalf("output cap: %d bytes, marks %v, %v", len(out["stdout"].(string)), out[expression.TruncatedField], err)
 	}
 	start := time.Now()
 	_, err = call(t, dir, "run_command", map[string]any{"command": "sleep 10", "timeout_ms": 100})

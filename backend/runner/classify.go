@@ -55,6 +55,10 @@ func classify(ft failure.Type, err error, outputs map[string]any) failure.Classi
 	if ft == failure.FailRejected {
 		return failure.Classification{Severity: failure.SevMedium, Category: failure.CatLogic, Retryable: true}
 	}
+	var re *RedirectError
+	if errors.As(err, &re) {
+		return failure.Classification{Severity: failure.SevHigh, Category: failure.CatPermission, SuggestedFix: re.Fix}
+	}
 	var ae *ArgError
 	if errors.As(err, &ae) {
 		return failure.Classification{Severity: failure.SevHigh, Category: failure.CatValidation}

@@ -58,19 +58,26 @@ func (r *run) placeholder(inner string) (any, error) {
 		return r.eval.eval(s, r.vars, "", nil)
 	}
 	var cur any = r.vars[parts[0]]
-	if len(parts) > 1 {
-		// A template inserts text: a field the step did not produce (or
-		// a step that has not run) would insert "" and the run would go on
-		// as if nothing happened, so it is the reading step's error.
-		outs, _ := cur.(map[string]any)
-		if !r.set[parts[0]] && !lenientFields[parts[1]] {
-			return nil, fmt.Errorf("{{%s}}: %s has not run on this path, so it has no field %q", s, parts[0], parts[1])
+	if len(parts) == 1 {
+		// All of a step's outputs at once: not if one was cut at its cap.
+		if err := expression.Whole(parts[0], cur); err != nil {
+			return nil, err
 		}
-		if err := expression.MissingField(parts[0], parts[1], outs, lenientFields); err != nil {
-			return nil, fmt.Errorf("{{%s}}: %w", s, err)
-		}
+		return cur, nil
 	}
-	for _, p := range parts[1:] {
+	// A template inserts text: a field the step did not produce (or a
+	// step that has not run) would insert "" and the run would go on as
+	// if nothing happened, so it is the reading step's error; so is a
+	// value cut at its cap (expression.Field, the lookup conditions use).
+	outs, _ := cur.(map[string]any)
+	if !r.set[parts[0]] && !lenientFields[parts[1]] {
+		return nil, fmt.Errorf("%s has not run on this path, so it has no field %q", parts[0], parts[1])
+	}
+	cur, err := expression.Field(parts[0], parts[1], outs, lenientFields)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range parts[2:] {
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, nil
