@@ -257,3 +257,38 @@ func TestDeletedMarkOfAnUnapprovedStep(t *testing.T) {
 		t.Fatalf("the unapproved step ran once its mark was deleted: %+v %v", res, err)
 	}
 }
+
+// A reviewed file submitted to a remote engine carries what the worker's
+// gate needs to judge it the same way: the file review and every approved
+// fingerprint.
+func TestReviewedFileTravelsToTheWorker(t *testing.T) {
+	svc := testService(t, nil)
+	dir := t.TempDir()
+	w, path := foreignFile(t, dir, filepath.Join(dir, "m"))
+	eng := &fakeRemote{}
+	res, _, err := svc.Submit(context.Background(), StartRequest{Workflow: w, Path: path, Approver: ApproveAll{}, ApprovedBy: "test"}, eng)
+	if err != nil || !res.Started || len(eng.got) != 1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	sub := eng.got[0]
+	if !sub.ReviewFile {
+		t.Fatal("the file review did not travel")
+	}
+	worker := approval.Pending(w, approval.Scope{Dir: sub.Dir, File: sub.ReviewFile}, approval.Set(setOf(sub.Approved)).Approved)
+	if len(worker) != 0 {
+		t.Fatalf("the worker's gate would refuse: %+v", worker)
+	}
+	// Without the flag the worker judges a model-written step as such.
+	byModel(w)
+	if p := approval.Pending(w, approval.Scope{Dir: sub.Dir}, approval.Set(setOf(sub.Approved)).Approved); len(p) == 0 {
+		t.Fatal("a model's step passed on a file review's approvals of other content")
+	}
+}
+
+func setOf(fps []string) map[string]bool {
+	m := map[string]bool{}
+	for _, fp := range fps {
+		m[fp] = true
+	}
+	return m
+}
