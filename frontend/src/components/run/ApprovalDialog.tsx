@@ -1,15 +1,21 @@
 // Before a run, the person approves each step a model wrote or changed that
 // can act on the world (commands, file writes, any HTTP request, reads
-// outside the workflow's folder, MCP tools, AI agents that may call them).
+// outside the workflow's folder, MCP tools, AI agents that may call them)
+// or decides where the run goes. In a workflow file Weft did not write and
+// the person did not review (cloned, downloaded, edited elsewhere) that is
+// every such step, whoever wrote it: the dialog then says why the file is
+// reviewed and, for a file that changed since it was reviewed, shows each
+// step as it was beside what it is now.
 // Approval covers the exact content shown here, in full: a later change by
 // a model, or by hand, asks again. The rule lives in Go (backend/approval).
 // Only the step's display form is shown: Go has escaped every character
 // that would not show (bidi overrides, zero-width…) as the terminal does,
 // so what is read here is what runs.
-import { Bot, Check, FileSearch, FilePen, Globe, ShieldAlert, SquareTerminal, TriangleAlert, Wrench } from 'lucide-react';
-import { useId, useRef } from 'react';
-import type { ApprovalStep } from '../../types';
+import { Bot, Check, FileSearch, FilePen, GitBranch, Globe, Route, ShieldAlert, SquareTerminal, TriangleAlert, Wrench } from 'lucide-react';
+import { useId, useMemo, useRef } from 'react';
+import type { ApprovalStep, FileTrust } from '../../types';
 import { plural } from './format';
+import { lineDiff, type DiffLine } from './lineDiff';
 import './run.css';
 import { useFocusTrap } from '../focusTrap';
 
@@ -21,7 +27,24 @@ const KIND: Record<string, { label: string; icon: typeof Wrench }> = {
   tool: { label: 'calls a tool', icon: Wrench },
   unknown_tool: { label: 'unknown tool', icon: Wrench },
   agent: { label: 'AI agent', icon: Bot },
+  control: { label: 'decides where the run goes', icon: GitBranch },
+  flow: { label: 'leads to other steps', icon: Route },
 };
+
+/** badge says where a step to review comes from, and for a file's step whether it is new or changed. */
+function badge(s: ApprovalStep, file: FileTrust | null | undefined): { text: string; cls: string } {
+  if (s.origin === 'file') {
+    if (s.display.previous || s.previous) return { text: 'changed', cls: 'changed' };
+    if (file?.changed) return { text: 'new', cls: 'new' };
+    return { text: 'not reviewed', cls: 'file' };
+  }
+  return { text: VIA[s.provenance?.via ?? ''] ?? 'written by a model', cls: '' };
+}
+
+function sentence(t: string): string {
+  const s = t.trim();
+  return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?)]$/.test(s) ? '' : '.') : s;
+}
 
 const VIA: Record<string, string> = {
   plan: 'planned by a model',
@@ -38,14 +61,20 @@ export function ApprovalDialog({
   onApproveAll,
   onCancel,
   verb = 'run',
+  file,
+  onApproveOnly,
 }: {
   /** what approving leads to: the run starts, or the schedule is made */
   verb?: 'run' | 'schedule';
   steps: ApprovalStep[];
   approved: string[];
   error?: string;
+  /** the trust of the workflow's file: why its steps are reviewed */
+  file?: FileTrust | null;
   onApproveStep(fingerprint: string): void;
   onApproveAll(): void;
+  /** approves every step left without going on (no run): offered when given */
+  onApproveOnly?(): void;
   onCancel(): void;
 }) {
   const titleId = useId();
@@ -53,17 +82,35 @@ export function ApprovalDialog({
   useFocusTrap(box);
   const done = new Set(approved);
   const left = steps.filter((s) => !done.has(s.fingerprint)).length;
+  const fromFile = steps.some((s) => s.origin === 'file');
+  const title = !fromFile
+    ? 'Approve steps a model wrote'
+    : file?.changed
+      ? 'This workflow file changed since you reviewed it'
+      : file && !file.trusted
+        ? 'Weft did not write this workflow file'
+        : 'Review this workflow file';
   return (
     <div className="run-modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onCancel()}>
       <div className="run-modal approval" role="dialog" aria-modal="true" aria-labelledby={titleId} data-testid="approval-dialog" ref={box}>
         <header className="run-modal-head">
           <ShieldAlert size={16} className="esc-icon" />
           <div className="run-modal-titles">
-            <h2 id={titleId}>Approve steps a model wrote</h2>
-            <p className="muted">
-              A model wrote or changed {plural(steps.length, 'step')} below that can act outside Weft. Each runs only after you
-              approve exactly what is shown; if it changes later, you are asked again.
-            </p>
+            <h2 id={titleId}>{title}</h2>
+            {fromFile ? (
+              <p className="muted" data-testid="approval-why">
+                {file?.why ? sentence(file.why) + ' ' : 'It was not written by Weft, or it changed since you reviewed it. '}
+                {file?.changed
+                  ? `What acts or decides where the run goes and changed since is below (${plural(steps.length, 'step')}), as it was and as it is now.`
+                  : `Everything in it that acts or decides where the run goes is below (${plural(steps.length, 'step')}).`}{' '}
+                Nothing runs until you approve each exactly as shown; if it changes later, you are asked again.
+              </p>
+            ) : (
+              <p className="muted">
+                A model wrote or changed {plural(steps.length, 'step')} below that can act outside Weft. Each runs only after you
+                approve exactly what is shown; if it changes later, you are asked again.
+              </p>
+            )}
           </div>
         </header>
         <div className="run-modal-body">
@@ -72,14 +119,23 @@ export function ApprovalDialog({
               const k = KIND[s.kind] ?? { label: s.kind, icon: Wrench };
               const isDone = done.has(s.fingerprint);
               const d = s.display;
+              const b = badge(s, file);
               return (
-                <li key={s.node_id} data-testid="approval-step" data-kind={s.kind} data-approved={isDone ? 'true' : 'false'}>
+                <li
+                  key={s.fingerprint || s.node_id}
+                  data-testid="approval-step"
+                  data-kind={s.kind}
+                  data-origin={s.origin ?? 'model'}
+                  data-approved={isDone ? 'true' : 'false'}
+                >
                   <k.icon size={14} className="approval-icon" aria-label={k.label} />
                   <div className="approval-text">
                     <div className="approval-name">
                       <strong>{d.name || d.key}</strong> <code>{d.key}</code>
                       {d.tool && <code>{d.tool}</code>}
-                      <span className="approval-new">{VIA[s.provenance?.via ?? ''] ?? 'written by a model'}</span>
+                      <span className={`approval-new ${b.cls}`} data-testid="approval-badge">
+                        {b.text}
+                      </span>
                     </div>
                     <div className="approval-detail">{d.reason}</div>
                     {d.escaped && (
@@ -127,12 +183,16 @@ export function ApprovalDialog({
                         ))}
                       </dl>
                     )}
-                    <details className="approval-content">
-                      <summary>Everything this approval covers</summary>
-                      <pre tabIndex={0} data-testid="approval-content">
-                        {d.content}
-                      </pre>
-                    </details>
+                    {d.previous ? (
+                      <WasNow was={d.previous} now={d.content} />
+                    ) : (
+                      <details className="approval-content">
+                        <summary>Everything this approval covers</summary>
+                        <pre tabIndex={0} data-testid="approval-content">
+                          {d.content}
+                        </pre>
+                      </details>
+                    )}
                   </div>
                   <div className="approval-action">
                     {isDone ? (
@@ -163,11 +223,48 @@ export function ApprovalDialog({
                 ? `Approve all and ${verb}`
                 : `Approve the other ${plural(left, 'step')} and ${verb}`}
           </button>
+          {onApproveOnly && left > 0 && (
+            <button type="button" className="btn" onClick={onApproveOnly} data-testid="approve-only">
+              {left === steps.length ? 'Approve all' : `Approve the other ${plural(left, 'step')}`} without running
+            </button>
+          )}
           <button type="button" className="btn" onClick={onCancel} data-testid="approve-cancel">
             Cancel
           </button>
         </footer>
       </div>
     </div>
+  );
+}
+
+/** WasNow shows a changed step as it was when its file was last reviewed and as it is now, the lines that differ marked. */
+function WasNow({ was, now }: { was: string; now: string }) {
+  const d = useMemo(() => lineDiff(was, now), [was, now]);
+  return (
+    <div className="approval-wasnow" data-testid="approval-wasnow">
+      <DiffBlock label="was (when you last reviewed it)" lines={d.was} sign="−" testid="approval-was" />
+      <DiffBlock label="now" lines={d.now} sign="+" testid="approval-now" />
+    </div>
+  );
+}
+
+function DiffBlock({ label, lines, sign, testid }: { label: string; lines: DiffLine[]; sign: string; testid: string }) {
+  const changed = lines.filter((l) => l.changed).length;
+  return (
+    <figure className={`approval-diff ${testid === 'approval-was' ? 'was' : 'now'}`}>
+      <figcaption>
+        {label}
+        {changed > 0 && <span className="muted"> · {plural(changed, 'line')} differ</span>}
+      </figcaption>
+      <pre tabIndex={0} data-testid={testid}>
+        {lines.map((l, i) => (
+          <span key={i} className={l.changed ? 'diff-line changed' : 'diff-line'} data-changed={l.changed ? 'true' : undefined}>
+            <span className="diff-sign">{l.changed ? sign : ' '}</span>
+            {l.text}
+            {'\n'}
+          </span>
+        ))}
+      </pre>
+    </figure>
   );
 }
