@@ -31,8 +31,8 @@ func TestRunCommand(t *testing.T) {
 	if err != nil || out["exit_code"] != 3 || out["stdout"] != filepath.Join(dir, "sub")+"\n" || out["stderr"] != "oops\n" {
 		t.Fatalf("%v %v", out, err)
 	}
-	out, err = call(t, dir, "run_command", map[string]any{"command": "head -c 3000000 /dev/zero"})
-	if err != nil || out["stdout"] != strings.Repeat("\x00", MaxCommandOutput) || expression.Truncated(out)["stdout"] == "" {
+	out, err = call(t, dir, "run_command", map[string]any{"command": "yes x | head -c 3000000"})
+	if err != nil || out["stdout"] != strings.Repeat("x\n", MaxCommandOutput/2) || expression.Truncated(out)["stdout"] == "" {
 		t.Fatalf("output cap: %d bytes, marks %v, %v", len(out["stdout"].(string)), out[expression.TruncatedField], err)
 	}
 	start := time.Now()
