@@ -288,6 +288,10 @@ func (p fieldPatcher) Visit(node *ast.Node) {
 		if id := p.wholeRoot(n.Callee); id != nil {
 			n.Callee = id // a root called as a function: nothing is read
 		}
+	case *ast.BinaryNode:
+		if id := p.wholeRoot(n.Right); id != nil && (n.Operator == "in" || n.Operator == "not in") {
+			n.Right = id // "field" in root tests for a field: no value is read
+		}
 	case *ast.MemberNode:
 		id := p.wholeRoot(n.Node)
 		prop, ok := n.Property.(*ast.StringNode)

@@ -37,6 +37,8 @@ func TestTruncatedReads(t *testing.T) {
 		{`fetch?.nothing == nil`, true},
 		{`fetch["weft.truncated"].body != ""`, true}, // the mark itself says what was cut
 		{`"body" in fetch["weft.truncated"]`, true},
+		{`"body" in fetch && "nothing" not in fetch`, true}, // testing for a field reads no value
+		{`not ("status" in fetch)`, false},
 		{`all(list.files, # != check.stdout)`, true},
 		{`fetch.body`, nil},
 		{`fetch.body != ""`, nil},
