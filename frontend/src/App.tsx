@@ -10,6 +10,7 @@ import { SchedulesDialog } from './components/schedules/SchedulesDialog';
 import { PreferencesDialog } from './components/slots';
 import { StatusBar } from './components/StatusBar';
 import { Toolbar } from './components/Toolbar';
+import { TrustBanner } from './components/TrustBanner';
 import { useStore } from './store';
 import { actions as defaultActions, type Actions } from './store/actions';
 import { watchTheme } from './theme';
@@ -66,6 +67,7 @@ export default function App({ actions = defaultActions, autoload = true }: { act
       <main className="workspace">
         {paletteOpen && <Palette />}
         <div className="center">
+          <TrustBanner />
           <Canvas />
           <ProblemsPanel />
         </div>

@@ -12,6 +12,7 @@ import type {
   AssistantResult,
   ChatHistory,
   ConnectionInfo,
+  FileTrust,
   KeyUse,
   LocalServer,
   OpenResult,
@@ -62,7 +63,12 @@ function normOpen(r: OpenResult): OpenResult {
     name: r?.name ?? '',
     workflow: (r?.workflow as Workflow | null) ?? null,
     warnings: r?.warnings ?? [],
+    file: r?.file ? normTrust(r.file) : undefined,
   };
+}
+
+function normTrust(t: FileTrust | null | undefined): FileTrust {
+  return { path: t?.path ?? '', trusted: !!t?.trusted, why: t?.why ?? '', folder: t?.folder, changed: !!t?.changed, sha256: t?.sha256 };
 }
 
 export const api = {
@@ -292,6 +298,14 @@ export const api = {
   async runEvents(runDir: string): Promise<RunLogFile> {
     const r = (await App.RunEvents(runDir)) as unknown as RunLogFile;
     return { events: r?.events ?? [], total: r?.total ?? 0, truncated: !!r?.truncated, warnings: r?.warnings ?? [] };
+  },
+  /** The steps of w (saved at path) that wait for the person's approval: a model's, or all that act or route in a file not reviewed. */
+  async pendingApprovals(w: Workflow, path: string): Promise<ApprovalStep[]> {
+    return ((await App.PendingApprovals(w as unknown as Any, path)) as unknown as ApprovalStep[] | null) ?? [];
+  },
+  /** The trust of the workflow file at path ('' for an unsaved one: trusted, made in Weft). */
+  async workflowFileTrust(path: string): Promise<FileTrust> {
+    return normTrust((await App.WorkflowFileTrust(path)) as unknown as FileTrust);
   },
   /** Records the person's approval of these steps' exact content (by fingerprint); returns the steps still waiting. */
   async approveSteps(w: Workflow, path: string, fingerprints: string[]): Promise<ApprovalStep[]> {

@@ -7,6 +7,7 @@ import { missingPositions } from '../graph/toFlow';
 import { canvasBridge, startViewport } from '../components/canvasBridge';
 import type { OpenResult, Workflow } from '../types';
 import { useStore, type AppStore } from './index';
+import { refreshFileTrust } from './trustSlice';
 
 /** Validation waits this long after the last edit. */
 export const VALIDATE_DELAY_MS = 300;
@@ -105,15 +106,25 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
       }
     });
     const offClose = api.onCloseRequested(() => void closeRequested());
+    // Back from another window (an editor, a git pull): the file may have
+    // changed on disk, and with it its trust.
+    const onFocus = () => void refreshTrust();
+    window.addEventListener('focus', onFocus);
     return () => {
       unsubscribe();
       offClose();
+      window.removeEventListener('focus', onFocus);
       clearTimeout(validateTimer);
       clearTimeout(autosaveTimer);
     };
   }
 
   // --- files ---------------------------------------------------------------
+
+  /** refreshTrust asks Go again for the trust of the document's file (store/trustSlice.ts). */
+  function refreshTrust(): Promise<void> {
+    return refreshFileTrust(store, api.workflowFileTrust);
+  }
 
   async function refreshRecent() {
     try {
@@ -139,6 +150,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     if (vp) canvasBridge.setViewport(vp);
     get().loadDocument(r, o);
     get().setStatus(null);
+    if (!r.file) void refreshTrust(); // a restored autosave: its file as it is now
     const { doc, docSeq } = get();
     const validated = validate();
     if (doc && missingPositions(doc)) {
@@ -202,6 +214,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
   async function saveTo(path: string, doc: Workflow): Promise<boolean> {
     await api.saveWorkflow(path, doc, get().path ?? '');
     get().markSaved(path, doc);
+    void refreshTrust(); // Go carried the trust over, or not
     get().toast(`Saved ${path}`, 'info');
     remember(path);
     return true;
@@ -233,6 +246,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     show,
     confirmDiscard,
     refreshRecent,
+    refreshTrust,
     loadCatalog,
     /** flushAutosave writes a pending autosave now (tests, benchmarks). */
     flushAutosave: autosaveNow,
@@ -277,6 +291,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
         const path = await api.saveWorkflowAsDialog(doc, get().path ?? '');
         if (!path) return false;
         get().markSaved(path, doc);
+        void refreshTrust();
         get().toast(`Saved ${path}`, 'info');
         remember(path);
         return true;

@@ -4,10 +4,11 @@ import { createAssistantSlice, type AssistantSlice } from './assistantSlice'; //
 import { createProblemsSlice, type ProblemsSlice } from './problemsSlice';
 import { createRunSlice, type RunSlice } from './runSlice'; // run panel
 import { createSelectionSlice, type SelectionSlice } from './selectionSlice';
+import { createTrustSlice, type TrustSlice } from './trustSlice'; // the file's trust
 import { createUiSlice, type UiSlice } from './uiSlice';
 import { createWorkflowSlice, type WorkflowSlice } from './workflowSlice';
 
-export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice; // RunSlice: run panel
+export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice & TrustSlice; // RunSlice: run panel
 
 export function createAppStore() {
   return create<StoreState>()((...a) => ({
@@ -17,6 +18,7 @@ export function createAppStore() {
     ...createUiSlice(...a),
     ...createAssistantSlice(...a), // assistant panel
     ...createRunSlice(...a), // run panel
+    ...createTrustSlice(...a),
   }));
 }
 

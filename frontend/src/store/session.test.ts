@@ -116,7 +116,7 @@ describe('autosave', () => {
 
     await actions.save();
     await settle();
-    expect(mocked.saveWorkflow).toHaveBeenCalledWith('/tmp/fixture.json', s().doc);
+    expect(mocked.saveWorkflow).toHaveBeenCalledWith('/tmp/fixture.json', s().doc, '/tmp/fixture.json');
     expect(mocked.clearAutosave).toHaveBeenCalled();
     expect(mocked.setDirty).toHaveBeenLastCalledWith(false);
     expect(mocked.addRecentFile).toHaveBeenCalledWith('/tmp/fixture.json');
@@ -203,7 +203,7 @@ describe('asking before discarding unsaved changes', () => {
     await vi.waitFor(() => expect(s().dialog).not.toBeNull());
     s().answerDialog('save');
     await p;
-    expect(mocked.saveWorkflow).toHaveBeenCalledWith('/tmp/fixture.json', expect.objectContaining({ name: 'Fixture' }));
+    expect(mocked.saveWorkflow).toHaveBeenCalledWith('/tmp/fixture.json', expect.objectContaining({ name: 'Fixture' }), '/tmp/fixture.json');
     expect(s().fileName).toBe('other.json');
   });
 

@@ -167,7 +167,7 @@ describe('actions', () => {
     store.getState().loadDocument(fixtureOpen());
     store.getState().setPositions({ n1: { x: 5, y: 5 } });
     await actions.save();
-    expect(mocked.saveWorkflow).toHaveBeenCalledWith('/tmp/fixture.json', expect.objectContaining({ custom_top: { kept: true } }));
+    expect(mocked.saveWorkflow).toHaveBeenCalledWith('/tmp/fixture.json', expect.objectContaining({ custom_top: { kept: true } }), '/tmp/fixture.json');
     expect(store.getState().dirty).toBe(false);
 
     store.getState().loadDocument(fixtureOpen({ path: '', name: 'sample.json' }));

@@ -170,6 +170,9 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
         fileName: r.name || (r.path ? baseName(r.path) : 'untitled.json'),
         dirty: !!opts?.dirty,
         openWarnings: r.warnings ?? [],
+        // The file's trust comes with it (a restored autosave's is asked for).
+        fileTrust: r.file ?? null,
+        fileTrustFor: r.path,
         docSeq: s.docSeq + 1,
         rev: s.rev + 1,
         direction,

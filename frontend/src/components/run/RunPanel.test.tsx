@@ -67,6 +67,8 @@ beforeEach(() => {
     log: vi.fn(),
     temporalRunsGoing: vi.fn().mockResolvedValue([]),
     followTemporalRun: vi.fn().mockResolvedValue(started()),
+    pendingApprovals: vi.fn().mockResolvedValue([]),
+    workflowFileTrust: vi.fn().mockResolvedValue({ path: '/tmp/fixture.json', trusted: true, why: 'saved in Weft', changed: false }),
   };
 });
 

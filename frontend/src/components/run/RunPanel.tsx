@@ -46,6 +46,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
   const problems = useStore((s) => s.runProblems);
   const warnings = useStore((s) => s.runWarnings);
   const approval = useStore((s) => s.runApproval);
+  const fileTrust = useStore((s) => (s.fileTrustFor === s.path ? s.fileTrust : null));
   const replan = useStore((s) => s.runReplan);
   const proposal = useStore((s) => s.proposal);
   const history = useStore((s) => s.runHistory);
@@ -166,8 +167,10 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
           steps={approval.steps}
           approved={approval.approved}
           error={approval.error}
+          file={fileTrust}
           onApproveStep={(fp) => void actions.approveStep(fp)}
           onApproveAll={() => void actions.approve()}
+          onApproveOnly={() => void actions.approveOnly()}
           onCancel={actions.cancelApproval}
         />
       )}

@@ -7,6 +7,7 @@ import { api, errorMessage, type Api } from '../../api';
 import type { Proposal } from '../../store/assistantSlice';
 import type { AppStore, StoreState } from '../../store/index';
 import { logEntryFor } from '../../store/runSlice';
+import { refreshFileTrust } from '../../store/trustSlice';
 import { setPinned } from '../../graph/edit';
 import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunResponse, RunStart, Workflow } from '../../types';
 
@@ -14,7 +15,7 @@ export type RunApi = Pick<
   Api,
   'startRun' | 'lastOutputs' | 'approveSteps' | 'stopRun' | 'respondEscalation' | 'keepFix' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
 > &
-  Partial<Pick<Api, 'temporalRunsGoing' | 'followTemporalRun'>>;
+  Partial<Pick<Api, 'temporalRunsGoing' | 'followTemporalRun' | 'pendingApprovals' | 'workflowFileTrust'>>;
 
 /** The chat entry id a replan proposal carries: it belongs to no message. */
 export const RUN_REPLAN_ENTRY = -1;
@@ -174,6 +175,38 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
         store.getState().runStartFailed(r.error || 'The run did not start.', r.problems);
       },
     );
+    // Approving a file's steps trusts it; a refused run may have found it changed on disk.
+    await refreshTrust();
+  }
+
+  function refreshTrust(): Promise<void> {
+    return refreshFileTrust(store, apiImpl.workflowFileTrust);
+  }
+
+  /**
+   * review opens the approval dialog on what waits in the document without running it
+   * (the editor's "Review…" of a file nobody reviewed). When nothing waits there is
+   * nothing to show: that is recorded (Go then trusts the file) and said.
+   */
+  async function review(): Promise<void> {
+    const s = store.getState();
+    const doc = s.doc;
+    if (!doc || typeof apiImpl.pendingApprovals !== 'function') return;
+    if (s.runPhase === 'running' || s.runPhase === 'starting' || s.runPhase === 'stopping') return;
+    showRunTab();
+    try {
+      const steps = await apiImpl.pendingApprovals(doc, s.path);
+      if (store.getState().doc !== doc) return;
+      if (steps.length) {
+        store.getState().setRunApproval({ steps, approved: [] });
+        return;
+      }
+      await apiImpl.approveSteps(doc, s.path, []);
+      toast('Nothing in this workflow acts or decides where the run goes: there was nothing to review.');
+    } catch (e) {
+      toast(`Could not review the workflow: ${errorMessage(e)}`);
+    }
+    await refreshTrust();
   }
 
   /**
@@ -270,19 +303,41 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
 
   /** approveStep records the approval of one step's exact content; the run starts once none is left. */
   async function approveStep(fingerprint: string): Promise<void> {
+    await record([fingerprint]);
+  }
+
+  /** approveOnly approves every step the dialog lists that waits, without running; the dialog closes when none is left. */
+  async function approveOnly(): Promise<void> {
+    const a = store.getState().runApproval;
+    if (!a) return;
+    const done = new Set(a.approved);
+    if (await record(a.steps.map((x) => x.fingerprint).filter((fp) => !done.has(fp)))) {
+      const cur = store.getState().runApproval;
+      if (cur && cur.approved.length === cur.steps.length) {
+        store.getState().setRunApproval(null);
+        toast('Approved: it runs without asking while it stays as you approved it.');
+      }
+    }
+  }
+
+  /** record records the approval of these steps' exact content (the dialog shows which are approved); false when it failed. */
+  async function record(fingerprints: string[]): Promise<boolean> {
     const s = store.getState();
     const a = s.runApproval;
-    if (!a || !s.doc) return;
+    if (!a || !s.doc) return false;
     try {
-      const left = await apiImpl.approveSteps(s.doc, s.path, [fingerprint]);
+      const left = await apiImpl.approveSteps(s.doc, s.path, fingerprints);
       const cur = store.getState().runApproval;
-      if (!cur) return;
+      if (!cur) return false;
       const waiting = new Set(left.map((x) => x.fingerprint));
       const approved = cur.steps.map((x) => x.fingerprint).filter((fp) => !waiting.has(fp));
       store.getState().setRunApproval({ ...cur, approved, error: undefined });
+      await refreshTrust(); // the last of a file's steps trusts it
+      return true;
     } catch (e) {
       const cur = store.getState().runApproval;
       if (cur) store.getState().setRunApproval({ ...cur, error: errorMessage(e) });
+      return false;
     }
   }
 
@@ -437,6 +492,9 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     unpin,
     approve,
     approveStep,
+    approveOnly,
+    review,
+    refreshTrust,
     cancelApproval,
     stop,
     respond,
