@@ -17,7 +17,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // hopServer redirects /to?u=URL to URL (and /loop to itself), answers
@@ -384,5 +386,58 @@ func TestDownloadPastTheCap(t *testing.T) {
 	}
 	if logs := e.rec.logs(); len(logs) != 1 || !strings.Contains(logs[0], fmt.Sprintf("saved %d bytes", len(data))) {
 		t.Errorf("logs %q", logs)
+	}
+}
+
+// A model-written http_request that saves to a file or follows redirects
+// to other hosts is what every model-written http_request already is: a
+// step that needs approval, approved by its exact content, so approving
+// one save_to or follow_redirects does not approve another; nothing is
+// requested or written before it is approved.
+func TestSaveToAndRedirectsNeedApproval(t *testing.T) {
+	srv, _ := bigServer(t, 1000)
+	var hits atomic.Int64
+	counted := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	t.Cleanup(counted.Close)
+	e := newEnv(t)
+	w := parse(t, fmt.Sprintf(`"nodes":[
+ {"id":"1","key":"dl","type":"Tool","params":{"tool":"http_request","arguments":{"method":"GET","url":%s,"save_to":"notes.txt","follow_redirects":true}}}],"edges":[]`,
+		jsonString(counted.URL)))
+	approval.Mark(&w.Nodes[0], approval.Provenance{Source: "model", Via: "plan"})
+	if k, _, _ := approval.Needs(&w.Nodes[0], approval.Scope{Dir: e.dir}); k != approval.KindRequest {
+		t.Errorf("needs %q", k)
+	}
+	var ae *ApprovalError
+	if _, err := New(e.opts).Run(t.Context(), w); !errors.As(err, &ae) {
+		t.Fatalf("unapproved: %v", err)
+	}
+	if hits.Load() != 0 {
+		t.Fatal("an unapproved request was sent")
+	}
+	approved := approval.Fingerprint(&w.Nodes[0])
+	for _, change := range []func(a map[string]any){
+		func(a map[string]any) { a["save_to"] = "../elsewhere.txt" },
+		func(a map[string]any) { a["follow_redirects"] = []any{"evil.test"} },
+		func(a map[string]any) { delete(a, "save_to") },
+	} {
+		m := w.Clone()
+		change(m.Nodes[0].Params.Arguments)
+		if approval.Fingerprint(&m.Nodes[0]) == approved {
+			t.Errorf("%v: approved by the approval of %v", m.Nodes[0].Params.Arguments, w.Nodes[0].Params.Arguments)
+		}
+	}
+	e.opts.Approvals = approval.Set{approved: true}
+	w.Nodes[0].Params.Arguments["url"] = srv.URL + "/big"
+	if _, err := New(e.opts).Run(t.Context(), w); !errors.As(err, &ae) {
+		t.Fatalf("another URL ran on the approval of the first: %v", err)
+	}
+	e.opts.Approvals = approval.Set{approval.Fingerprint(&w.Nodes[0]): true}
+	res := e.run(w)
+	wantOutcome(t, res, OutcomeSucceeded)
+	// An agent that may call http_request may save and follow redirects:
+	// it needs approval as it did.
+	agent := workflow.Node{ID: "a", Key: "a", Type: workflow.TypeAiStep, Params: workflow.Params{Prompt: "x", AllowedTools: []string{"http_request"}}}
+	if k, _, _ := approval.Needs(&agent, approval.Scope{Dir: e.dir}); k != approval.KindAgent {
+		t.Errorf("agent needs %q", k)
 	}
 }
