@@ -43,5 +43,26 @@ describe('RunData', () => {
     });
     expect(writeText).toHaveBeenCalledWith(expect.stringContaining('"error": "denied"'));
     expect(copy).toHaveTextContent('copied');
+    expect(screen.queryByTestId('run-data-cut')).toBeNull();
+  });
+
+  it('says which outputs were cut at a cap, and why', () => {
+    useStore.getState().applyRunEvents([
+      { seq: 1, time: '', type: 'run_started', run_id: 'r' },
+      { seq: 2, time: '', type: 'attempt', run_id: 'r', node_id: 'n1', attempt: 1, arguments: { url: 'https://x.test' } },
+      {
+        seq: 3,
+        time: '',
+        type: 'variable_set',
+        run_id: 'r',
+        node_id: 'n1',
+        outputs: { status: 200, body: 'abc', 'weft.truncated': { body: 'keeps at most 1 MiB; give the step save_to' } },
+      },
+    ]);
+    render(<RunData nodeId="n1" />);
+    const cut = screen.getByTestId('run-data-cut');
+    expect(cut).toHaveTextContent('body was cut at a size limit');
+    expect(cut).toHaveTextContent('give the step save_to');
+    expect(screen.getByTestId('run-data-outputs')).toHaveTextContent('"weft.truncated"');
   });
 });

@@ -43,6 +43,32 @@ function Block({ label, value, testId }: { label: string; value: unknown; testId
   );
 }
 
+// The outputs Go marked as cut at a cap (backend/expression's
+// TruncatedField): field → why. A step that reads one fails; the data
+// below is what was received.
+const truncatedField = 'weft.truncated';
+
+function cutFields(outputs: unknown): [string, string][] {
+  if (!outputs || typeof outputs !== 'object') return [];
+  const marks = (outputs as Record<string, unknown>)[truncatedField];
+  if (!marks || typeof marks !== 'object') return [];
+  return Object.entries(marks as Record<string, unknown>).map(([k, v]) => [k, String(v)]);
+}
+
+function CutNotice({ outputs }: { outputs: unknown }) {
+  const cut = cutFields(outputs);
+  if (!cut.length) return null;
+  return (
+    <div className="run-data-cut" data-testid="run-data-cut">
+      {cut.map(([field, why]) => (
+        <p key={field}>
+          <code>{field}</code> was cut at a size limit: only its first part is below, and a step that reads it fails. <span className="muted">{why}</span>
+        </p>
+      ))}
+    </div>
+  );
+}
+
 export function RunData({ nodeId }: { nodeId: string }) {
   const records = useStore((s) => s.nodeData.records[nodeId]);
   const dropped = useStore((s) => s.nodeData.dropped[nodeId] ?? 0);
@@ -82,6 +108,7 @@ export function RunData({ nodeId }: { nodeId: string }) {
             {shown === r.seq && (
               <div className="run-data-body">
                 {r.arguments && <Block label="Arguments" value={r.arguments} testId="run-data-arguments" />}
+                {r.outputs && <CutNotice outputs={r.outputs} />}
                 {r.outputs && <Block label="Outputs" value={r.outputs} testId="run-data-outputs" />}
                 {r.failure && <Block label="Failure" value={r.failure} testId="run-data-failure" />}
                 {r.message && <p className="muted">{r.message}</p>}
