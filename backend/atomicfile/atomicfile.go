@@ -28,6 +28,12 @@ func WriteFile(path string, data []byte, perm os.FileMode) (err error) {
 	if err != nil {
 		return err
 	}
+	// A rename puts a new file where the old one was: over a device, a
+	// FIFO or a socket (a link to /dev/null, say) it would replace that
+	// node, not write to it. Only a regular file (or none) is replaced.
+	if st, err := os.Stat(target); err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("write %s: it is %s, not a regular file: Weft replaces regular files only", target, Describe(st.Mode()))
+	}
 	dir := filepath.Dir(target)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
