@@ -111,6 +111,9 @@ func toolNeeds(name string, args map[string]any, sc Scope) (Kind, string) {
 	case "write_file":
 		return KindFileWrite, "writes a file"
 	case "http_request":
+		if to, _ := args["save_to"].(string); to != "" {
+			return KindRequest, "sends an HTTP request (any request can carry data out) and writes its body to " + to
+		}
 		return KindRequest, "sends an HTTP request (any request can carry data out)"
 	case "read_file", "list_files":
 		verb := map[string]string{"read_file": "reads a file", "list_files": "lists a folder"}[name]
