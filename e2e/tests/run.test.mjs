@@ -450,6 +450,41 @@ describe('Run panel', () => {
     assert.ok(!existsSync(join(dir, 'out', 'changed.txt')), 'the changed step did not run');
   });
 
+  it('shows a model-written step with bidi and zero-width characters escaped, as the terminal does, and says so', async () => {
+    const { dir, path } = fixture('run-model.json', 'run-hidden');
+    await openRunTab(path);
+    // A model changes a step: where bidi controls are rendered, the command
+    // reads `cp out/usage.log out/backup.log`.
+    await page.evaluate(async () => {
+      const st = window.weft.store.getState();
+      const { provenance, ...first } = st.doc.nodes.find((x) => x.id === 'first');
+      const changed = {
+        ...first,
+        name: 'Back up\u200b the log',
+        params: { ...first.params, arguments: { command: 'mkdir -p out && cp out/usage.log out/\u202egol.pukcab\u2066' } },
+      };
+      const r = await window.go.main.App.ApplyPatch(st.doc, { added_nodes: [], removed_node_ids: [], updated_nodes: [changed], added_edges: [], removed_edges: [] });
+      st.edit(() => r.workflow);
+    });
+    await page.locator('[data-testid="run-button"]').click();
+    const approval = page.locator('[data-testid="approval-dialog"]');
+    await approval.waitFor();
+    const step = approval.locator('[data-testid="approval-step"]', { hasText: 'out/usage.log' });
+    await step.locator('[data-testid="approval-content"]').evaluate((el) => el.closest('details').setAttribute('open', ''));
+    const text = await approval.textContent();
+    assert.doesNotMatch(text, /[\u202a-\u202e\u2066-\u2069\u200b-\u200f]/, 'a raw bidi or zero-width character is shown');
+    const shown = await step.textContent();
+    assert.ok(shown.includes('cp out/usage.log out/\\u202Egol.pukcab\\u2066'), shown);
+    assert.ok(shown.includes('Back up\\u200B the log'), shown);
+    assert.match(await step.locator('[data-testid="approval-content"]').textContent(), /out\/\\u202Egol\.pukcab\\u2066/);
+    assert.equal((await step.locator('[data-testid="approval-escaped"]').textContent()).trim(), 'invisible characters are shown as \\u escapes');
+    await step.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-approval-escaped.png') });
+    await approval.locator('[data-testid="approve-cancel"]').click();
+    await approval.waitFor({ state: 'detached' });
+    assert.ok(!existsSync(join(dir, 'out')), 'nothing ran');
+  });
+
   it('left no errors in the console', () => {
     // (The wails dev overlay's own script fails on load; not the app's.)
     const real = realErrors(consoleErrors);
