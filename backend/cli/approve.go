@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/approval"
-	"github.com/weft-dev/weft/backend/reveal"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -127,8 +126,7 @@ func writeApprovalStep(w io.Writer, i, n int, st approval.Step) {
 		if st.Previous == "" {
 			fmt.Fprintln(w, "    (new since you last trusted this file, or a file Weft has not seen)")
 		} else {
-			prev, _ := reveal.JSON(st.Previous)
-			writeField(w, "was, when you last trusted this file", prev)
+			writeField(w, "was, when you last trusted this file", d.Previous)
 		}
 	}
 	fmt.Fprintf(w, "    fingerprint: %s\n", st.Fingerprint)
