@@ -13,7 +13,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/runner/proc"
 )
 
@@ -37,6 +36,15 @@ type ToolCall struct {
 	Args map[string]any
 	// Dir is the workflow's folder: relative paths start there.
 	Dir string
+	// Root, set by the effect gate (callTool) for a read that needed no
+	// approval because it is inside the workflow's folder, is that
+	// folder: the file tools open beneath it only (os.Root), so a path
+	// whose real target leaves it fails. "" means not confined.
+	Root string
+	// LiteralPath says the path argument is the step's as written (no
+	// template) by a person or in an approved step: only then may a file
+	// tool open a device or FIFO, at that path itself (files.go).
+	LiteralPath bool
 	// Env is the environment of the processes the tool starts; nil means
 	// the parent's without Weft's own secrets (proc.Env).
 	Env []string
@@ -268,122 +276,6 @@ func exitCode(ps *os.ProcessState) int {
 }
 
 // ---- http_request: httptool.go ----
-
-// ---- files ----
-
-func readFile(ctx context.Context, c ToolCall) (map[string]any, error) {
-	a := args{"read_file", c.Args}
-	if err := a.only("path"); err != nil {
-		return nil, err
-	}
-	p, err := a.str("path", true)
-	if err != nil {
-		return nil, err
-	}
-	p = resolve(c.Dir, p)
-	st, err := os.Stat(p)
-	if err != nil {
-		return nil, fmt.Errorf("read_file: %w", err)
-	}
-	if st.IsDir() {
-		return nil, argErrorf("read_file: %s is a folder; use list_files", p)
-	}
-	if st.Size() > MaxReadFile {
-		return nil, fmt.Errorf("read_file: %s is %d bytes, over the %d MiB limit", p, st.Size(), MaxReadFile>>20)
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return nil, fmt.Errorf("read_file: %w", err)
-	}
-	return map[string]any{"content": string(b)}, nil
-}
-
-func writeFile(ctx context.Context, c ToolCall) (map[string]any, error) {
-	a := args{"write_file", c.Args}
-	if err := a.only("path", "content", "append"); err != nil {
-		return nil, err
-	}
-	p, err := a.str("path", true)
-	if err != nil {
-		return nil, err
-	}
-	var content string
-	switch v := c.Args["content"].(type) {
-	case nil:
-		return nil, argErrorf("write_file: the argument %q is required", "content")
-	case string:
-		content = v
-	default:
-		content = toText(v)
-	}
-	appendMode, err := a.boolean("append")
-	if err != nil {
-		return nil, err
-	}
-	p = resolve(c.Dir, p)
-	perm := os.FileMode(0o644)
-	data := []byte(content)
-	if st, err := os.Stat(p); err == nil {
-		if st.IsDir() {
-			return nil, argErrorf("write_file: %s is a folder", p)
-		}
-		perm = st.Mode().Perm()
-		if appendMode {
-			old, err := os.ReadFile(p)
-			if err != nil {
-				return nil, fmt.Errorf("write_file: %w", err)
-			}
-			data = append(old, data...)
-		}
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err // do not start a write the user has already cancelled
-	}
-	// Always a whole new file renamed into place, appends included: a
-	// cancel or a crash leaves the old content or the new, never half.
-	if err := atomicfile.WriteFile(p, data, perm); err != nil {
-		return nil, fmt.Errorf("write_file: %w", err)
-	}
-	return map[string]any{"path": p, "bytes": len(content)}, nil
-}
-
-func listFiles(ctx context.Context, c ToolCall) (map[string]any, error) {
-	a := args{"list_files", c.Args}
-	if err := a.only("path", "pattern"); err != nil {
-		return nil, err
-	}
-	p, err := a.str("path", true)
-	if err != nil {
-		return nil, err
-	}
-	pattern, err := a.str("pattern", false)
-	if err != nil {
-		return nil, err
-	}
-	if pattern != "" {
-		if _, err := filepath.Match(pattern, ""); err != nil {
-			return nil, argErrorf("list_files: bad pattern %q: %v", pattern, err)
-		}
-	}
-	p = resolve(c.Dir, p)
-	ents, err := os.ReadDir(p)
-	if err != nil {
-		return nil, fmt.Errorf("list_files: %w", err)
-	}
-	files := []any{}
-	for _, e := range ents {
-		if e.IsDir() {
-			continue
-		}
-		if pattern != "" {
-			if ok, _ := filepath.Match(pattern, e.Name()); !ok {
-				continue
-			}
-		}
-		files = append(files, e.Name())
-	}
-	return map[string]any{"files": files, "count": len(files)}, nil
-}
 
 // ---- wait, log ----
 

@@ -35,15 +35,24 @@ func (e *ApprovalError) Error() string {
 // checkApproval refuses a workflow with model-written steps that need
 // approval and are not approved. Called by Run before anything runs.
 func (rn *Runner) checkApproval(w *workflow.Workflow) error {
-	sc := approval.Scope{Catalog: rn.opts.ApprovalCatalog, Dir: rn.workflowDir(), File: rn.opts.ReviewFile}
-	checker := rn.opts.Approvals
-	if checker == nil {
-		checker = approval.Set(nil)
-	}
-	if steps := approval.Pending(w, sc, checker.Approved); len(steps) > 0 {
+	if steps := approval.Pending(w, rn.approvalScope(), rn.approvals().Approved); len(steps) > 0 {
 		return &ApprovalError{Steps: steps}
 	}
 	return nil
+}
+
+// approvalScope is what the approval rule knows of a run besides the
+// workflow (checkApproval; the effect gate's confinedReads).
+func (rn *Runner) approvalScope() approval.Scope {
+	return approval.Scope{Catalog: rn.opts.ApprovalCatalog, Dir: rn.workflowDir(), File: rn.opts.ReviewFile}
+}
+
+// approvals says what a person approved; nil approves nothing.
+func (rn *Runner) approvals() approval.Checker {
+	if rn.opts.Approvals == nil {
+		return approval.Set(nil)
+	}
+	return rn.opts.Approvals
 }
 
 // runDir is the folder a run's relative paths start in: workflowDir, else

@@ -233,6 +233,10 @@ type run struct {
 	red           *redact.Redactor
 	secretSources map[string][][]string
 	env           []string
+	// confined are the read steps the effect gate confines to root, the
+	// workflow's folder (effects.go).
+	confined map[string]bool
+	root     string
 
 	vars      map[string]any // node key → outputs (maps are never mutated once set)
 	set       map[string]bool
@@ -404,8 +408,9 @@ func (rn *Runner) newRun(w *workflow.Workflow, g *graph, start *workflow.Node, i
 		rand: rand.New(rand.NewPCG(uint64(started.UnixNano()), 0x5eed)),
 		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
 		stats: map[string]*NodeStat{}, mcpSchemas: map[string]map[string]string{},
-		summary: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}},
-		mcp:     o.MCP}
+		summary:  Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}},
+		mcp:      o.MCP,
+		confined: rn.confinedReads(w), root: rn.confinementRoot()}
 	keys := make([]string, 0, len(w.Nodes))
 	for i := range w.Nodes {
 		k := w.Nodes[i].Key
@@ -1013,7 +1018,9 @@ func statusOnly(err error) bool {
 	return errors.As(err, &hse)
 }
 
-// callTool dispatches to a built-in or extra tool, else to an MCP server.
+// callTool is the effect gate (effects.go): every tool call of a run
+// passes here when it happens. It dispatches to a built-in or extra tool,
+// else to an MCP server.
 func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args map[string]any) (map[string]any, error) {
 	if args == nil {
 		args = map[string]any{}
@@ -1022,7 +1029,11 @@ func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args 
 		r.noteRequestSecrets(args)
 	}
 	if t, ok := r.rn.tools[name]; ok {
-		return t.Call(ctx, ToolCall{Name: name, Args: args, Dir: r.dir, Env: r.env, Log: func(msg string) {
+		root, literal, err := r.access(n, name, args)
+		if err != nil {
+			return nil, err
+		}
+		return t.Call(ctx, ToolCall{Name: name, Args: args, Dir: r.dir, Root: root, LiteralPath: literal, Env: r.env, Log: func(msg string) {
 			r.log.emit(Event{Type: EvLog, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Message: msg})
 		}})
 	}

@@ -1,0 +1,13 @@
+//go:build !unix
+
+package runner
+
+import (
+	"io"
+	"os"
+)
+
+// readFIFO reads a named pipe to its end, at most limit bytes.
+func readFIFO(f *os.File, limit int64) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(f, limit))
+}
