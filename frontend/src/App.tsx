@@ -7,6 +7,7 @@ import { ProblemsPanel } from './components/ProblemsPanel';
 import { useShortcuts } from './components/shortcuts';
 import { Sidebar } from './components/Sidebar';
 import { SchedulesDialog } from './components/schedules/SchedulesDialog';
+import { ScheduleUpdatePrompt } from './components/schedules/ScheduleUpdatePrompt';
 import { PreferencesDialog } from './components/slots';
 import { StatusBar } from './components/StatusBar';
 import { Toolbar } from './components/Toolbar';
@@ -77,6 +78,7 @@ export default function App({ actions = defaultActions, autoload = true }: { act
       <ShortcutsSheet />
       <Preferences actions={actions} />
       <Schedules />
+      <ScheduleUpdatePrompt />
       <Toasts />
     </div>
   );

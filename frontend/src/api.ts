@@ -39,7 +39,7 @@ import type {
   ToolCatalogResult,
 } from './types';
 // Schedules (app_schedules.go):
-import type { CronPreview, GoingRun, NewSchedule, ScheduleResult, SchedulesView } from './types';
+import type { CronPreview, GoingRun, NewSchedule, ScheduleEntry, ScheduleResult, SchedulesView, ScheduleUpdateResult } from './types';
 
 // The generated bindings type their arguments as Wails model classes; our
 // plain JSON objects have the same shape, so they are passed through as-is
@@ -252,6 +252,22 @@ export const api = {
       approval: r?.approval ?? [],
       warnings: r?.warnings ?? [],
       schedule: r?.schedule,
+    };
+  },
+  /** The schedules of the file saved at path whose runs are refused because it changed since they were made. */
+  async staleSchedules(path: string): Promise<ScheduleEntry[]> {
+    return ((await App.StaleSchedules(path)) as unknown as ScheduleEntry[] | null) ?? [];
+  },
+  /** Makes the schedules of the file saved at path run it as it is now, or says what waits for approval. */
+  async updateSchedules(path: string, approved: string[]): Promise<ScheduleUpdateResult> {
+    const r = (await App.UpdateSchedules(path, approved)) as unknown as ScheduleUpdateResult | null;
+    return {
+      started: !!r?.started,
+      error: r?.error ?? '',
+      problems: r?.problems ?? [],
+      approval: r?.approval ?? [],
+      warnings: r?.warnings ?? [],
+      updated: r?.updated ?? [],
     };
   },
   async setSchedulePaused(id: string, paused: boolean): Promise<void> {

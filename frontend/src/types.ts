@@ -425,7 +425,7 @@ export type RunEventType =
 export type RunNodeStatus = 'running' | 'ok' | 'retrying' | 'escalated' | 'failed' | 'skipped' | 'canceled';
 /** partial: the run reached its end, but with skipped steps, failures
  * handled by on_error, or a goal check accepted though not met. Never green. */
-export type RunOutcome = 'succeeded' | 'partial' | 'failed' | 'aborted' | 'canceled' | 'replanned';
+export type RunOutcome = 'succeeded' | 'partial' | 'failed' | 'aborted' | 'canceled' | 'replanned' | 'needs_review';
 
 /** The check of a done_when (runner.Verdict). */
 export interface Verdict {
@@ -758,14 +758,26 @@ export interface ScheduleState {
   created: string;
   args?: string[];
   temporal?: { address: string; namespace: string; task_queue: string; tls?: boolean };
-  /** in words: paused, missed the run due at …, the last run's outcome, not run yet */
+  /** SHA-256 of the file's content the schedule runs (approved when it was made or updated) */
+  sha256?: string;
+  /** in words: paused, the file changed since it was scheduled, missed the run due at …, the last run's outcome, not run yet */
   state: string;
   last_run?: string;
   last_outcome?: string;
   missed?: string;
   next?: string;
-  /** the last run did not succeed, or a due run is missing */
+  /** the file is not the content the schedule runs: update it to run the file as it is */
+  changed?: boolean;
+  /** the last run did not succeed, a due run is missing, or its runs are refused (the file changed) */
   attention: boolean;
+}
+
+/** A schedule as recorded (StaleSchedules): the fields of ScheduleState without how its runs went. */
+export type ScheduleEntry = Pick<ScheduleState, 'id' | 'file' | 'cron' | 'backend' | 'paused' | 'sha256'>;
+
+/** RunStart for an update of a file's schedules: started says they were updated. */
+export interface ScheduleUpdateResult extends RunStart {
+  updated: ScheduleEntry[];
 }
 
 export interface SchedulesView {

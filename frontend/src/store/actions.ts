@@ -134,6 +134,17 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     }
   }
 
+  /** offerScheduleUpdate asks, after a save, whether the saved file's
+   * schedules should run it as saved: they run the content approved when
+   * they were made, and refuse other content (needs review). */
+  function offerScheduleUpdate(path: string) {
+    if (typeof api.staleSchedules !== 'function') return;
+    api
+      .staleSchedules(path)
+      .then((schedules) => get().setScheduleUpdate(schedules.length ? { path, schedules } : null))
+      .catch((e) => api.log('warning', `schedules: ${errorMessage(e)}`));
+  }
+
   function remember(path: string) {
     if (!path) return;
     api
@@ -217,6 +228,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     void refreshTrust(); // Go carried the trust over, or not
     get().toast(`Saved ${path}`, 'info');
     remember(path);
+    offerScheduleUpdate(path);
     return true;
   }
 
@@ -294,6 +306,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
         void refreshTrust();
         get().toast(`Saved ${path}`, 'info');
         remember(path);
+        offerScheduleUpdate(path);
         return true;
       }),
     save: async (): Promise<boolean | undefined> => {

@@ -19,6 +19,7 @@ vi.mock('../api', () => ({
     clearAutosave: vi.fn(async () => {}),
     autosave: vi.fn(async () => {}),
     onCloseRequested: vi.fn(() => () => {}),
+    staleSchedules: vi.fn(async () => []),
   },
   errorMessage: (e: unknown) => (e instanceof Error ? e.message : String(e)),
 }));
@@ -180,6 +181,23 @@ describe('actions', () => {
     store.getState().setPositions({ n1: { x: 9, y: 9 } });
     await actions.saveAs();
     expect(store.getState()).toMatchObject({ path: '/home/u/mine.json', dirty: true });
+  });
+});
+
+describe('saving a scheduled file', () => {
+  it('offers to update the schedules whose content the save changed, and only those', async () => {
+    const store = createAppStore();
+    const actions = makeActions(store);
+    store.getState().loadDocument(fixtureOpen());
+    await actions.save();
+    await vi.waitFor(() => expect(mocked.staleSchedules).toHaveBeenCalledWith('/tmp/fixture.json'));
+    expect(store.getState().scheduleUpdate).toBeNull();
+
+    const entry = { id: 'fx-1', file: '/tmp/fixture.json', cron: '0 7 * * *', backend: 'cron', paused: false };
+    mocked.staleSchedules.mockResolvedValueOnce([entry]);
+    store.getState().setPositions({ n1: { x: 7, y: 7 } });
+    await actions.save();
+    await vi.waitFor(() => expect(store.getState().scheduleUpdate).toEqual({ path: '/tmp/fixture.json', schedules: [entry] }));
   });
 });
 

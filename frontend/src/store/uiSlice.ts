@@ -2,7 +2,7 @@
 // open, the tool catalog and the recent files.
 import { loadThemePref, saveThemePref, type Theme, type ThemePref } from '../theme';
 import type { StateCreator } from 'zustand';
-import type { RecentFile, Tool } from '../types';
+import type { RecentFile, ScheduleEntry, Tool } from '../types';
 import type { StoreState } from './index';
 
 /** How long an information status stays on screen. */
@@ -59,6 +59,8 @@ export interface UiSlice {
   shortcutsOpen: boolean;
   preferencesOpen: boolean;
   schedulesOpen: boolean;
+  /** a file just saved whose schedules run other content: offer to update them */
+  scheduleUpdate: { path: string; schedules: ScheduleEntry[] } | null;
   paletteOpen: boolean;
   sidebarOpen: boolean;
   sidebarTab: SidebarTab;
@@ -90,6 +92,7 @@ export interface UiSlice {
   setShortcutsOpen(open: boolean): void;
   setPreferencesOpen(open: boolean): void;
   setSchedulesOpen(open: boolean): void;
+  setScheduleUpdate(u: { path: string; schedules: ScheduleEntry[] } | null): void;
   setPaletteOpen(open: boolean): void;
   setSidebarOpen(open: boolean): void;
   setSidebarTab(tab: SidebarTab): void;
@@ -107,6 +110,7 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   shortcutsOpen: false,
   preferencesOpen: false,
   schedulesOpen: false,
+  scheduleUpdate: null,
   paletteOpen: true,
   sidebarOpen: true,
   sidebarTab: 'inspector',
@@ -177,6 +181,9 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   },
   setSchedulesOpen(schedulesOpen) {
     set({ schedulesOpen });
+  },
+  setScheduleUpdate(scheduleUpdate) {
+    set({ scheduleUpdate });
   },
   setPreferencesOpen(preferencesOpen) {
     set({ preferencesOpen });

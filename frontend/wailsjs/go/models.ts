@@ -1685,6 +1685,7 @@ export namespace schedule {
 	    // Go type: time
 	    created: any;
 	    args?: string[];
+	    sha256?: string;
 	    temporal?: Remote;
 	
 	    static createFrom(source: any = {}) {
@@ -1700,6 +1701,7 @@ export namespace schedule {
 	        this.backend = source["backend"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.args = source["args"];
+	        this.sha256 = source["sha256"];
 	        this.temporal = this.convertValues(source["temporal"], Remote);
 	    }
 	
@@ -1801,6 +1803,46 @@ export namespace service {
 	        this.approval = this.convertValues(source["approval"], approval.Step);
 	        this.warnings = source["warnings"];
 	        this.schedule = this.convertValues(source["schedule"], schedule.Schedule);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ScheduleUpdateResult {
+	    started: boolean;
+	    error?: string;
+	    problems: validate.Problem[];
+	    approval: approval.Step[];
+	    warnings: string[];
+	    updated: schedule.Schedule[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleUpdateResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.started = source["started"];
+	        this.error = source["error"];
+	        this.problems = this.convertValues(source["problems"], validate.Problem);
+	        this.approval = this.convertValues(source["approval"], approval.Step);
+	        this.warnings = source["warnings"];
+	        this.updated = this.convertValues(source["updated"], schedule.Schedule);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -41,6 +41,7 @@ export const OUTCOME_LABEL: Record<string, string> = {
   aborted: 'Aborted',
   canceled: 'Stopped',
   replanned: 'Replanned',
+  needs_review: 'Needs review',
 };
 
 export const STATUS_LABEL: Record<RunNodeStatus, string> = {

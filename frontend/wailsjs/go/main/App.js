@@ -170,6 +170,10 @@ export function SetTemporalCredentials(arg1, arg2) {
   return window['go']['main']['App']['SetTemporalCredentials'](arg1, arg2);
 }
 
+export function StaleSchedules(arg1) {
+  return window['go']['main']['App']['StaleSchedules'](arg1);
+}
+
 export function StartApprovedRun(arg1, arg2, arg3) {
   return window['go']['main']['App']['StartApprovedRun'](arg1, arg2, arg3);
 }
@@ -204,6 +208,10 @@ export function ToolCatalog() {
 
 export function ToolCatalogFull() {
   return window['go']['main']['App']['ToolCatalogFull']();
+}
+
+export function UpdateSchedules(arg1, arg2) {
+  return window['go']['main']['App']['UpdateSchedules'](arg1, arg2);
 }
 
 export function ValidateWorkflow(arg1) {
