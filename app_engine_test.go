@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,49 +12,81 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/appdirs"
+	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/schedule"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/workflow"
 	gokeyring "github.com/zalando/go-keyring"
 )
 
-// A schedule whose last run failed, and one whose due run is missing, are
-// told when the app opens; a healthy one is not.
+// A schedule whose last run failed, one whose due run is missing, and one
+// whose file changed since it was scheduled are told when the app opens; a
+// healthy one is not, and runs the person started do not count.
 func TestScheduleNotices(t *testing.T) {
 	a, _ := runApp(t)
+	ctx := context.Background()
 	dir := t.TempDir()
-	write := func(name, cmd string) string {
+	write := func(name, cmd string) (string, string) {
 		p := filepath.Join(dir, name)
-		os.WriteFile(p, []byte(`{"format":"weft/v1","id":"`+name+`","name":"n","nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"`+cmd+`"}},"on_error":"continue"}],"edges":[]}`), 0o644)
-		return p
-	}
-	bad, good, never := write("bad.json", "exit 3"), write("good.json", "true"), write("never.json", "true")
-	for _, f := range []string{bad, good} {
-		w, _, err := workflow.Load(f)
+		w, _, err := workflow.Parse([]byte(`{"format":"weft/v1","id":"` + name + `","name":"n","nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"` + cmd + `"}},"on_error":"continue"}],"edges":[]}`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st, err := a.StartRun(*w, f); err != nil || !st.Started {
-			t.Fatal(st, err)
+		if err := a.service().SaveWorkflow(ctx, p, w, ""); err != nil { // saved in Weft: the person's
+			t.Fatal(err)
 		}
-		a.waitRun(10 * time.Second)
+		b, _ := os.ReadFile(p)
+		sum := sha256.Sum256(b)
+		return p, hex.EncodeToString(sum[:])
+	}
+	bad, badSum := write("bad.json", "exit 3")
+	good, goodSum := write("good.json", "true")
+	never, neverSum := write("never.json", "true")
+	edited, editedSum := write("edited.json", "true")
+	for _, f := range []struct{ path, sum string }{{bad, badSum}, {good, goodSum}} {
+		// As the scheduler starts them.
+		if res, fin, err := a.service().Run(ctx, service.StartRequest{Path: f.path, Source: runner.RunBySchedule, RequireSHA256: f.sum}); err != nil || !res.Started || fin == nil {
+			t.Fatal(res, err)
+		}
+	}
+	// A failed run the person started is not the good schedule's.
+	w, _, _ := workflow.Load(good)
+	w.Nodes[0].Params.Arguments["command"] = "exit 4"
+	if st, err := a.StartRun(*w, good); err != nil || !st.Started {
+		t.Fatal(st, err)
+	}
+	a.waitRun(10 * time.Second)
+	if err := os.WriteFile(edited, []byte(strings.Replace(mustRead(t, edited), `"true"`, `"echo edited"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	path, _ := appdirs.ConfigFile("schedules.json")
 	m := &schedule.Manager{Path: path}
 	now := time.Now()
 	for _, s := range []schedule.Schedule{
-		{ID: "bad-1", File: bad, Cron: "* * * * *", Backend: "cron", Created: now.Add(-time.Hour)},
-		{ID: "good-1", File: good, Cron: "0 0 1 1 *", Backend: "cron", Created: now.Add(-time.Hour)},
-		{ID: "never-1", File: never, Cron: "* * * * *", Backend: "cron", Created: now.Add(-time.Hour)},
+		{ID: "bad-1", File: bad, Cron: "* * * * *", Backend: "cron", Created: now.Add(-time.Hour), SHA256: badSum},
+		{ID: "good-1", File: good, Cron: "0 0 1 1 *", Backend: "cron", Created: now.Add(-time.Hour), SHA256: goodSum},
+		{ID: "never-1", File: never, Cron: "* * * * *", Backend: "cron", Created: now.Add(-time.Hour), SHA256: neverSum},
+		{ID: "edited-1", File: edited, Cron: "0 0 1 1 *", Backend: "cron", Created: now.Add(-time.Hour), SHA256: editedSum},
 	} {
 		if err := m.Put(s); err != nil {
 			t.Fatal(err)
 		}
 	}
 	got := strings.Join(a.ScheduleNotices(), "\n")
-	if !strings.Contains(got, "bad.json") || !strings.Contains(got, "never.json (* * * * *; see Schedules): missed the run due at") || strings.Contains(got, "good.json") {
+	if !strings.Contains(got, "bad.json") || !strings.Contains(got, "never.json (* * * * *; see Schedules): missed the run due at") ||
+		!strings.Contains(got, "edited.json (0 0 1 1 *; see Schedules): the file changed since it was scheduled") || strings.Contains(got, "good.json") {
 		t.Fatalf("notices:\n%s", got)
 	}
+}
+
+func mustRead(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 type mapKeyring map[string]string

@@ -68,6 +68,28 @@ func TestScheduleBindings(t *testing.T) {
 	if err := a.SetSchedulePaused(id, false); err != nil {
 		t.Fatal(err)
 	}
+	// Saved again with a change: the schedule is stale until updated, and
+	// the update asks what the gate lists first.
+	if st, err := a.StaleSchedules(path); err != nil || len(st) != 0 {
+		t.Fatalf("stale before a change: %+v %v", st, err)
+	}
+	w.Nodes[0].Params.Arguments["command"] = "echo changed"
+	if err := a.service().SaveWorkflow(a.context(), path, w, path); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := a.StaleSchedules(path); err != nil || len(st) != 1 || st[0].ID != id {
+		t.Fatalf("stale after a change: %+v %v", st, err)
+	}
+	up, err := a.UpdateSchedules(path, nil)
+	if err != nil || up.Started || len(up.Approval) == 0 {
+		t.Fatalf("updated without approval: %+v %v", up, err)
+	}
+	if up, err = a.UpdateSchedules(path, []string{up.Approval[0].Fingerprint}); err != nil || !up.Started || len(up.Updated) != 1 {
+		t.Fatalf("update: %+v %v", up, err)
+	}
+	if st, _ := a.StaleSchedules(path); len(st) != 0 {
+		t.Fatalf("stale after the update: %+v", st)
+	}
 	if err := a.RemoveSchedule(id); err != nil {
 		t.Fatal(err)
 	}
