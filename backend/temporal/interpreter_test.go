@@ -83,10 +83,15 @@ const loopIfWF = `"nodes":[
 
 func TestRunWalksLikeTheRunner(t *testing.T) {
 	e, dir := env(t)
-	e.ExecuteWorkflow(Run, input(t, dir, loopIfWF))
+	in := input(t, dir, loopIfWF)
+	in.Source = runner.RunBySchedule
+	e.ExecuteWorkflow(Run, in)
 	res := result(t, e)
 	if res.Outcome != runner.OutcomeSucceeded {
 		t.Fatalf("outcome %s: %s", res.Outcome, res.Error)
+	}
+	if res.Source != runner.RunBySchedule {
+		t.Errorf("the result says the run was started by %q, its input by %q", res.Source, in.Source)
 	}
 	if got, want := read(t, dir, "out.txt"), "round 1\nodd\nround 2\nround 3\nodd\ndone 3\n"; got != want {
 		t.Fatalf("out.txt = %q, want %q", got, want)
