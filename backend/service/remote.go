@@ -23,6 +23,8 @@ type Submission struct {
 	// Approved are the fingerprints of the model-written steps a person
 	// approved: the worker's gate checks the content against them.
 	Approved []string
+	// ReviewFile: the file was reviewed as a whole (runner.Options).
+	ReviewFile bool
 	// Dir is the workflow's folder: relative paths start there on the
 	// worker (the same machine, or one that has that folder).
 	Dir string
@@ -80,7 +82,7 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 		res.Error = approvalMessage(pass.pending)
 		return res, "", nil
 	}
-	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries, Source: req.Source})
+	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, ReviewFile: pass.file, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries, Source: req.Source})
 	if err != nil {
 		return res, "", err
 	}

@@ -100,7 +100,7 @@ func TestTemporalScheduleState(t *testing.T) {
 	svc := testService(t, nil)
 	w, path := runFile(t, "wf-tsched", [2]string{"one", "!exit 3"})
 	w.Nodes[0].OnError = workflow.OnErrorContinue
-	if err := workflow.Save(path, w); err != nil {
+	if err := svc.SaveWorkflow(context.Background(), path, w, path); err != nil {
 		t.Fatal(err)
 	}
 	sc := schedule.Schedule{ID: "t-1", File: path, Cron: "0 7 * * *", Backend: "temporal", Created: time.Now().Add(-48 * time.Hour),

@@ -60,6 +60,8 @@ type Deps struct {
 	// Approvals opens the approvals store (default approval.DefaultStore,
 	// in the XDG data dir).
 	Approvals func() (*approval.Store, error)
+	// Trust opens the file-trust index (default approval.DefaultTrust).
+	Trust func() (*approval.Trust, error)
 	// Tune adjusts the runner options of every run (tests: a fast Sleep).
 	Tune func(*runner.Options)
 	// Getenv reads the environment (the Temporal keys; default os.Getenv).
@@ -460,7 +462,7 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		}}
 	opts.From, opts.Reuse, opts.ReuseOf, opts.ReusedFrom = reuse.From, reuse.Reuse, reuse.ReuseOf, reuse.ReusedFrom
 	// The runner checks again, with the approvals just given.
-	opts.Approvals, opts.ApprovalCatalog = pass.checker, pass.catalog
+	opts.Approvals, opts.ApprovalCatalog, opts.ReviewFile = pass.checker, pass.catalog, pass.file
 	if rp := s.replanner(st, client); rp != nil {
 		opts.Replanner = rp
 		run.canReplan = true

@@ -36,7 +36,7 @@ func runInput(sub Submission) temporal.RunInput {
 	if src == "" {
 		src = runner.RunByPerson
 	}
-	return temporal.RunInput{Approved: sub.Approved, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned,
+	return temporal.RunInput{Approved: sub.Approved, ReviewFile: sub.ReviewFile, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned,
 		DefaultRetries: sub.DefaultRetries, Source: src}
 }
 

@@ -28,7 +28,7 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (*runner.StepResult
 	if err != nil {
 		return nil, err
 	}
-	opts.Approvals = approval.Set(setOf(in.Approved))
+	opts.Approvals, opts.ReviewFile = approval.Set(setOf(in.Approved)), in.ReviewFile
 	// Alive while it works: a worker that dies is noticed after
 	// heartbeatTimeout and the attempt runs elsewhere.
 	done := make(chan struct{})

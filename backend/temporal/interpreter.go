@@ -368,7 +368,7 @@ func (r *interp) step(n *wf.Node) (branch bool, res *runner.Result) {
 		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, HeartbeatTimeout: heartbeatTimeout, RetryPolicy: pol})
 		var a *Activities
 		var out runner.StepResult
-		err := workflow.ExecuteActivity(ctx, a.Step, StepInput{Workflow: r.in.Workflow, NodeID: n.ID, Vars: r.vars, Approved: r.in.Approved, Dir: r.in.Dir}).Get(ctx, &out)
+		err := workflow.ExecuteActivity(ctx, a.Step, StepInput{Workflow: r.in.Workflow, NodeID: n.ID, Vars: r.vars, Approved: r.in.Approved, ReviewFile: r.in.ReviewFile, Dir: r.in.Dir}).Get(ctx, &out)
 		if err == nil {
 			r.addEvents(out.Events)
 			attempts++

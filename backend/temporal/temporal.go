@@ -35,6 +35,9 @@ type RunInput struct {
 	// before submitting; the worker's gate checks the content against
 	// them (runner.Options.Approvals).
 	Approved []string `json:"approved"`
+	// ReviewFile: the file was reviewed as a whole (not trusted as it
+	// was), so the gate judges every step that acts or routes.
+	ReviewFile bool `json:"review_file,omitempty"`
 	// UsePinned uses pinned data instead of running those steps.
 	UsePinned bool `json:"use_pinned"`
 	// Dir is where relative paths start on the worker ("" = its own
@@ -53,11 +56,12 @@ type RunInput struct {
 
 // StepInput is one step attempt's input.
 type StepInput struct {
-	Workflow json.RawMessage `json:"workflow"`
-	NodeID   string          `json:"node_id"`
-	Vars     map[string]any  `json:"vars"`
-	Approved []string        `json:"approved"`
-	Dir      string          `json:"dir"`
+	Workflow   json.RawMessage `json:"workflow"`
+	NodeID     string          `json:"node_id"`
+	Vars       map[string]any  `json:"vars"`
+	Approved   []string        `json:"approved"`
+	ReviewFile bool            `json:"review_file,omitempty"`
+	Dir        string          `json:"dir"`
 }
 
 // CondInput is one condition to evaluate over the outputs so far; Keys
