@@ -49,20 +49,31 @@ func literalPath(n *workflow.Node, args map[string]any) bool {
 // one that needed no approval inside the folder was approved by no one.
 // A read judged outside and not approved never got here (checkApproval).
 func (rn *Runner) confinedReads(w *workflow.Workflow) map[string]bool {
+	out := map[string]bool{}
+	reads := &workflow.Workflow{Extra: w.Extra} // whether a read is reviewed does not depend on the rest
+	for _, n := range w.Nodes {
+		if n.Type == workflow.TypeTool && (n.Params.Tool == "read_file" || n.Params.Tool == "list_files") {
+			reads.Nodes = append(reads.Nodes, n)
+		}
+	}
+	if len(reads.Nodes) == 0 {
+		return out
+	}
 	sc := rn.approvalScope()
 	anywhere := sc
 	anywhere.Dir = "" // every read counts as outside
-	out := map[string]bool{}
-	for _, s := range approval.Required(w, anywhere) {
-		if s.Type == workflow.TypeTool && (s.Tool == "read_file" || s.Tool == "list_files") {
-			out[s.NodeID] = true
+	outside := false
+	for _, s := range approval.Required(reads, anywhere) {
+		out[s.NodeID] = true
+		if k, _, _ := approval.Needs(reads.NodeByID(s.NodeID), sc); k == approval.KindReadOutside {
+			outside = true
 		}
 	}
-	if len(out) == 0 {
+	if !outside {
 		return out
 	}
 	approved := rn.approvals().Approved
-	for _, s := range approval.Required(w, sc) {
+	for _, s := range approval.Required(w, sc) { // the whole workflow: what was approved
 		if s.Kind == approval.KindReadOutside && approved(s.Fingerprint) {
 			delete(out, s.NodeID) // the person approved it reading where it names
 		}

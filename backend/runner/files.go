@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -222,15 +223,17 @@ func readFile(ctx context.Context, c ToolCall) (map[string]any, error) {
 	}
 	// At most one byte over the limit: a file may grow, a device never
 	// ends. More is an error, never content cut short handed on as whole.
-	read := func() ([]byte, error) { return io.ReadAll(io.LimitReader(f, MaxReadFile+1)) }
-	if st.Mode()&fs.ModeNamedPipe != 0 {
-		read = func() ([]byte, error) { return readFIFO(f, MaxReadFile+1) }
-	}
+	const most = MaxReadFile + 1
 	var b []byte
-	if st.Mode().IsRegular() {
-		b, err = read()
-	} else {
-		b, err = untilDone(ctx, f, read)
+	switch {
+	case st.Mode().IsRegular():
+		buf := bytes.NewBuffer(make([]byte, 0, st.Size()+bytes.MinRead)) // one allocation while the size holds
+		_, err = buf.ReadFrom(io.LimitReader(f, most))
+		b = buf.Bytes()
+	case st.Mode()&fs.ModeNamedPipe != 0:
+		b, err = untilDone(ctx, f, func() ([]byte, error) { return readFIFO(f, most) })
+	default:
+		b, err = untilDone(ctx, f, func() ([]byte, error) { return io.ReadAll(io.LimitReader(f, most)) })
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read_file: reading %s: %w", pl.name, err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -44,7 +45,11 @@ func (rn *Runner) checkApproval(w *workflow.Workflow) error {
 // approvalScope is what the approval rule knows of a run besides the
 // workflow (checkApproval; the effect gate's confinedReads).
 func (rn *Runner) approvalScope() approval.Scope {
-	return approval.Scope{Catalog: rn.opts.ApprovalCatalog, Dir: rn.workflowDir(), File: rn.opts.ReviewFile}
+	cat := rn.opts.ApprovalCatalog
+	if cat == nil {
+		cat = tools.Builtin() // once, not once a step
+	}
+	return approval.Scope{Catalog: cat, Dir: rn.workflowDir(), File: rn.opts.ReviewFile}
 }
 
 // approvals says what a person approved; nil approves nothing.
