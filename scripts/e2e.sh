@@ -201,11 +201,21 @@ CRONTAB
 chmod +x "$SCRATCH/crontab"
 export WEFT_SCHEDULER="cron:$SCRATCH/crontab"
 
+# The command line (the desktop binary's, without the GUI): `weft trust`.
+echo "e2e: building the command line"
+CGO_ENABLED=0 go build -o "$SCRATCH/bin/weft" ./backend/cmd/weft
+export WEFT_CLI="$SCRATCH/bin/weft"
+
 echo "e2e: starting wails dev on $DISPLAY"
 start_app "$LOG"
 echo "e2e: app up after $(($(date +%s) - START))s"
 
 for f in invalid pipeline empty; do cp "e2e/fixtures/$f.json" "$SCRATCH/$f.json"; done
+# The specs' workflow files are the project's own, written into the scratch
+# folder: trusted there as a person's CI trusts a checkout (`weft trust`,
+# with the app's XDG folders). Files Weft did not write are reviewed before
+# they run; trust.test.mjs reviews some in a folder outside this one.
+"$WEFT_CLI" trust "$SCRATCH"
 export WEFT_URL="http://localhost:$PORT" WEFT_INVALID="$SCRATCH/invalid.json" WEFT_ARTIFACTS="$ART"
 export WEFT_PIPELINE="$SCRATCH/pipeline.json" WEFT_EMPTY="$SCRATCH/empty.json"
 export WEFT_FAKE_LLM="$FAKE_URL" WEFT_FAKE_KEY="$FAKE_KEY" WEFT_SETTINGS="$SETTINGS" WEFT_E2E_SCRATCH="$SCRATCH"

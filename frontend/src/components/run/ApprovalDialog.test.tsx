@@ -102,7 +102,7 @@ describe('ApprovalDialog', () => {
     const onlyApprove = vi.fn();
     const dlg = show([fileStep({ now: '{\n  "command": "make deploy"\n}' })], cloned, onlyApprove);
     expect(within(dlg).getByRole('heading').textContent).toBe('Weft did not write this workflow file');
-    expect(within(dlg).getByTestId('approval-why').textContent).toContain('Weft did not write this file and you have not reviewed it (cloned');
+    expect(within(dlg).getByTestId('approval-why').textContent).toMatch(/^Weft did not write this file and you have not reviewed it \(cloned, downloaded or written elsewhere\)\. Everything in it/);
     expect(within(dlg).getByTestId('approval-badge').textContent).toBe('not reviewed');
     const next = [...within(dlg).getByTestId('approval-other').querySelectorAll('div')].find((f) => f.querySelector('dt')?.textContent === 'next');
     expect(next?.querySelector('dd')?.textContent).toContain('"to": "notify"');

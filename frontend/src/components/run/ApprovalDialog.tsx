@@ -43,7 +43,7 @@ function badge(s: ApprovalStep, file: FileTrust | null | undefined): { text: str
 
 function sentence(t: string): string {
   const s = t.trim();
-  return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?)]$/.test(s) ? '' : '.') : s;
+  return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? '' : '.') : s;
 }
 
 const VIA: Record<string, string> = {
@@ -101,7 +101,7 @@ export function ApprovalDialog({
               <p className="muted" data-testid="approval-why">
                 {file?.why ? sentence(file.why) + ' ' : 'It was not written by Weft, or it changed since you reviewed it. '}
                 {file?.changed
-                  ? `What acts or decides where the run goes and changed since is below (${plural(steps.length, 'step')}), as it was and as it is now.`
+                  ? `Below are the steps that act or decide where the run goes and changed since (${plural(steps.length, 'step')}), each as it was and as it is now.`
                   : `Everything in it that acts or decides where the run goes is below (${plural(steps.length, 'step')}).`}{' '}
                 Nothing runs until you approve each exactly as shown; if it changes later, you are asked again.
               </p>
