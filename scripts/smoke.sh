@@ -79,13 +79,25 @@ mkdir -p "$CLI_DIR"
 cat >"$CLI_DIR/hello.json" <<'WF'
 {"format": "weft/v1", "id": "smoke-hello", "name": "Smoke hello",
  "nodes": [{"id": "say", "key": "say", "name": "Say", "type": "Tool",
-   "params": {"tool": "run_command", "arguments": {"command": "echo hello from the schedule"}}}],
+   "params": {"tool": "run_command", "arguments": {"command": "echo hello from the schedule | tee hello.txt"}}}],
  "edges": []}
 WF
-cli_out=$(env -u DISPLAY -u WAYLAND_DISPLAY XDG_CONFIG_HOME="$CLI_DIR/config" XDG_DATA_HOME="$CLI_DIR/data" XDG_STATE_HOME="$CLI_DIR/state" \
-  "$BIN" run "$CLI_DIR/hello.json" --on-escalate abort 2>&1) || { echo "smoke: the desktop binary as \`weft run\` failed:" >&2; echo "$cli_out" >&2; exit 1; }
+cli() { env -u DISPLAY -u WAYLAND_DISPLAY XDG_CONFIG_HOME="$CLI_DIR/config" XDG_DATA_HOME="$CLI_DIR/data" XDG_STATE_HOME="$CLI_DIR/state" "$BIN" "$@" </dev/null 2>&1; }
+# Weft did not write hello.json: with no terminal to ask on, nothing in it
+# runs until it is reviewed.
+if cli_out=$(cli run "$CLI_DIR/hello.json" --on-escalate abort); then
+  echo "smoke: a workflow file nobody reviewed ran without asking:" >&2; echo "$cli_out" >&2; exit 1
+fi
 case "$cli_out" in
-  *succeeded*) echo "smoke: the desktop binary runs a workflow headless (as a schedule does)" ;;
+  *"not written by Weft"*) [ ! -e "$CLI_DIR/hello.txt" ] || { echo "smoke: the refused run ran its step" >&2; exit 1; }
+    echo "smoke: a file Weft did not write is refused until reviewed" ;;
+  *) echo "smoke: \`weft run\` of a file nobody reviewed did not say why it did not run:" >&2; echo "$cli_out" >&2; exit 1 ;;
+esac
+# --approve approves what it lists (the checked-in file, as CI would).
+cli_out=$(cli run "$CLI_DIR/hello.json" --on-escalate abort --approve) || { echo "smoke: the desktop binary as \`weft run --approve\` failed:" >&2; echo "$cli_out" >&2; exit 1; }
+case "$cli_out" in
+  *succeeded*) [ -s "$CLI_DIR/hello.txt" ] || { echo "smoke: the run succeeded but its step wrote nothing" >&2; exit 1; }
+    echo "smoke: the desktop binary runs a workflow headless (as a schedule does)" ;;
   *) echo "smoke: \`weft run\` through the desktop binary did not succeed:" >&2; echo "$cli_out" >&2; exit 1 ;;
 esac
 

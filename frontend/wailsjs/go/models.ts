@@ -1,11 +1,26 @@
 export namespace approval {
 	
+	export class Next {
+	    output?: string;
+	    to: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Next(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.output = source["output"];
+	        this.to = source["to"];
+	    }
+	}
 	export class Provenance {
 	    source: string;
 	    via?: string;
 	    model?: string;
 	    // Go type: time
 	    time: any;
+	    flow?: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new Provenance(source);
@@ -17,6 +32,7 @@ export namespace approval {
 	        this.via = source["via"];
 	        this.model = source["model"];
 	        this.time = this.convertValues(source["time"], null);
+	        this.flow = source["flow"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -48,9 +64,12 @@ export namespace approval {
 	    arguments?: Record<string, any>;
 	    prompt?: string;
 	    tools?: string[];
+	    next?: Next[];
 	    content: string;
+	    previous?: string;
 	    fingerprint: string;
 	    provenance: Provenance;
+	    origin: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Step(source);
@@ -68,9 +87,12 @@ export namespace approval {
 	        this.arguments = source["arguments"];
 	        this.prompt = source["prompt"];
 	        this.tools = source["tools"];
+	        this.next = this.convertValues(source["next"], Next);
 	        this.content = source["content"];
+	        this.previous = source["previous"];
 	        this.fingerprint = source["fingerprint"];
 	        this.provenance = this.convertValues(source["provenance"], Provenance);
+	        this.origin = source["origin"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1017,6 +1039,7 @@ export namespace main {
 	    finished: any;
 	    complete: boolean;
 	    engine_run_id?: string;
+	    source?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunRecord(source);
@@ -1039,6 +1062,7 @@ export namespace main {
 	        this.finished = this.convertValues(source["finished"], null);
 	        this.complete = source["complete"];
 	        this.engine_run_id = source["engine_run_id"];
+	        this.source = source["source"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1783,26 +1807,48 @@ export namespace service {
 		    return a;
 		}
 	}
-	export class ScheduleResult {
-	    started: boolean;
+	export class Record {
+	    run_id: string;
+	    dir: string;
+	    workflow_id: string;
+	    workflow_name: string;
+	    outcome: string;
 	    error?: string;
-	    problems: validate.Problem[];
-	    approval: approval.Step[];
+	    stopped_at?: runner.NodeRef;
+	    summary?: runner.Summary;
+	    verdict?: runner.Verdict;
 	    warnings: string[];
-	    schedule?: schedule.Schedule;
+	    replanned: boolean;
+	    // Go type: time
+	    started: any;
+	    // Go type: time
+	    finished: any;
+	    complete: boolean;
+	    engine_run_id?: string;
+	    source?: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new ScheduleResult(source);
+	        return new Record(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.started = source["started"];
+	        this.run_id = source["run_id"];
+	        this.dir = source["dir"];
+	        this.workflow_id = source["workflow_id"];
+	        this.workflow_name = source["workflow_name"];
+	        this.outcome = source["outcome"];
 	        this.error = source["error"];
-	        this.problems = this.convertValues(source["problems"], validate.Problem);
-	        this.approval = this.convertValues(source["approval"], approval.Step);
+	        this.stopped_at = this.convertValues(source["stopped_at"], runner.NodeRef);
+	        this.summary = this.convertValues(source["summary"], runner.Summary);
+	        this.verdict = this.convertValues(source["verdict"], runner.Verdict);
 	        this.warnings = source["warnings"];
-	        this.schedule = this.convertValues(source["schedule"], schedule.Schedule);
+	        this.replanned = source["replanned"];
+	        this.started = this.convertValues(source["started"], null);
+	        this.finished = this.convertValues(source["finished"], null);
+	        this.complete = source["complete"];
+	        this.engine_run_id = source["engine_run_id"];
+	        this.source = source["source"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1823,16 +1869,18 @@ export namespace service {
 		    return a;
 		}
 	}
-	export class ScheduleUpdateResult {
+	export class ScheduleResult {
 	    started: boolean;
 	    error?: string;
 	    problems: validate.Problem[];
 	    approval: approval.Step[];
 	    warnings: string[];
-	    updated: schedule.Schedule[];
+	    // Go type: Record
+	    refused?: any;
+	    schedule?: schedule.Schedule;
 	
 	    static createFrom(source: any = {}) {
-	        return new ScheduleUpdateResult(source);
+	        return new ScheduleResult(source);
 	    }
 	
 	    constructor(source: any = {}) {
@@ -1842,7 +1890,8 @@ export namespace service {
 	        this.problems = this.convertValues(source["problems"], validate.Problem);
 	        this.approval = this.convertValues(source["approval"], approval.Step);
 	        this.warnings = source["warnings"];
-	        this.updated = this.convertValues(source["updated"], schedule.Schedule);
+	        this.refused = this.convertValues(source["refused"], null);
+	        this.schedule = this.convertValues(source["schedule"], schedule.Schedule);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1872,6 +1921,7 @@ export namespace service {
 	    // Go type: time
 	    created: any;
 	    args?: string[];
+	    sha256?: string;
 	    temporal?: schedule.Remote;
 	    state: string;
 	    // Go type: time
@@ -1881,6 +1931,7 @@ export namespace service {
 	    missed?: any;
 	    // Go type: time
 	    next?: any;
+	    changed: boolean;
 	    attention: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -1896,13 +1947,58 @@ export namespace service {
 	        this.backend = source["backend"];
 	        this.created = this.convertValues(source["created"], null);
 	        this.args = source["args"];
+	        this.sha256 = source["sha256"];
 	        this.temporal = this.convertValues(source["temporal"], schedule.Remote);
 	        this.state = source["state"];
 	        this.last_run = this.convertValues(source["last_run"], null);
 	        this.last_outcome = source["last_outcome"];
 	        this.missed = this.convertValues(source["missed"], null);
 	        this.next = this.convertValues(source["next"], null);
+	        this.changed = source["changed"];
 	        this.attention = source["attention"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ScheduleUpdateResult {
+	    started: boolean;
+	    error?: string;
+	    problems: validate.Problem[];
+	    approval: approval.Step[];
+	    warnings: string[];
+	    // Go type: Record
+	    refused?: any;
+	    updated: schedule.Schedule[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleUpdateResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.started = source["started"];
+	        this.error = source["error"];
+	        this.problems = this.convertValues(source["problems"], validate.Problem);
+	        this.approval = this.convertValues(source["approval"], approval.Step);
+	        this.warnings = source["warnings"];
+	        this.refused = this.convertValues(source["refused"], null);
+	        this.updated = this.convertValues(source["updated"], schedule.Schedule);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -7,8 +7,8 @@ import {assistant} from '../models';
 import {approval} from '../models';
 import {llm} from '../models';
 import {runner} from '../models';
-import {schedule} from '../models';
 import {settings} from '../models';
+import {schedule} from '../models';
 import {tools} from '../models';
 import {validate} from '../models';
 
@@ -97,6 +97,7 @@ export function SetSchedulePaused(arg1:string,arg2:boolean):Promise<void>;
 export function SetTemporalCredentials(arg1:any,arg2:any):Promise<main.TemporalCredentials>;
 
 export function StaleSchedules(arg1:string):Promise<Array<schedule.Schedule>>;
+
 export function StartApprovedRun(arg1:workflow.Workflow,arg2:string,arg3:Array<string>):Promise<main.RunStart>;
 
 export function StartRun(arg1:workflow.Workflow,arg2:string):Promise<main.RunStart>;
@@ -116,5 +117,7 @@ export function ToolCatalog():Promise<Array<tools.Tool>>;
 export function ToolCatalogFull():Promise<main.ToolCatalogResult>;
 
 export function UpdateSchedules(arg1:string,arg2:Array<string>):Promise<service.ScheduleUpdateResult>;
+
 export function ValidateWorkflow(arg1:workflow.Workflow):Promise<validate.Result>;
+
 export function WorkflowFileTrust(arg1:string):Promise<service.FileTrust>;
