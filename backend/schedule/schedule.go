@@ -97,9 +97,12 @@ func (m *Manager) now() time.Time {
 	return time.Now()
 }
 
+// maxListSize bounds reading the list of schedules.
+const maxListSize = 16 << 20
+
 // List returns the schedules, oldest first.
 func (m *Manager) List() ([]Schedule, error) {
-	b, err := os.ReadFile(m.Path)
+	b, err := atomicfile.ReadBounded(m.Path, maxListSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return []Schedule{}, nil
 	}

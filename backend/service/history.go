@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/runner"
 )
 
@@ -23,6 +24,8 @@ const (
 	maxHistoryEvents = 5000
 	// maxWorkflowCopy bounds reading a run's workflow.json for its name.
 	maxWorkflowCopy = 8 << 20
+	// maxSummary bounds reading a run's summary.json.
+	maxSummary = 64 << 20
 )
 
 // Record is one past run, from its summary.json.
@@ -121,7 +124,7 @@ func (s *Service) RunHistory(path, workflowID string) (History, error) {
 
 func readRunRecord(dir string) (Record, error) {
 	rec := Record{RunID: filepath.Base(dir), Dir: dir, Warnings: []string{}}
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	b, err := atomicfile.ReadBounded(filepath.Join(dir, "summary.json"), maxSummary)
 	if errors.Is(err, os.ErrNotExist) {
 		// Still going, or killed: say which workflow from its copy.
 		var w struct {
@@ -168,8 +171,9 @@ func readRunRecord(dir string) (Record, error) {
 	return rec, nil
 }
 
+// readCapped reads the start of a regular file, at most max bytes.
 func readCapped(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := atomicfile.OpenFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +189,7 @@ func (s *Service) RunEvents(runDir string) (Log, error) {
 	if !runIDPattern.MatchString(filepath.Base(runDir)) {
 		return out, fmt.Errorf("%q is not a run folder", runDir)
 	}
-	f, err := os.Open(filepath.Join(runDir, "events.jsonl"))
+	f, _, err := atomicfile.OpenFile(filepath.Join(runDir, "events.jsonl"), os.O_RDONLY, 0)
 	if err != nil {
 		return out, fmt.Errorf("run events: %w", err)
 	}

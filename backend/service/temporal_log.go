@@ -262,7 +262,7 @@ func markLogged(runsDir, id string) error {
 // only saves work, or is rebuilt from the run folders).
 func readIDs(path string) []string {
 	var ids []string
-	if b, err := os.ReadFile(path); err == nil {
+	if b, err := atomicfile.ReadBounded(path, maxIDs*1024); err == nil {
 		_ = json.Unmarshal(b, &ids)
 	}
 	return ids

@@ -9,6 +9,7 @@
 package statefiles
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -22,6 +23,8 @@ import (
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/schedule"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/session"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/versions"
@@ -40,7 +43,10 @@ func at(name string) func(*testing.T, string) string {
 	return func(_ *testing.T, dir string) string { return filepath.Join(dir, name) }
 }
 
-const proposalID = "0123456789abcdef"
+const (
+	proposalID = "0123456789abcdef"
+	runID      = "20261127-120000.000-abcdef"
+)
 
 func stateFiles() []stateFile {
 	wf := func() *workflow.Workflow {
@@ -118,6 +124,29 @@ func stateFiles() []stateFile {
 		}},
 		{"failure patterns (appending)", at("patterns.jsonl"), func(_ *testing.T, dir string) error {
 			return (&failure.PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}).Record(failure.Pattern{Tool: "run_command", Error: "boom", Resolution: "retry"})
+		}},
+		{"the schedules", at("schedules.json"), func(_ *testing.T, dir string) error {
+			_, err := (&schedule.Manager{Path: filepath.Join(dir, "schedules.json")}).List()
+			return err
+		}},
+		{"a past run's summary", func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, ".weft", "runs", runID, "summary.json")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			return p
+		}, func(_ *testing.T, dir string) error {
+			h, err := (&service.Service{}).RunHistory(filepath.Join(dir, "flow.weft.json"), "")
+			if err == nil && len(h.Warnings) > 0 {
+				err = errors.New(strings.Join(h.Warnings, "; "))
+			}
+			return err
+		}},
+		{"a past run's events", func(t *testing.T, dir string) string {
+			p := filepath.Join(dir, runID, "events.jsonl")
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			return p
+		}, func(_ *testing.T, dir string) error {
+			_, err := (&service.Service{}).RunEvents(filepath.Join(dir, runID))
+			return err
 		}},
 		{"a run log", at("events.jsonl"), func(_ *testing.T, dir string) error {
 			_, err := runner.RepairLog(filepath.Join(dir, "events.jsonl"))

@@ -34,11 +34,21 @@ func Specials() []Special {
 		{"/dev/zero through a symbolic link", func(t testing.TB, p string) { clear(t, p); symlink(t, "/dev/zero", p) }},
 		{"socket", func(t testing.TB, p string) {
 			clear(t, p)
-			l, err := net.Listen("unix", p)
+			// Bound where the path is short enough for a socket's
+			// address, then moved into place.
+			short, err := os.MkdirTemp("", "sock")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(short) })
+			l, err := net.Listen("unix", filepath.Join(short, "s"))
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { l.Close() })
+			if err := os.Rename(filepath.Join(short, "s"), p); err != nil {
+				t.Fatal(err)
+			}
 		}},
 		{"folder", func(t testing.TB, p string) {
 			clear(t, p)
