@@ -164,7 +164,7 @@ func builtins() []Tool {
 		},
 		{
 			Name:        "write_file",
-			Description: "Write (or append to) a text file atomically.",
+			Description: "Write a text file (replaced atomically), or append to it.",
 			InputSchema: schema(`{"type":"object","properties":{"path":{"type":"string"},"content":{"type":"string"},"append":{"type":"boolean","default":false}},"required":["path","content"],"additionalProperties":false}`),
 			Outputs: []Field{
 				{Name: "path", Type: "string", Description: "absolute path written"},
