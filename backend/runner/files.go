@@ -279,35 +279,32 @@ func writeFile(ctx context.Context, c ToolCall) (map[string]any, error) {
 	switch {
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return nil, pl.fail(err)
-	case err == nil && !st.Mode().IsRegular():
-		// A folder is refused; a device or FIFO the step names is written
-		// in place (a rename would replace it), until the step's end.
-		f, _, err := pl.open(os.O_WRONLY, 0, false)
+	case appendMode || err == nil && !st.Mode().IsRegular():
+		// In place. An append is one write at the end (O_APPEND): the
+		// file is never read or rewritten, so a crash can leave a partly
+		// appended tail at worst, never a lost file (docs/trust.md). A
+		// device or FIFO the step names is written, never replaced by a
+		// rename, until the step's end. A folder is refused.
+		if err != nil {
+			if err := os.MkdirAll(filepath.Dir(pl.name), 0o755); err != nil {
+				return nil, fmt.Errorf("write_file: %w", err)
+			}
+		}
+		f, st, err := pl.open(os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644, false)
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
-		if _, err := untilDone(ctx, f, func() (int, error) { return f.WriteString(content) }); err != nil {
-			return nil, fmt.Errorf("write_file: writing %s: %w", pl.name, err)
+		if st.Mode().IsRegular() {
+			_, err = f.WriteString(content)
+		} else {
+			_, err = untilDone(ctx, f, func() (int, error) { return f.WriteString(content) })
 		}
-		return out, nil
-	case appendMode:
-		// One write at the end (O_APPEND): the file is never read or
-		// rewritten, so a crash can leave a partly appended tail at
-		// worst, never a lost file (docs/trust.md).
-		if err := os.MkdirAll(filepath.Dir(pl.name), 0o755); err != nil {
-			return nil, fmt.Errorf("write_file: %w", err)
+		if err == nil {
+			err = f.Close()
 		}
-		f, _, err := pl.open(os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644, false)
 		if err != nil {
-			return nil, err
-		}
-		_, werr := f.WriteString(content)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return nil, fmt.Errorf("write_file: %w", werr)
+			return nil, fmt.Errorf("write_file: writing %s: %w", pl.name, err)
 		}
 		return out, nil
 	}
