@@ -33,6 +33,11 @@ func TestNeeds(t *testing.T) {
 	if err := os.Symlink("/etc", filepath.Join(dir, "etc-link")); err != nil {
 		t.Fatal(err)
 	}
+	os.WriteFile(filepath.Join(dir, "sub", "in.txt"), []byte("x"), 0o600)
+	// An absolute link back inside: os.Root (which the read opens through)
+	// does not follow it, so it is judged outside; a relative one is not.
+	os.Symlink(filepath.Join(dir, "sub", "in.txt"), filepath.Join(dir, "abs-link"))
+	os.Symlink(filepath.Join("sub", "in.txt"), filepath.Join(dir, "rel-link"))
 	f := false
 	cat := tools.Builtin().With("gh", []tools.Tool{
 		{Name: "create_issue", SideEffects: true, OpenWorld: true},
@@ -59,6 +64,8 @@ func TestNeeds(t *testing.T) {
 		{"read dot-dot hidden in a path", tool("read_file", `{"path":"sub/../../secret"}`), nil, dir, KindReadOutside},
 		{"read through a symlink out", tool("read_file", `{"path":"etc-link/passwd"}`), nil, dir, KindReadOutside},
 		{"read a templated path", tool("read_file", `{"path":"{{pick.text}}"}`), nil, dir, KindReadOutside},
+		{"read through an absolute link back inside", tool("read_file", `{"path":"abs-link"}`), nil, dir, KindReadOutside},
+		{"read through a relative link inside", tool("read_file", `{"path":"rel-link"}`), nil, dir, ""},
 		{"read unsaved workflow", tool("read_file", `{"path":"in.txt"}`), nil, "", KindReadOutside},
 		{"list with a pattern that climbs", tool("list_files", `{"path":".","pattern":"../*"}`), nil, dir, KindReadOutside},
 		{"log", tool("log", `{"message":"hi"}`), nil, dir, ""},

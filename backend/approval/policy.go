@@ -2,7 +2,9 @@ package approval
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,6 +172,7 @@ func outsideFolder(args map[string]any, dir string) (where string, outside bool)
 	}
 	abs = filepath.Clean(abs)
 	base := filepath.Clean(dir)
+	lexical, lerr := filepath.Rel(base, abs)
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
@@ -177,10 +180,27 @@ func outsideFolder(args map[string]any, dir string) (where string, outside bool)
 		base = real
 	}
 	rel, err := filepath.Rel(base, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(os.PathSeparator)) {
+	if err != nil || escapes(rel) {
 		return "outside the workflow's folder (" + p + ")", true
 	}
+	// The read opens through os.Root at run time (the effect gate), which
+	// refuses links it cannot follow inside the folder (an absolute link
+	// back in): judged by the same rule, such a path is outside.
+	if lerr == nil && !escapes(lexical) {
+		if root, err := os.OpenRoot(base); err == nil {
+			_, err = root.Stat(lexical)
+			root.Close()
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return "outside the workflow's folder (" + p + ": through a link the folder cannot follow)", true
+			}
+		}
+	}
 	return "", false
+}
+
+// escapes reports whether a relative path leaves its folder.
+func escapes(rel string) bool {
+	return rel == ".." || strings.HasPrefix(rel, ".."+string(os.PathSeparator))
 }
 
 // Pending lists the enabled steps of w a model wrote that need approval
