@@ -97,6 +97,18 @@ describe('file trust in the actions', () => {
     await vi.waitFor(() => expect(useStore.getState().fileTrust).toEqual(reviewed));
   });
 
+  it('asks again when the window comes back (the file may have been edited elsewhere)', async () => {
+    const actions = makeActions(useStore);
+    useStore.getState().loadDocument(fixtureOpen({ file: reviewed }));
+    const stop = actions.watch();
+    mocked.workflowFileTrust.mockResolvedValueOnce({ ...cloned, changed: true });
+    window.dispatchEvent(new Event('focus'));
+    await vi.waitFor(() => expect(useStore.getState().fileTrust).toEqual({ ...cloned, changed: true }));
+    stop();
+    window.dispatchEvent(new Event('focus'));
+    expect(mocked.workflowFileTrust).toHaveBeenCalledTimes(1);
+  });
+
   it('drops an answer for a path the document left meanwhile', async () => {
     useStore.getState().loadDocument(fixtureOpen({ file: reviewed }));
     let answer!: (t: FileTrust) => void;
