@@ -250,11 +250,8 @@ func goalReview(w *workflow.Workflow, sc Scope) (Step, bool) {
 		return Step{}, false
 	}
 	pv, model := goalOf(w)
-	origin := OriginModel
-	switch {
-	case sc.File:
-		origin = OriginFile
-	case !model:
+	origin, ok := originOf(model, sc)
+	if !ok {
 		return Step{}, false
 	}
 	content := map[string]any{GoalKey: w.DoneWhen}
@@ -263,14 +260,23 @@ func goalReview(w *workflow.Workflow, sc Scope) (Step, bool) {
 		Content: indented(content), Fingerprint: Sum(b), Provenance: pv, Origin: origin}, true
 }
 
+// originOf says why something is reviewed: its file is to be reviewed,
+// or a model wrote it; ok false when neither.
+func originOf(model bool, sc Scope) (string, bool) {
+	switch {
+	case sc.File:
+		return OriginFile, true
+	case model:
+		return OriginModel, true
+	}
+	return "", false
+}
+
 // review describes n for approval when it is to be reviewed.
 func review(w *workflow.Workflow, n *workflow.Node, sc Scope) (Step, bool) {
 	pv, model := Of(n)
-	origin := OriginModel
-	switch {
-	case sc.File:
-		origin = OriginFile
-	case !model:
+	origin, ok := originOf(model, sc)
+	if !ok {
 		return Step{}, false
 	}
 	kind, why, risky := Needs(n, sc)

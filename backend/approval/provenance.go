@@ -48,7 +48,10 @@ type Provenance struct {
 }
 
 // Mark records that a model wrote or changed n.
-func Mark(n *workflow.Node, p Provenance) {
+func Mark(n *workflow.Node, p Provenance) { setMark(&n.Extra, ProvenanceKey, p) }
+
+// setMark writes a mark into a node's or the workflow's extra fields.
+func setMark(extra *workflow.Extra, key string, p Provenance) {
 	if p.Source == "" {
 		p.Source = SourceModel
 	}
@@ -56,10 +59,24 @@ func Mark(n *workflow.Node, p Provenance) {
 	if err != nil {
 		return
 	}
-	if n.Extra == nil {
-		n.Extra = workflow.Extra{}
+	if *extra == nil {
+		*extra = workflow.Extra{}
 	}
-	n.Extra[ProvenanceKey] = b
+	(*extra)[key] = b
+}
+
+// readMark reads a mark; one present but unreadable still counts as a
+// model's: the safe side.
+func readMark(extra workflow.Extra, key string) (Provenance, bool) {
+	raw, ok := extra[key]
+	if !ok {
+		return Provenance{}, false
+	}
+	var p Provenance
+	if json.Unmarshal(raw, &p) != nil || p.Source == "" {
+		return Provenance{Source: SourceModel}, true
+	}
+	return p, true
 }
 
 // MarkAll marks every node of w, and its done_when (a plan or a
@@ -81,32 +98,10 @@ func MarkAll(w *workflow.Workflow, p Provenance) {
 // reached its goal: it is then reviewed like a step that routes.
 const GoalProvenanceKey = "done_when_provenance"
 
-func markGoal(w *workflow.Workflow, p Provenance) {
-	if p.Source == "" {
-		p.Source = SourceModel
-	}
-	b, err := json.Marshal(p)
-	if err != nil {
-		return
-	}
-	if w.Extra == nil {
-		w.Extra = workflow.Extra{}
-	}
-	w.Extra[GoalProvenanceKey] = b
-}
+func markGoal(w *workflow.Workflow, p Provenance) { setMark(&w.Extra, GoalProvenanceKey, p) }
 
-// goalOf reads the done_when mark (an unreadable one still marks).
-func goalOf(w *workflow.Workflow) (Provenance, bool) {
-	raw, ok := w.Extra[GoalProvenanceKey]
-	if !ok {
-		return Provenance{}, false
-	}
-	var p Provenance
-	if json.Unmarshal(raw, &p) != nil || p.Source == "" {
-		return Provenance{Source: SourceModel}, true
-	}
-	return p, true
-}
+// goalOf reads the done_when mark.
+func goalOf(w *workflow.Workflow) (Provenance, bool) { return readMark(w.Extra, GoalProvenanceKey) }
 
 // sameGoal reports whether two done_when say the same.
 func sameGoal(a, b *workflow.DoneWhen) bool {
@@ -195,18 +190,10 @@ func MarkChangedAmong(old, nw *workflow.Workflow, among map[string]bool, p Prove
 // Of reads the mark. A mark that is present but cannot be read still
 // counts as a model's: the safe side.
 func Of(n *workflow.Node) (Provenance, bool) {
-	if n == nil || n.Extra == nil {
+	if n == nil {
 		return Provenance{}, false
 	}
-	raw, ok := n.Extra[ProvenanceKey]
-	if !ok {
-		return Provenance{}, false
-	}
-	var p Provenance
-	if json.Unmarshal(raw, &p) != nil || p.Source == "" {
-		return Provenance{Source: SourceModel}, true
-	}
-	return p, true
+	return readMark(n.Extra, ProvenanceKey)
 }
 
 // FromModel reports whether n carries a model's mark. Only the model

@@ -91,27 +91,36 @@ func (s *Store) Path() string { return s.path }
 // aside (warn says so).
 func (s *Store) load() (doc storeDoc, warn error) {
 	doc.Approved = map[string]Record{}
-	b, err := atomicfile.ReadBounded(s.path, maxStoreBytes)
+	var d storeDoc
+	warn = readState(s.path, "approvals file", "earlier approvals are asked for again", &d, s.now)
+	for k, r := range d.Approved {
+		if d.Version >= storeVersion && strings.Contains(k, " ") {
+			doc.Approved[k] = r
+		}
+	}
+	return doc, warn
+}
+
+// readState reads one of approval's JSON state files into v. A missing
+// file leaves v as it is; one that cannot be read or parsed is moved
+// aside and counts as empty: what it approved or trusted is asked for
+// again (after, in the error), never granted by accident.
+func readState(path, what, after string, v any, now func() time.Time) error {
+	b, err := atomicfile.ReadBounded(path, maxStoreBytes)
 	if errors.Is(err, os.ErrNotExist) {
-		return doc, nil
+		return nil
 	}
 	if err == nil {
-		var d storeDoc
-		if err = json.Unmarshal(b, &d); err == nil {
-			for k, r := range d.Approved {
-				if d.Version >= storeVersion && strings.Contains(k, " ") {
-					doc.Approved[k] = r
-				}
-			}
-			return doc, nil
+		if err = json.Unmarshal(b, v); err == nil {
+			return nil
 		}
 	}
-	if _, statErr := os.Stat(s.path); statErr == nil {
-		if moved, mvErr := atomicfile.MoveAside(s.path, s.now()); mvErr == nil {
-			return doc, fmt.Errorf("approvals file %s could not be read (%v); moved it to %s: earlier approvals are asked for again", s.path, err, moved)
+	if _, statErr := os.Lstat(path); statErr == nil {
+		if moved, mvErr := atomicfile.MoveAside(path, now()); mvErr == nil {
+			return fmt.Errorf("%s %s could not be read (%v); moved it to %s: %s", what, path, err, moved, after)
 		}
 	}
-	return doc, fmt.Errorf("approvals file %s could not be read: %w; earlier approvals are asked for again", s.path, err)
+	return fmt.Errorf("%s %s could not be read: %w; %s", what, path, err, after)
 }
 
 // Snapshot reads once (for checking many steps) the fingerprints approved

@@ -108,29 +108,16 @@ func Sum(data []byte) string {
 // is moved aside and counts as empty: files are reviewed again, never
 // trusted by accident.
 func (t *Trust) load() (trustDoc, error) {
+	var d trustDoc
+	warn := readState(t.path, "trust file", "workflow files are reviewed again", &d, t.now)
 	doc := trustDoc{Files: map[string]FileRecord{}, Folders: map[string]Folder{}}
-	b, err := atomicfile.ReadBounded(t.path, maxStoreBytes)
-	if errors.Is(err, os.ErrNotExist) {
-		return doc, nil
+	for k, v := range d.Files {
+		doc.Files[k] = v
 	}
-	if err == nil {
-		var d trustDoc
-		if err = json.Unmarshal(b, &d); err == nil {
-			for k, v := range d.Files {
-				doc.Files[k] = v
-			}
-			for k, v := range d.Folders {
-				doc.Folders[k] = v
-			}
-			return doc, nil
-		}
+	for k, v := range d.Folders {
+		doc.Folders[k] = v
 	}
-	if _, statErr := os.Lstat(t.path); statErr == nil {
-		if moved, mvErr := atomicfile.MoveAside(t.path, t.now()); mvErr == nil {
-			return doc, fmt.Errorf("trust file %s could not be read (%v); moved it to %s: workflow files are reviewed again", t.path, err, moved)
-		}
-	}
-	return doc, fmt.Errorf("trust file %s could not be read: %w; workflow files are reviewed again", t.path, err)
+	return doc, warn
 }
 
 func (t *Trust) save(doc trustDoc) error {
