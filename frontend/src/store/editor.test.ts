@@ -195,6 +195,29 @@ describe('copy, paste and duplicate', () => {
     expect(s().doc!.nodes.at(-1)!.params.loop_id).toBe('');
   });
 
+  it('marks steps copied out of a file nobody reviewed, so they are reviewed where they are pasted', () => {
+    const path = s().path || '/tmp/fixture.json';
+    store.setState({ path });
+    s().setFileTrust(path, { path, trusted: false, why: 'cloned', changed: false });
+    s().selectNodes(['n1', 'n2']);
+    s().copySelection();
+    // Another document, trusted: the pasted steps keep the mark.
+    s().loadDocument(fixtureOpen());
+    store.setState({ path: '/tmp/mine.json' });
+    s().setFileTrust('/tmp/mine.json', { path: '/tmp/mine.json', trusted: true, why: 'saved in Weft', changed: false });
+    s().paste();
+    const pasted = s().doc!.nodes.slice(6) as Array<{ provenance?: { source: string; via: string } }>;
+    expect(pasted.map((n) => n.provenance)).toEqual([
+      { source: 'file', via: 'copy' },
+      { source: 'file', via: 'copy' },
+    ]);
+    // From a trusted file they are the person's, as before.
+    s().selectNodes(['n1']);
+    s().copySelection();
+    s().paste();
+    expect((s().doc!.nodes.at(-1) as { provenance?: unknown }).provenance).toBeUndefined();
+  });
+
   it('does not paste an empty clipboard', () => {
     expect(s().copySelection()).toBe(0);
     expect(s().paste()).toBe(0);

@@ -12,6 +12,7 @@ import {
   addElements,
   copyNodes,
   edgeKey,
+  markCopiedFromFile,
   emptyWorkflow,
   makeNodes,
   pasteNodes,
@@ -24,6 +25,7 @@ import {
 import { flowDirection, missingPositions, toFlowEdges, toFlowNodes, type Direction, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import type { OpenResult, Position, Workflow, WorkflowNode } from '../types';
 import type { StoreState } from './index';
+import { untrustedFile } from './trustSlice';
 
 /** Edits in one group (one field) within this many ms of each other are one undo step. */
 export const GROUP_MS = 1500;
@@ -402,6 +404,9 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
         s.nodes.filter((n) => n.selected).map((n) => n.id),
       );
       if (!clip) return 0;
+      // Steps copied out of a file nobody reviewed stay to be reviewed
+      // wherever they are pasted (Go's approval rule counts the mark).
+      if (untrustedFile(s)) markCopiedFromFile(clip);
       set({ clipboard: clip, pasteCount: 0 });
       return clip.nodes.length;
     },

@@ -51,6 +51,7 @@ const VIA: Record<string, string> = {
   patch: 'changed by the assistant',
   replan: 'replanned after a failure',
   fix: 'fix suggested by a model',
+  copy: 'copied from a file you have not reviewed',
 };
 
 export function ApprovalDialog({
