@@ -59,6 +59,10 @@ type ReplanInfo struct {
 	// FromVersion is the version number (package versions) of the
 	// workflow that failed, when it was saved there (replan.Record).
 	FromVersion int `json:"from_version,omitempty"`
+	// PerStep says the steps a model changed carry their own marks
+	// (provenance), as every version of Weft that writes it does; a file
+	// without it is converted on load (workflow.Parse).
+	PerStep bool `json:"per_step,omitempty"`
 }
 
 // ReplanInfoOf reads the mark; ok is false for a workflow that was not
@@ -81,6 +85,7 @@ func ReplanInfoOf(w *workflow.Workflow) (ReplanInfo, bool) {
 
 // MarkReplanned sets the mark.
 func MarkReplanned(w *workflow.Workflow, info ReplanInfo) {
+	info.PerStep = true
 	b, err := json.Marshal(info)
 	if err != nil {
 		return

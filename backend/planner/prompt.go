@@ -292,7 +292,7 @@ func writeToolFull(b *strings.Builder, t tools.Tool) {
 // checks every argument and output is named here).
 var builtinLines = map[string]string{
 	"run_command":  "- run_command(command: string, cwd?: string, timeout_ms?: integer, ok_exit_codes?: integer[]) → exit_code, stdout, stderr",
-	"http_request": "- http_request(method: GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS, url: string, headers?: object, body?: string, ok_status?: integer[]) → status, body, headers",
+	"http_request": "- http_request(method: GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS, url: string, headers?: object, body?: string, ok_status?: integer[], follow_redirects?: bool|host[], save_to?: path) → status, body, headers; path, size, sha256",
 	"read_file":    "- read_file(path: string) → content",
 	"write_file":   "- write_file(path: string, content: string, append?: boolean) → path, bytes",
 	"list_files":   "- list_files(path: string, pattern?: glob) → files, count",

@@ -71,8 +71,10 @@ func TestSystemPromptIsStableAndLean(t *testing.T) {
 		t.Fatal("the system prompt differs between calls")
 	}
 	tokens := estimateTokens(llm.Message{Content: a}, llm.Message{Content: GoalPromptFor("take a screenshot of example.com", cat)})
-	if tokens > 2500 {
-		t.Errorf("prompt of a plan with %d MCP tools is %d tokens; the budget is 2,500", mcpCount(cat), tokens)
+	// 2,550: http_request's follow_redirects and save_to (a download must
+	// name them to be safe) cost about 20 tokens of the 2,500 it had.
+	if tokens > 2550 {
+		t.Errorf("prompt of a plan with %d MCP tools is %d tokens; the budget is 2,550", mcpCount(cat), tokens)
 	}
 	user := GoalPromptFor("navigate the browser to example.com and take a screenshot", cat)
 	for _, want := range []string{"browser.browser_navigate", "browser.browser_take_screenshot", "in full"} {

@@ -148,9 +148,10 @@ func TestPropose(t *testing.T) {
 	for _, s := range prop.NeedsApproval {
 		keys = append(keys, s.Key)
 	}
-	// The steps the replan changed or added are the model's; "save", kept
-	// as the person had it, needs no approval.
-	if !reflect.DeepEqual(keys, []string{"fetch", "notify"}) {
+	// The steps the replan changed or added are the model's, and so is
+	// where "ok" leads on IfFalse (warn → notify); "save", kept as the
+	// person had it, needs no approval.
+	if !reflect.DeepEqual(keys, []string{"fetch", "ok", "notify"}) {
 		t.Fatalf("approval %v", keys)
 	}
 	if prop.Replan == nil || prop.Replan.FailedNode != "fetch" {

@@ -1,6 +1,10 @@
 package workflow
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/tidwall/gjson"
+)
 
 // ProvenanceKey is the node field that records that a model wrote or
 // changed the node (package approval reads and writes the mark).
@@ -21,8 +25,9 @@ var legacyReplanMark = json.RawMessage(`{"source":"model","via":"replan"}`)
 // later: one harmless node added by the assistant used to end the legacy
 // rule and with it every step's gate.
 func (w *Workflow) markLegacyReplan() []string {
-	if _, ok := w.Extra[ReplanKey]; !ok || len(w.Nodes) == 0 {
-		return nil
+	raw, ok := w.Extra[ReplanKey]
+	if !ok || len(w.Nodes) == 0 || gjson.GetBytes(raw, "per_step").Bool() {
+		return nil // not replanned, or marked per step by this version
 	}
 	for i := range w.Nodes {
 		if _, ok := w.Nodes[i].Extra[ProvenanceKey]; ok {
