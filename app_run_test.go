@@ -334,7 +334,7 @@ func TestStopRun(t *testing.T) {
 	// Stopping while an escalation waits ends the wait.
 	w2, _ := runFile(t, "wf-stop2", [2]string{"bad", "!false"})
 	path2 := filepath.Join(filepath.Dir(path), "wf-stop2.json") // beside the first: one runs folder
-	if err := workflow.Save(path2, &w2); err != nil {
+	if err := a.SaveWorkflow(path2, w2, ""); err != nil {
 		t.Fatal(err)
 	}
 	if st, err := a.StartRun(w2, path2); err != nil || !st.Started {
@@ -440,14 +440,16 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	}
 	// Saved and opened by a fresh app (a restart), it still asks.
 	saved := filepath.Join(t.TempDir(), "replanned.json")
-	if err := workflow.Save(saved, applied.Workflow); err != nil {
+	if err := a.SaveWorkflow(saved, *applied.Workflow, ""); err != nil {
 		t.Fatal(err)
 	}
 	reopened, _, err := workflow.Load(saved)
 	if err != nil {
 		t.Fatal(err)
 	}
+	data := os.Getenv("XDG_DATA_HOME")
 	fresh, _ := runApp(t)
+	t.Setenv("XDG_DATA_HOME", data) // a restart: the same approvals and trust
 	if st, err := fresh.StartRun(*reopened, saved); err != nil || st.Started || len(st.Approval) != 2 {
 		t.Fatalf("after a restart the replanned version ran without approval: %+v, %v", st, err)
 	}
@@ -480,11 +482,14 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	}
 	a.waitRun(5 * time.Second)
 	// Approved once: the same content runs again without asking, also in
-	// a fresh app.
-	if st, err := fresh.StartRun(*reopened, saved); err != nil || !st.Started {
+	// a fresh app; in another file it is asked about there.
+	if st, err := fresh.StartRun(nw, path); err != nil || !st.Started {
 		t.Fatalf("StartRun of the approved version = %+v, %v", st, err)
 	}
 	fresh.waitRun(5 * time.Second)
+	if st, err := fresh.StartRun(*reopened, saved); err != nil || st.Started || len(st.Approval) != 2 {
+		t.Fatalf("an approval given in one file held in another: %+v, %v", st, err)
+	}
 	if st, err := a.StartRun(w, path); err != nil || !st.Started {
 		t.Fatalf("StartRun of the original = %+v, %v", st, err)
 	}

@@ -356,7 +356,11 @@ func approvalMessage(steps []approval.Step) string {
 	}
 	for _, st := range steps {
 		if st.Origin == approval.OriginFile {
-			return "this workflow file was not written by Weft or changed since you reviewed it: review its " + n + " that act or decide where the run goes before it runs"
+			what := " that act or decide where the run goes"
+			if len(steps) == 1 {
+				what = " that acts or decides where the run goes"
+			}
+			return "this workflow file was not written by Weft or changed since you reviewed it: review its " + n + what + " before it runs"
 		}
 	}
 	if len(steps) == 1 {
