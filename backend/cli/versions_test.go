@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -177,6 +178,8 @@ func TestRunReplannedAsksOnTerminal(t *testing.T) {
 	}
 	w.NodeByKey("run").Params.Arguments["command"] = "sh ./build.sh"
 	failure.MarkReplanned(w, failure.ReplanInfo{Replans: 1})
+	// As the runner marks a replanned version: the step it changed.
+	approval.Mark(w.NodeByKey("run"), approval.Provenance{Source: approval.SourceModel, Via: approval.ViaReplan})
 	file := filepath.Join(dir, "wf.replanned-v2.json")
 	if err := workflow.Save(file, w); err != nil {
 		t.Fatal(err)
