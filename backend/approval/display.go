@@ -119,9 +119,36 @@ func others(content string) []member {
 				continue
 			}
 		}
+		if k == "next" {
+			out = append(out, member{k, nextText(m[k])})
+			continue
+		}
 		out = append(out, member{k, m[k]})
 	}
 	return out
+}
+
+// nextText writes where a step leads as a person reads it: "→ save",
+// "IfTrue → deploy; IfFalse → note", or that the run ends there.
+func nextText(v any) any {
+	list, ok := v.([]any)
+	if !ok {
+		return v
+	}
+	if len(list) == 0 {
+		return "nowhere: the run ends after it"
+	}
+	var parts []string
+	for _, x := range list {
+		e, ok := x.(map[string]any)
+		if !ok {
+			return v
+		}
+		to, _ := e["to"].(string)
+		out, _ := e["output"].(string)
+		parts = append(parts, strings.TrimSpace(out+" → "+to))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func fieldOf(name string, v any) Field {

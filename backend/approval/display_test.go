@@ -182,3 +182,27 @@ func FuzzStepDisplay(f *testing.F) {
 		}
 	})
 }
+
+// Where a step leads is shown as words, not JSON.
+func TestDisplayNext(t *testing.T) {
+	w := parseWF(t, flowWF)
+	for _, c := range []struct{ key, want string }{
+		{"passed", "IfFalse → note; IfTrue → deploy"},
+		{"tests", "→ passed"},
+		{"deploy", "nowhere: the run ends after it"},
+	} {
+		var got string
+		for _, s := range Required(w, Scope{Dir: t.TempDir(), File: true}) {
+			if s.Key == c.key {
+				for _, f := range s.Display().Other {
+					if f.Name == "next" {
+						got = f.Value
+					}
+				}
+			}
+		}
+		if got != c.want {
+			t.Errorf("%s: next %q, want %q", c.key, got, c.want)
+		}
+	}
+}
