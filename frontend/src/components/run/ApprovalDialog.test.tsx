@@ -69,7 +69,7 @@ function fileStep(over: Partial<ApprovalStep> & { was?: string; now: string }): 
     display: {
       ...s.display,
       reason: 'runs a shell command; leads to notify',
-      other: [{ name: 'next', value: '[\n  {\n    "to": "notify"\n  }\n]', json: true }],
+      other: [{ name: 'next', value: '→ notify' }],
       content: now,
       previous: was,
       ...rest.display,
@@ -105,7 +105,7 @@ describe('ApprovalDialog', () => {
     expect(within(dlg).getByTestId('approval-why').textContent).toMatch(/^Weft did not write this file and you have not reviewed it \(cloned, downloaded or written elsewhere\)\. Everything in it/);
     expect(within(dlg).getByTestId('approval-badge').textContent).toBe('not reviewed');
     const next = [...within(dlg).getByTestId('approval-other').querySelectorAll('div')].find((f) => f.querySelector('dt')?.textContent === 'next');
-    expect(next?.querySelector('dd')?.textContent).toContain('"to": "notify"');
+    expect(next?.querySelector('dd')?.textContent).toContain('→ notify');
     expect(within(dlg).getByTestId('approval-step').querySelector('.approval-detail')?.textContent).toBe('runs a shell command; leads to notify');
     expect(within(dlg).queryByTestId('approval-wasnow')).toBeNull();
     expect(within(dlg).getByTestId('approval-content').textContent).toContain('make deploy');
