@@ -10,6 +10,8 @@
 //   - its JSON string form (with and without HTML escaping) and its Go %q
 //     form, as error messages and log files write it;
 //   - its URL query and path escapes;
+//   - its hex encoding, lower and upper case, and the value reversed (as
+//     a step that obfuscates its output prints it);
 //   - for values of 12 bytes or more, its standard and URL-safe base64 at
 //     each of the three byte alignments (as in a Basic Authorization header
 //     built from "user:<secret>"), counting only the characters that depend
@@ -28,6 +30,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"net/url"
 	"slices"
@@ -35,6 +38,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // Placeholder replaces every occurrence of a secret.
@@ -186,6 +190,10 @@ func newSet(secrets []string) *set {
 			}
 			add(url.QueryEscape(v))
 			add(url.PathEscape(v))
+			h := hex.EncodeToString([]byte(v))
+			add(h)
+			add(strings.ToUpper(h))
+			add(reverseRunes(v))
 			if len(v) >= 12 {
 				for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
 					for pad := 0; pad < 3; pad++ {
@@ -242,6 +250,17 @@ func base64Middle(enc *base64.Encoding, s string, pad int) string {
 		return ""
 	}
 	return full[start:end]
+}
+
+// reverseRunes is s reversed character by character (byte by byte where
+// s is not UTF-8), as a program that reverses a string prints it.
+func reverseRunes(s string) string {
+	if !utf8.ValidString(s) {
+		return reverse(s)
+	}
+	r := []rune(s)
+	slices.Reverse(r)
+	return string(r)
 }
 
 func reverse(s string) string {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/weft-dev/weft/backend/redact/redacttest"
 )
 
 const key = "sk-test-0123456789abcdef"
@@ -221,4 +223,18 @@ func isWrapped(err, target error) bool {
 		err = u.Unwrap()
 	}
 	return false
+}
+
+// TestEveryEncoding: each form of a secret that redacttest lists, in a
+// line of output, is replaced.
+func TestEveryEncoding(t *testing.T) {
+	for _, secret := range []string{key, "pässwörd-ünïcode", "tok/en+with=odd?chars&"} {
+		r := New(secret)
+		for name, enc := range redacttest.Encodings(secret) {
+			got := r.String("out: " + enc + " done")
+			if strings.Contains(got, enc) || !strings.Contains(got, Placeholder) {
+				t.Errorf("%q as %s (%q): %q", secret, name, enc, got)
+			}
+		}
+	}
 }
