@@ -2,9 +2,7 @@ package approval
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -106,19 +104,12 @@ func (s *Store) load() (doc storeDoc, warn error) {
 // aside and counts as empty: what it approved or trusted is asked for
 // again (after, in the error), never granted by accident.
 func readState(path, what, after string, v any, now func() time.Time) error {
-	b, err := atomicfile.ReadBounded(path, maxStoreBytes)
-	if errors.Is(err, os.ErrNotExist) {
+	moved, err := atomicfile.ReadJSON(path, maxStoreBytes, v, now())
+	switch {
+	case err == nil:
 		return nil
-	}
-	if err == nil {
-		if err = json.Unmarshal(b, v); err == nil {
-			return nil
-		}
-	}
-	if _, statErr := os.Lstat(path); statErr == nil {
-		if moved, mvErr := atomicfile.MoveAside(path, now()); mvErr == nil {
-			return fmt.Errorf("%s %s could not be read (%v); moved it to %s: %s", what, path, err, moved, after)
-		}
+	case moved != "":
+		return fmt.Errorf("%s %s could not be read (%v); moved it to %s: %s", what, path, err, moved, after)
 	}
 	return fmt.Errorf("%s %s could not be read: %w; %s", what, path, err, after)
 }
