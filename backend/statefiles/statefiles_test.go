@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/atomicfile/atomicfiletest"
 	"github.com/weft-dev/weft/backend/failure"
@@ -59,6 +60,18 @@ func stateFiles() []stateFile {
 	return []stateFile{
 		{"approvals", at("approvals.json"), func(_ *testing.T, dir string) error {
 			_, err := approval.OpenStore(filepath.Join(dir, "approvals.json")).Snapshot(filepath.Join(dir, "flow.weft.json"))
+			return err
+		}},
+		{"secrets index", at(credentials.IndexFile), func(_ *testing.T, dir string) error {
+			_, err := credentials.Open(dir, settings.NoKeyring{}).List()
+			return err
+		}},
+		{"secrets file", at(credentials.ValuesFile), func(t *testing.T, dir string) error {
+			idx := `{"version":1,"secrets":[{"name":"A","stored":"file"}]}`
+			if err := os.WriteFile(filepath.Join(dir, credentials.IndexFile), []byte(idx), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := credentials.Open(dir, settings.NoKeyring{}).Get("A")
 			return err
 		}},
 		{"settings", at("settings.json"), func(_ *testing.T, dir string) error {
