@@ -369,7 +369,7 @@ func (a *App) assistantClient(s settings.Settings, opts ...llm.Option) (llm.Clie
 	if strings.TrimSpace(s.LLM.Model) == "" {
 		return nil, errors.New("no model is configured: open Preferences and set the model name")
 	}
-	c, err := a.newLLM(s.LLM, opts...)
+	c, err := a.newLLM(s.LLM, append(opts, llm.WithSecrets(s.Secrets()...))...)
 	if err != nil {
 		return nil, err
 	}

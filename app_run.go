@@ -150,8 +150,8 @@ func (a *App) serviceDeps() service.Deps {
 			}
 			return st.Effective()
 		},
-		NewLLM: func(l settings.LLM) (llm.Client, error) {
-			c, err := a.newLLM(l)
+		NewLLM: func(s settings.Settings) (llm.Client, error) {
+			c, err := a.newLLM(s.LLM, llm.WithSecrets(s.Secrets()...))
 			if err != nil {
 				return nil, err
 			}

@@ -112,7 +112,7 @@ func (c *cli) printWarnings(ws []string) {
 // while says so on stderr (every ~15 s, and at each retry wait), so a
 // stalled or rate-limiting server is never silence.
 func (c *cli) newLLM(s settings.Settings) (*llm.OpenAI, error) {
-	opts := []llm.Option{llm.WithLogger(c.log), llm.WithProgress(c.llmProgress)}
+	opts := []llm.Option{llm.WithLogger(c.log), llm.WithProgress(c.llmProgress), llm.WithSecrets(s.Secrets()...)}
 	if m := service.FormatMemory(); m != nil {
 		opts = append(opts, llm.WithFormatMemory(m))
 	}

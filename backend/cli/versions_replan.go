@@ -31,9 +31,7 @@ func (c *cli) runService(s settings.Settings, quiet bool) *service.Service {
 	}
 	return service.New(service.Deps{
 		Settings: func() (settings.Settings, []string, error) { return s, nil, nil },
-		NewLLM: func(l settings.LLM) (llm.Client, error) {
-			ls := s
-			ls.LLM = l
+		NewLLM: func(ls settings.Settings) (llm.Client, error) {
 			client, err := c.newLLM(ls)
 			if err != nil {
 				return nil, err

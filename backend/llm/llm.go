@@ -83,6 +83,9 @@ type Options struct {
 	// Schema, when set, asks for a reply of that shape where the server
 	// can enforce it (response_format; see format.go).
 	Schema *Schema
+	// Secrets are values of this call's context that must not be sent
+	// (what a run has learned), besides the client's own (outbound.go).
+	Secrets []string
 }
 
 // Client is a chat-completion endpoint.

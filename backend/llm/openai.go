@@ -59,6 +59,7 @@ type OpenAI struct {
 	log      *slog.Logger
 	meter    *Meter
 	red      redactor
+	secrets  []string // never sent: see outbound.go
 
 	// Compatibility switches, each set once when the server refuses a
 	// parameter (older local servers, newer OpenAI reasoning models).
@@ -83,6 +84,7 @@ type options struct {
 	meter      *Meter
 	progress   func(Progress)
 	formatMem  FormatMemory
+	secrets    []string
 }
 
 // WithHTTPClient sets the HTTP client (its Timeout should be zero: the
@@ -215,6 +217,7 @@ func New(cfg Config, opts ...Option) (*OpenAI, error) {
 		log:       o.logger,
 		meter:     o.meter,
 		red:       red,
+		secrets:   append([]string{cfg.APIKey}, o.secrets...),
 	}
 	c.breaker = o.registry.get(endpoint, o.breaker.withDefaults(), o.logger)
 	return c, nil
@@ -283,7 +286,7 @@ func stripURL(raw string) string {
 // Chat sends messages and returns the model's reply. With opts.OnDelta set
 // the reply is streamed (SSE) and deltas are delivered as they arrive.
 func (c *OpenAI) Chat(ctx context.Context, messages []Message, opts Options) (Reply, error) {
-	params, err := c.buildParams(messages, opts)
+	params, err := c.buildParams(c.outbound(messages, opts), opts)
 	if err != nil {
 		return Reply{}, err
 	}

@@ -73,7 +73,8 @@ func testService(t *testing.T, tweak func(*Deps)) *Service {
 	vdir := filepath.Join(t.TempDir(), "versions")
 	d := Deps{
 		Settings: func() (settings.Settings, []string, error) { return s, nil, nil },
-		NewLLM: func(l settings.LLM) (llm.Client, error) {
+		NewLLM: func(s settings.Settings) (llm.Client, error) {
+			l := s.LLM
 			return llm.New(llm.Config{BaseURL: l.BaseURL, Model: l.Model, APIKey: l.APIKey, Timeout: 10 * time.Second})
 		},
 		ListTools: func(context.Context, settings.Settings) (*tools.Catalog, map[string]error) {

@@ -42,8 +42,9 @@ type Deps struct {
 	// Settings gives the effective settings (file, keyring, environment)
 	// and the warnings loading them gave.
 	Settings func() (settings.Settings, []string, error)
-	// NewLLM makes a model client for the endpoint of the settings.
-	NewLLM func(settings.LLM) (llm.Client, error)
+	// NewLLM makes a model client for the endpoint of the settings, which
+	// never sends their secrets (llm.WithSecrets).
+	NewLLM func(settings.Settings) (llm.Client, error)
 	// ListTools lists the built-in and MCP tools (default runner.Catalog).
 	ListTools func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error)
 	// Replanner makes a run's Replanner; nil leaves replanning unavailable.
@@ -113,7 +114,7 @@ func (s *Service) client(st settings.Settings) (llm.Client, error) {
 	if s.deps.NewLLM == nil {
 		return nil, errors.New("the service has no model client factory")
 	}
-	c, err := s.deps.NewLLM(st.LLM)
+	c, err := s.deps.NewLLM(st)
 	if err != nil {
 		return nil, err
 	}

@@ -61,7 +61,7 @@ func trustTestFolders(t *testing.T, dir string) {
 func newService(st *settings.Settings) *service.Service {
 	return service.New(service.Deps{
 		Settings: func() (settings.Settings, []string, error) { return *st, nil, nil },
-		NewLLM:   func(settings.LLM) (llm.Client, error) { return nil, nil },
+		NewLLM:   func(settings.Settings) (llm.Client, error) { return nil, nil },
 		Getenv:   func(string) string { return "" },
 	})
 }

@@ -108,8 +108,8 @@ func TestServiceReplanOnTemporal(t *testing.T) {
 	nw.Nodes[0].Params.Arguments["command"] = "true"
 	svc := service.New(service.Deps{
 		Settings: func() (settings.Settings, []string, error) { return st, nil, nil },
-		NewLLM: func(l settings.LLM) (llm.Client, error) {
-			return llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1", Model: l.Model})
+		NewLLM: func(s settings.Settings) (llm.Client, error) {
+			return llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1", Model: s.LLM.Model})
 		},
 		Replanner: func(settings.Settings, llm.Client, func(context.Context) *tools.Catalog) runner.Replanner {
 			return fixedReplanner{nw}

@@ -30,10 +30,13 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 	"time"
 	"unicode"
+
+	"github.com/weft-dev/weft/backend/redact/redacttest"
 )
 
 // Usage is the token usage a reply reports.
@@ -950,4 +953,30 @@ func writeAPIError(w http.ResponseWriter, status int, msg, typ string, code any)
 
 func writeError(w http.ResponseWriter, status int, msg string) {
 	writeAPIError(w, status, msg, "llmtest_error", status)
+}
+
+// Leaks lists where a secret was sent, in any form redacttest.Encodings
+// gives (checked in each recorded request's body and its decoded message
+// texts and tool-call arguments): "request 2: hex". Empty when none was.
+func (s *Server) Leaks(secrets ...string) []string {
+	var out []string
+	for _, r := range s.Requests() {
+		texts := []string{r.Body}
+		for _, m := range r.Messages {
+			texts = append(texts, m.Content)
+			for _, tc := range m.ToolCalls {
+				texts = append(texts, tc.Arguments)
+			}
+		}
+		all := strings.Join(texts, "\n")
+		for _, secret := range secrets {
+			for name, enc := range redacttest.Encodings(secret) {
+				if strings.Contains(all, enc) {
+					out = append(out, fmt.Sprintf("request %d: %q as %s", r.N, secret, name))
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }

@@ -1,0 +1,90 @@
+package redact
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// Literal credentials written in a text (a workflow shown to a model, a
+// prompt): the values of JSON members and header lines with sensitive
+// names, and the credentials of URLs. Values holding a template ({{…}})
+// are references, not secrets.
+var (
+	jsonMemberRe = regexp.MustCompile(`"((?:[^"\\\n]|\\.){1,64})"\s*:\s*"((?:[^"\\\n]|\\.)*)"`)
+	headerLineRe = regexp.MustCompile(`(?m)^[ \t]*([A-Za-z][A-Za-z0-9_-]{0,63})[ \t]*:[ \t]*(\S[^\r\n]*)$`)
+	urlRe        = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>\\]+`)
+)
+
+// AddLiterals registers the literal credentials written in text (see
+// Literals) and reports how many were new.
+func (r *Redactor) AddLiterals(text string) int {
+	if r == nil {
+		return 0
+	}
+	before := len(r.Secrets())
+	for _, m := range jsonMemberRe.FindAllStringSubmatch(text, -1) {
+		name, value := unquoteJSON(m[1]), unquoteJSON(m[2])
+		r.addNamed(name, value)
+	}
+	for _, m := range headerLineRe.FindAllStringSubmatch(text, -1) {
+		r.addNamed(m[1], strings.TrimSpace(m[2]))
+	}
+	for _, u := range urlRe.FindAllString(text, -1) {
+		if !strings.Contains(u, "{{") {
+			r.AddURL(u)
+		}
+	}
+	return len(r.Secrets()) - before
+}
+
+// addNamed registers value as AddHeader does when name is sensitive. The
+// word "key" is too common (a node's key, sort_key, primary_key) to mark a
+// credential alone: when it is the name's only sensitive word, the value
+// counts only if it looks like one (a long word of letters and digits).
+func (r *Redactor) addNamed(name, value string) {
+	if strings.Contains(value, "{{") || !SensitiveName(name) {
+		return
+	}
+	if !SensitiveName(withoutKeyWord(name)) && !tokenLike(value) {
+		return
+	}
+	r.AddHeader(name, value)
+}
+
+func withoutKeyWord(name string) string {
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return r == '-' || r == '_' || r == '.' || r == ' '
+	})
+	var kept []string
+	for i, w := range words {
+		if w != "key" || (i > 0 && words[i-1] == "api") { // api_key, X-Api-Key
+			kept = append(kept, w)
+		}
+	}
+	return strings.Join(kept, "_")
+}
+
+func tokenLike(s string) bool {
+	if len(s) < 16 || strings.ContainsAny(s, " \t\n") {
+		return false
+	}
+	var letter, digit bool
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			letter = true
+		}
+	}
+	return letter && digit
+}
+
+func unquoteJSON(s string) string {
+	var out string
+	if json.Unmarshal([]byte(`"`+s+`"`), &out) != nil {
+		return s
+	}
+	return out
+}
