@@ -17,6 +17,7 @@ require (
 	github.com/zalando/go-keyring v0.2.8
 	go.temporal.io/api v1.63.5
 	go.temporal.io/sdk v1.50.0
+	golang.org/x/term v0.46.0
 	google.golang.org/protobuf v1.36.11
 )
 

@@ -272,3 +272,29 @@ func TestAllows(t *testing.T) {
 		t.Error("AllowsTool")
 	}
 }
+
+func TestUses(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, body string) {
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.weft.json", `{"x":"Bearer {{secrets.GH}} {{ secrets.GH }}","y":"{{secrets.OTHER}}"}`)
+	write("sub/b.json", `{"x":"{{secrets.GH}}"}`)
+	write("c.txt", `{{secrets.GH}}`)
+	write(".weft/runs/r.json", `{{secrets.GH}}`)
+	write("d.json", `{{secrets.1BAD}} {{secret.GH}}`)
+	uses, truncated, err := Uses(dir)
+	if err != nil || truncated {
+		t.Fatal(err, truncated)
+	}
+	if len(uses["GH"]) != 2 || len(uses["OTHER"]) != 1 || len(uses) != 2 {
+		t.Fatalf("uses = %v", uses)
+	}
+	if _, _, err := Uses(filepath.Join(dir, "missing")); err == nil {
+		t.Fatal("a missing folder is no error")
+	}
+}
