@@ -455,6 +455,7 @@ func (b *builder) updateNode(old *workflow.Node, item gjson.Result, path string)
 		dw := *st.DoneWhen
 		n.DoneWhen = &dw
 	}
+	workflow.KeepRedactedNode(old, &n) // the model saw its secrets redacted
 	if why := disallowed(n.Type, b.opts.Features); why != "" {
 		// Renaming an AI node made while the feature was on is fine;
 		// changing what it does is not.

@@ -63,6 +63,7 @@ func (b *builder) replaceWith(plan *workflow.Workflow, reused int) {
 		}
 		if matched[n.ID] {
 			old := &b.w.Nodes[b.byID[n.ID]]
+			workflow.KeepRedactedNode(old, &n) // the model saw its secrets redacted
 			n.Enabled, n.Retry, n.Extra = old.Enabled, old.Retry, old.Extra
 			if n.TimeoutMs == 0 {
 				n.TimeoutMs = old.TimeoutMs

@@ -85,6 +85,7 @@ func ReplanWorkflow(ctx context.Context, client llm.Client, req failure.ReplanRe
 	res, err := l.run(ctx)
 	if res.Workflow != nil {
 		ids := adoptVersion(req.Workflow, res.Workflow)
+		workflow.KeepRedacted(req.Workflow, res.Workflow) // the model saw its secrets redacted
 		for i := range res.Warnings {
 			if id, ok := ids[res.Warnings[i].NodeID]; ok {
 				res.Warnings[i].NodeID = id
