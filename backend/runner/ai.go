@@ -204,14 +204,18 @@ func (r *run) modelToolCall(ctx context.Context, n *workflow.Node, tc llm.ToolCa
 			return fmt.Sprintf(`{"success":false,"error":%q}`, "the arguments are not a JSON object: "+err.Error())
 		}
 	}
-	out, err := r.callTool(ctx, n, name, callArgs)
+	sealed, err := sealModelArgs(name, callArgs)
+	var out map[string]any
+	if err == nil {
+		out, err = r.callTool(ctx, n, name, sealed)
+	}
 	res := map[string]any{"success": err == nil}
 	for k, v := range out {
 		res[k] = v
 	}
 	ev := Event{Type: EvToolCall, NodeID: n.ID, NodeKey: n.Key, Tool: name, Status: StatusOK, Message: truncate(tc.Arguments, 300)}
 	if err != nil {
-		res["error"] = err.Error()
+		res["error"] = r.red.String(err.Error()) // it goes back to the model
 		ev.Status = StatusFailed
 		ev.Message = truncate(err.Error(), 300)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,6 +51,10 @@ type ToolCall struct {
 	Env []string
 	// Log writes a message to the run log (a "log" event).
 	Log func(msg string)
+	// Redirect, when set, is asked before an http_request follows a
+	// redirect to u: the secrets the request carries may not go
+	// everywhere (secretrefs.go).
+	Redirect func(u *url.URL) error
 }
 
 // ToolFunc adapts a function to Tool.

@@ -59,6 +59,10 @@ func classify(ft failure.Type, err error, outputs map[string]any) failure.Classi
 	if errors.As(err, &re) {
 		return failure.Classification{Severity: failure.SevHigh, Category: failure.CatPermission, SuggestedFix: re.Fix}
 	}
+	var se *SecretError
+	if errors.As(err, &se) { // the fix is in the store (a binding, a value), not in trying again
+		return failure.Classification{Severity: failure.SevHigh, Category: failure.CatPermission}
+	}
 	var ae *ArgError
 	if errors.As(err, &ae) {
 		return failure.Classification{Severity: failure.SevHigh, Category: failure.CatValidation}

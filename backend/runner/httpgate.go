@@ -13,7 +13,10 @@ import (
 // choice. http_request follows a redirect to the same origin as the
 // request (scheme, host and port), and the upgrade from http to https on
 // the same host; a redirect to another host only when the step's own
-// arguments name it (follow_redirects), and from https to http never.
+// arguments name it (follow_redirects), and from https to http never. A
+// request that carries secrets follows a redirect only to hosts every
+// one of them is bound to, whatever follow_redirects says: its headers
+// and a 307/308 body would travel with it.
 
 // maxRedirects bounds the redirects one request follows.
 const maxRedirects = 10
@@ -92,10 +95,16 @@ func (rr redirectRule) allows(u *url.URL) bool {
 	return false
 }
 
-// check is the http.Client's CheckRedirect for a request of first.
-func (rr redirectRule) check(first *url.URL) func(req *http.Request, via []*http.Request) error {
+// check is the http.Client's CheckRedirect for a request of first;
+// carries, when set, refuses a redirect its secrets may not follow.
+func (rr redirectRule) check(first *url.URL, carries func(*url.URL) error) func(req *http.Request, via []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		prev, next := via[len(via)-1].URL, req.URL
+		if carries != nil {
+			if err := carries(next); err != nil {
+				return err
+			}
+		}
 		switch {
 		case len(via) >= maxRedirects:
 			return &RedirectError{From: origin(prev), To: origin(next), Why: fmt.Sprintf("after %d redirects already", len(via)),

@@ -87,12 +87,16 @@ func httpRequest(ctx context.Context, c ToolCall) (map[string]any, error) {
 	default:
 		return nil, argErrorf("http_request: headers must be an object of strings")
 	}
-	client := &http.Client{Transport: httpTransport, CheckRedirect: redirects.check(req.URL)}
+	client := &http.Client{Transport: httpTransport, CheckRedirect: redirects.check(req.URL, c.Redirect)}
 	resp, err := client.Do(req)
 	if err != nil {
 		var re *RedirectError
 		if errors.As(err, &re) {
 			return nil, re
+		}
+		var se *SecretError
+		if errors.As(err, &se) {
+			return nil, se
 		}
 		return nil, fmt.Errorf("http_request: %w", err)
 	}

@@ -119,6 +119,10 @@ type Options struct {
 	// secrets of Settings (so nil still hides those) and the credentials
 	// it meets (secrets.go).
 	Redactor *redact.Redactor
+	// Secrets is the credentials store the {{secrets.NAME}} references
+	// of the steps are read from, when a call makes them (secretrefs.go);
+	// nil makes a step that refers to one fail.
+	Secrets SecretSource
 	// Source is who started the run, recorded in its summary (manual when
 	// unset).
 	Source RunSource
@@ -746,7 +750,7 @@ func (r *run) execNode(ctx context.Context, n *workflow.Node) (res *Result, fail
 		if n.Type == workflow.TypeTool {
 			args, argErr = r.renderArgs(n.Params.Tool, n.Params.Arguments)
 		}
-		r.log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: attempt, MaxAttempts: maxA, Arguments: bounded(args, 2000)}) // long values cut, as outputs'
+		r.log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: attempt, MaxAttempts: maxA, Arguments: shownArgs(args)}) // long values cut, as outputs'
 		var rc *retryContext
 		if isAI(n) && (len(failures) > 0 || instruction != "") {
 			rc = &retryContext{Attempt: attempt, MaxAttempts: maxA, Failures: failures, Instruction: instruction, Learnings: r.learnings(tool, 3)}
@@ -1025,6 +1029,11 @@ func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args 
 	if args == nil {
 		args = map[string]any{}
 	}
+	sec, err := r.openSecrets(name, args)
+	if err != nil {
+		return nil, err
+	}
+	args = sec.args
 	if name == "http_request" {
 		r.noteRequestSecrets(args)
 	}
@@ -1033,9 +1042,14 @@ func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args 
 		if err != nil {
 			return nil, err
 		}
-		return t.Call(ctx, ToolCall{Name: name, Args: args, Dir: r.dir, Root: root, LiteralPath: literal, Env: r.env, Log: func(msg string) {
+		tc := ToolCall{Name: name, Args: args, Dir: r.dir, Root: root, LiteralPath: literal, Env: sec.callEnv(r.env), Log: func(msg string) {
 			r.log.emit(Event{Type: EvLog, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Message: msg})
-		}})
+		}}
+		if len(sec.secrets) > 0 {
+			tc.Redirect = sec.redirect
+		}
+		out, err := t.Call(ctx, tc)
+		return sec.scrub(out), err
 	}
 	srv, tool, ok := r.mcp.Resolve(name)
 	if !ok {
@@ -1052,7 +1066,7 @@ func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args 
 	if err != nil && me.Kind != mcp.KindTool {
 		return nil, err
 	}
-	return res.Outputs(), err
+	return sec.scrub(res.Outputs()), err
 }
 
 // mcpTool finds an MCP tool's catalog entry (starting its server).

@@ -96,7 +96,7 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 	if attempt < 1 {
 		attempt = 1
 	}
-	log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: attempt, Arguments: bounded(args, 2000)})
+	log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: attempt, Arguments: shownArgs(args)})
 	outputs, fr := r.attempt(ctx, n, attempt, nil, args, argErr)
 	if fr != nil {
 		log.emit(Event{Type: EvFailure, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Attempt: attempt, Failure: fr})

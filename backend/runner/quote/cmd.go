@@ -108,3 +108,10 @@ func (l *cmdLexer) value(b *strings.Builder, v string) error {
 	b.WriteString(q)
 	return nil
 }
+
+// variable is refused: cmd.exe expands %name% before it parses the line,
+// so a value holding " or & would be read as syntax, and !name! needs
+// delayed expansion, which the command does not run with.
+func (l *cmdLexer) variable(*strings.Builder, string) error {
+	return errorf("a secret cannot be passed to a cmd.exe command safely (cmd.exe reads an expanded variable as syntax); pass it to a program through a file or an MCP tool instead")
+}

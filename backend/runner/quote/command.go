@@ -27,6 +27,7 @@ type Command struct {
 type lexer interface {
 	literal(s string)
 	value(b *strings.Builder, v string) error
+	variable(b *strings.Builder, name string) error
 }
 
 // NewCommand starts an empty command line for sh.
@@ -67,6 +68,15 @@ func (c *Command) Raw(s string) { c.Literal(s) }
 // sits in. On error nothing is appended.
 func (c *Command) Value(v string) error {
 	return c.lx.value(&c.b, v)
+}
+
+// Variable appends a reference to the environment variable name (a
+// secret the process receives in its environment, never in its command
+// line), expanded as one word, or part of the word it sits in, wherever
+// Value could put a value. name must be an identifier. On error nothing
+// is appended.
+func (c *Command) Variable(name string) error {
+	return c.lx.variable(&c.b, name)
 }
 
 // String returns the command line built so far.

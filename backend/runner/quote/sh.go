@@ -332,37 +332,15 @@ func (l *posixLexer) endWord() {
 
 // value writes v quoted for the current context.
 func (l *posixLexer) value(b *strings.Builder, v string) error {
-	if l.unsure != "" {
-		return l.unsureError()
-	}
-	switch l.pend {
-	case pDollar:
-		return errorf("the placeholder follows a $, which would make the value part of a $-expansion; write \\$ for a dollar sign")
-	case pDollarOpen:
-		l.pend = pNone
-		l.push(pframe{kind: fUnquoted, paren: true})
-	case pArithClose:
-		l.pend = pNone
-		l.setUnsure("a $((…)) closed by a single )")
-	}
-	if l.unsure != "" { // set just above, by a pending $((…)) close
-		return l.unsureError()
-	}
-	if l.esc {
-		return errorf("the placeholder follows a backslash, which would escape the quote that starts the value")
-	}
 	if strings.IndexByte(v, 0) >= 0 {
 		return ErrNUL
 	}
-	for _, f := range l.stack {
-		if f.bracket {
-			return errorf("the placeholder sits inside a word's […], which bash evaluates as arithmetic when it is an array subscript; put the value in a word of its own")
-		}
+	kind, err := l.place()
+	if err != nil {
+		return err
 	}
-	l.lt, l.open = false, false
-	switch l.top().kind {
+	switch kind {
 	case fUnquoted:
-		l.wordByte(0)
 		b.WriteByte('\'')
 		writeSingleQuoted(b, v)
 		b.WriteByte('\'')
@@ -374,16 +352,73 @@ func (l *posixLexer) value(b *strings.Builder, v string) error {
 		b.WriteString(`'"`)
 	case fSingle:
 		writeSingleQuoted(b, v)
-	case fComment:
-		return errorf("the placeholder sits in a shell comment (after #), where a line break in the value would end the comment")
-	case fBacktick:
-		return errorf("the placeholder sits inside backticks, which sh reads twice; use $(…) instead")
-	case fBrace:
-		return errorf("the placeholder sits inside ${…}; put the value in its own word instead")
-	case fArith:
-		return errorf("the placeholder sits inside $((…)), which sh evaluates as arithmetic; compute it in an expression ({{a.n + 1}}) instead")
 	}
 	return nil
+}
+
+// variable writes a reference to the environment variable name, expanded
+// as one word (or part of the word it sits in) wherever a value could
+// go: "${name}" in a bare word, ${name} inside the author's "…", and
+// '"${name}"' (close, expand, reopen) inside '…'.
+func (l *posixLexer) variable(b *strings.Builder, name string) error {
+	kind, err := l.place()
+	if err != nil {
+		return err
+	}
+	switch kind {
+	case fUnquoted:
+		b.WriteString(`"${` + name + `}"`)
+	case fDouble:
+		b.WriteString(`${` + name + `}`)
+	case fSingle:
+		b.WriteString(`'"${` + name + `}"'`)
+	}
+	return nil
+}
+
+// place is the kind of quoting a value goes into at this point of the
+// command, or why none may go there.
+func (l *posixLexer) place() (frameKind, error) {
+	if l.unsure != "" {
+		return 0, l.unsureError()
+	}
+	switch l.pend {
+	case pDollar:
+		return 0, errorf("the placeholder follows a $, which would make the value part of a $-expansion; write \\$ for a dollar sign")
+	case pDollarOpen:
+		l.pend = pNone
+		l.push(pframe{kind: fUnquoted, paren: true})
+	case pArithClose:
+		l.pend = pNone
+		l.setUnsure("a $((…)) closed by a single )")
+	}
+	if l.unsure != "" { // set just above, by a pending $((…)) close
+		return 0, l.unsureError()
+	}
+	if l.esc {
+		return 0, errorf("the placeholder follows a backslash, which would escape the quote that starts the value")
+	}
+	for _, f := range l.stack {
+		if f.bracket {
+			return 0, errorf("the placeholder sits inside a word's […], which bash evaluates as arithmetic when it is an array subscript; put the value in a word of its own")
+		}
+	}
+	kind := l.top().kind
+	switch kind {
+	case fComment:
+		return 0, errorf("the placeholder sits in a shell comment (after #), where a line break in the value would end the comment")
+	case fBacktick:
+		return 0, errorf("the placeholder sits inside backticks, which sh reads twice; use $(…) instead")
+	case fBrace:
+		return 0, errorf("the placeholder sits inside ${…}; put the value in its own word instead")
+	case fArith:
+		return 0, errorf("the placeholder sits inside $((…)), which sh evaluates as arithmetic; compute it in an expression ({{a.n + 1}}) instead")
+	}
+	l.lt, l.open = false, false
+	if kind == fUnquoted {
+		l.wordByte(0)
+	}
+	return kind, nil
 }
 
 func (l *posixLexer) unsureError() error {

@@ -82,20 +82,38 @@ func (u *URL) Value(v string) error {
 	case partScheme, partAuthority:
 		return fmt.Errorf("the placeholder sits in the scheme or host of the URL, where a value would choose the server; write the scheme and host in the template, make the whole URL one placeholder, or use {{raw …}} for a base URL you trust")
 	case partPath:
-		switch v {
-		case ".":
-			u.b.WriteString("%2E")
-		case "..":
-			u.b.WriteString("%2E%2E")
-		default:
-			u.b.WriteString(url.PathEscape(v))
-		}
+		u.b.WriteString(pathSegment(v))
 	case partQuery:
 		u.b.WriteString(url.QueryEscape(v))
 	case partFragment:
 		u.b.WriteString(url.PathEscape(v))
 	}
 	return nil
+}
+
+// Encoder returns how a value is encoded where the URL built so far
+// ends (see Value): what a secret, inserted only when the request is
+// made, goes through.
+func (u *URL) Encoder() (func(string) string, error) {
+	switch u.part {
+	case partScheme, partAuthority:
+		return nil, fmt.Errorf("a secret cannot sit in the scheme or host of the URL: where it is sent must be written in the template")
+	case partPath:
+		return pathSegment, nil
+	case partQuery:
+		return url.QueryEscape, nil
+	}
+	return url.PathEscape, nil
+}
+
+func pathSegment(v string) string {
+	switch v {
+	case ".":
+		return "%2E"
+	case "..":
+		return "%2E%2E"
+	}
+	return url.PathEscape(v)
 }
 
 // URLMayRefuse reports whether a URL built from template's text could

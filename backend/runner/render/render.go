@@ -30,6 +30,10 @@
 // from a step's output. Every other string argument (write_file content,
 // log messages, AI prompts and inputs, MCP tool arguments) takes plain
 // insertion: the tool reads it as data.
+//
+// {{secrets.NAME}} is a reference to a secret, not a placeholder: Args
+// seals the argument it sits in (secret.go) and the value goes in only
+// when the tool runs.
 package render
 
 import (
@@ -67,14 +71,22 @@ const MaxInserted = expression.MaxBytes
 type renderer struct {
 	env  Env
 	left int64
+	// secrets allows secret references (a Tool step's arguments, Args):
+	// they are sealed, not resolved (secret.go).
+	secrets bool
 }
 
 func newRenderer(env Env) *renderer { return &renderer{env: env, left: MaxInserted} }
 
 // Args renders a Tool node's arguments for the tool it calls; sh is the
 // shell run_command uses.
+//
+// A {{secrets.NAME}} reference is not resolved: the string it sits in
+// becomes a Sealed, which shows the reference and is opened with the
+// value only when the tool runs (secret.go).
 func Args(tool string, args map[string]any, env Env, sh quote.Shell) (map[string]any, error) {
 	r := newRenderer(env)
+	r.secrets = true
 	out := make(map[string]any, len(args))
 	names := make([]string, 0, len(args))
 	for k := range args {
@@ -155,6 +167,9 @@ type Part struct {
 	Expr string // the expression, without the raw prefix
 	Raw  bool   // {{raw …}}
 	Src  string // the placeholder as written, for messages
+	// Secret is the expression of a placeholder rooted at secrets
+	// ({{secrets.NAME}}): a reference, never evaluated (secret.go).
+	Secret string
 }
 
 // maxQuoted is how much of a placeholder a message quotes.
@@ -188,7 +203,11 @@ func Parts(s string, env Env, f func(p Part) error) error {
 		}
 		end := i + 2 + j + 2
 		expr, raw := quote.Placeholder(rest[i+2 : i+2+j])
-		if root := Root(expr); root == "" || !env.Known(root) {
+		p := Part{Expr: expr, Raw: raw, Src: rest[i:end]}
+		switch root := Root(expr); {
+		case root == SecretsRoot: // a reference, whatever the keys
+			p.Expr, p.Secret = "", expr
+		case root == "" || !env.Known(root):
 			if err := f(Part{Lit: rest[:end]}); err != nil {
 				return err
 			}
@@ -200,7 +219,7 @@ func Parts(s string, env Env, f func(p Part) error) error {
 				return err
 			}
 		}
-		if err := f(Part{Expr: expr, Raw: raw, Src: rest[i:end]}); err != nil {
+		if err := f(p); err != nil {
 			return err
 		}
 		rest = rest[end:]
@@ -258,8 +277,12 @@ func (r *renderer) string(s string) (any, error) {
 		b     strings.Builder
 		whole bool // s is exactly one placeholder
 		typed any
+		sl    sealer
 	)
 	err := Parts(s, r.env, func(p Part) error {
+		if p.Secret != "" {
+			return r.seal(&sl, p, b.Len, plain, func(t string) { b.WriteString(t) })
+		}
 		if p.Expr == "" {
 			b.WriteString(p.Lit)
 			return nil
@@ -276,6 +299,9 @@ func (r *renderer) string(s string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sl.refs != nil {
+		return sl.sealed(b.String()), nil
+	}
 	if whole {
 		return typed, nil // the whole string is one placeholder: keep the type
 	}
@@ -285,15 +311,34 @@ func (r *renderer) string(s string) (any, error) {
 // Command renders a run_command command line for sh: values become quoted
 // shell words (see quote.Command).
 func Command(s string, env Env, sh quote.Shell) (string, error) {
-	return newRenderer(env).command(s, sh)
+	v, err := newRenderer(env).command(s, sh)
+	if err != nil {
+		return "", err
+	}
+	return v.(string), nil
 }
 
-func (r *renderer) command(s string, sh quote.Shell) (string, error) {
+// command renders a command line: a string, or a Sealed when it refers to
+// secrets, which reach the command as environment variables (SecretEnv)
+// it reads by name, so the line itself never holds a value.
+func (r *renderer) command(s string, sh quote.Shell) (any, error) {
 	if !strings.Contains(s, "{{") {
 		return s, nil
 	}
 	c := quote.NewCommand(sh)
+	var env []string
 	err := Parts(s, r.env, func(p Part) error {
+		if p.Secret != "" {
+			name, err := r.secretName(p)
+			if err != nil {
+				return err
+			}
+			if err := c.Variable(SecretEnv(name)); err != nil {
+				return fmt.Errorf("%s: %w", p.Quoted(), err)
+			}
+			env = append(env, name)
+			return nil
+		}
 		if p.Expr == "" {
 			c.Literal(p.Lit)
 			return nil
@@ -312,7 +357,10 @@ func (r *renderer) command(s string, sh quote.Shell) (string, error) {
 		return nil
 	})
 	if err != nil {
-		return "", err
+		return nil, err
+	}
+	if env != nil {
+		return Sealed{Text: c.String(), env: env}, nil
 	}
 	return c.String(), nil
 }
@@ -321,18 +369,34 @@ func (r *renderer) command(s string, sh quote.Shell) (string, error) {
 // part of the URL (see quote.URL). A url that is exactly one placeholder
 // (surrounding blanks aside) must be an absolute http(s) URL and is used
 // as is.
-func URL(s string, env Env) (string, error) { return newRenderer(env).url(s) }
+func URL(s string, env Env) (string, error) {
+	v, err := newRenderer(env).url(s)
+	if err != nil {
+		return "", err
+	}
+	return v.(string), nil
+}
 
-func (r *renderer) url(s string) (string, error) {
+// url renders a URL: a string, or a Sealed when it refers to secrets
+// (in its path, query or fragment, encoded as a value there).
+func (r *renderer) url(s string) (any, error) {
 	if !strings.Contains(s, "{{") {
 		return s, nil
 	}
 	var (
 		u    quote.URL
 		only *Part // the one placeholder, when it is the whole URL
+		sl   sealer
 	)
 	t := strings.TrimSpace(s)
 	err := Parts(t, r.env, func(p Part) error {
+		if p.Secret != "" {
+			enc, err := u.Encoder()
+			if err != nil {
+				return fmt.Errorf("%s: %w", p.Quoted(), err)
+			}
+			return r.seal(&sl, p, func() int { return len(u.String()) }, enc, u.Literal)
+		}
 		if p.Expr != "" && p.Src == t && !p.Raw {
 			only = &p
 			return nil
@@ -355,18 +419,21 @@ func (r *renderer) url(s string) (string, error) {
 		return nil
 	})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if only != nil {
 		v, err := r.text(*only, true)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		w, err := quote.WholeURL(v)
 		if err != nil {
-			return "", fmt.Errorf("%s is the whole URL, but %w", only.Quoted(), err)
+			return nil, fmt.Errorf("%s is the whole URL, but %w", only.Quoted(), err)
 		}
 		return w, nil
+	}
+	if sl.refs != nil {
+		return sl.sealed(u.String()), nil
 	}
 	return u.String(), nil
 }
@@ -391,8 +458,14 @@ func (r *renderer) headers(x any) (any, error) {
 			out[k] = y
 			continue
 		}
-		var b strings.Builder
+		var (
+			b  strings.Builder
+			sl sealer
+		)
 		err := Parts(s, r.env, func(p Part) error {
+			if p.Secret != "" {
+				return r.seal(&sl, p, b.Len, plain, func(t string) { b.WriteString(t) })
+			}
 			if p.Expr == "" {
 				b.WriteString(p.Lit)
 				return nil
@@ -403,6 +476,10 @@ func (r *renderer) headers(x any) (any, error) {
 		})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		if sl.refs != nil {
+			out[k] = sl.sealed(b.String())
+			continue
 		}
 		out[k] = b.String()
 	}
