@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -77,6 +78,11 @@ func ChatPath(workflowFile, workflowID string) (string, error) {
 	p, err := appdirs.DataFile("chats", workflowID+".chat.json")
 	if err != nil {
 		return "", fmt.Errorf("locate chat file: %w", err)
+	}
+	// Chats quote workflows and run outputs: their folder is the user's
+	// alone (0700), tightened if an earlier Weft made it open.
+	if err := atomicfile.PrivateDir(filepath.Dir(p)); err != nil {
+		return "", fmt.Errorf("chat folder: %w", err)
 	}
 	return p, nil
 }

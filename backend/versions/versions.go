@@ -156,8 +156,13 @@ func (s *Store) SaveWithSummary(w *workflow.Workflow, reason Reason, summary str
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return Version{}, fmt.Errorf("versions: %w", err)
+	// Versions hold workflows, and workflows can hold credentials: the
+	// store and its files are the user's alone (0700, 0600), and a looser
+	// folder or index left by an earlier Weft is tightened now.
+	for _, d := range []string{s.Dir, dir} {
+		if err := atomicfile.PrivateDir(d); err != nil {
+			return Version{}, fmt.Errorf("versions: %w", err)
+		}
 	}
 	list, highest, err := s.list(dir, w.ID)
 	if err != nil {
@@ -186,7 +191,7 @@ func (s *Store) SaveWithSummary(w *workflow.Workflow, reason Reason, summary str
 	// content atomically over the claim.
 	n := highest + 1
 	for ; ; n++ {
-		f, err := os.OpenFile(filepath.Join(dir, fileName(n)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		f, err := os.OpenFile(filepath.Join(dir, fileName(n)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -197,7 +202,7 @@ func (s *Store) SaveWithSummary(w *workflow.Workflow, reason Reason, summary str
 		break
 	}
 	path := filepath.Join(dir, fileName(n))
-	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, data, 0o600); err != nil {
 		os.Remove(path)
 		return Version{}, fmt.Errorf("versions: %w", err)
 	}
@@ -215,7 +220,7 @@ func (s *Store) writeIndex(dir, id string, list []Version) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, indexFile), append(data, '\n'), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, indexFile), append(data, '\n'), 0o600)
 }
 
 // List returns the versions of a workflow, oldest first; none is not an
