@@ -228,6 +228,22 @@ export const api = {
   async setTemporalCredentials(apiKey: string | undefined, payloadKey: string | undefined): Promise<TemporalCredentials> {
     return (await App.SetTemporalCredentials(apiKey ?? null, payloadKey ?? null)) as unknown as TemporalCredentials;
   },
+  /** The named secrets (app_secrets.go): names, bindings and where each is stored, never a value. */
+  async listSecrets(): Promise<SecretsView> {
+    const v = (await App.ListSecrets()) as unknown as SecretsView;
+    return { secrets: v.secrets ?? [], warning: v.warning };
+  },
+  /** Stores a secret's value (OS keyring, or a 0600 file) with the hosts and tools it may go to. */
+  async setSecret(name: string, value: string, hosts: string[], tools: string[]): Promise<void> {
+    await App.SetSecret(name, value, hosts, tools);
+  },
+  /** Changes where a stored secret may go, keeping its value. */
+  async setSecretBindings(name: string, hosts: string[], tools: string[]): Promise<void> {
+    await App.SetSecretBindings(name, hosts, tools);
+  },
+  async removeSecret(name: string): Promise<void> {
+    await App.RemoveSecret(name);
+  },
   /** Runs of the workflow saved at path going on the Temporal service that the app does not follow. */
   async temporalRunsGoing(path: string): Promise<GoingRun[]> {
     return ((await App.TemporalRunsGoing(path)) as unknown as GoingRun[] | null) ?? [];
@@ -375,6 +391,21 @@ export interface TemporalCredentials {
   payload_key_set: boolean;
   api_key_env: boolean;
   payload_key_env: boolean;
+}
+
+/** A named secret as the Secrets page shows it: never its value. */
+export interface SecretEntry {
+  name: string;
+  hosts?: string[];
+  tools?: string[];
+  /** "keyring" or "file". */
+  stored?: string;
+}
+
+export interface SecretsView {
+  secrets: SecretEntry[];
+  /** Set when the index could not be read (it was moved aside). */
+  warning?: string;
 }
 
 export type Api = typeof api;

@@ -519,6 +519,29 @@ export namespace assistant {
 
 }
 
+export namespace credentials {
+	
+	export class Secret {
+	    name: string;
+	    hosts?: string[];
+	    tools?: string[];
+	    stored?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Secret(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.hosts = source["hosts"];
+	        this.tools = source["tools"];
+	        this.stored = source["stored"];
+	    }
+	}
+
+}
+
 export namespace failure {
 	
 	export class Pattern {
@@ -1246,6 +1269,38 @@ export namespace main {
 	        this.scheduler = source["scheduler"];
 	        this.no_scheduler = source["no_scheduler"];
 	        this.temporal = source["temporal"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SecretsView {
+	    secrets: credentials.Secret[];
+	    warning?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SecretsView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.secrets = this.convertValues(source["secrets"], credentials.Secret);
+	        this.warning = source["warning"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Settings, SettingsView } from '../../types';
 
@@ -127,6 +127,21 @@ describe('preferences form', () => {
 });
 
 describe('PreferencesDialog', () => {
+  it('has a Secrets section when the api reaches the credentials store', async () => {
+    await open();
+    expect(screen.queryByTestId('prefs-secrets')).toBeNull();
+    cleanup();
+    Object.assign(fake, {
+      listSecrets: vi.fn().mockResolvedValue({ secrets: [{ name: 'GH_TOKEN', hosts: ['api.github.com'], stored: 'file' }] }),
+      setSecret: vi.fn(),
+      setSecretBindings: vi.fn(),
+      removeSecret: vi.fn(),
+    });
+    await open();
+    const section = screen.getByTestId('prefs-secrets');
+    expect(await within(section).findByText('GH_TOKEN')).toBeTruthy();
+  });
+
   it('shows the settings, the file path, load warnings and the repair help text', async () => {
     await open(view({ warnings: ['max_repair_attempts 42 is out of range 0–10; using 10'] }));
     expect(screen.getByTestId('pref-max-repair')).toHaveValue(3);

@@ -23,9 +23,17 @@ import {
   type PrefsForm,
 } from './form';
 import { useFocusTrap } from '../focusTrap';
+import { SecretsSection, type SecretsApi } from './SecretsSection';
 
 export type PrefsApi = Pick<Api, 'getSettings' | 'saveSettings' | 'testConnection' | 'storedKeyUse'> &
-  Partial<Pick<Api, 'getTemporalCredentials' | 'setTemporalCredentials'>>;
+  Partial<Pick<Api, 'getTemporalCredentials' | 'setTemporalCredentials'>> &
+  Partial<SecretsApi>;
+
+/** The Secrets section shows when the api can reach the credentials store. */
+function secretsApi(a: PrefsApi): SecretsApi | null {
+  const { listSecrets, setSecret, setSecretBindings, removeSecret } = a;
+  return listSecrets && setSecret && setSecretBindings && removeSecret ? { listSecrets, setSecret, setSecretBindings, removeSecret } : null;
+}
 
 function Field({
   label,
@@ -183,6 +191,7 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
   const [newPayloadKey, setNewPayloadKey] = useState('');
   const dialogRef = useRef<HTMLDivElement>(null);
   useFocusTrap(dialogRef);
+  const secrets = useMemo(() => secretsApi(apiImpl), [apiImpl]);
 
   useEffect(() => {
     let live = true;
@@ -670,6 +679,8 @@ export function PreferencesDialog({ onClose, apiImpl = api }: { onClose: () => v
                 </>
               )}
             </fieldset>
+
+            {secrets && <SecretsSection apiImpl={secrets} />}
 
             <footer className="prefs-foot">
               <div className="prefs-path" title={view.path} data-testid="settings-path">

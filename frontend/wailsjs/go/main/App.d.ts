@@ -56,6 +56,8 @@ export function LastOutputs(arg1:string,arg2:string):Promise<main.PinSource>;
 
 export function ListSchedules():Promise<main.SchedulesView>;
 
+export function ListSecrets():Promise<main.SecretsView>;
+
 export function LoadAutosave():Promise<main.AutosaveView>;
 
 export function LoadSample():Promise<main.OpenResult>;
@@ -76,6 +78,8 @@ export function RemoveRecentFile(arg1:string):Promise<Array<main.RecentFile>>;
 
 export function RemoveSchedule(arg1:string):Promise<void>;
 
+export function RemoveSecret(arg1:string):Promise<void>;
+
 export function RespondEscalation(arg1:string,arg2:runner.Response):Promise<void>;
 
 export function RunEvents(arg1:string):Promise<main.RunLog>;
@@ -93,6 +97,10 @@ export function ScheduleNotices():Promise<Array<string>>;
 export function SetDirty(arg1:boolean):Promise<void>;
 
 export function SetSchedulePaused(arg1:string,arg2:boolean):Promise<void>;
+
+export function SetSecret(arg1:string,arg2:string,arg3:Array<string>,arg4:Array<string>):Promise<void>;
+
+export function SetSecretBindings(arg1:string,arg2:Array<string>,arg3:Array<string>):Promise<void>;
 
 export function SetTemporalCredentials(arg1:any,arg2:any):Promise<main.TemporalCredentials>;
 

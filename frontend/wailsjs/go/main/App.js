@@ -90,6 +90,10 @@ export function ListSchedules() {
   return window['go']['main']['App']['ListSchedules']();
 }
 
+export function ListSecrets() {
+  return window['go']['main']['App']['ListSecrets']();
+}
+
 export function LoadAutosave() {
   return window['go']['main']['App']['LoadAutosave']();
 }
@@ -130,6 +134,10 @@ export function RemoveSchedule(arg1) {
   return window['go']['main']['App']['RemoveSchedule'](arg1);
 }
 
+export function RemoveSecret(arg1) {
+  return window['go']['main']['App']['RemoveSecret'](arg1);
+}
+
 export function RespondEscalation(arg1, arg2) {
   return window['go']['main']['App']['RespondEscalation'](arg1, arg2);
 }
@@ -164,6 +172,14 @@ export function SetDirty(arg1) {
 
 export function SetSchedulePaused(arg1, arg2) {
   return window['go']['main']['App']['SetSchedulePaused'](arg1, arg2);
+}
+
+export function SetSecret(arg1, arg2, arg3, arg4) {
+  return window['go']['main']['App']['SetSecret'](arg1, arg2, arg3, arg4);
+}
+
+export function SetSecretBindings(arg1, arg2, arg3) {
+  return window['go']['main']['App']['SetSecretBindings'](arg1, arg2, arg3);
 }
 
 export function SetTemporalCredentials(arg1, arg2) {
