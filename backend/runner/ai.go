@@ -114,7 +114,7 @@ func (r *run) aiStep(ctx context.Context, n *workflow.Node, rc *retryContext) (m
 	var trace []string
 	calls := 0
 	for {
-		opts := llm.Options{Tools: defs}
+		opts := llm.Options{Tools: defs, Secrets: r.red.Secrets()} // what the run has learned stays here
 		if len(defs) > 0 && calls >= maxCalls {
 			opts.ToolChoice = "none" // budget spent: ask for the answer
 		}
@@ -264,7 +264,7 @@ func (r *run) aiTransform(ctx context.Context, n *workflow.Node, rc *retryContex
 	}
 	task.WriteString("<input>\n" + input + "\n</input>")
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: rc.block() + task.String()}}
-	reply, err := r.opts.LLM.Chat(ctx, msgs, llm.Options{})
+	reply, err := r.opts.LLM.Chat(ctx, msgs, llm.Options{Secrets: r.red.Secrets()}) // what the run has learned stays here
 	if err != nil {
 		return nil, "", err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
+	"github.com/weft-dev/weft/backend/redact/redacttest"
 )
 
 func withModel(t *testing.T, e *env, steps ...llmtest.Step) *llmtest.Server {
@@ -202,5 +203,30 @@ func TestMatchLabelAndParseJSON(t *testing.T) {
 		if _, err := parseJSONObject(in); (err == nil) != ok {
 			t.Errorf("parseJSONObject(%q): %v", in, err)
 		}
+	}
+}
+
+// TestAiSendsNoSecretTheRunKnows: a credential the run has learned (a
+// literal Authorization header of the workflow) that a step printed, as
+// it is and encoded, reaches an AiTransform's and an AiStep's model
+// request as [REDACTED].
+func TestAiSendsNoSecretTheRunKnows(t *testing.T) {
+	const token = "run-token-5f6e7d8c9b"
+	e := newEnv(t)
+	srv := withModel(t, e, llmtest.Reply("a summary"), llmtest.Reply("an answer"))
+	encs := redacttest.Encodings(token)
+	printed := encs["plain"] + " " + encs["hex"] + " " + encs["reversed"] + " " + encs["base64"]
+	res := e.run(parse(t, `"nodes":[
+ {"id":"src","key":"mail","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo '`+printed+`'"}}},
+ {"id":"s","key":"gist","type":"AiTransform","params":{"kind":"summarize","input":"{{mail.stdout}}"}},
+ {"id":"a","key":"ask","type":"AiStep","params":{"prompt":"What does {{mail.stdout}} mean?"}},
+ {"id":"h","key":"call","type":"Tool","enabled":false,"params":{"tool":"http_request","arguments":{"url":"https://api.example.com/","method":"GET","headers":{"Authorization":"Bearer `+token+`"}}}}],
+ "edges":[{"from":"src","to":"s"},{"from":"s","to":"a"},{"from":"a","to":"h"}]`))
+	wantOutcome(t, res, OutcomeSucceeded)
+	if srv.Calls() != 2 {
+		t.Fatalf("%d model calls", srv.Calls())
+	}
+	if leaks := srv.Leaks(token); len(leaks) > 0 {
+		t.Errorf("sent to the model:\n%s", strings.Join(leaks, "\n"))
 	}
 }
