@@ -145,8 +145,10 @@ func normalize(sec Secret) (Secret, error) {
 }
 
 // AllowsHost reports whether the secret may be sent to hostport (a URL's
-// host, with or without a port). A binding without a port allows any
-// port; "*.example.com" allows every subdomain of example.com.
+// host, with or without a port). A binding without a port allows the web's
+// default ports only (none given, 443, 80): another port on the same name
+// may be another service. "*.example.com" allows every subdomain of
+// example.com, not example.com itself.
 func (s Secret) AllowsHost(hostport string) bool {
 	host, port := strings.ToLower(hostport), ""
 	if h, p, err := net.SplitHostPort(hostport); err == nil {
@@ -159,7 +161,7 @@ func (s Secret) AllowsHost(hostport string) bool {
 			bh, bp = h, p
 		}
 		bh = strings.Trim(bh, "[]")
-		if bp != "" && bp != port {
+		if bp != port && (bp != "" || (port != "443" && port != "80")) {
 			continue
 		}
 		if bh == host || (strings.HasPrefix(bh, "*.") && strings.HasSuffix(host, bh[1:]) && len(host) > len(bh)-1) {

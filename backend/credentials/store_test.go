@@ -263,8 +263,15 @@ func TestAllows(t *testing.T) {
 		"api.x.com": true, "API.X.COM:443": true, "x.com": false, "evil.api.x.com": false,
 		"a.y.com": true, "a.b.y.com": true, "y.com": false, "evily.com": false,
 		"z.com:8443": true, "z.com": false, "z.com:443": false,
+		"api.x.com:80": true, "api.x.com:8080": false, "a.y.com:9000": false, "[::1]": false,
 	} {
 		if s.AllowsHost(h) != want {
+			t.Errorf("AllowsHost(%q) = %v", h, !want)
+		}
+	}
+	v6 := Secret{Hosts: []string{"[::1]:8080", "127.0.0.1"}}
+	for h, want := range map[string]bool{"[::1]:8080": true, "[::1]": false, "127.0.0.1:443": true, "127.0.0.1:8080": false} {
+		if v6.AllowsHost(h) != want {
 			t.Errorf("AllowsHost(%q) = %v", h, !want)
 		}
 	}
@@ -297,4 +304,28 @@ func TestUses(t *testing.T) {
 	if _, _, err := Uses(filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("a missing folder is no error")
 	}
+}
+
+// FuzzNormalizeHost: whatever a binding accepts is stable (normalizing
+// it again changes nothing), has no scheme, path or user, and a binding
+// to a plain host allows that host.
+func FuzzNormalizeHost(f *testing.F) {
+	for _, s := range []string{"api.x.com", "X.com:8443", "*.y.com", "[::1]:80", "10.0.0.1", "a/b", "http://x", "u@x", "x:", "*", "a..b", "x.com:99999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		n, err := NormalizeHost(h)
+		if err != nil {
+			return
+		}
+		if again, err := NormalizeHost(n); err != nil || again != n {
+			t.Fatalf("%q → %q → %q, %v", h, n, again, err)
+		}
+		if strings.ContainsAny(n, "/?#@ \\") || strings.Contains(n, "://") {
+			t.Fatalf("%q accepted as %q", h, n)
+		}
+		if !strings.HasPrefix(n, "*.") && !(Secret{Hosts: []string{n}}).AllowsHost(n) {
+			t.Fatalf("binding %q does not allow itself", n)
+		}
+	})
 }
