@@ -66,7 +66,7 @@ func (c *cli) commands() map[string]command {
 		"runs":     {"Temporal runs: weft runs list | show RUN | respond RUN ANSWER | cancel RUN --temporal-address HOST:PORT", (*cli).runs},
 		"versions": {"list or compare saved versions of a workflow: weft versions FILE [--json] [--diff A B]", (*cli).versions},
 		"approve":  {"review and approve what waits (a file Weft did not write, steps a model wrote), without running: weft approve FILE [--list] [--json]", (*cli).approve},
-		"secrets":  {"named secrets workflows refer to as {{secrets.NAME}}: weft secrets set NAME [--host H]... [--tool T]... | list [--in DIR] [--json] | remove NAME", (*cli).secrets},
+		"secrets":  {"named secrets workflows refer to as {{secrets.NAME}}: weft secrets set NAME [--host H]... [--tool T]... | bind NAME [--host H]... [--tool T]... | list [--in DIR] [--json] | remove NAME", (*cli).secrets},
 		"trust":    {"trust the workflow files beneath a folder as they are (CI, checked-in workflows): weft trust DIR | --list | --remove DIR", (*cli).trust},
 	}
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/weft-dev/weft/backend/credentials"
 )
 
-const secretsUsage = "usage: weft secrets set NAME [--host HOST]... [--tool TOOL]... (the value is read from the terminal or standard input) | list [--in DIR] [--json] | remove NAME"
+const secretsUsage = "usage: weft secrets set NAME [--host HOST]... [--tool TOOL]... (the value is read from the terminal or standard input) | bind NAME [--host HOST]... [--tool TOOL]... (keeps the value) | list [--in DIR] [--json] | remove NAME"
 
 // repeated is a flag given any number of times.
 type repeated []string
@@ -58,7 +58,9 @@ func (c *cli) secrets(_ context.Context, args []string) int {
 	}
 	switch args[0] {
 	case "set":
-		return c.secretsSet(store, args[1:])
+		return c.secretsSet(store, args[1:], true)
+	case "bind":
+		return c.secretsSet(store, args[1:], false)
 	case "list":
 		return c.secretsList(store, args[1:])
 	case "remove":
@@ -77,7 +79,10 @@ func (c *cli) secrets(_ context.Context, args []string) int {
 	return exitUnusable
 }
 
-func (c *cli) secretsSet(store *credentials.Store, args []string) int {
+// secretsSet stores NAME with the hosts and tools given (they replace
+// the earlier ones): with its value read from the terminal or stdin
+// (set), or keeping the value stored (bind).
+func (c *cli) secretsSet(store *credentials.Store, args []string, withValue bool) int {
 	fs := flag.NewFlagSet("secrets set", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	var hosts, tools repeated
@@ -100,16 +105,20 @@ func (c *cli) secretsSet(store *credentials.Store, args []string) int {
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitUnusable
 	}
-	value, err := readSecretValue(c, name)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "weft: read the value of %s: %v\n", name, err)
-		return exitUnusable
+	value := ""
+	if withValue {
+		v, err := readSecretValue(c, name)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "weft: read the value of %s: %v\n", name, err)
+			return exitUnusable
+		}
+		if v == "" {
+			fmt.Fprintf(c.stderr, "weft: no value given for %s (type it when asked, or pipe it on standard input)\n", name)
+			return exitUnusable
+		}
+		c.red.Add(v)
+		value = v
 	}
-	if value == "" {
-		fmt.Fprintf(c.stderr, "weft: no value given for %s (type it when asked, or pipe it on standard input)\n", name)
-		return exitUnusable
-	}
-	c.red.Add(value)
 	if err := store.Set(credentials.Secret{Name: name, Hosts: hosts, Tools: tools, Value: value}); err != nil {
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitInvalid
@@ -119,7 +128,11 @@ func (c *cli) secretsSet(store *credentials.Store, args []string) int {
 		fmt.Fprintf(c.stderr, "weft: %v\n", err)
 		return exitInvalid
 	}
-	fmt.Fprintf(c.stdout, "stored secret %s in the %s; %s\n", name, storedWhere(sec.Stored), bindings(sec))
+	if withValue {
+		fmt.Fprintf(c.stdout, "stored secret %s in the %s; %s\n", name, storedWhere(sec.Stored), bindings(sec))
+	} else {
+		fmt.Fprintf(c.stdout, "secret %s (value kept) %s\n", name, bindings(sec))
+	}
 	return exitOK
 }
 

@@ -47,6 +47,13 @@ func TestSecretsSetReadsStdinNeverArgs(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "stored secret GH_TOKEN") {
 		t.Fatalf("set: code %d\n%s%s", code, out, errb)
 	}
+	// bind changes where it may go and keeps the value; it reads no value.
+	if code, out, errb := secretsCmd(t, data, "ignored", "bind", "GH_TOKEN", "--host", "api.github.com", "--host", "uploads.github.com", "--tool", "run_command"); code != exitOK || !strings.Contains(out, "uploads.github.com") {
+		t.Fatalf("bind: code %d\n%s%s", code, out, errb)
+	}
+	if code, _, errb := secretsCmd(t, data, "", "bind", "MISSING", "--host", "x.com"); code != exitInvalid || !strings.Contains(errb, "MISSING") {
+		t.Fatalf("bind of a missing secret: code %d %s", code, errb)
+	}
 	if code, _, errb := secretsCmd(t, data, "x", "set", "BAD", "--host", "https://x.com/"); code != exitInvalid || !strings.Contains(errb, "no scheme") {
 		t.Fatalf("bad host: code %d %s", code, errb)
 	}
@@ -82,9 +89,9 @@ func TestSecretsSetReadsStdinNeverArgs(t *testing.T) {
 	if strings.Contains(all, storedToken) || strings.Contains(all, storedToken[:12]) {
 		t.Fatalf("list printed the value:\n%s", all)
 	}
-	// The value is in the 0600 fallback file only.
+	// The value is in the 0600 fallback file only (bind kept it).
 	vals := filepath.Join(data, "weft", "secrets", "values.json")
-	if b, err := os.ReadFile(vals); err != nil || !strings.Contains(string(b), storedToken) {
+	if b, err := os.ReadFile(vals); err != nil || !strings.Contains(string(b), `"GH_TOKEN": "`+storedToken+`"`) {
 		t.Fatalf("values file: %v", err)
 	}
 	if st, _ := os.Stat(vals); st.Mode().Perm() != 0o600 {

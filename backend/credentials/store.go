@@ -296,7 +296,11 @@ func (s *Store) Remove(name string) error {
 		return fmt.Errorf("secret %s: %w", name, ErrNotFound)
 	}
 	if sec.Stored == StoredKeyring {
-		if err := s.keyring.Delete(keyringService, name); err != nil && !errors.Is(err, gokeyring.ErrNotFound) {
+		err := s.keyring.Delete(keyringService, name)
+		switch {
+		case errors.Is(err, settings.ErrNoKeyring):
+			return fmt.Errorf("secret %s is in the OS keyring, which is switched off (WEFT_KEYRING=off): switch it on to remove the secret", name)
+		case err != nil && !errors.Is(err, gokeyring.ErrNotFound):
 			return fmt.Errorf("secret %s: the OS keyring could not delete it (locked?): %v", name, err)
 		}
 	} else if err := s.setFileValue(name, ""); err != nil {

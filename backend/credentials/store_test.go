@@ -95,6 +95,14 @@ func TestKeyringHoldsTheValueNotTheFiles(t *testing.T) {
 	if err := s.Remove("GH_TOKEN"); err == nil {
 		t.Fatal("Remove with a locked keyring forgot a value it could not delete")
 	}
+	// With the keyring switched off, the value is not found and not forgotten.
+	off := Open(dir, settings.NoKeyring{})
+	if _, err := off.Get("GH_TOKEN"); err == nil || !strings.Contains(err.Error(), "switched off") {
+		t.Fatalf("Get with the keyring off: %v", err)
+	}
+	if err := off.Remove("GH_TOKEN"); err == nil || !strings.Contains(err.Error(), "switched off") {
+		t.Fatalf("Remove with the keyring off: %v", err)
+	}
 	kr.locked = false
 	if err := s.Remove("GH_TOKEN"); err != nil {
 		t.Fatal(err)
