@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/critic"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
@@ -93,9 +94,15 @@ func (c *cli) worker(ctx context.Context, args []string) int {
 }
 
 // workerOptions are the runner options of this machine's steps: its
-// settings and its model for AI steps.
+// settings, its model for AI steps and its credentials store (a step
+// reads a secret inside the activity, so no value enters the history).
 func (c *cli) workerOptions(s settings.Settings) runner.Options {
 	o := runner.Options{Settings: s, Logger: c.log}
+	if store, err := credentials.Default(c.getenv); err == nil {
+		o.Secrets = store
+	} else {
+		c.log.Warn("worker: steps that refer to secrets cannot run", "err", err)
+	}
 	if strings.TrimSpace(s.LLM.Model) != "" {
 		if client, err := c.newLLM(s); err == nil {
 			o.LLM = llm.Client(client)

@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/weft-dev/weft/backend/credentials"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -33,7 +35,7 @@ func (c *cli) validate(_ context.Context, args []string) int {
 	for _, wn := range warnings {
 		c.log.Info("load", "warning", wn)
 	}
-	res := validate.Validate(w, tools.Builtin())
+	res := validate.ValidateWith(w, tools.Builtin(), validate.Options{Secrets: c.secretNames()})
 	if res.Problems == nil {
 		res.Problems = []validate.Problem{}
 	}
@@ -65,4 +67,14 @@ func (c *cli) writeJSON(v any) {
 	if err := enc.Encode(v); err != nil {
 		fmt.Fprintf(c.stderr, "weft: encode JSON: %v\n", err)
 	}
+}
+
+// secretNames are the names in this computer's credentials store, for
+// validate's unknown_secret; nil (no check) when it cannot be opened.
+func (c *cli) secretNames() []string {
+	store, err := credentials.Default(c.getenv)
+	if err != nil {
+		return nil
+	}
+	return service.SecretNames(store)
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/assistant"
+	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/critic"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
@@ -70,6 +71,10 @@ type Deps struct {
 	// Secret reads a credential from the keyring
 	// (settings.SecretTemporalAPIKey, …); nil: the environment only.
 	Secret func(name string) (string, error)
+	// Secrets is the credentials store the {{secrets.NAME}} references of
+	// a run are read from (default credentials.Default; when that cannot
+	// be opened, a step that refers to a secret fails saying so).
+	Secrets runner.SecretSource
 }
 
 // Service is the application layer of one desktop window or one CLI
@@ -95,7 +100,37 @@ func New(deps Deps) *Service {
 	if deps.Builtin == nil {
 		deps.Builtin = tools.Builtin()
 	}
-	return &Service{deps: deps}
+	s := &Service{deps: deps}
+	if deps.Secrets == nil {
+		if store, err := credentials.Default(s.getenv); err == nil {
+			s.deps.Secrets = store
+		}
+	}
+	return s
+}
+
+// secretNames are the names the credentials store holds, for validation.
+func (s *Service) secretNames() []string { return SecretNames(s.deps.Secrets) }
+
+// SecretNames are the names a credentials store holds (one with a List,
+// such as credentials.Store), for validate's unknown_secret; nil, which
+// skips that check, when it cannot list them.
+func SecretNames(src any) []string {
+	l, ok := src.(interface {
+		List() ([]credentials.Secret, error)
+	})
+	if !ok || l == nil {
+		return nil
+	}
+	secs, err := l.List()
+	if err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(secs))
+	for _, sec := range secs {
+		names = append(names, sec.Name)
+	}
+	return names
 }
 
 func (s *Service) settings() (settings.Settings, []string, error) {
@@ -416,11 +451,16 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		return nil, res, err
 	}
 	run.path = path
-	vr := validate.Validate(w, s.deps.Builtin)
+	vr := validate.ValidateWith(w, s.deps.Builtin, validate.Options{Secrets: s.secretNames()})
 	if !vr.Valid {
 		res.Problems = nonNil(vr.Errors())
 		res.Error = (&runner.InvalidError{Problems: res.Problems}).Error()
 		return nil, res, nil
+	}
+	for _, p := range vr.Problems {
+		if p.Code == validate.CodeUnknownSecret { // the step would fail when it runs: say so now
+			res.Warnings = append(res.Warnings, p.Message)
+		}
 	}
 	st, warnings, err := s.settings()
 	res.Warnings = append(res.Warnings, warnings...)
@@ -462,6 +502,7 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 			run.send(Event{Kind: KindRun, Run: &e})
 		}}
 	opts.From, opts.Reuse, opts.ReuseOf, opts.ReusedFrom = reuse.From, reuse.Reuse, reuse.ReuseOf, reuse.ReusedFrom
+	opts.Secrets = s.deps.Secrets
 	// The runner checks again, with the approvals just given.
 	opts.Approvals, opts.ApprovalCatalog, opts.ReviewFile = pass.checker, pass.catalog, pass.file
 	if rp := s.replanner(st, client); rp != nil {

@@ -79,6 +79,13 @@ const (
 	// template placeholder whose expression is over the bounds every
 	// expression has (expression.CheckBounds), which the run would refuse.
 	CodeBadTemplate = "bad_template"
+
+	// Added with issue 21 (secrets as references): a {{secrets.…}} that
+	// is not exactly {{secrets.NAME}}, sits where no value can go safely,
+	// or is outside a Tool step's arguments (error); a secret the
+	// credentials store does not hold (warning, when its names are given).
+	CodeBadSecretRef  = "bad_secret_ref"
+	CodeUnknownSecret = "unknown_secret"
 )
 
 // Problem is one thing wrong with a workflow.

@@ -132,7 +132,7 @@ func (v *validator) checkRaw(node int32, x any, env templateKeys) {
 			return
 		}
 		render.Parts(t, env, func(p render.Part) error {
-			if !p.Raw {
+			if !p.Raw || p.Secret != "" { // a raw secret reference is bad_secret_ref
 				return nil
 			}
 			src, _ := v.keys.first.lookup(render.Root(p.Expr))

@@ -55,7 +55,19 @@ const MaxIterationsLimit = 1_000_000
 //     expr reads as an operator or literal (not, in, true, nil…): such a key
 //     could never be referenced (bad_key).
 func Validate(w *workflow.Workflow, cat *tools.Catalog) Result {
-	v := &validator{cat: cat}
+	return ValidateWith(w, cat, Options{})
+}
+
+// Options are what Validate may also be told.
+type Options struct {
+	// Secrets are the names the credentials store holds: a reference to
+	// another is a warning (unknown_secret). nil skips that check.
+	Secrets []string
+}
+
+// ValidateWith is Validate with options.
+func ValidateWith(w *workflow.Workflow, cat *tools.Catalog, opts Options) Result {
+	v := &validator{cat: cat, opts: opts}
 	if w != nil {
 		v.w = w
 		v.nodes = w.Nodes
@@ -87,6 +99,7 @@ type edgeRef struct {
 type validator struct {
 	w     *workflow.Workflow
 	cat   *tools.Catalog
+	opts  Options
 	nodes []workflow.Node
 	n     int
 	probs []Problem
@@ -197,6 +210,7 @@ func (v *validator) run() {
 		v.join(outputs)
 	}
 	v.checkPinned()
+	v.checkSecrets()
 }
 
 // fork returns a copy of v for a check that runs on another goroutine
@@ -393,6 +407,8 @@ func (v *validator) checkNodes() {
 			v.add(CodeBadKey, SeverityError, fmt.Sprintf("%s has the key %s, which is not an identifier: use lowercase letters, digits and underscores, starting with a letter or underscore, at most 64 characters", v.label(ii), q(nd.Key)), []int32{ii})
 		case reservedWord(nd.Key):
 			v.add(CodeBadKey, SeverityError, fmt.Sprintf("%s has the key %s, which is a reserved word in conditions; rename it", v.label(ii), q(nd.Key)), []int32{ii})
+		case workflow.ReferenceRoot(nd.Key):
+			v.add(CodeBadKey, SeverityError, fmt.Sprintf("%s has the key %s, which templates read as {{%s.NAME}}, not as a step; rename it", v.label(ii), q(nd.Key), nd.Key), []int32{ii})
 		}
 
 		switch nd.Type {

@@ -370,6 +370,7 @@ func (w *Workflow) normalize() []string {
 			n.Params.MaxIterations = &m
 		}
 	}
+	warnings = append(warnings, w.migrateReferenceRoots()...)
 	for _, id := range w.FillKeys() {
 		n := w.NodeByID(id)
 		warnings = append(warnings, fmt.Sprintf("node '%s': no key; derived %q", n.Label(), n.Key))

@@ -27,18 +27,20 @@ func TestReservedKeysMatchTheFrontend(t *testing.T) {
 	if err != nil {
 		t.Skipf("frontend not here: %v", err)
 	}
-	m := regexp.MustCompile(`RESERVED_KEYS[^=]*=\s*\[([^\]]*)\]`).FindSubmatch(b)
-	if m == nil {
-		t.Fatal("RESERVED_KEYS not found in ids.ts")
-	}
-	var ts []string
-	for _, q := range regexp.MustCompile(`'([^']*)'`).FindAllSubmatch(m[1], -1) {
-		ts = append(ts, string(q[1]))
-	}
-	goList := slices.Clone(ReservedKeys)
-	slices.Sort(ts)
-	slices.Sort(goList)
-	if !slices.Equal(ts, goList) {
-		t.Fatalf("ids.ts has %s, workflow.ReservedKeys has %s", strings.Join(ts, ","), strings.Join(goList, ","))
+	for name, list := range map[string][]string{"RESERVED_KEYS": ReservedKeys, "REFERENCE_ROOTS": ReferenceRoots} {
+		m := regexp.MustCompile(name + `[^=]*=\s*\[([^\]]*)\]`).FindSubmatch(b)
+		if m == nil {
+			t.Fatalf("%s not found in ids.ts", name)
+		}
+		var ts []string
+		for _, q := range regexp.MustCompile(`'([^']*)'`).FindAllSubmatch(m[1], -1) {
+			ts = append(ts, string(q[1]))
+		}
+		goList := slices.Clone(list)
+		slices.Sort(ts)
+		slices.Sort(goList)
+		if !slices.Equal(ts, goList) {
+			t.Fatalf("ids.ts %s has %s, Go has %s", name, strings.Join(ts, ","), strings.Join(goList, ","))
+		}
 	}
 }

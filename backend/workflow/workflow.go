@@ -371,7 +371,7 @@ func KeyFromName(name string) string {
 	if k[0] >= '0' && k[0] <= '9' {
 		k = "n_" + k
 	}
-	if ReservedKey(k) {
+	if ReservedKey(k) || ReferenceRoot(k) {
 		k += "_step" // "If" → if_step: conditions could not name "if"
 	}
 	return k

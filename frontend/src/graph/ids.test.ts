@@ -12,6 +12,8 @@ describe('node keys', () => {
   });
   it('explains a reserved key when renaming', () => {
     expect(keyProblem('if')).toMatch(/word of the condition language/);
+    expect(keyProblem('secrets')).toMatch(/reserved/);
+    expect(keyFromName('Secrets')).toBe('secrets_step');
     expect(keyProblem('if_step')).toBe('');
   });
 });

@@ -8,6 +8,10 @@ export const MAX_KEY = 64;
  * literals; mirrors workflow.ReservedKeys (a Go test compares the lists). */
 export const RESERVED_KEYS: readonly string[] = ['true', 'false', 'nil', 'not', 'in', 'and', 'or', 'matches', 'contains', 'let', 'if', 'else'];
 
+/** REFERENCE_ROOTS are what templates read besides node keys ({{secrets.NAME}});
+ * mirrors workflow.ReferenceRoots (a Go test compares the lists). */
+export const REFERENCE_ROOTS: readonly string[] = ['secrets', 'inputs'];
+
 /** newId returns a random UUID (v4). crypto.randomUUID needs a secure
  * context, which a custom URL scheme may not be, so fall back to
  * getRandomValues. */
@@ -35,6 +39,7 @@ export function keyProblem(k: string, taken?: Set<string>): string {
   if (k.length > MAX_KEY) return `At most ${MAX_KEY} characters.`;
   if (!KEY_RE.test(k)) return 'Use lowercase letters, digits and underscores, starting with a letter or underscore.';
   if (RESERVED_KEYS.includes(k)) return `“${k}” is a word of the condition language; conditions could not refer to it. Try “${k}_step”.`;
+  if (REFERENCE_ROOTS.includes(k)) return `“${k}” is reserved: templates read {{${k}.NAME}} as ${k}, not as a step. Try “${k}_step”.`;
   if (taken?.has(k)) return `Another node already has the key “${k}”.`;
   return '';
 }
@@ -56,7 +61,7 @@ export function keyFromName(name: string): string {
   out = out.replace(/_+$/, '');
   if (!out) return 'node';
   if (out[0] >= '0' && out[0] <= '9') out = `n_${out}`;
-  if (RESERVED_KEYS.includes(out)) out += '_step'; // "If" → if_step
+  if (RESERVED_KEYS.includes(out) || REFERENCE_ROOTS.includes(out)) out += '_step'; // "If" → if_step
   return out;
 }
 
