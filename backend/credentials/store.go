@@ -118,10 +118,7 @@ func (s *Store) load() (map[string]Secret, error) {
 
 // writeFile writes one of the store's files, 0600 in a 0700 folder.
 func (s *Store) writeFile(path string, v any) error {
-	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("secrets: create %s: %w", s.dir, err)
-	}
-	if err := os.Chmod(s.dir, 0o700); err != nil {
+	if err := atomicfile.PrivateDir(s.dir); err != nil {
 		return fmt.Errorf("secrets: %w", err)
 	}
 	b, err := json.MarshalIndent(v, "", "  ")

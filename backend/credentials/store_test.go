@@ -128,11 +128,7 @@ func TestFileFallbackWhenNoKeyringAnswers(t *testing.T) {
 			if err != nil || got.Value != token || got.Stored != StoredFile {
 				t.Fatalf("Get = %+v, %v", got, err)
 			}
-			for p, want := range map[string]os.FileMode{dir: 0o700, s.indexPath(): 0o600, s.valuesPath(): 0o600} {
-				if st, err := os.Stat(p); err != nil || st.Mode().Perm() != want {
-					t.Errorf("%s: mode %v, want %v (%v)", p, st.Mode().Perm(), want, err)
-				}
-			}
+			checkModes(t, map[string]os.FileMode{dir: 0o700, s.indexPath(): 0o600, s.valuesPath(): 0o600})
 			if hits := grepDir(t, root, token); len(hits) != 1 || hits[0] != s.valuesPath() {
 				t.Fatalf("value found in %v", hits)
 			}
@@ -143,6 +139,30 @@ func TestFileFallbackWhenNoKeyringAnswers(t *testing.T) {
 				t.Fatalf("value left in %v", hits)
 			}
 		})
+	}
+}
+
+func TestLooseFolderIsTightened(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "secrets")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, ValuesFile), []byte("{}"), 0o644)
+	s := Open(dir, settings.NoKeyring{})
+	if err := s.Set(Secret{Name: "A", Value: "v"}); err != nil {
+		t.Fatal(err)
+	}
+	checkModes(t, map[string]os.FileMode{dir: 0o700, s.valuesPath(): 0o600})
+}
+
+func checkModes(t *testing.T, want map[string]os.FileMode) {
+	t.Helper()
+	for p, m := range want {
+		if st, err := os.Stat(p); err != nil {
+			t.Error(err)
+		} else if st.Mode().Perm() != m {
+			t.Errorf("%s: mode %v, want %v", p, st.Mode().Perm(), m)
+		}
 	}
 }
 
