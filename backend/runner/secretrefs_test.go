@@ -293,3 +293,26 @@ func TestStepResolvesInsideTheActivity(t *testing.T) {
 		t.Fatalf("missing secret: %v %+v", err, res)
 	}
 }
+
+// An MCP tool gets a secret bound to it (the server echoes it, so what
+// comes back is hidden), and not one bound to another tool.
+func TestSecretInMCPArguments(t *testing.T) {
+	e := newEnv(t)
+	withGoServer(e)
+	e.opts.Secrets = fakeSecrets{
+		"K":     {Name: "K", Tools: []string{"go.echo"}, Value: testToken},
+		"OTHER": {Name: "OTHER", Tools: []string{"go.add"}, Value: testToken + "-2"},
+	}
+	res := e.run(secretWF(t, `{"id":"m","key":"m","type":"Tool","params":{"tool":"go.echo","arguments":{"text":"key {{secrets.K}}"}}}`))
+	wantOutcome(t, res, OutcomeSucceeded)
+	text, _ := res.Outputs["m"].(map[string]any)["text"].(string)
+	if !strings.HasPrefix(text, "key ") || strings.Contains(text, "{{secrets") || strings.Contains(text, testToken) {
+		t.Fatalf("echoed %q", text)
+	}
+	noTokenIn(t, e.dir, eventsText(t, e.rec.all()))
+	res = e.run(secretWF(t, `{"id":"m","key":"m","type":"Tool","params":{"tool":"go.echo","arguments":{"text":"{{secrets.OTHER}}"}}}`))
+	wantOutcome(t, res, OutcomeFailed)
+	if f := e.rec.of(EvFailure); len(f) != 1 || !strings.Contains(f[0].Failure.Error, "OTHER may not be passed to the tool go.echo") {
+		t.Fatalf("failures %+v", f)
+	}
+}
