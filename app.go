@@ -255,9 +255,14 @@ func (a *App) SaveWorkflowAsDialog(w workflow.Workflow, from string) (string, er
 	return filepath.Abs(path)
 }
 
-// ValidateWorkflow checks w against the tool catalog.
+// ValidateWorkflow checks w against the tool catalog and the names of
+// the stored secrets (a reference to one the store lacks is a warning).
 func (a *App) ValidateWorkflow(w workflow.Workflow) validate.Result {
-	r := validate.Validate(&w, a.catalog)
+	var names []string
+	if st, err := a.credentials(); err == nil {
+		names = service.SecretNames(st)
+	}
+	r := validate.ValidateWith(&w, a.catalog, validate.Options{Secrets: names})
 	if r.Problems == nil {
 		r.Problems = []validate.Problem{}
 	}
