@@ -249,7 +249,7 @@ func (a *App) AssistantClearHistory(workflowID, path string) error {
 // chatFiles says where the conversation of a workflow is saved and where it
 // is read from. They differ once: a workflow first saved to a file keeps
 // the conversation it had while unsaved (kept by id under XDG_DATA_HOME)
-// until the next exchange writes it beside the file.
+// until the next exchange writes it in .weft beside the file.
 func chatFiles(path, workflowID string) (save, load string, err error) {
 	save, err = assistant.ChatPath(path, workflowID)
 	if err != nil {

@@ -160,8 +160,8 @@ func TestAssistantSendRepairsAndSavesTheChat(t *testing.T) {
 		t.Fatalf("workflow on disk changed: %v %d nodes", err, len(disk.Nodes))
 	}
 
-	// The chat is kept beside the workflow file and loads back.
-	chat := strings.TrimSuffix(path, ".json") + ".chat.json"
+	// The chat is kept in .weft beside the workflow file and loads back.
+	chat, _ := assistant.ChatPath(path, "")
 	if _, err := os.Stat(chat); err != nil {
 		t.Fatalf("chat file: %v", err)
 	}
@@ -260,7 +260,7 @@ func TestAssistantSendPlansAnEmptyWorkflow(t *testing.T) {
 		t.Fatal(err)
 	}
 	h3, err := a.AssistantHistory(w.ID, file)
-	if err != nil || len(h3.Messages) != 4 || h3.Path != strings.TrimSuffix(file, ".json")+".chat.json" {
+	if err != nil || len(h3.Messages) != 4 || h3.Path != filepath.Join(filepath.Dir(file), ".weft", "chats", strings.TrimSuffix(filepath.Base(file), ".json")+".chat.json") {
 		t.Fatalf("history beside the file = %+v, %v", h3, err)
 	}
 }

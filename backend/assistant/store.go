@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/weftdir"
 )
 
 // ChatFormat tags every saved conversation.
@@ -65,12 +66,25 @@ func (c *Conversation) clone() *Conversation {
 	return &d
 }
 
-// ChatPath says where the conversation of a workflow lives: beside its file
-// (notes.weft.json → notes.weft.chat.json) or, for a workflow never saved,
-// in $XDG_DATA_HOME/weft/chats/<workflow id>.chat.json.
+// ChatPath says where the conversation of a workflow lives: in the .weft
+// folder beside its file (notes.weft.json → .weft/chats/notes.weft.chat.json,
+// kept out of git by .weft's own .gitignore) or, for a workflow never
+// saved, in $XDG_DATA_HOME/weft/chats/<workflow id>.chat.json.
+//
+// A chat an earlier Weft saved beside the file (notes.weft.chat.json) is
+// moved there, unless one is there already (then both are kept).
 func ChatPath(workflowFile, workflowID string) (string, error) {
 	if workflowFile != "" {
-		return strings.TrimSuffix(workflowFile, ".json") + ".chat.json", nil
+		dir, err := weftdir.Beside(workflowFile)
+		if err != nil {
+			return "", fmt.Errorf("locate chat file: %w", err)
+		}
+		name := strings.TrimSuffix(filepath.Base(workflowFile), ".json") + ".chat.json"
+		p := filepath.Join(dir, "chats", name)
+		if err := adoptOldChat(strings.TrimSuffix(workflowFile, ".json")+".chat.json", p); err != nil {
+			return "", err
+		}
+		return p, nil
 	}
 	if workflowID == "" || strings.ContainsAny(workflowID, `/\`) || workflowID == "." || workflowID == ".." {
 		return "", fmt.Errorf("chat path: workflow id %q cannot name a file", workflowID)
@@ -85,6 +99,25 @@ func ChatPath(workflowFile, workflowID string) (string, error) {
 		return "", fmt.Errorf("chat folder: %w", err)
 	}
 	return p, nil
+}
+
+// adoptOldChat moves a chat saved beside its workflow to p, if there is
+// one and p does not exist yet.
+func adoptOldChat(old, p string) error {
+	st, err := os.Lstat(old)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil // none (or not a file Weft wrote): nothing to move
+	}
+	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := weftdir.Prepare(filepath.Dir(p)); err != nil {
+		return fmt.Errorf("chat folder: %w", err)
+	}
+	if err := os.Rename(old, p); err != nil {
+		return fmt.Errorf("move the chat %s into %s: %w", old, filepath.Dir(p), err)
+	}
+	return os.Chmod(p, 0o600)
 }
 
 // LoadChat reads a saved conversation. A missing file is an empty
@@ -140,10 +173,16 @@ func LoadChat(path, workflowID string) (*Conversation, []Warning, error) {
 }
 
 // SaveChat writes the conversation atomically, readable only by the user
-// (chats quote workflows and run outputs).
+// (chats quote workflows and run outputs). In a .weft folder, the folders
+// it makes are private and .weft gets its .gitignore.
 func SaveChat(path string, c *Conversation) error {
 	if c.Format == "" {
 		c.Format = ChatFormat
+	}
+	if weftdir.Within(path) {
+		if err := weftdir.Prepare(filepath.Dir(path)); err != nil {
+			return fmt.Errorf("save chat: %w", err)
+		}
 	}
 	data, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {

@@ -15,8 +15,8 @@ func TestChatPath(t *testing.T) {
 		file, id, want string
 		wantErr        bool
 	}{
-		{file: "/w/notes.weft.json", id: "x", want: "/w/notes.weft.chat.json"},
-		{file: "/w/flow", id: "x", want: "/w/flow.chat.json"},
+		{file: "/w/notes.weft.json", id: "x", want: "/w/.weft/chats/notes.weft.chat.json"},
+		{file: "/w/flow", id: "x", want: "/w/.weft/chats/flow.chat.json"},
 		{id: "wf-1", want: filepath.Join(data, "weft", "chats", "wf-1.chat.json")},
 		{id: "", wantErr: true},
 		{id: "../escape", wantErr: true},

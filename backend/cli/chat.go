@@ -71,8 +71,8 @@ func (f *applyFlag) Set(s string) error {
 }
 
 // chat sends one message to the assistant about a workflow file, or
-// applies a proposal it made earlier. The conversation is kept beside the
-// file (FILE minus .json, plus .chat.json). A proposed change is saved
+// applies a proposal it made earlier. The conversation is kept in the
+// .weft folder beside the file (assistant.ChatPath). A proposed change is saved
 // under an id (assistant.SaveProposal) with the hash of the file it was
 // reviewed against; `--apply ID` writes exactly that patch, never a new
 // answer of the model.

@@ -81,11 +81,12 @@ func TestChatCLIJSONPatch(t *testing.T) {
 	if len(patch.RemovedEdges) != 1 || patch.RemovedEdges[0].From != "a" || patch.RemovedEdges[0].To != "b" {
 		t.Errorf("patch = %s", got.Patch)
 	}
-	// Without --apply the file is unchanged; the chat is saved beside it.
+	// Without --apply the file is unchanged; the chat is saved in .weft beside it.
 	if data, _ := os.ReadFile(file); string(data) != chatWF {
 		t.Error("the workflow changed without --apply")
 	}
-	chat, err := os.ReadFile(strings.TrimSuffix(file, ".json") + ".chat.json")
+	chatPath, _ := assistant.ChatPath(file, "")
+	chat, err := os.ReadFile(chatPath)
 	if err != nil || !strings.Contains(string(chat), "insert a wait") {
 		t.Fatalf("chat file: %v\n%s", err, chat)
 	}
@@ -184,7 +185,8 @@ func TestChatCLIUnusableInput(t *testing.T) {
 func TestChatCLICorruptHistoryIsNotFatal(t *testing.T) {
 	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply("Hello.")))
 	file := chatFile(t)
-	chatPath := strings.TrimSuffix(file, ".json") + ".chat.json"
+	chatPath, _ := assistant.ChatPath(file, "")
+	os.MkdirAll(filepath.Dir(chatPath), 0o700)
 	os.WriteFile(chatPath, []byte("{not json"), 0o600)
 	code, out, errOut := run(t, planEnv(t, srv, "3"), "chat", file, "--message", "hi")
 	if code != exitOK || !strings.Contains(errOut, "could not be read") {

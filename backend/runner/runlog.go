@@ -5,9 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +17,7 @@ import (
 	"github.com/weft-dev/weft/backend/appdirs"
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/redact"
+	"github.com/weft-dev/weft/backend/weftdir"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -55,11 +54,11 @@ const (
 // file when it is saved, else in the XDG data dir.
 func DefaultRunsDir(workflowPath string) (string, error) {
 	if workflowPath != "" {
-		abs, err := filepath.Abs(workflowPath)
+		dir, err := weftdir.Beside(workflowPath)
 		if err != nil {
 			return "", err
 		}
-		return filepath.Join(filepath.Dir(abs), ".weft", "runs"), nil
+		return filepath.Join(dir, "runs"), nil
 	}
 	return appdirs.DataDir("runs")
 }
@@ -106,7 +105,7 @@ func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time, re
 	if err := os.MkdirAll(dir, runDirMode); err != nil {
 		return nil, fmt.Errorf("create run folder %s: %w", dir, err)
 	}
-	if err := ignoreInGit(dir); err != nil {
+	if err := weftdir.IgnoreInGit(dir); err != nil {
 		return nil, err
 	}
 	if err := os.Chmod(dir, runDirMode); err != nil {
@@ -123,37 +122,6 @@ func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time, re
 	}
 	return &runLog{runID: runID, dir: dir, onEvent: onEvent, now: now, red: red, workflowMode: runFileMode,
 		events: ev, ew: bufio.NewWriterSize(ev, 64<<10), retry: rl, lastFlush: now(), maxBytes: DefaultMaxLogBytes, thin: map[string]bool{}}, nil
-}
-
-// gitignoreText keeps everything in .weft out of git: run logs and
-// reports quote outputs, which can hold what a step printed.
-const gitignoreText = "# Written by Weft: run folders stay out of git.\n*\n"
-
-// ignoreInGit gives the .weft folder of a run folder (.weft/runs/<id>) a
-// .gitignore that ignores everything in it, so `git add -A` beside a
-// workflow stages no run. A .gitignore already there, the user's or
-// Weft's, is never replaced. Folders further up are not looked at.
-func ignoreInGit(dir string) error {
-	for i, d := 0, dir; i < 3; i, d = i+1, filepath.Dir(d) {
-		if filepath.Base(d) == ".weft" {
-			f, err := os.OpenFile(filepath.Join(d, ".gitignore"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, runFileMode)
-			if errors.Is(err, fs.ErrExist) {
-				return nil
-			}
-			if err != nil {
-				return fmt.Errorf("keep %s out of git: %w", d, err)
-			}
-			_, err = f.WriteString(gitignoreText)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return fmt.Errorf("keep %s out of git: %w", d, err)
-			}
-			return nil
-		}
-	}
-	return nil
 }
 
 // workflowMode is the permission of the workflow file, for its copy; an

@@ -4,7 +4,7 @@
 // and WEFT_EMPTY (scratch copies of e2e/fixtures), WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { openBrowser, realErrors } from './browser.mjs';
 
@@ -170,7 +170,9 @@ describe('Assistant panel', () => {
     assert.equal(reqs.length, 1);
     assert.match(reqs[0].messages.at(-1).content, /archive was unpacked/);
     assert.match(reqs[0].messages[0].content, /download/);
-    assert.ok(existsSync(PIPELINE.replace(/\.json$/, '.chat.json')), 'chat saved beside the workflow');
+    assert.ok(existsSync(join(dirname(PIPELINE), '.weft', 'chats', basename(PIPELINE).replace(/\.json$/, '.chat.json'))),
+      'chat saved in .weft beside the workflow');
+    assert.ok(existsSync(join(dirname(PIPELINE), '.weft', '.gitignore')), '.weft keeps itself out of git');
   });
 
   it('shows the repair progress when the first reply leaves an If with one branch', async () => {
