@@ -1029,11 +1029,10 @@ func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args 
 	if args == nil {
 		args = map[string]any{}
 	}
-	sec, err := r.openSecrets(name, args)
+	args, sec, err := r.openSecrets(name, args)
 	if err != nil {
 		return nil, err
 	}
-	args = sec.args
 	if name == "http_request" {
 		r.noteRequestSecrets(args)
 	}
@@ -1045,7 +1044,7 @@ func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args 
 		tc := ToolCall{Name: name, Args: args, Dir: r.dir, Root: root, LiteralPath: literal, Env: sec.callEnv(r.env), Log: func(msg string) {
 			r.log.emit(Event{Type: EvLog, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Message: msg})
 		}}
-		if len(sec.secrets) > 0 {
+		if sec != nil {
 			tc.Redirect = sec.redirect
 		}
 		out, err := t.Call(ctx, tc)

@@ -38,11 +38,11 @@ func secretErrorf(format string, args ...any) error {
 	return &SecretError{Msg: fmt.Sprintf(format, args...)}
 }
 
-// opened is a call's arguments with the secrets in: what the tool gets,
-// the variables its commands read them from, and the secrets' bindings
-// for the redirects of an http_request.
+// opened is what a call that carries secrets needs besides its
+// arguments: the variables its commands read them from, the secrets'
+// bindings for the redirects of an http_request, and the values to take
+// out of what it returns.
 type opened struct {
-	args    map[string]any
 	env     []string // NAME=value lines to add to the environment
 	secrets []credentials.Secret
 	values  []string
@@ -50,14 +50,15 @@ type opened struct {
 
 // openSecrets gives tool name the values of the secrets its arguments
 // refer to, after checking each may go there. Arguments without a
-// reference are returned as they are.
-func (r *run) openSecrets(name string, args map[string]any) (*opened, error) {
-	names := render.SecretNames(args)
-	if len(names) == 0 {
-		return &opened{args: args}, nil
+// reference are returned as they are, with a nil *opened (which adds
+// nothing).
+func (r *run) openSecrets(name string, args map[string]any) (map[string]any, *opened, error) {
+	if !render.HasSealed(args) {
+		return args, nil, nil
 	}
+	names := render.SecretNames(args)
 	if r.opts.Secrets == nil {
-		return nil, secretErrorf("%s refers to the secret %s, but no credentials store is set up, so no secret can be read", name, names[0])
+		return nil, nil, secretErrorf("%s refers to the secret %s, but no credentials store is set up, so no secret can be read", name, names[0])
 	}
 	var host *url.URL
 	if name == "http_request" {
@@ -66,7 +67,7 @@ func (r *run) openSecrets(name string, args map[string]any) (*opened, error) {
 		raw := toText(render.Open(args["url"], func(string) string { return "x" }))
 		u, err := url.Parse(strings.TrimSpace(raw))
 		if err != nil || u.Host == "" {
-			return nil, secretErrorf("http_request: the URL %q has no host, so no secret may be sent with it", render.Shown(args["url"]))
+			return nil, nil, secretErrorf("http_request: the URL %q has no host, so no secret may be sent with it", render.Shown(args["url"]))
 		}
 		host = u
 	}
@@ -75,24 +76,24 @@ func (r *run) openSecrets(name string, args map[string]any) (*opened, error) {
 	for _, n := range names {
 		sec, err := r.opts.Secrets.Get(n)
 		if err != nil {
-			return nil, secretErrorf("the secret %s cannot be read: %v", n, err)
+			return nil, nil, secretErrorf("the secret %s cannot be read: %v", n, err)
 		}
 		if err := allowed(sec, name, host); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if sec.Value == "" {
-			return nil, secretErrorf("the secret %s has no value", n)
+			return nil, nil, secretErrorf("the secret %s has no value", n)
 		}
 		r.red.Add(sec.Value)
 		vals[n] = sec.Value
 		o.secrets = append(o.secrets, sec)
 		o.values = append(o.values, sec.Value)
 	}
-	o.args, _ = render.Open(args, func(n string) string { return vals[n] }).(map[string]any)
+	opened, _ := render.Open(args, func(n string) string { return vals[n] }).(map[string]any)
 	for _, n := range render.EnvSecrets(args) {
 		o.env = append(o.env, render.SecretEnv(n)+"="+vals[n])
 	}
-	return o, nil
+	return opened, o, nil
 }
 
 // allowed says whether sec may go to tool (to host, for an http_request).
@@ -131,7 +132,7 @@ func (o *opened) redirect(u *url.URL) error {
 
 // callEnv is the environment of the processes a call starts.
 func (o *opened) callEnv(base []string) []string {
-	if len(o.env) == 0 {
+	if o == nil || len(o.env) == 0 {
 		return base
 	}
 	return append(slices.Clip(base), o.env...)
@@ -140,7 +141,7 @@ func (o *opened) callEnv(base []string) []string {
 // scrub takes the call's secret values out of what it returns (a command
 // could print one): later steps, and a model, read these outputs.
 func (o *opened) scrub(out map[string]any) map[string]any {
-	if len(o.values) == 0 || out == nil {
+	if o == nil || out == nil {
 		return out
 	}
 	m, _ := redact.New(o.values...).Value(out).(map[string]any)

@@ -130,6 +130,27 @@ func (r *renderer) secretName(p Part) (string, error) {
 	return SecretRef(p)
 }
 
+// HasSealed reports whether x (rendered arguments) holds a Sealed.
+func HasSealed(x any) bool {
+	switch t := x.(type) {
+	case Sealed:
+		return true
+	case map[string]any:
+		for _, v := range t {
+			if HasSealed(v) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range t {
+			if HasSealed(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // SecretNames are the secrets the sealed strings in x (rendered
 // arguments) need, each once.
 func SecretNames(x any) []string {
