@@ -95,6 +95,36 @@ describe('Preferences', () => {
     assert.deepEqual(onDisk().mcp_servers, {});
   });
 
+  it('stores a secret from the Secrets section, which the command line sees, and never shows its value', async () => {
+    const VALUE = 'ghp_e2ePreferencesSecret0123456789';
+    const dlg = await openPreferences();
+    const section = dlg.locator('[data-testid="prefs-secrets"]');
+    await section.scrollIntoViewIfNeeded();
+    assert.equal(await section.locator('[data-testid="secret-value"]').getAttribute('type'), 'password');
+    await section.locator('[data-testid="secret-name"]').fill('E2E_TOKEN');
+    await section.locator('[data-testid="secret-value"]').fill(VALUE);
+    await section.locator('[data-testid="secret-hosts"]').fill('api.example.com, *.example.org');
+    await section.locator('[data-testid="secret-add"]').click();
+    const row = section.locator('[data-testid="secret-row"]', { hasText: 'E2E_TOKEN' });
+    await row.waitFor();
+    assert.match(await row.textContent(), /secrets file.*api\.example\.com, \*\.example\.org/);
+    assert.equal(await section.locator('[data-testid="secret-value"]').inputValue(), '');
+    assert.ok(!(await page.content()).includes(VALUE), 'the value is on the page');
+    // The command line reads the same store: the name and bindings, no value.
+    const listed = execSync(`"${process.env.WEFT_CLI}" secrets list --json`, { encoding: 'utf8' });
+    assert.deepEqual(JSON.parse(listed).secrets.find((x) => x.name === 'E2E_TOKEN'), { name: 'E2E_TOKEN', hosts: ['api.example.com', '*.example.org'], stored: 'file' });
+    assert.ok(!listed.includes(VALUE));
+    const values = readFileSync(join(process.env.XDG_DATA_HOME, 'weft', 'secrets', 'values.json'), 'utf8');
+    assert.equal(JSON.parse(values).E2E_TOKEN, VALUE);
+
+    await row.getByRole('button', { name: 'Remove secret E2E_TOKEN' }).click();
+    await row.locator('[data-testid="secret-remove-confirm"]').click();
+    await row.waitFor({ state: 'detached' });
+    assert.ok(!readFileSync(join(process.env.XDG_DATA_HOME, 'weft', 'secrets', 'values.json'), 'utf8').includes(VALUE));
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+  });
+
   it('validates Max repair attempts, saves 5 and keeps it across a restart', async () => {
     const dlg = await openPreferences();
     const field = dlg.locator('[data-testid="pref-max-repair"]');
