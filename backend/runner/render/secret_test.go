@@ -88,3 +88,84 @@ func TestBadSecretReferences(t *testing.T) {
 		t.Errorf("prompt: %v", err)
 	}
 }
+
+// hasSecretRef reports whether tmpl holds a {{secrets.…}} placeholder.
+func hasSecretRef(env Env, tmpl string) bool {
+	found := false
+	Parts(tmpl, env, func(p Part) error {
+		found = found || p.Secret != ""
+		return nil
+	})
+	return found
+}
+
+// FuzzSealedArgs renders arbitrary template text holding secret
+// references as a Tool step's arguments. It must never panic; what it
+// shows holds the reference (rendering never sees a value); and opened, a URL, a header or a body is
+// exactly what the same template renders with a placeholder of that
+// value in each reference's place (so a secret is encoded as any value
+// is, never as code), while a command is the same text either way (its
+// values come from the environment).
+func FuzzSealedArgs(f *testing.F) {
+	for _, s := range [][2]string{
+		{"https://api.test/{{secrets.T}}/x?k={{secrets.T}}&q={{a.v}}#{{secrets.U}}", "a/b?c&d=e#f"},
+		{"Bearer {{secrets.T}}", "tok en"},
+		{`curl -H "X: {{secrets.T}}" '{{secrets.U}}' {{a.v}} x{{secrets.T}}y`, "$(touch MARK)"},
+		{"{{secrets.T}}", ".."},
+		{"{{ secrets.T }} {{raw secrets.T}} {{secrets.T.x}} {{secrets}}", "v"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, tmpl, v string) {
+		env := fuzzVars("data")
+		if !hasSecretRef(env, tmpl) || strings.Contains(tmpl, v) || strings.TrimSpace(v) == "" || quote.TrimLineEnd(v) != v {
+			return
+		}
+		value := func(string) string { return v }
+		for _, c := range []struct{ tool, arg string }{{"http_request", "url"}, {"http_request", "body"}, {"http_request", "headers"}, {"run_command", "command"}} {
+			var in any = tmpl
+			if c.arg == "headers" {
+				in = map[string]any{"X": tmpl}
+			}
+			got, err := Args(c.tool, map[string]any{c.arg: in}, env, quote.POSIX)
+			if err != nil {
+				continue
+			}
+			if shown := ToText(Shown(got)); !strings.Contains(shown, "{{secrets.") && !strings.Contains(shown, "${WEFT_SECRET_") {
+				t.Fatalf("%s %q does not show its reference: %s", c.arg, tmpl, shown)
+			}
+			if c.arg == "command" {
+				if o := ToText(Open(got, value)); o != ToText(Shown(got)) {
+					t.Fatalf("a command opened differs from what it shows: %q vs %q", o, ToText(Shown(got)))
+				}
+				continue
+			}
+			// The same template with a placeholder of the value instead.
+			valEnv := fuzzVars("data")
+			valEnv["s"] = map[string]any{"v": v}
+			var plain strings.Builder
+			Parts(tmpl, env, func(p Part) error {
+				switch {
+				case p.Secret != "":
+					plain.WriteString("{{s.v}}")
+				case p.Expr != "":
+					plain.WriteString(p.Src)
+				default:
+					plain.WriteString(p.Lit)
+				}
+				return nil
+			})
+			var pin any = plain.String()
+			if c.arg == "headers" {
+				pin = map[string]any{"X": plain.String()}
+			}
+			want, err := Args(c.tool, map[string]any{c.arg: pin}, valEnv, quote.POSIX)
+			if err != nil {
+				continue // e.g. the value as the whole URL, which a secret never is
+			}
+			if o, w := ToText(Open(got, value)), ToText(want); o != w {
+				t.Fatalf("%s %q with %q opens as\n %s\nwant\n %s", c.arg, tmpl, v, o, w)
+			}
+		}
+	})
+}
