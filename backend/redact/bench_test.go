@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 )
 
@@ -37,5 +38,15 @@ func BenchmarkWriter(b *testing.B) {
 		w.Write([]byte(text[:10]))
 		w.Write([]byte(text[10:]))
 		w.Close()
+	}
+}
+
+// A run can learn up to MaxSecrets secrets one at a time.
+func BenchmarkAddOneByOne(b *testing.B) {
+	for b.Loop() {
+		r := New()
+		for i := 0; i < MaxSecrets; i++ {
+			r.Add(fmt.Sprintf("secret-%06d", i))
+		}
 	}
 }

@@ -135,8 +135,7 @@ func (r *Redactor) Add(secrets ...string) int {
 	if len(fresh) == 0 {
 		return 0
 	}
-	all := append(slices.Clip(have), fresh...)
-	r.set.Store(newSet(all))
+	r.set.Store(old.with(fresh))
 	return len(fresh)
 }
 
@@ -167,18 +166,37 @@ func (r *Redactor) load() *set {
 	return st
 }
 
-func newSet(secrets []string) *set {
-	seen := map[string]bool{}
+// with returns a set of st's secrets and fresh ones; st's forms are
+// reused, so a run that learns secrets one by one does not rebuild them
+// all each time. st may be nil.
+func (st *set) with(fresh []string) *set {
+	var secrets []string
+	var forms []form
+	if st != nil {
+		secrets, forms = st.secrets, st.forms
+	}
+	return newSet(append(slices.Clip(secrets), fresh...), forms, fresh)
+}
+
+// newSet builds the set of secrets from the forms already built (of the
+// secrets before fresh) and those of fresh.
+func newSet(secrets []string, forms []form, fresh []string) *set {
+	seen := make(map[string]bool, len(forms))
 	st := &set{secrets: secrets}
+	for _, f := range forms {
+		seen[f.s] = true
+		st.maxLen = max(st.maxLen, len(f.s))
+	}
+	var added []form
 	add := func(f string) {
 		if len(f) < MinLen || seen[f] || strings.Contains(Placeholder, f) {
 			return
 		}
 		seen[f] = true
-		st.forms = append(st.forms, form{s: f, fail: failure(f), rev: failure(reverse(f))})
+		added = append(added, form{s: f, fail: failure(f), rev: failure(reverse(f))})
 		st.maxLen = max(st.maxLen, len(f))
 	}
-	for _, s := range secrets {
+	for _, s := range fresh {
 		for _, v := range variants(s) {
 			add(v)
 			if j, err := json.Marshal(v); err == nil {
@@ -204,8 +222,19 @@ func newSet(secrets []string) *set {
 		}
 	}
 	// Longest first: heldBack stops at the first form too short to hold
-	// back more than it already does.
-	slices.SortStableFunc(st.forms, func(a, b form) int { return len(b.s) - len(a.s) })
+	// back more than it already does. The old forms are in that order
+	// already: merge the new ones in.
+	longer := func(a, b form) int { return len(b.s) - len(a.s) }
+	slices.SortStableFunc(added, longer)
+	st.forms = make([]form, 0, len(forms)+len(added))
+	for len(forms) > 0 && len(added) > 0 {
+		if longer(added[0], forms[0]) < 0 {
+			st.forms, added = append(st.forms, added[0]), added[1:]
+		} else {
+			st.forms, forms = append(st.forms, forms[0]), forms[1:]
+		}
+	}
+	st.forms = append(append(st.forms, forms...), added...)
 	return st
 }
 
