@@ -102,14 +102,14 @@ func allowed(sec credentials.Secret, tool string, host *url.URL) error {
 		if sec.AllowsHost(host.Host) {
 			return nil
 		}
-		return secretErrorf("the secret %s may not be sent to %s (%s); nothing was sent. To allow it, add the host to the secret's hosts (weft secrets set %s --host %s)",
-			sec.Name, host.Host, bindings("hosts", sec.Hosts), sec.Name, host.Host)
+		return secretErrorf("the secret %s may not be sent to %s (%s); nothing was sent. To allow it: %s",
+			sec.Name, host.Host, bindings("hosts", sec.Hosts), bindCommand(sec, host.Host, ""))
 	}
 	if sec.AllowsTool(tool) {
 		return nil
 	}
-	return secretErrorf("the secret %s may not be passed to the tool %s (%s); the step did not run. To allow it, add the tool to the secret's tools (weft secrets set %s --tool %s)",
-		sec.Name, tool, bindings("tools", sec.Tools), sec.Name, tool)
+	return secretErrorf("the secret %s may not be passed to the tool %s (%s); the step did not run. To allow it: %s",
+		sec.Name, tool, bindings("tools", sec.Tools), bindCommand(sec, "", tool))
 }
 
 func bindings(what string, list []string) string {
@@ -117,6 +117,23 @@ func bindings(what string, list []string) string {
 		return "it lists no " + what
 	}
 	return "its " + what + ": " + strings.Join(list, ", ")
+}
+
+// bindCommand is the command that keeps sec's bindings and adds a host
+// or a tool (weft secrets bind sets them all).
+func bindCommand(sec credentials.Secret, host, tool string) string {
+	b := []string{"weft secrets bind", sec.Name}
+	for _, h := range append(slices.Clip(sec.Hosts), host) {
+		if h != "" {
+			b = append(b, "--host", h)
+		}
+	}
+	for _, t := range append(slices.Clip(sec.Tools), tool) {
+		if t != "" {
+			b = append(b, "--tool", t)
+		}
+	}
+	return strings.Join(b, " ")
 }
 
 // redirect checks that every secret a request carries may follow it to

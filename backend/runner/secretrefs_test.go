@@ -141,7 +141,8 @@ func TestSecretGoesOnlyToItsHost(t *testing.T) {
 		t.Fatalf("a request was made: %q", auth)
 	}
 	fails := e2.rec.of(EvFailure)
-	if len(fails) != 1 || fails[0].Failure.Retryable || !strings.Contains(fails[0].Failure.Error, "API_TOKEN") || !strings.Contains(fails[0].Failure.Error, ts.otherHost()) {
+	if len(fails) != 1 || fails[0].Failure.Retryable || !strings.Contains(fails[0].Failure.Error, "API_TOKEN") || !strings.Contains(fails[0].Failure.Error, ts.otherHost()) ||
+		!strings.Contains(fails[0].Failure.Error, "weft secrets bind API_TOKEN --host "+ts.host()+" --host "+ts.otherHost()) {
 		t.Fatalf("failure %+v", fails)
 	}
 	noTokenIn(t, e2.dir, eventsText(t, e2.rec.all()))
