@@ -84,7 +84,11 @@ func (r *run) openSecrets(name string, args map[string]any) (map[string]any, *op
 		if sec.Value == "" {
 			return nil, nil, secretErrorf("the secret %s has no value", n)
 		}
-		r.red.Add(sec.Value)
+		if r.red.Add(sec.Value) > 0 {
+			// A variable Weft inherited with this value goes to no
+			// command from now on, bound or not (childEnv).
+			r.env = childEnv(r.red)
+		}
 		vals[n] = sec.Value
 		o.secrets = append(o.secrets, sec)
 		o.values = append(o.values, sec.Value)

@@ -199,6 +199,17 @@ func TestSecretReachesACommandThroughItsEnvironment(t *testing.T) {
 	}
 	noTokenIn(t, e.dir, eventsText(t, e.rec.all()), stdout) // what it printed is taken out too
 
+	// A variable Weft inherited holding the value reaches no later command.
+	t.Setenv("INHERITED_TOKEN", testToken)
+	e4 := newEnv(t)
+	e4.opts.Secrets = e.opts.Secrets
+	res = e4.run(parse(t, `"nodes":[`+string(node)+`,
+ {"id":"d","key":"env","type":"Tool","params":{"tool":"run_command","arguments":{"command":"printf %s \"${INHERITED_TOKEN:-unset}\""}}}],"edges":[{"from":"c","to":"d"}]`))
+	wantOutcome(t, res, OutcomeSucceeded)
+	if got := res.Outputs["env"].(map[string]any)["stdout"]; got != "unset" {
+		t.Fatalf("the later command saw %q", got)
+	}
+
 	// Not bound to run_command: the command does not run.
 	e2 := newEnv(t)
 	e2.opts.Secrets = fakeSecrets{"API_TOKEN": {Name: "API_TOKEN", Hosts: []string{"api.example.com"}, Value: testToken}}
