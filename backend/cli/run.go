@@ -172,6 +172,12 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return c.refused(r, *asJSON)
 	}
 	switch {
+	case len(started.MissingSecrets) > 0: // nothing ran: exit 1, as a failed run
+		if *asJSON {
+			c.writeJSONLine(map[string]any{"type": "error", "error": started.Error, "missing_secrets": started.MissingSecrets})
+		}
+		fmt.Fprintf(c.stderr, "weft: %s\n", started.Error)
+		return exitInvalid
 	case len(started.Problems) > 0:
 		return fail(&runner.InvalidError{Problems: started.Problems}, started.Problems)
 	case !started.Started && len(started.Approval) > 0:

@@ -35,7 +35,8 @@ func (c *cli) validate(_ context.Context, args []string) int {
 	for _, wn := range warnings {
 		c.log.Info("load", "warning", wn)
 	}
-	res := validate.ValidateWith(w, tools.Builtin(), validate.Options{Secrets: c.secretNames()})
+	have := c.secretNames()
+	res := validate.ValidateWith(w, tools.Builtin(), validate.Options{Secrets: have})
 	if res.Problems == nil {
 		res.Problems = []validate.Problem{}
 	}
@@ -44,6 +45,11 @@ func (c *cli) validate(_ context.Context, args []string) int {
 	} else {
 		for _, p := range res.Problems {
 			fmt.Fprintf(c.stdout, "%s: %s [%s]\n", p.Severity, p.Message, p.Code)
+		}
+		if have != nil { // nil: the store could not be listed, nothing is known missing
+			for _, n := range service.MissingSecrets(w, have) {
+				fmt.Fprintf(c.stdout, "missing secret %s: add it with %s\n", n.Name, n.SetCommand())
+			}
 		}
 		nErr := len(res.Errors())
 		switch {

@@ -264,6 +264,10 @@ type StartResult struct {
 	// is not the content RequireSHA256 names (outcome needs_review; Error
 	// says why and how to update the schedule).
 	Refused *Record `json:"refused,omitempty"`
+	// MissingSecrets are the secrets the workflow refers to that this
+	// computer's credentials store lacks: a local run does not start
+	// without them (Error lists them), so nothing runs half way.
+	MissingSecrets []NeededSecret `json:"missing_secrets,omitempty"`
 }
 
 // Escalation is an escalation waiting for Respond(ID, …).
@@ -456,6 +460,16 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		res.Problems = nonNil(vr.Errors())
 		res.Error = (&runner.InvalidError{Problems: res.Problems}).Error()
 		return nil, res, nil
+	}
+	if req.From == "" {
+		// A step would fail for want of it half way through: ask first.
+		// (A run from a node reuses what ran before it; a Temporal
+		// worker reads its own store.)
+		if miss := MissingSecrets(w, s.secretNames()); len(miss) > 0 {
+			res.MissingSecrets = miss
+			res.Error = MissingSecretsMessage(miss)
+			return nil, res, nil
+		}
 	}
 	for _, p := range vr.Problems {
 		if p.Code == validate.CodeUnknownSecret { // the step would fail when it runs: say so now
