@@ -43,13 +43,39 @@ func (r *Redactor) AddLiterals(text string) int {
 // credential alone: when it is the name's only sensitive word, the value
 // counts only if it looks like one (a long word of letters and digits).
 func (r *Redactor) addNamed(name, value string) {
-	if strings.Contains(value, "{{") || !SensitiveName(name) {
-		return
+	if NamedCredential(name, value) {
+		r.AddHeader(name, value)
 	}
-	if !SensitiveName(withoutKeyWord(name)) && !tokenLike(value) {
-		return
+}
+
+// NamedCredential reports whether value, written under name (a header, a
+// JSON member, a query parameter, an argument), is a literal credential:
+// the name is sensitive (SensitiveName) and the value holds no template
+// ({{…}} is a reference, not a secret). When "key" is the name's only
+// sensitive word, the value must also look like one (a long word of
+// letters and digits). It is the one rule of what a named literal
+// credential is: the redactor and `weft validate` (literal_secret) use it.
+func NamedCredential(name, value string) bool {
+	if strings.TrimSpace(value) == "" || strings.Contains(value, "{{") || !SensitiveName(name) || describesOther(name) {
+		return false
 	}
-	r.AddHeader(name, value)
+	return SensitiveName(withoutKeyWord(name)) || tokenLike(value)
+}
+
+// notCredentialWords end names that speak about a credential without
+// holding one: token_count, token_url, password_length, secret_name.
+var notCredentialWords = map[string]bool{
+	"count": true, "limit": true, "max": true, "min": true, "size": true, "length": true, "len": true,
+	"ttl": true, "expiry": true, "expires": true, "type": true, "url": true, "uri": true, "endpoint": true,
+	"file": true, "path": true, "name": true, "id": true, "header": true, "field": true, "param": true,
+	"format": true, "usage": true, "budget": true, "policy": true, "env": true,
+}
+
+func describesOther(name string) bool {
+	words := strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return r == '-' || r == '_' || r == '.' || r == ' '
+	})
+	return len(words) > 1 && notCredentialWords[words[len(words)-1]]
 }
 
 func withoutKeyWord(name string) string {

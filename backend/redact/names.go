@@ -55,8 +55,7 @@ func (r *Redactor) AddHeader(name, value string) bool {
 				vals = append(vals, strings.Trim(v, `"`))
 			}
 		}
-	} else if scheme, cred, ok := strings.Cut(value, " "); ok && !strings.ContainsAny(scheme, "=,") {
-		cred = strings.TrimSpace(cred)
+	} else if scheme, cred, ok := SchemeCredentials(value); ok {
 		vals = append(vals, cred)
 		if strings.EqualFold(scheme, "basic") {
 			if dec, err := base64.StdEncoding.DecodeString(cred); err == nil {
@@ -69,6 +68,17 @@ func (r *Redactor) AddHeader(name, value string) bool {
 	}
 	r.Add(vals...)
 	return true
+}
+
+// SchemeCredentials splits an Authorization value into its auth scheme
+// and credentials ("Bearer <token>", "Basic <base64>"); ok is false when
+// the value has no scheme word.
+func SchemeCredentials(value string) (scheme, cred string, ok bool) {
+	scheme, cred, ok = strings.Cut(strings.TrimSpace(value), " ")
+	if !ok || strings.ContainsAny(scheme, "=,") {
+		return "", "", false
+	}
+	return scheme, strings.TrimSpace(cred), true
 }
 
 // AddURL registers the credentials a URL carries: the password of its

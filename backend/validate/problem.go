@@ -86,6 +86,11 @@ const (
 	// credentials store does not hold (warning, when its names are given).
 	CodeBadSecretRef  = "bad_secret_ref"
 	CodeUnknownSecret = "unknown_secret"
+
+	// Added with issue 21: a credential written as a literal in a Tool
+	// step's arguments (a warning; Problem.Path says where, the message
+	// shows it masked): move it to the credentials store.
+	CodeLiteralSecret = "literal_secret"
 )
 
 // Problem is one thing wrong with a workflow.
@@ -95,6 +100,9 @@ type Problem struct {
 	Message  string          `json:"message"`
 	NodeIDs  []string        `json:"node_ids"`
 	Edges    []workflow.Edge `json:"edges"`
+	// Path is, for literal_secret, the JSON pointer of the argument that
+	// holds the literal ("/headers/Authorization").
+	Path string `json:"path,omitempty"`
 }
 
 // Result is the outcome of Validate.

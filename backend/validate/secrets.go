@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/literals"
 	"github.com/weft-dev/weft/backend/runner/quote"
 	"github.com/weft-dev/weft/backend/runner/render"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -61,6 +62,22 @@ func (v *validator) checkSecrets() {
 	if w := v.w; w != nil && w.DoneWhen != nil && strings.Contains(w.DoneWhen.Criteria, "{{") {
 		if _, err := render.Text(w.DoneWhen.Criteria, noKeys{}); err != nil {
 			v.add(CodeBadSecretRef, SeverityError, fmt.Sprintf("In the workflow's done_when criteria, %v", err), nil)
+		}
+	}
+}
+
+// checkLiterals reports each credential written as a literal in a Tool
+// step's arguments (literal_secret), masked, with the argument's path.
+func (v *validator) checkLiterals() {
+	for i := range v.nodes {
+		for _, l := range literals.InNode(&v.nodes[i]) {
+			where := l.Path
+			if l.Key != "" && !strings.HasSuffix(l.Path, "/"+l.Key) {
+				where += " (" + l.Key + ")"
+			}
+			msg := fmt.Sprintf("%s has what looks like a secret written in its arguments at %s: %s, because %s; move it to the credentials store (Move to secrets, or `weft secrets import`) so the workflow holds only {{secrets.%s}}", v.label(int32(i)), where, l.Masked, l.Why, l.Suggested)
+			v.add(CodeLiteralSecret, SeverityWarning, msg, []int32{int32(i)})
+			v.probs[len(v.probs)-1].Path = l.Path
 		}
 	}
 }

@@ -58,3 +58,27 @@ func TestSecretReferences(t *testing.T) {
 		t.Fatalf("key secrets: %+v", r.Problems)
 	}
 }
+
+func TestLiteralSecrets(t *testing.T) {
+	const tok = "Zq8Xw3Vb7Nm2Lk5Jh9Gf4Ds1Pa6Ou0IyTr"
+	bad := `{"id":"a","key":"a","type":"Tool","params":{"tool":"http_request","arguments":{"method":"GET","url":"https://api.example.com/x?page=1&api_key=` + tok + `","headers":{"authorization":"Bearer ` + tok + `"}}}}`
+	r := Validate(secretWF(t, bad), nil)
+	lits := problemsOf(r, CodeLiteralSecret)
+	if !r.Valid || len(lits) != 2 {
+		t.Fatalf("%+v", r.Problems)
+	}
+	paths := map[string]bool{}
+	for _, p := range lits {
+		if p.Severity != SeverityWarning || strings.Contains(p.Message, tok) || strings.Contains(p.Message, tok[:6]) || len(p.NodeIDs) != 1 || p.NodeIDs[0] != "a" {
+			t.Errorf("%+v", p)
+		}
+		paths[p.Path] = true
+	}
+	if !paths["/url"] || !paths["/headers/authorization"] {
+		t.Errorf("paths %v", paths)
+	}
+	good := `{"id":"a","key":"a","type":"Tool","params":{"tool":"http_request","arguments":{"method":"GET","url":"https://api.example.com/x?page=1&api_key={{secrets.KEY}}","headers":{"authorization":"Bearer {{secrets.TOKEN}}"}}}}`
+	if p := problemsOf(Validate(secretWF(t, good), nil), CodeLiteralSecret); len(p) != 0 {
+		t.Fatalf("references: %+v", p)
+	}
+}

@@ -211,6 +211,7 @@ func (v *validator) run() {
 	}
 	v.checkPinned()
 	v.checkSecrets()
+	v.checkLiterals()
 }
 
 // fork returns a copy of v for a check that runs on another goroutine
