@@ -19,7 +19,7 @@ import (
 	"github.com/weft-dev/weft/backend/credentials"
 )
 
-const secretsUsage = "usage: weft secrets set NAME [--host HOST]... [--tool TOOL]... (the value is read from the terminal or standard input) | bind NAME [--host HOST]... [--tool TOOL]... (keeps the value) | list [--in DIR] [--json] | remove NAME"
+const secretsUsage = "usage: weft secrets set NAME [--host HOST]... [--tool TOOL]... (the value is read from the terminal or standard input) | bind NAME [--host HOST]... [--tool TOOL]... (keeps the value) | list [--in DIR] [--json] | remove NAME | import FILE [--yes] (moves the literal credentials written in a workflow file into the store)"
 
 // repeated is a flag given any number of times.
 type repeated []string
@@ -46,7 +46,7 @@ func readSecretValue(c *cli, name string) (string, error) {
 	return strings.TrimSuffix(v, "\r"), nil
 }
 
-func (c *cli) secrets(_ context.Context, args []string) int {
+func (c *cli) secrets(ctx context.Context, args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(c.stderr, secretsUsage)
 		return exitUnusable
@@ -63,6 +63,8 @@ func (c *cli) secrets(_ context.Context, args []string) int {
 		return c.secretsSet(store, args[1:], false)
 	case "list":
 		return c.secretsList(store, args[1:])
+	case "import":
+		return c.secretsImport(ctx, store, args[1:])
 	case "remove":
 		if len(args) != 2 {
 			fmt.Fprintln(c.stderr, secretsUsage)

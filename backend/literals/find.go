@@ -162,7 +162,7 @@ func (f *finder) urlCreds(raw string, add func(key, why, raw, value string)) {
 		if pw, ok := u.User.Password(); ok && pw != "" {
 			rawPw := u.User.String()
 			if _, p, ok := strings.Cut(rawPw, ":"); ok {
-				add("password", "it is the password of a URL", p, pw)
+				add("", "it is the password of a URL", p, pw)
 			}
 		}
 	}

@@ -27,6 +27,13 @@ type Move struct {
 	Name   string   `json:"name"`
 	Hosts  []string `json:"hosts,omitempty"`
 	Tools  []string `json:"tools,omitempty"`
+
+	lit *Literal // set by MoveOf: this literal, not the first at Path
+}
+
+// MoveOf is a Move of exactly lit (one of several at its path) to name.
+func MoveOf(lit Literal, name string) Move {
+	return Move{NodeID: lit.NodeID, Path: lit.Path, Name: name, lit: &lit}
 }
 
 // ErrNoLiteral is returned when no literal credential is where a Move says.
@@ -56,11 +63,13 @@ func Apply(store Store, w *workflow.Workflow, m Move) (*workflow.Workflow, crede
 		return nil, credentials.Secret{}, fmt.Errorf("move to secrets: no node %q", m.NodeID)
 	}
 	n := &w.Nodes[idx]
-	var lit *Literal
+	lit := m.lit
 	for _, l := range InNode(n) {
+		if lit != nil {
+			break
+		}
 		if l.Path == m.Path {
 			lit = &l
-			break
 		}
 	}
 	if lit == nil {
@@ -156,4 +165,24 @@ func child(x any, s string) any {
 		}
 	}
 	return nil
+}
+
+// FreeName is lit's suggested name, or that name with _2, _3… when the
+// store holds another value under it, so that taking every suggestion
+// never refuses a move nor replaces a secret.
+func FreeName(store Store, lit Literal) string {
+	name := lit.Suggested
+	for i := 2; i < 100; i++ {
+		old, err := store.Get(name)
+		if err != nil || old.Value == lit.value {
+			return name
+		}
+		suffix := "_" + strconv.Itoa(i)
+		base := lit.Suggested
+		if len(base)+len(suffix) > 64 {
+			base = base[:64-len(suffix)]
+		}
+		name = base + suffix
+	}
+	return name
 }
