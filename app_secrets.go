@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/weft-dev/weft/backend/credentials"
+	"github.com/weft-dev/weft/backend/literals"
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // SecretsView is the Secrets page's content: names, bindings and where
@@ -60,4 +62,14 @@ func (a *App) RemoveSecret(name string) error {
 		return err
 	}
 	return st.Remove(name)
+}
+
+// MoveLiteralToSecrets stores the literal credential at path in node's
+// arguments (a literal_secret warning) as the secret name, bound to hosts
+// and tools (none: the URL's host or the step's tool), and returns the
+// workflow with {{secrets.NAME}} in its place, for the editor to apply as
+// one change. The value is never returned.
+func (a *App) MoveLiteralToSecrets(w workflow.Workflow, node, path, name string, hosts, tools []string) (*workflow.Workflow, error) {
+	out, _, err := a.service().MoveLiteral(&w, literals.Move{NodeID: node, Path: path, Name: name, Hosts: hosts, Tools: tools})
+	return out, err
 }

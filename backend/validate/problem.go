@@ -103,6 +103,8 @@ type Problem struct {
 	// Path is, for literal_secret, the JSON pointer of the argument that
 	// holds the literal ("/headers/Authorization").
 	Path string `json:"path,omitempty"`
+	// Secret is, for literal_secret, a name suggested for the secret.
+	Secret string `json:"secret,omitempty"`
 }
 
 // Result is the outcome of Validate.

@@ -78,6 +78,7 @@ func (v *validator) checkLiterals() {
 			msg := fmt.Sprintf("%s has what looks like a secret written in its arguments at %s: %s, because %s; move it to the credentials store (Move to secrets, or `weft secrets import`) so the workflow holds only {{secrets.%s}}", v.label(int32(i)), where, l.Masked, l.Why, l.Suggested)
 			v.add(CodeLiteralSecret, SeverityWarning, msg, []int32{int32(i)})
 			v.probs[len(v.probs)-1].Path = l.Path
+			v.probs[len(v.probs)-1].Secret = l.Suggested
 		}
 	}
 }

@@ -74,6 +74,9 @@ func TestLiteralSecrets(t *testing.T) {
 		}
 		paths[p.Path] = true
 	}
+	if lits[0].Secret == "" {
+		t.Errorf("no suggested name: %+v", lits[0])
+	}
 	if !paths["/url"] || !paths["/headers/authorization"] {
 		t.Errorf("paths %v", paths)
 	}

@@ -244,6 +244,10 @@ export const api = {
   async removeSecret(name: string): Promise<void> {
     await App.RemoveSecret(name);
   },
+  /** Moves the literal credential at path in node's arguments (a literal_secret warning) into the store as name, bound to hosts and tools (none: the URL's host or the step's tool); returns the workflow with {{secrets.NAME}} in its place. */
+  async moveLiteralToSecrets(w: Workflow, node: string, path: string, name: string, hosts: string[], tools: string[]): Promise<Workflow> {
+    return (await App.MoveLiteralToSecrets(w as unknown as Any, node, path, name, hosts, tools)) as unknown as Workflow;
+  },
   /** Runs of the workflow saved at path going on the Temporal service that the app does not follow. */
   async temporalRunsGoing(path: string): Promise<GoingRun[]> {
     return ((await App.TemporalRunsGoing(path)) as unknown as GoingRun[] | null) ?? [];

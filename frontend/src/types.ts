@@ -136,6 +136,10 @@ export interface Problem {
   message: string;
   node_ids: string[] | null;
   edges: WorkflowEdge[] | null;
+  /** literal_secret: the JSON pointer of the argument holding the literal. */
+  path?: string;
+  /** literal_secret: a name suggested for the secret. */
+  secret?: string;
 }
 
 export interface ValidationResult {

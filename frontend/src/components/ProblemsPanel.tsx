@@ -1,9 +1,10 @@
 // Lists the backend's validation problems; clicking one selects its nodes
 // and centres them on the canvas.
-import { CircleAlert, CircleCheck, LoaderCircle, TriangleAlert } from 'lucide-react';
+import { CircleAlert, CircleCheck, KeyRound, LoaderCircle, TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useStore } from '../store';
 import type { Problem } from '../types';
+import { MoveToSecretsDialog } from './MoveToSecretsDialog';
 
 function nodeNames(p: Problem, names: Map<string, string>): string {
   return (p.node_ids ?? []).map((id) => names.get(id) ?? id).join(', ');
@@ -28,6 +29,8 @@ export function ProblemsPanel() {
   const selectedKey = selected.join(',');
   // The row last clicked stays highlighted while its nodes stay selected.
   const [clicked, setClicked] = useState<Problem | null>(null);
+  // The literal_secret warning whose "Move to secrets" dialog is open.
+  const [moving, setMoving] = useState<Problem | null>(null);
 
   return (
     <section
@@ -90,6 +93,11 @@ export function ProblemsPanel() {
                   <span className="problem-message">{p.message}</span>
                   {ids.length > 0 && <span className="problem-nodes">{nodeNames(p, names)}</span>}
                 </button>
+                {p.code === 'literal_secret' && p.path && ids.length === 1 && (
+                  <button type="button" className="btn problem-action" data-testid="move-to-secrets-button" onClick={() => setMoving(p)}>
+                    <KeyRound size={13} /> Move to secrets
+                  </button>
+                )}
               </li>
             );
           })}
@@ -119,6 +127,7 @@ export function ProblemsPanel() {
         </div>
       )}
       </div>
+      {moving && <MoveToSecretsDialog problem={moving} onClose={() => setMoving(null)} />}
     </section>
   );
 }

@@ -2347,6 +2347,8 @@ export namespace validate {
 	    message: string;
 	    node_ids: string[];
 	    edges: workflow.Edge[];
+	    path?: string;
+	    secret?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Problem(source);
@@ -2359,6 +2361,8 @@ export namespace validate {
 	        this.message = source["message"];
 	        this.node_ids = source["node_ids"];
 	        this.edges = this.convertValues(source["edges"], workflow.Edge);
+	        this.path = source["path"];
+	        this.secret = source["secret"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -134,6 +134,10 @@ export function RemoveSchedule(arg1) {
   return window['go']['main']['App']['RemoveSchedule'](arg1);
 }
 
+export function MoveLiteralToSecrets(arg1, arg2, arg3, arg4, arg5, arg6) {
+  return window['go']['main']['App']['MoveLiteralToSecrets'](arg1, arg2, arg3, arg4, arg5, arg6);
+}
+
 export function RemoveSecret(arg1) {
   return window['go']['main']['App']['RemoveSecret'](arg1);
 }
