@@ -56,6 +56,9 @@ type RunStart struct {
 	Problems []validate.Problem `json:"problems"`
 	Approval []approval.Step    `json:"approval"`
 	Warnings []string           `json:"warnings"`
+	// MissingSecrets are the secrets the workflow refers to that this
+	// computer lacks: the run did not start (the editor asks for them).
+	MissingSecrets []service.NeededSecret `json:"missing_secrets,omitempty"`
 }
 
 // RunEscalation is an escalation waiting for RespondEscalation(ID, …).
@@ -250,7 +253,7 @@ func (a *App) startRun(w workflow.Workflow, path string, approved []string, from
 	if err != nil {
 		return RunStart{}, err
 	}
-	return RunStart{Started: res.Started, Error: res.Error, Problems: res.Problems, Approval: nonNil(res.Approval), Warnings: res.Warnings}, nil
+	return RunStart{Started: res.Started, Error: res.Error, Problems: res.Problems, Approval: nonNil(res.Approval), Warnings: res.Warnings, MissingSecrets: res.MissingSecrets}, nil
 }
 
 // KeepFix returns w with the arguments of a fix (as the retry used them)

@@ -8,6 +8,7 @@ import { useShortcuts } from './components/shortcuts';
 import { Sidebar } from './components/Sidebar';
 import { SchedulesDialog } from './components/schedules/SchedulesDialog';
 import { ScheduleUpdatePrompt } from './components/schedules/ScheduleUpdatePrompt';
+import { SecretsNeededDialog } from './components/SecretsNeededDialog';
 import { PreferencesDialog } from './components/slots';
 import { StatusBar } from './components/StatusBar';
 import { Toolbar } from './components/Toolbar';
@@ -79,6 +80,7 @@ export default function App({ actions = defaultActions, autoload = true }: { act
       <Preferences actions={actions} />
       <Schedules />
       <ScheduleUpdatePrompt />
+      <SecretsNeededDialog onSaved={() => void actions.validate()} />
       <Toasts />
     </div>
   );

@@ -39,7 +39,7 @@ import type {
   ToolCatalogResult,
 } from './types';
 // Schedules (app_schedules.go):
-import type { CronPreview, GoingRun, NewSchedule, ScheduleEntry, ScheduleResult, SchedulesView, ScheduleUpdateResult } from './types';
+import type { CronPreview, GoingRun, NeededSecret, NewSchedule, ScheduleEntry, ScheduleResult, SchedulesView, ScheduleUpdateResult } from './types';
 
 // The generated bindings type their arguments as Wails model classes; our
 // plain JSON objects have the same shape, so they are passed through as-is
@@ -218,6 +218,7 @@ export const api = {
       problems: r?.problems ?? [],
       approval: r?.approval ?? [],
       warnings: r?.warnings ?? [],
+      missing_secrets: r?.missing_secrets ?? [],
     };
   },
   /** Which Temporal credentials are set (their values never come back). */
@@ -247,6 +248,10 @@ export const api = {
   /** Moves the literal credential at path in node's arguments (a literal_secret warning) into the store as name, bound to hosts and tools (none: the URL's host or the step's tool); returns the workflow with {{secrets.NAME}} in its place. */
   async moveLiteralToSecrets(w: Workflow, node: string, path: string, name: string, hosts: string[], tools: string[]): Promise<Workflow> {
     return (await App.MoveLiteralToSecrets(w as unknown as Any, node, path, name, hosts, tools)) as unknown as Workflow;
+  },
+  /** The secrets a workflow refers to, which this computer lacks and the hosts and tools their uses suggest (app_secretneeds.go). */
+  async workflowSecrets(w: Workflow): Promise<NeededSecret[]> {
+    return ((await App.WorkflowSecrets(w as unknown as Any)) as unknown as NeededSecret[] | null) ?? [];
   },
   /** Runs of the workflow saved at path going on the Temporal service that the app does not follow. */
   async temporalRunsGoing(path: string): Promise<GoingRun[]> {

@@ -660,6 +660,21 @@ export interface RunStart {
   /** steps a model wrote that need approval before the run can start */
   approval: ApprovalStep[];
   warnings: string[];
+  /** secrets the workflow refers to that this computer lacks: the run did not start */
+  missing_secrets?: NeededSecret[];
+}
+
+/** A secret a workflow refers to (service.NeededSecret): the bindings its uses suggest, never a value. */
+export interface NeededSecret {
+  name: string;
+  /** hosts of the http_request steps that send it (with the port the URL names) */
+  hosts: string[];
+  /** tools of the other steps that use it */
+  tools: string[];
+  /** ids of the steps that refer to it */
+  nodes: string[];
+  /** this computer's credentials store lacks it */
+  missing: boolean;
 }
 
 /** The "run:finished" event. */

@@ -7,6 +7,7 @@ import { missingPositions } from '../graph/toFlow';
 import { canvasBridge, startViewport } from '../components/canvasBridge';
 import type { OpenResult, Workflow } from '../types';
 import { useStore, type AppStore } from './index';
+import { refreshMissingSecrets } from './secretsSlice';
 import { refreshFileTrust } from './trustSlice';
 
 /** Validation waits this long after the last edit. */
@@ -164,6 +165,11 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     if (!r.file) void refreshTrust(); // a restored autosave: its file as it is now
     const { doc, docSeq } = get();
     const validated = validate();
+    // A workflow written elsewhere may refer to secrets this computer
+    // lacks: ask for them now rather than fail when it runs.
+    const secrets = refreshMissingSecrets(store, api.workflowSecrets, { ask: true }).catch((e) =>
+      api.log('warning', `secrets: ${errorMessage(e)}`),
+    );
     if (doc && missingPositions(doc)) {
       const pos = await layoutWorkflow(doc, {
         onFallback: (why) => api.log('warning', `automatic layout fell back to simple layering: ${errorMessage(why)}`),
@@ -174,6 +180,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
       }
     }
     await validated;
+    await secrets;
     remember(r.path);
     return true;
   }

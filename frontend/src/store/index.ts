@@ -3,12 +3,13 @@ import { create } from 'zustand';
 import { createAssistantSlice, type AssistantSlice } from './assistantSlice'; // assistant panel
 import { createProblemsSlice, type ProblemsSlice } from './problemsSlice';
 import { createRunSlice, type RunSlice } from './runSlice'; // run panel
+import { createSecretsSlice, type SecretsSlice } from './secretsSlice'; // secrets a workflow lacks
 import { createSelectionSlice, type SelectionSlice } from './selectionSlice';
 import { createTrustSlice, type TrustSlice } from './trustSlice'; // the file's trust
 import { createUiSlice, type UiSlice } from './uiSlice';
 import { createWorkflowSlice, type WorkflowSlice } from './workflowSlice';
 
-export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice & TrustSlice; // RunSlice: run panel
+export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice & TrustSlice & SecretsSlice; // RunSlice: run panel
 
 export function createAppStore() {
   return create<StoreState>()((...a) => ({
@@ -19,6 +20,7 @@ export function createAppStore() {
     ...createAssistantSlice(...a), // assistant panel
     ...createRunSlice(...a), // run panel
     ...createTrustSlice(...a),
+    ...createSecretsSlice(...a),
   }));
 }
 

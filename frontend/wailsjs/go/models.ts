@@ -1183,6 +1183,7 @@ export namespace main {
 	    problems: validate.Problem[];
 	    approval: approval.Step[];
 	    warnings: string[];
+	    missing_secrets?: service.NeededSecret[];
 	
 	    static createFrom(source: any = {}) {
 	        return new RunStart(source);
@@ -1195,6 +1196,7 @@ export namespace main {
 	        this.problems = this.convertValues(source["problems"], validate.Problem);
 	        this.approval = this.convertValues(source["approval"], approval.Step);
 	        this.warnings = source["warnings"];
+	        this.missing_secrets = this.convertValues(source["missing_secrets"], service.NeededSecret);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1861,6 +1863,26 @@ export namespace service {
 		    }
 		    return a;
 		}
+	}
+	export class NeededSecret {
+	    name: string;
+	    hosts: string[];
+	    tools: string[];
+	    nodes: string[];
+	    missing: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new NeededSecret(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.hosts = source["hosts"];
+	        this.tools = source["tools"];
+	        this.nodes = source["nodes"];
+	        this.missing = source["missing"];
+	    }
 	}
 	export class Record {
 	    run_id: string;

@@ -7,6 +7,7 @@ import { RepairDetails } from '../assistant/RepairDetails';
 import { CircleAlert, History, LoaderCircle, Play, Route, ScrollText, Square, TriangleAlert, Wrench, X } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useStore } from '../../store';
+import { missingSecretsOf } from '../../store/secretsSlice';
 import { isEnabled } from '../../types';
 import { ReviewBanner } from '../assistant/ReviewBanner';
 import { assistantActions } from '../assistant/actions';
@@ -30,6 +31,8 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
   const path = useStore((s) => s.path);
   const dirty = useStore((s) => s.dirty);
   const phase = useStore((s) => s.runPhase);
+  const missingSecrets = useStore(missingSecretsOf);
+  const askSecrets = useStore((s) => s.setSecretsAskOpen);
   const nodeRun = useStore((s) => s.nodeRun);
   const runWorkflowId = useStore((s) => s.runWorkflowId);
   const log = useStore((s) => s.runLog);
@@ -161,6 +164,17 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
           </button>
         )}
       </header>
+      {!busy && missingSecrets.length > 0 && (
+        <button
+          type="button"
+          className="link run-blocked"
+          data-testid="run-missing-secrets"
+          title="This computer's credentials store lacks them: store each before the workflow runs"
+          onClick={() => askSecrets(true)}
+        >
+          Secrets missing here: {missingSecrets.map((m) => m.name).join(', ')}. Add them…
+        </button>
+      )}
 
       {approval && (
         <ApprovalDialog

@@ -167,6 +167,13 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     await launch(
       (doc, path) => apiImpl.startRun(doc, path, approved, from),
       (r) => {
+        if (r.missing_secrets?.length) {
+          // Secrets this computer lacks: ask for them instead of starting.
+          store.getState().runStartFailed('');
+          store.getState().setMissingSecrets(store.getState().doc, r.missing_secrets);
+          store.getState().setSecretsAskOpen(true);
+          return;
+        }
         if (r.approval.length) {
           store.getState().runStartFailed('');
           store.getState().setRunApproval({ steps: r.approval, approved: [], from });

@@ -131,3 +131,5 @@ export function UpdateSchedules(arg1:string,arg2:Array<string>):Promise<service.
 export function ValidateWorkflow(arg1:workflow.Workflow):Promise<validate.Result>;
 
 export function WorkflowFileTrust(arg1:string):Promise<service.FileTrust>;
+
+export function WorkflowSecrets(arg1:workflow.Workflow):Promise<Array<service.NeededSecret>>;

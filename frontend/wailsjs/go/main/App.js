@@ -241,3 +241,7 @@ export function ValidateWorkflow(arg1) {
 export function WorkflowFileTrust(arg1) {
   return window['go']['main']['App']['WorkflowFileTrust'](arg1);
 }
+
+export function WorkflowSecrets(arg1) {
+  return window['go']['main']['App']['WorkflowSecrets'](arg1);
+}
