@@ -18,6 +18,7 @@ import (
 	"github.com/expr-lang/expr/file"
 
 	"github.com/weft-dev/weft/backend/expression"
+	"github.com/weft-dev/weft/backend/runner/render"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -218,7 +219,9 @@ func templateRoots(s string, out []string) []string {
 		for k < len(s) && isIdentByte(s[k], k == j) {
 			k++
 		}
-		if k > j {
+		// {{secrets.NAME}} is a reference to the credentials store, not
+		// to a node (secrets is a reserved key): checkSecrets judges it.
+		if k > j && s[j:k] != render.SecretsRoot {
 			id := s[j:k]
 			seen := false
 			for _, o := range out {

@@ -32,6 +32,9 @@ func TestSecretReferences(t *testing.T) {
 	if !r.Valid || len(problemsOf(r, CodeBadSecretRef)) != 0 {
 		t.Fatalf("%+v", r.Problems)
 	}
+	if u := problemsOf(r, CodeUnknownVariable); len(u) != 0 {
+		t.Fatalf("a reference read as a node key: %+v", u)
+	}
 	if u := problemsOf(r, CodeUnknownSecret); len(u) != 1 || !strings.Contains(u[0].Message, "KEY") || u[0].Severity != SeverityWarning {
 		t.Fatalf("unknown: %+v", u)
 	}
