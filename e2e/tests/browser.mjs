@@ -41,3 +41,21 @@ export async function openBrowser({ width = 1280, height = 860, errors } = {}) {
 export function realErrors(errors, also) {
   return errors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e) && !(also && also.test(e)));
 }
+
+/**
+ * openApp opens the app at url in a new browser (openBrowser's options) and
+ * waits for its store and a document: an autosave an earlier spec left is
+ * discarded.
+ */
+export async function openApp(url, opts) {
+  const b = await openBrowser(opts);
+  const { page } = b;
+  await page.goto(url, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.weft.store.getState().doc !== null || window.weft.store.getState().dialog !== null, null, { timeout: 30_000 });
+  if (await page.evaluate(() => window.weft.store.getState().dialog !== null)) {
+    await page.locator('[data-testid="dialog-discard"]').click();
+    await page.waitForFunction(() => window.weft.store.getState().doc !== null);
+  }
+  return b;
+}

@@ -91,10 +91,15 @@ describe('the secrets a workflow lacks', () => {
     expect(row('API_TOKEN')).toBeTruthy();
   });
 
-  it('Later closes it and keeps the secrets listed as missing', () => {
-    show([TOKEN]);
+  it('Later (or Escape) closes it and keeps the secrets listed as missing', () => {
+    show([TOKEN, CMD]);
+    // The first value has the focus, so typing starts there and Escape reaches the dialog.
+    expect(document.activeElement).toBe(within(row('API_TOKEN')).getByTestId('needed-secret-value'));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(screen.queryByTestId('secrets-needed')).toBeNull();
+    act(() => useStore.getState().setSecretsAskOpen(true));
     fireEvent.click(screen.getByTestId('secrets-needed-later'));
     expect(screen.queryByTestId('secrets-needed')).toBeNull();
-    expect(useStore.getState().missingSecrets).toEqual([TOKEN]);
+    expect(useStore.getState().missingSecrets).toEqual([TOKEN, CMD]);
   });
 });

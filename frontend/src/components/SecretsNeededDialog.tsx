@@ -19,7 +19,7 @@ import { parseList } from './preferences/SecretsSection';
 export type SecretsNeededApi = Pick<Api, 'setSecret' | 'workflowSecrets'>;
 
 /** One labelled field of a row (the grid's two cells). */
-function Field(p: { id: string; label: string; testid: string; value: string; set: (v: string) => void; placeholder?: string; password?: boolean }) {
+function Field(p: { id: string; label: string; testid: string; value: string; set: (v: string) => void; placeholder?: string; password?: boolean; autoFocus?: boolean }) {
   return (
     <>
       <label htmlFor={p.id}>{p.label}</label>
@@ -30,6 +30,7 @@ function Field(p: { id: string; label: string; testid: string; value: string; se
         className="mono"
         data-testid={p.testid}
         placeholder={p.placeholder}
+        autoFocus={p.autoFocus}
         value={p.value}
         onChange={(e) => p.set(e.target.value)}
       />
@@ -37,7 +38,7 @@ function Field(p: { id: string; label: string; testid: string; value: string; se
   );
 }
 
-function NeededRow({ s, used, apiImpl, onSaved }: { s: NeededSecret; used: string; apiImpl: SecretsNeededApi; onSaved: () => Promise<void> }) {
+function NeededRow({ s, used, first, apiImpl, onSaved }: { s: NeededSecret; used: string; first: boolean; apiImpl: SecretsNeededApi; onSaved: () => Promise<void> }) {
   const uid = useId();
   const [value, setValue] = useState('');
   const [hosts, setHosts] = useState(s.hosts.join(', '));
@@ -74,7 +75,7 @@ function NeededRow({ s, used, apiImpl, onSaved }: { s: NeededSecret; used: strin
           void save();
         }}
       >
-        <Field id={`${uid}-v`} label="Value" testid="needed-secret-value" value={value} set={setValue} password />
+        <Field id={`${uid}-v`} label="Value" testid="needed-secret-value" value={value} set={setValue} password autoFocus={first} />
         <Field id={`${uid}-h`} label="Hosts" testid="needed-secret-hosts" value={hosts} set={setHosts} placeholder="api.example.com" />
         <Field id={`${uid}-t`} label="Tools" testid="needed-secret-tools" value={tools} set={setTools} placeholder="run_command" />
         {error && (
@@ -138,8 +139,8 @@ export function SecretsNeededDialog({ apiImpl = api, onSaved }: { apiImpl?: Secr
             here (in the OS keyring, or a file only you can read) with the hosts and tools it may be sent to. Until then the workflow does not run.
           </p>
           <ul className="secret-list">
-            {missing.map((s) => (
-              <NeededRow key={s.name} s={s} used={s.nodes.map(nameOf).join(', ')} apiImpl={apiImpl} onSaved={saved(s.name)} />
+            {missing.map((s, i) => (
+              <NeededRow key={s.name} s={s} used={s.nodes.map(nameOf).join(', ')} first={i === 0} apiImpl={apiImpl} onSaved={saved(s.name)} />
             ))}
           </ul>
           <div className="prefs-buttons">

@@ -165,15 +165,15 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
         )}
       </header>
       {!busy && missingSecrets.length > 0 && (
-        <button
-          type="button"
-          className="link run-blocked"
-          data-testid="run-missing-secrets"
-          title="This computer's credentials store lacks them: store each before the workflow runs"
-          onClick={() => askSecrets(true)}
-        >
-          Secrets missing here: {missingSecrets.map((m) => m.name).join(', ')}. Add them…
-        </button>
+        <div className="run-missing-secrets" role="status" data-testid="run-missing-secrets">
+          <TriangleAlert size={13} aria-hidden="true" />
+          <span>
+            Secrets missing here: <code>{missingSecrets.map((m) => m.name).join(', ')}</code>. The workflow does not run without them.
+          </span>
+          <button type="button" className="linkish" onClick={() => askSecrets(true)} data-testid="run-missing-secrets-add">
+            Add…
+          </button>
+        </div>
       )}
 
       {approval && (
