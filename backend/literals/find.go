@@ -7,9 +7,7 @@
 package literals
 
 import (
-	"encoding/json"
 	"net/url"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,13 +46,6 @@ const (
 	maxDepth   = 32
 )
 
-var (
-	placeholderRe = regexp.MustCompile(`\{\{.*?\}\}`)
-	wordRe        = regexp.MustCompile(`[A-Za-z0-9_+-]{16,}=*`)
-	urlRe         = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^\s"'<>\\]+`)
-	jsonMemberRe  = regexp.MustCompile(`"((?:[^"\\\n]|\\.){1,64})"\s*:\s*"((?:[^"\\\n]|\\.)*)"`)
-)
-
 // Find returns the literal credentials in the arguments of w's Tool steps,
 // in node order, then in the order of each node's argument paths.
 func Find(w *workflow.Workflow) []Literal {
@@ -74,7 +65,8 @@ func InNode(n *workflow.Node) []Literal {
 		return nil
 	}
 	f := finder{node: n.ID}
-	f.walk("", "", n.Params.Arguments, 0)
+	var segs [8]string
+	f.walk(segs[:0], "", n.Params.Arguments, 0)
 	return f.out
 }
 
@@ -83,45 +75,81 @@ type finder struct {
 	out  []Literal
 }
 
-func (f *finder) walk(path, key string, x any, depth int) {
+func (f *finder) walk(segs []string, key string, x any, depth int) {
 	if depth > maxDepth || len(f.out) >= maxPerNode {
 		return
 	}
 	switch t := x.(type) {
 	case string:
-		f.leaf(path, key, t)
+		f.leaf(segs, key, t)
 	case map[string]any:
-		keys := make([]string, 0, len(t))
+		var small [8]string
+		keys := small[:0]
 		for k := range t {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		if len(keys) > 1 {
+			sort.Strings(keys)
+		}
 		for _, k := range keys {
-			f.walk(path+"/"+escapePointer(k), k, t[k], depth+1)
+			f.walk(append(segs, k), k, t[k], depth+1)
 		}
 	case []any:
 		for i, e := range t {
-			f.walk(path+"/"+strconv.Itoa(i), key, e, depth+1)
+			f.walk(append(segs, strconv.Itoa(i)), key, e, depth+1)
 		}
 	}
 }
 
+// pointer is the JSON pointer of segs.
+func pointer(segs []string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		b.WriteString(escapePointer(s))
+	}
+	return b.String()
+}
+
+// mayName is a cheap first look for redact.NamedCredential: whether name
+// holds a fragment of a credential word at all (most argument names,
+// command, url, method, do not).
+func mayName(name string) bool {
+	l := strings.ToLower(name) // no copy when already lower case
+	for _, w := range nameFragments {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var nameFragments = []string{"key", "token", "secret", "pass", "pwd", "auth", "cookie", "session", "pat", "private", "signature", "jwt", "bearer", "credential"}
+
 // leaf looks at one string: the value of a sensitive name, the
 // credentials of URLs, the sensitive members of a JSON text, then words
 // that look like tokens by their form. Placeholders are not literals.
-func (f *finder) leaf(path, key, s string) {
+func (f *finder) leaf(segs []string, key, s string) {
 	if len(s) > maxScan {
 		s = s[:maxScan]
 	}
-	seen := map[string]bool{}
+	first := len(f.out) // the literals of this string start here
+	path := ""
 	add := func(key, why, raw, value string) {
-		if value == "" || seen[value] || len(f.out) >= maxPerNode {
+		if value == "" || len(f.out) >= maxPerNode {
 			return
 		}
-		seen[value] = true
+		for _, l := range f.out[first:] {
+			if l.value == value {
+				return
+			}
+		}
+		if path == "" {
+			path = pointer(segs)
+		}
 		f.out = append(f.out, Literal{NodeID: f.node, Path: path, Key: key, Why: why, Masked: Mask(value), Suggested: suggest(key, value), raw: raw, value: value})
 	}
-	if key != "" && redact.NamedCredential(key, s) {
+	if key != "" && mayName(key) && redact.NamedCredential(key, s) {
 		v := strings.TrimSpace(s)
 		lk := strings.ToLower(key)
 		if lk == "authorization" || lk == "proxy-authorization" {
@@ -132,25 +160,59 @@ func (f *finder) leaf(path, key, s string) {
 		add(key, "it is the value of "+q(key), v, v)
 		return
 	}
-	if strings.Contains(s, "{{") {
-		s = placeholderRe.ReplaceAllStringFunc(s, func(p string) string { return strings.Repeat(" ", len(p)) })
-	}
-	for _, u := range urlRe.FindAllString(s, -1) {
-		f.urlCreds(u, add)
-	}
-	if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
-		for _, m := range jsonMemberRe.FindAllStringSubmatch(s, -1) {
-			name, value := unquoteJSON(m[1]), unquoteJSON(m[2])
-			if redact.NamedCredential(name, value) {
-				add(name, "it is the value of the JSON member "+q(name), m[2], value)
-			}
+	if strings.Contains(s, "://") && strings.ContainsAny(s, "?@") {
+		for _, u := range redact.URLs(s) {
+			f.urlCreds(u, add)
 		}
 	}
-	for _, w := range wordRe.FindAllString(s, -1) {
+	if t := strings.TrimSpace(s); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && strings.Contains(t, `":`) {
+		redact.JSONMembers(s, func(name, raw, value string) {
+			if redact.NamedCredential(name, value) {
+				add(name, "it is the value of the JSON member "+q(name), raw, value)
+			}
+		})
+	}
+	forEachWord(s, func(w string) {
 		if why := redact.TokenForm(w); why != "" {
 			add("", why, w, w)
 		}
+	})
+}
+
+// forEachWord calls fn with each run of 16 or more token characters
+// (letters, digits, _ + -, then any = padding) in s outside {{…}}
+// placeholders: what a token written in text can be. A loop over bytes, not a regexp: validate looks
+// at every argument of every step.
+func forEachWord(s string, fn func(string)) {
+	for i := 0; i < len(s); {
+		if s[i] == '{' && strings.HasPrefix(s[i:], "{{") {
+			// A placeholder is not a literal: skip to its end.
+			if end := strings.Index(s[i+2:], "}}"); end >= 0 {
+				i += end + 4
+				continue
+			}
+		}
+		if !isTokenByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isTokenByte(s[j]) {
+			j++
+		}
+		if j-i >= 16 {
+			end := j
+			for end < len(s) && s[end] == '=' {
+				end++
+			}
+			fn(s[i:end])
+		}
+		i = j
 	}
+}
+
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '+' || c == '-'
 }
 
 func (f *finder) urlCreds(raw string, add func(key, why, raw, value string)) {
@@ -240,12 +302,4 @@ func escapePointer(k string) string {
 
 func unescapePointer(k string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(k, "~1", "/"), "~0", "~")
-}
-
-func unquoteJSON(s string) string {
-	var out string
-	if json.Unmarshal([]byte(`"`+s+`"`), &out) != nil {
-		return s
-	}
-	return out
 }

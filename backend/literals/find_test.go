@@ -87,7 +87,7 @@ func TestFindsJSONBodyMembers(t *testing.T) {
 
 func TestFindsTokensByForm(t *testing.T) {
 	for _, tok := range []string{ghToken, skToken, "xoxb-1234567890-abcdefGHIJKLmnop", "AKIAIOSFODNN7EXAMPLE", "glpat-x8Yz3Kq9Lm2Np5Rs7Tv1", "github_pat_11ABCDEFG0abcdefghij1234567890", rndToken} {
-		for _, cmd := range []string{"curl -H 'Authorization: Bearer " + tok + "' https://x", "export T=" + tok + " && run", tok} {
+		for _, cmd := range []string{"curl -H 'Authorization: Bearer " + tok + "' https://x", "export T=" + tok + " && run", tok, "echo {{a.b}} " + tok, "echo {{ unclosed " + tok} {
 			lits := InNode(toolNode("run_command", map[string]any{"command": cmd}))
 			if len(lits) != 1 || lits[0].value != tok || lits[0].Path != "/command" {
 				t.Fatalf("%q: %+v", cmd, lits)

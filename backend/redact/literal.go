@@ -23,20 +23,28 @@ func (r *Redactor) AddLiterals(text string) int {
 		return 0
 	}
 	before := len(r.Secrets())
-	for _, m := range jsonMemberRe.FindAllStringSubmatch(text, -1) {
-		name, value := unquoteJSON(m[1]), unquoteJSON(m[2])
-		r.addNamed(name, value)
-	}
+	JSONMembers(text, func(name, _, value string) { r.addNamed(name, value) })
 	for _, m := range headerLineRe.FindAllStringSubmatch(text, -1) {
 		r.addNamed(m[1], strings.TrimSpace(m[2]))
 	}
-	for _, u := range urlRe.FindAllString(text, -1) {
+	for _, u := range URLs(text) {
 		if !strings.Contains(u, "{{") {
 			r.AddURL(u)
 		}
 	}
 	return len(r.Secrets()) - before
 }
+
+// JSONMembers calls fn with the name, the value as written (escaped) and
+// the value of each "name": "string" member written in text.
+func JSONMembers(text string, fn func(name, raw, value string)) {
+	for _, m := range jsonMemberRe.FindAllStringSubmatch(text, -1) {
+		fn(unquoteJSON(m[1]), m[2], unquoteJSON(m[2]))
+	}
+}
+
+// URLs returns the URLs (scheme://…) written in text.
+func URLs(text string) []string { return urlRe.FindAllString(text, -1) }
 
 // addNamed registers value as AddHeader does when name is sensitive. The
 // word "key" is too common (a node's key, sort_key, primary_key) to mark a
