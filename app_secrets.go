@@ -64,12 +64,12 @@ func (a *App) RemoveSecret(name string) error {
 	return st.Remove(name)
 }
 
-// MoveLiteralToSecrets stores the literal credential at path in node's
-// arguments (a literal_secret warning) as the secret name, bound to hosts
+// MoveLiteralToSecrets stores the literal credential at path (written
+// under key, if any) in node's arguments (a literal_secret warning) as the secret name, bound to hosts
 // and tools (none: the URL's host or the step's tool), and returns the
 // workflow with {{secrets.NAME}} in its place, for the editor to apply as
 // one change. The value is never returned.
-func (a *App) MoveLiteralToSecrets(w workflow.Workflow, node, path, name string, hosts, tools []string) (*workflow.Workflow, error) {
-	out, _, err := a.service().MoveLiteral(&w, literals.Move{NodeID: node, Path: path, Name: name, Hosts: hosts, Tools: tools})
+func (a *App) MoveLiteralToSecrets(w workflow.Workflow, node, path, key, name string, hosts, tools []string) (*workflow.Workflow, error) {
+	out, _, err := a.service().MoveLiteral(&w, literals.Move{NodeID: node, Path: path, Key: key, Name: name, Hosts: hosts, Tools: tools})
 	return out, err
 }

@@ -22,11 +22,14 @@ type Store interface {
 // Tools (both empty: the URL's host for an http_request, the tool itself
 // otherwise).
 type Move struct {
-	NodeID string   `json:"node_id"`
-	Path   string   `json:"path"`
-	Name   string   `json:"name"`
-	Hosts  []string `json:"hosts,omitempty"`
-	Tools  []string `json:"tools,omitempty"`
+	NodeID string `json:"node_id"`
+	Path   string `json:"path"`
+	// Key, when given, picks the literal written under that name among
+	// those at Path (a URL with an api_key and a password).
+	Key   string   `json:"key,omitempty"`
+	Name  string   `json:"name"`
+	Hosts []string `json:"hosts,omitempty"`
+	Tools []string `json:"tools,omitempty"`
 
 	lit *Literal // set by MoveOf: this literal, not the first at Path
 }
@@ -68,7 +71,7 @@ func Apply(store Store, w *workflow.Workflow, m Move) (*workflow.Workflow, crede
 		if lit != nil {
 			break
 		}
-		if l.Path == m.Path {
+		if l.Path == m.Path && (m.Key == "" || l.Key == m.Key) {
 			lit = &l
 		}
 	}

@@ -102,3 +102,24 @@ func lookup(args map[string]any, path string) string {
 	s, _ := x.(string)
 	return s
 }
+
+func TestApplyPicksByKey(t *testing.T) {
+	n := httpNode(map[string]any{"url": "https://u:" + ghToken + "@api.example.com/v1?api_key=" + rndToken})
+	lits := InNode(n)
+	if len(lits) != 2 || lits[0].Path != lits[1].Path {
+		t.Fatalf("%+v", lits)
+	}
+	for _, l := range lits {
+		if l.Key == "" {
+			continue
+		}
+		store := mapStore{}
+		out, _, err := Apply(store, wfOf(n), Move{NodeID: "n1", Path: l.Path, Key: l.Key, Name: "K"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if store["K"].Value != rndToken || lookup(out.Nodes[0].Params.Arguments, "/url") != "https://u:"+ghToken+"@api.example.com/v1?api_key={{secrets.K}}" {
+			t.Fatalf("moved %q: %s", store["K"].Value[:4], lookup(out.Nodes[0].Params.Arguments, "/url"))
+		}
+	}
+}

@@ -103,6 +103,9 @@ type Problem struct {
 	// Path is, for literal_secret, the JSON pointer of the argument that
 	// holds the literal ("/headers/Authorization").
 	Path string `json:"path,omitempty"`
+	// Key is, for literal_secret, the name the literal is written under
+	// (a header, query parameter or JSON member), if any.
+	Key string `json:"key,omitempty"`
 	// Secret is, for literal_secret, a name suggested for the secret.
 	Secret string `json:"secret,omitempty"`
 }

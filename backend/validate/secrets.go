@@ -79,6 +79,7 @@ func (v *validator) checkLiterals() {
 			v.add(CodeLiteralSecret, SeverityWarning, msg, []int32{int32(i)})
 			v.probs[len(v.probs)-1].Path = l.Path
 			v.probs[len(v.probs)-1].Secret = l.Suggested
+			v.probs[len(v.probs)-1].Key = l.Key
 		}
 	}
 }

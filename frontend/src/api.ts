@@ -246,8 +246,8 @@ export const api = {
     await App.RemoveSecret(name);
   },
   /** Moves the literal credential at path in node's arguments (a literal_secret warning) into the store as name, bound to hosts and tools (none: the URL's host or the step's tool); returns the workflow with {{secrets.NAME}} in its place. */
-  async moveLiteralToSecrets(w: Workflow, node: string, path: string, name: string, hosts: string[], tools: string[]): Promise<Workflow> {
-    return (await App.MoveLiteralToSecrets(w as unknown as Any, node, path, name, hosts, tools)) as unknown as Workflow;
+  async moveLiteralToSecrets(w: Workflow, node: string, path: string, key: string, name: string, hosts: string[], tools: string[]): Promise<Workflow> {
+    return (await App.MoveLiteralToSecrets(w as unknown as Any, node, path, key, name, hosts, tools)) as unknown as Workflow;
   },
   /** The secrets a workflow refers to, which this computer lacks and the hosts and tools their uses suggest (app_secretneeds.go). */
   async workflowSecrets(w: Workflow): Promise<NeededSecret[]> {

@@ -138,6 +138,8 @@ export interface Problem {
   edges: WorkflowEdge[] | null;
   /** literal_secret: the JSON pointer of the argument holding the literal. */
   path?: string;
+  /** literal_secret: the name the literal is written under (a header, query parameter or JSON member), if any. */
+  key?: string;
   /** literal_secret: a name suggested for the secret. */
   secret?: string;
 }

@@ -28,6 +28,7 @@ const problem: Problem = {
   node_ids: ['n1'],
   edges: null,
   path: '/headers/Authorization',
+  key: 'Authorization',
   secret: 'API_TOKEN',
 };
 
@@ -70,7 +71,7 @@ describe('Move to secrets', () => {
     fireEvent.change(screen.getByTestId('move-secret-name'), { target: { value: 'MY_TOKEN' } });
     fireEvent.click(screen.getByTestId('move-secret-save'));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(moveLiteralToSecrets).toHaveBeenCalledWith(expect.anything(), 'n1', '/headers/Authorization', 'MY_TOKEN', ['api.example.com:8443'], []);
+    expect(moveLiteralToSecrets).toHaveBeenCalledWith(expect.anything(), 'n1', '/headers/Authorization', 'Authorization', 'MY_TOKEN', ['api.example.com:8443'], []);
     expect(authOf(useStore.getState().doc)).toBe('Bearer {{secrets.MY_TOKEN}}');
     expect(useStore.getState().past.length).toBe(pastBefore + 1);
     useStore.getState().undo();

@@ -32,7 +32,7 @@ export function MoveToSecretsDialog({ problem, onClose, apiImpl = api }: { probl
     setBusy(true);
     setError('');
     try {
-      await moveLiteral(useStore, apiImpl, { node, path: problem.path ?? '', name, hosts: parseList(hosts), tools: parseList(tools) });
+      await moveLiteral(useStore, apiImpl, { node, path: problem.path ?? '', key: problem.key ?? '', name, hosts: parseList(hosts), tools: parseList(tools) });
       toast(`Stored the secret ${name}; the step now refers to {{secrets.${name}}}.`, 'info');
       onClose();
     } catch (e) {

@@ -11,6 +11,8 @@ export type MoveLiteralApi = Pick<Api, 'moveLiteralToSecrets'>;
 export interface LiteralMove {
   node: string;
   path: string;
+  /** the name it is written under ('' when none) */
+  key: string;
   name: string;
   hosts: string[];
   tools: string[];
@@ -20,7 +22,7 @@ export interface LiteralMove {
 export async function moveLiteral(store: AppStore, apiImpl: MoveLiteralApi, m: LiteralMove): Promise<void> {
   const doc = store.getState().doc;
   if (!doc) throw new Error('No workflow is open.');
-  const w = await apiImpl.moveLiteralToSecrets(doc, m.node, m.path, m.name, m.hosts, m.tools);
+  const w = await apiImpl.moveLiteralToSecrets(doc, m.node, m.path, m.key, m.name, m.hosts, m.tools);
   if (store.getState().doc !== doc) {
     // Edits made meanwhile are the person's: never overwrite them.
     throw new Error(`The secret ${m.name} is stored, but the workflow changed meanwhile: choose Move to secrets again to put the reference in.`);

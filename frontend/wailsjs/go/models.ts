@@ -2370,6 +2370,7 @@ export namespace validate {
 	    node_ids: string[];
 	    edges: workflow.Edge[];
 	    path?: string;
+	    key?: string;
 	    secret?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -2384,6 +2385,7 @@ export namespace validate {
 	        this.node_ids = source["node_ids"];
 	        this.edges = this.convertValues(source["edges"], workflow.Edge);
 	        this.path = source["path"];
+	        this.key = source["key"];
 	        this.secret = source["secret"];
 	    }
 	

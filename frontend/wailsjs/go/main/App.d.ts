@@ -78,7 +78,7 @@ export function RemoveRecentFile(arg1:string):Promise<Array<main.RecentFile>>;
 
 export function RemoveSchedule(arg1:string):Promise<void>;
 
-export function MoveLiteralToSecrets(arg1:workflow.Workflow,arg2:string,arg3:string,arg4:string,arg5:Array<string>,arg6:Array<string>):Promise<workflow.Workflow>;
+export function MoveLiteralToSecrets(arg1:workflow.Workflow,arg2:string,arg3:string,arg4:string,arg5:string,arg6:Array<string>,arg7:Array<string>):Promise<workflow.Workflow>;
 
 export function RemoveSecret(arg1:string):Promise<void>;
 

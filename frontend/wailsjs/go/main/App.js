@@ -134,8 +134,8 @@ export function RemoveSchedule(arg1) {
   return window['go']['main']['App']['RemoveSchedule'](arg1);
 }
 
-export function MoveLiteralToSecrets(arg1, arg2, arg3, arg4, arg5, arg6) {
-  return window['go']['main']['App']['MoveLiteralToSecrets'](arg1, arg2, arg3, arg4, arg5, arg6);
+export function MoveLiteralToSecrets(arg1, arg2, arg3, arg4, arg5, arg6, arg7) {
+  return window['go']['main']['App']['MoveLiteralToSecrets'](arg1, arg2, arg3, arg4, arg5, arg6, arg7);
 }
 
 export function RemoveSecret(arg1) {
