@@ -18,9 +18,9 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
-	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/atomicfile/atomicfiletest"
+	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/runner"
