@@ -2,12 +2,15 @@ package workflow
 
 import (
 	"strings"
-
-	"github.com/weft-dev/weft/backend/redact"
 )
 
+// redactedMarker is what the redactor puts where a secret was
+// (redact.Placeholder; a test keeps them equal). The workflow package
+// stays below redact: it names the marker instead of importing it.
+const redactedMarker = "[REDACTED]"
+
 // A model sees a workflow with its secrets redacted (backend/llm), so a
-// version it writes back holds redact.Placeholder where the value was. A
+// version it writes back holds redactedMarker where the value was. A
 // placeholder is never a value: where a node the model rewrote still
 // stands for the value of the same field of the node it came from (the
 // text around each placeholder is the same), that value is kept.
@@ -29,7 +32,7 @@ func KeepRedacted(old, nw *Workflow) {
 	}
 }
 
-// KeepRedactedNode restores in nw the strings that hold redact.Placeholder
+// KeepRedactedNode restores in nw the strings that hold redactedMarker
 // where the same field of old matches them (each placeholder standing for
 // some text): its arguments at any depth, its prompt, input, conditions,
 // verify and done_when.
@@ -114,10 +117,10 @@ func keepValue(old, nw any) (any, bool) {
 // placeholder and old reads as nw with each placeholder standing for some
 // non-empty text. Otherwise nw is the model's own text and is kept.
 func keepString(old, nw string) string {
-	if !strings.Contains(nw, redact.Placeholder) || old == nw {
+	if !strings.Contains(nw, redactedMarker) || old == nw {
 		return nw
 	}
-	parts := strings.Split(nw, redact.Placeholder)
+	parts := strings.Split(nw, redactedMarker)
 	first, last := parts[0], parts[len(parts)-1]
 	if !strings.HasPrefix(old, first) || len(old) < len(first)+len(last) {
 		return nw

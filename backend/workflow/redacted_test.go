@@ -90,3 +90,10 @@ func TestKeepRedacted(t *testing.T) {
 		t.Error("old was changed")
 	}
 }
+
+// The marker this package restores is the redactor's.
+func TestRedactedMarkerIsTheRedactors(t *testing.T) {
+	if redactedMarker != redact.Placeholder {
+		t.Fatalf("workflow restores %q, the redactor writes %q", redactedMarker, redact.Placeholder)
+	}
+}
