@@ -1954,6 +1954,7 @@ export namespace service {
 	    warnings: string[];
 	    // Go type: Record
 	    refused?: any;
+	    missing_secrets?: NeededSecret[];
 	    schedule?: schedule.Schedule;
 	
 	    static createFrom(source: any = {}) {
@@ -1968,6 +1969,7 @@ export namespace service {
 	        this.approval = this.convertValues(source["approval"], approval.Step);
 	        this.warnings = source["warnings"];
 	        this.refused = this.convertValues(source["refused"], null);
+	        this.missing_secrets = this.convertValues(source["missing_secrets"], NeededSecret);
 	        this.schedule = this.convertValues(source["schedule"], schedule.Schedule);
 	    }
 	
@@ -2061,6 +2063,7 @@ export namespace service {
 	    warnings: string[];
 	    // Go type: Record
 	    refused?: any;
+	    missing_secrets?: NeededSecret[];
 	    updated: schedule.Schedule[];
 	
 	    static createFrom(source: any = {}) {
@@ -2075,6 +2078,7 @@ export namespace service {
 	        this.approval = this.convertValues(source["approval"], approval.Step);
 	        this.warnings = source["warnings"];
 	        this.refused = this.convertValues(source["refused"], null);
+	        this.missing_secrets = this.convertValues(source["missing_secrets"], NeededSecret);
 	        this.updated = this.convertValues(source["updated"], schedule.Schedule);
 	    }
 	

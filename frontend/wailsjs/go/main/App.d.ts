@@ -62,6 +62,8 @@ export function LoadAutosave():Promise<main.AutosaveView>;
 
 export function LoadSample():Promise<main.OpenResult>;
 
+export function MoveLiteralToSecrets(arg1:workflow.Workflow,arg2:string,arg3:string,arg4:string,arg5:string,arg6:Array<string>,arg7:Array<string>):Promise<workflow.Workflow>;
+
 export function OpenWorkflow(arg1:string):Promise<main.OpenResult>;
 
 export function OpenWorkflowDialog():Promise<main.OpenResult>;
@@ -77,8 +79,6 @@ export function RecentFiles():Promise<Array<main.RecentFile>>;
 export function RemoveRecentFile(arg1:string):Promise<Array<main.RecentFile>>;
 
 export function RemoveSchedule(arg1:string):Promise<void>;
-
-export function MoveLiteralToSecrets(arg1:workflow.Workflow,arg2:string,arg3:string,arg4:string,arg5:string,arg6:Array<string>,arg7:Array<string>):Promise<workflow.Workflow>;
 
 export function RemoveSecret(arg1:string):Promise<void>;
 

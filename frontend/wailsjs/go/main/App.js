@@ -102,6 +102,10 @@ export function LoadSample() {
   return window['go']['main']['App']['LoadSample']();
 }
 
+export function MoveLiteralToSecrets(arg1, arg2, arg3, arg4, arg5, arg6, arg7) {
+  return window['go']['main']['App']['MoveLiteralToSecrets'](arg1, arg2, arg3, arg4, arg5, arg6, arg7);
+}
+
 export function OpenWorkflow(arg1) {
   return window['go']['main']['App']['OpenWorkflow'](arg1);
 }
@@ -132,10 +136,6 @@ export function RemoveRecentFile(arg1) {
 
 export function RemoveSchedule(arg1) {
   return window['go']['main']['App']['RemoveSchedule'](arg1);
-}
-
-export function MoveLiteralToSecrets(arg1, arg2, arg3, arg4, arg5, arg6, arg7) {
-  return window['go']['main']['App']['MoveLiteralToSecrets'](arg1, arg2, arg3, arg4, arg5, arg6, arg7);
 }
 
 export function RemoveSecret(arg1) {
