@@ -12,9 +12,8 @@ import { useId, useRef, useState } from 'react';
 import { api, errorMessage, type Api } from '../../api';
 import { useStore } from '../../store';
 import { baseName } from '../../store/workflowSlice';
-import type { ApprovalStep } from '../../types';
 import { useFocusTrap } from '../focusTrap';
-import { ApprovalDialog } from '../run/ApprovalDialog';
+import { ScheduleApproval, type StepsWaiting } from './ScheduleApproval';
 
 export type ScheduleUpdateApi = Pick<Api, 'updateSchedules'>;
 
@@ -27,7 +26,7 @@ export function ScheduleUpdatePrompt({ apiImpl = api }: { apiImpl?: ScheduleUpda
   useFocusTrap(box);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
-  const [pending, setPending] = useState<{ steps: ApprovalStep[]; approved: string[]; error?: string } | null>(null);
+  const [pending, setPending] = useState<StepsWaiting | null>(null);
   if (!offer) return null;
   const name = baseName(offer.path);
 
@@ -56,21 +55,7 @@ export function ScheduleUpdatePrompt({ apiImpl = api }: { apiImpl?: ScheduleUpda
   }
 
   if (pending) {
-    return (
-      <ApprovalDialog
-        verb="schedule"
-        steps={pending.steps}
-        approved={pending.approved}
-        error={pending.error}
-        onApproveStep={(fp) => {
-          const approved = [...pending.approved, fp];
-          if (pending.steps.every((s) => approved.includes(s.fingerprint))) void update(approved);
-          else setPending({ ...pending, approved });
-        }}
-        onApproveAll={() => void update(pending.steps.map((s) => s.fingerprint))}
-        onCancel={() => setPending(null)}
-      />
-    );
+    return <ScheduleApproval pending={pending} onChange={setPending} onSubmit={(approved) => void update(approved)} />;
   }
 
   return (

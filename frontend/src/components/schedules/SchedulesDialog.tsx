@@ -14,9 +14,9 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { api, errorMessage, type Api } from '../../api';
 import { useStore } from '../../store';
 import { baseName } from '../../store/workflowSlice';
-import type { ApprovalStep, CronPreview, NewSchedule, ScheduleState, SchedulesView } from '../../types';
+import type { CronPreview, NewSchedule, ScheduleState, SchedulesView } from '../../types';
 import { useFocusTrap } from '../focusTrap';
-import { ApprovalDialog } from '../run/ApprovalDialog';
+import { ScheduleApproval, type StepsWaiting } from './ScheduleApproval';
 
 export type SchedulesApi = Pick<Api, 'listSchedules' | 'addSchedule' | 'setSchedulePaused' | 'removeSchedule' | 'previewCron'>;
 
@@ -41,7 +41,7 @@ function runsOn(s: ScheduleState): string {
   return `this computer (${s.backend})`;
 }
 
-type Pending = { req: NewSchedule; steps: ApprovalStep[]; approved: string[]; error?: string };
+type Pending = StepsWaiting & { req: NewSchedule };
 
 function ScheduleRow({
   s,
@@ -197,21 +197,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
   }
 
   if (pending) {
-    return (
-      <ApprovalDialog
-        verb="schedule"
-        steps={pending.steps}
-        approved={pending.approved}
-        error={pending.error}
-        onApproveStep={(fp) => {
-          const approved = [...pending.approved, fp];
-          if (pending.steps.every((s) => approved.includes(s.fingerprint))) void add({ ...pending.req, approved });
-          else setPending({ ...pending, approved });
-        }}
-        onApproveAll={() => void add({ ...pending.req, approved: pending.steps.map((s) => s.fingerprint) })}
-        onCancel={() => setPending(null)}
-      />
-    );
+    return <ScheduleApproval pending={pending} onChange={setPending} onSubmit={(approved) => void add({ ...pending.req, approved })} />;
   }
 
   const fid = (n: string) => `${uid}-${n}`;
