@@ -41,6 +41,23 @@ function badge(s: ApprovalStep, file: FileTrust | null | undefined): { text: str
   return { text: VIA[s.provenance?.via ?? ''] ?? 'written by a model', cls: '' };
 }
 
+/** Fields lists named values of a step (its arguments, the rest of its content) in full. */
+function Fields({ fields, testId }: { fields: { name: string; value: string }[]; testId: string }) {
+  if (!fields.length) return null;
+  return (
+    <dl className="approval-args" data-testid={testId}>
+      {fields.map((f) => (
+        <div key={f.name}>
+          <dt>{f.name}</dt>
+          <dd>
+            <pre tabIndex={0}>{f.value}</pre>
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function sentence(t: string): string {
   const s = t.trim();
   return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? '' : '.') : s;
@@ -144,18 +161,7 @@ export function ApprovalDialog({
                         <TriangleAlert size={11} /> {d.note}
                       </div>
                     )}
-                    {d.arguments.length > 0 && (
-                      <dl className="approval-args" data-testid="approval-args">
-                        {d.arguments.map((f) => (
-                          <div key={f.name}>
-                            <dt>{f.name}</dt>
-                            <dd>
-                              <pre tabIndex={0}>{f.value}</pre>
-                            </dd>
-                          </div>
-                        ))}
-                      </dl>
-                    )}
+                    <Fields fields={d.arguments} testId="approval-args" />
                     {d.prompt && (
                       <dl className="approval-args">
                         <div>
@@ -172,18 +178,7 @@ export function ApprovalDialog({
                         )}
                       </dl>
                     )}
-                    {d.other.length > 0 && (
-                      <dl className="approval-args" data-testid="approval-other">
-                        {d.other.map((f) => (
-                          <div key={f.name}>
-                            <dt>{f.name}</dt>
-                            <dd>
-                              <pre tabIndex={0}>{f.value}</pre>
-                            </dd>
-                          </div>
-                        ))}
-                      </dl>
-                    )}
+                    <Fields fields={d.other} testId="approval-other" />
                     {d.previous ? (
                       <WasNow was={d.previous} now={d.content} />
                     ) : (
