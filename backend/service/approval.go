@@ -95,17 +95,15 @@ func (s *Service) approvals() (*approval.Store, error) {
 // approvalScope is what the rule needs besides w: the tools (MCP
 // annotations), the folder that bounds harmless reads, and whether the
 // file is to be reviewed whole (its trust, files.go).
-func (s *Service) approvalScope(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string) (approval.Scope, *tools.Catalog, fileCheck) {
+func (s *Service) approvalScope(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string, fc fileCheck) (approval.Scope, *tools.Catalog) {
 	cat := s.catalogFor(ctx, st, w)
-	sc := approval.Scope{Catalog: cat}
+	sc := approval.Scope{Catalog: cat, File: !fc.state.Trusted}
 	if path = strings.TrimSpace(path); path != "" {
 		if abs, err := filepath.Abs(path); err == nil {
 			sc.Dir = filepath.Dir(abs)
 		}
 	}
-	fc := s.checkFile(path)
-	sc.File = !fc.state.Trusted
-	return sc, cat, fc
+	return sc, cat
 }
 
 // Approvals is the approval state of a workflow: the steps still waiting,
@@ -128,8 +126,13 @@ type gate struct {
 }
 
 func (s *Service) openGate(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string) (*gate, error) {
-	g := &gate{}
-	g.sc, g.cat, g.fc = s.approvalScope(ctx, st, w, path)
+	return s.openGateOn(ctx, st, w, path, s.checkFile(path))
+}
+
+// openGateOn is openGate on a reading of the file already made.
+func (s *Service) openGateOn(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string, fc fileCheck) (*gate, error) {
+	g := &gate{fc: fc}
+	g.sc, g.cat = s.approvalScope(ctx, st, w, path, fc)
 	g.warns = append(g.warns, g.fc.warnings...)
 	store, err := s.approvals()
 	if err != nil {
@@ -246,7 +249,7 @@ func (s *Service) Approve(ctx context.Context, w *workflow.Workflow, path string
 	if err := g.record(w, steps, path, by); err != nil {
 		return state, err
 	}
-	s.trustIfReviewed(ctx, path, by)
+	s.trustIfReviewed(ctx, path, by, g.fc)
 	return s.PendingApprovals(ctx, w, path)
 }
 
@@ -327,7 +330,7 @@ func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *wo
 		}
 		p.pending, p.denied = left, len(left) > 0
 		if len(yes) > 0 {
-			s.trustIfReviewed(ctx, path, by)
+			s.trustIfReviewed(ctx, path, by, g.fc)
 		}
 	}
 	p.approved = len(p.pending) == 0

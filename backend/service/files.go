@@ -116,11 +116,11 @@ func (fc fileCheck) withPrevious(steps []approval.Step, sc approval.Scope) []app
 	return steps
 }
 
-// trustIfReviewed trusts the bytes of the file at path once nothing in
-// them that acts or routes waits for approval there: the person has
-// reviewed all of it (by construction: each item's exact content).
-func (s *Service) trustIfReviewed(ctx context.Context, path, by string) {
-	fc := s.checkFile(path)
+// trustIfReviewed trusts the bytes of the file at path (fc: the reading
+// the approval was judged on) once nothing in them that acts or routes
+// waits for approval there: the person has reviewed all of it (by
+// construction: each item's exact content).
+func (s *Service) trustIfReviewed(ctx context.Context, path, by string, fc fileCheck) {
 	if fc.state.Trusted || fc.data == nil {
 		return
 	}
@@ -132,7 +132,7 @@ func (s *Service) trustIfReviewed(ctx context.Context, path, by string) {
 	if err != nil {
 		return
 	}
-	g, err := s.openGate(ctx, st, disk, path)
+	g, err := s.openGateOn(ctx, st, disk, path, fc)
 	if err != nil || len(g.pending(disk)) > 0 {
 		return
 	}
@@ -183,14 +183,15 @@ func (s *Service) trustedOrigin(ctx context.Context, w *workflow.Workflow, from 
 	if strings.TrimSpace(from) == "" {
 		return true
 	}
-	if s.checkFile(from).state.Trusted {
+	fc := s.checkFile(from)
+	if fc.state.Trusted {
 		return true
 	}
 	st, _, err := s.settings()
 	if err != nil {
 		return false
 	}
-	g, err := s.openGate(ctx, st, w, from)
+	g, err := s.openGateOn(ctx, st, w, from, fc)
 	return err == nil && len(g.pending(w)) == 0
 }
 
