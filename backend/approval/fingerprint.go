@@ -1,8 +1,6 @@
 package approval
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 
 	"github.com/weft-dev/weft/backend/workflow"
@@ -35,11 +33,14 @@ func Content(n *workflow.Node) map[string]any {
 
 // Fingerprint identifies n's content: the SHA-256 of its canonical JSON
 // (sorted keys, numbers as Go prints float64), hex.
-func Fingerprint(n *workflow.Node) string {
-	b, err := json.Marshal(Content(n))
+func Fingerprint(n *workflow.Node) string { return fingerprintOf(Content(n), n) }
+
+// fingerprintOf hashes content's canonical JSON (n's type if it cannot
+// be encoded).
+func fingerprintOf(content map[string]any, n *workflow.Node) string {
+	b, err := json.Marshal(content)
 	if err != nil {
 		b = []byte(n.Type)
 	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
+	return Sum(b)
 }

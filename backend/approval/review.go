@@ -1,9 +1,6 @@
 package approval
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -89,12 +86,7 @@ func FlowContent(w *workflow.Workflow, n *workflow.Node) map[string]any {
 // FlowFingerprint identifies FlowContent: a model (or another editor)
 // that loosens a condition or rewires an edge changes it.
 func FlowFingerprint(w *workflow.Workflow, n *workflow.Node) string {
-	b, err := json.Marshal(FlowContent(w, n))
-	if err != nil {
-		b = []byte(n.Type)
-	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:])
+	return fingerprintOf(FlowContent(w, n), n)
 }
 
 // routes says why n decides where a run goes, "" when it does not: a

@@ -1,13 +1,12 @@
 package service
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -27,12 +26,11 @@ func readPinned(path string) (sum string, w *workflow.Workflow, perr, err error)
 	if err != nil {
 		return "", nil, nil, fmt.Errorf("open workflow %s: %w", path, err)
 	}
-	h := sha256.Sum256(data)
 	w, _, perr = workflow.Parse(data)
 	if perr != nil {
 		perr = fmt.Errorf("%s: %w", path, perr)
 	}
-	return hex.EncodeToString(h[:]), w, perr, nil
+	return approval.Sum(data), w, perr, nil
 }
 
 // pinned is what a run of the file at path that must have content want
