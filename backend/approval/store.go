@@ -1,7 +1,6 @@
 package approval
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -150,11 +149,7 @@ func (s *Store) Approve(steps []Step, path, workflowName, by string) error {
 	}
 	prune(doc.Approved)
 	doc.Version = storeVersion
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return fmt.Errorf("approvals: %w", err)
-	}
-	if err := atomicfile.WriteFile(s.path, append(b, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteJSON(s.path, doc, 0o600); err != nil {
 		return fmt.Errorf("save approvals: %w", err)
 	}
 	return nil

@@ -3,7 +3,6 @@ package approval
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -122,11 +121,7 @@ func (t *Trust) load() (trustDoc, error) {
 
 func (t *Trust) save(doc trustDoc) error {
 	doc.Version = trustVersion
-	b, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		return fmt.Errorf("trust: %w", err)
-	}
-	if err := atomicfile.WriteFile(t.path, append(b, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteJSON(t.path, doc, 0o600); err != nil {
 		return fmt.Errorf("save trust: %w", err)
 	}
 	return nil

@@ -29,3 +29,13 @@ func ReadJSON(path string, limit int64, v any, now time.Time) (moved string, err
 	}
 	return "", err
 }
+
+// WriteJSON writes v to path as indented JSON with a final newline,
+// atomically (WriteFile): the writer every ReadJSON state file has.
+func WriteJSON(path string, v any, perm os.FileMode) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return WriteFile(path, append(b, '\n'), perm)
+}

@@ -6,7 +6,6 @@
 package credentials
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -121,11 +120,7 @@ func (s *Store) writeFile(path string, v any) error {
 	if err := atomicfile.PrivateDir(s.dir); err != nil {
 		return fmt.Errorf("secrets: %w", err)
 	}
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := atomicfile.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteJSON(path, v, 0o600); err != nil {
 		return fmt.Errorf("secrets: %w", err)
 	}
 	return nil
