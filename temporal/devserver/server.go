@@ -1,8 +1,9 @@
 // Package devserver runs a real Temporal server in-process, on SQLite
-// (a file that survives restarts, or memory), for Weft's Temporal tests
-// and for one machine (cmd/weft-temporal-dev). It is its own Go module:
-// the server's dependency tree (about 2 GB) stays out of the app's go.mod
-// and binary.
+// (a file that survives restarts, or memory), for one machine
+// (cmd/weft-temporal-dev). Weft's Temporal tests live here too, on it and
+// on go.temporal.io/server/temporaltest. It is its own Go module: the
+// server's dependency tree (about 2 GB) stays out of the app's go.mod and
+// binary.
 package devserver
 
 import (
