@@ -1,4 +1,4 @@
-package runner
+package flow
 
 import (
 	"bytes"
@@ -19,10 +19,11 @@ import (
 
 // MarshalJSON encodes the event as events.jsonl and --json show it.
 func (e Event) MarshalJSON() ([]byte, error) {
-	return e.appendJSON(make([]byte, 0, 256))
+	return e.AppendJSON(make([]byte, 0, 256))
 }
 
-func (e *Event) appendJSON(b []byte) ([]byte, error) {
+// AppendJSON appends the event's JSON to b (the run log reuses one buffer).
+func (e *Event) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"seq":`...)
 	b = strconv.AppendInt(b, e.Seq, 10)
 	b = append(b, `,"time":"`...)

@@ -1,4 +1,4 @@
-package runner
+package flow
 
 import (
 	"bytes"
@@ -60,7 +60,7 @@ func TestEventJSONMatchesEncodingJSON(t *testing.T) {
 		}
 		// json.Marshal re-compacts a Marshaler's output and escapes HTML;
 		// compare the method's own bytes too.
-		own, _ := e.appendJSON(nil)
+		own, _ := e.AppendJSON(nil)
 		if string(own)+"\n" != want.String() {
 			t.Errorf("event %d:\n got %s\nwant %s", e.Seq, own, want.String())
 		}

@@ -2,7 +2,7 @@ package runner
 
 import (
 	"encoding/json"
-	"fmt"
+	"github.com/weft-dev/weft/backend/flow"
 	"strings"
 	"time"
 
@@ -26,64 +26,24 @@ const (
 // autoReplanPolicy is the effective automatic replanning of a run:
 // Options.AutoReplan or run.auto_replan.enabled turns it on; the Options
 // limits win over the settings.
-type autoReplanPolicy struct {
-	enabled bool
-	max     int
-	min     failure.Severity
-}
-
-func (o *Options) autoReplanPolicy() autoReplanPolicy {
+func (o *Options) autoReplanPolicy() flow.AutoReplan {
 	ar := o.Settings.Run.AutoReplan
-	p := autoReplanPolicy{enabled: (o.AutoReplan || ar.Enabled) && o.Replanner != nil, max: DefaultMaxAutoReplans, min: failure.SevHigh}
+	p := flow.AutoReplan{Enabled: (o.AutoReplan || ar.Enabled) && o.Replanner != nil, Max: DefaultMaxAutoReplans, Min: failure.SevHigh}
 	switch {
 	case o.MaxAutoReplans > 0:
-		p.max = o.MaxAutoReplans
+		p.Max = o.MaxAutoReplans
 	case ar.MaxPerRun > 0:
-		p.max = ar.MaxPerRun
+		p.Max = ar.MaxPerRun
 	}
-	p.max = min(p.max, AutoReplanHardCap)
+	p.Max = min(p.Max, AutoReplanHardCap)
 	sev := o.AutoReplanMinSeverity
 	if sev == "" {
 		sev = failure.Severity(strings.ToUpper(strings.TrimSpace(ar.MinSeverity)))
 	}
 	if sev == failure.SevCritical {
-		p.min = failure.SevCritical
+		p.Min = failure.SevCritical
 	}
 	return p
-}
-
-// severityRank orders severities, CRITICAL highest.
-func severityRank(s failure.Severity) int {
-	switch s {
-	case failure.SevCritical:
-		return 4
-	case failure.SevHigh:
-		return 3
-	case failure.SevMedium:
-		return 2
-	case failure.SevLow:
-		return 1
-	}
-	return 0
-}
-
-// mayAutoReplan says whether a failure replans without asking. When the
-// failure is severe enough but the limit is reached, notice says so (for
-// the escalation and the log).
-func (r *run) mayAutoReplan(f failure.Record) (ok bool, notice string) {
-	p := r.opts.autoReplanPolicy()
-	if !p.enabled || severityRank(f.Severity) < severityRank(p.min) {
-		return false, ""
-	}
-	used := r.autoReplans
-	if info, marked := failure.ReplanInfoOf(r.w); marked {
-		used += info.AutoReplans
-	}
-	if used >= p.max {
-		return false, fmt.Sprintf("automatic replanning stopped: %d automatic replan(s) already made for this run and the versions replanned from it (the limit is %d)", used, p.max)
-	}
-	r.autoReplans++
-	return true, ""
 }
 
 // replanned marks the new workflow as a replanned version of the run's
@@ -108,9 +68,9 @@ func (r *run) replanned(nw *workflow.Workflow, n *workflow.Node, failures []fail
 // replanFix describes what the new plan does instead of the failed step.
 func replanFix(n *workflow.Node, nw *workflow.Workflow) string {
 	step := func(m *workflow.Node) string {
-		s := m.Key + " (" + toolName(m)
+		s := m.Key + " (" + flow.ToolName(m)
 		if m.Type == workflow.TypeTool && len(m.Params.Arguments) > 0 {
-			s += " " + string(must(json.Marshal(m.Params.Arguments)))
+			s += " " + mustJSON(m.Params.Arguments)
 		} else if m.Type == workflow.TypeAiStep {
 			s += ": " + m.Params.Prompt
 		}
@@ -137,4 +97,9 @@ func MarkReplan(old, nw *workflow.Workflow, runID, failedKey, model string, now 
 	prev, _ := failure.ReplanInfoOf(old)
 	failure.MarkReplanned(nw, failure.ReplanInfo{Time: now, RunID: runID, FailedNode: failedKey, Replans: prev.Replans + 1, AutoReplans: prev.AutoReplans})
 	approval.MarkChanged(old, nw, approval.Provenance{Source: approval.SourceModel, Via: approval.ViaReplan, Model: model, Time: now})
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
 }

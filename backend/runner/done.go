@@ -2,8 +2,8 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/flow"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/failure"
@@ -21,16 +21,10 @@ const (
 	maxCriticResults = 16000
 )
 
-// goalCheckKey names the workflow's goal check in events and escalations;
-// it is not a valid node key ("done_when" is, so the dot keeps them apart).
-const goalCheckKey = "done_when"
+// goalCheckKey and goalCheckNode are flow's.
+const goalCheckKey = flow.GoalCheckKey
 
-// goalCheckNode stands for the workflow's done_when where the runner
-// speaks of a node (events, escalation, replan request). Its id is empty:
-// it is on no canvas.
-func goalCheckNode() *workflow.Node {
-	return &workflow.Node{Key: goalCheckKey, Name: "Goal check (done_when)", Type: workflow.NodeType("DoneWhen")}
-}
+func goalCheckNode() *workflow.Node { return flow.GoalCheckNode() }
 
 // judge checks a done_when: for a step, self is its outputs and nodeKey
 // its key. An error means it could not be checked (a condition that does
@@ -110,11 +104,14 @@ func (r *run) resultsText(n *workflow.Node, self map[string]any) string {
 	if n != nil {
 		return r.red.String(fmt.Sprintf("%s: %s", n.Key, outputSummary(self, maxCriticResults-200)))
 	}
+	details := r.details
+	if r.fw != nil {
+		details = r.fw.Details()
+	}
 	var b strings.Builder
-	for _, id := range r.order {
-		st := r.stats[id]
-		nd := r.g.byID[id]
-		if st == nil || nd == nil {
+	for _, st := range details {
+		nd := r.g.ByID[st.ID]
+		if nd == nil {
 			continue
 		}
 		outs, _ := r.vars[nd.Key].(map[string]any)
@@ -137,26 +134,6 @@ func (r *run) emitVerdict(n *workflow.Node, v *Verdict) {
 	r.log.emit(e)
 }
 
-// Line is the one-line form of a verdict, for logs and the CLI.
-func (v *Verdict) Line() string {
-	state := "met"
-	if !v.Approved {
-		state = "not met"
-		if v.Accepted {
-			state = "not met, accepted"
-		}
-	}
-	s := fmt.Sprintf("goal check %s (%s", state, v.CheckedBy)
-	if strings.Contains(v.CheckedBy, "model") {
-		s += fmt.Sprintf(", %.0f%% confident", v.Confidence*100)
-	}
-	s += ")"
-	if v.Feedback != "" {
-		s += ": " + truncate(v.Feedback, 300)
-	}
-	return s
-}
-
 // checkStep checks a step's done_when after it succeeded; a non-nil error
 // fails the attempt (rejected when the check ran and said no).
 func (r *run) checkStep(ctx context.Context, n *workflow.Node, out map[string]any) (*Verdict, error) {
@@ -169,68 +146,4 @@ func (r *run) checkStep(ctx context.Context, n *workflow.Node, out map[string]an
 		return v, &rejectedError{"done_when not met: " + v.Feedback}
 	}
 	return v, nil
-}
-
-// checkDone checks the workflow's done_when once every step ran. A
-// rejection escalates (retry the check, accept it, abort, replan with the
-// critic's feedback); without anyone to ask the run fails. A nil Result
-// lets the run finish (r.verdict says how the check went).
-func (r *run) checkDone(ctx context.Context) *Result {
-	d := r.w.DoneWhen
-	if d.IsZero() {
-		return nil
-	}
-	n := goalCheckNode()
-	var failures []failure.Record
-	for attempt := 1; ; attempt++ {
-		start := r.opts.Now()
-		v, err := r.judge(ctx, d, nil, nil)
-		if ctx.Err() != nil {
-			return &Result{Outcome: OutcomeCanceled, Error: "canceled during the goal check", StoppedAt: ref(n)}
-		}
-		if v != nil {
-			r.verdict = v
-			r.emitVerdict(nil, v)
-			if v.Approved {
-				return nil
-			}
-		}
-		fr := failure.Record{Attempt: attempt, Time: start, DurationMs: r.opts.Now().Sub(start).Milliseconds()}
-		if err != nil {
-			fr.FailureType, fr.Error = failure.FailExecution, r.red.String(err.Error())
-			fr.Classification = Classify(failure.FailExecution, err, nil, false)
-		} else {
-			fr.FailureType = failure.FailRejected
-			fr.Error = "the run's result does not meet its done_when: " + v.Feedback
-			fr.Classification = failure.Classification{Severity: failure.SevMedium, Category: failure.CatLogic, Retryable: true,
-				SuggestedFix: strings.Join(v.Suggestions, "; ")}
-			if fr.SuggestedFix == "" {
-				fr.SuggestedFix = "Change the workflow so that the criteria hold, or replan with this feedback."
-			}
-		}
-		failures = append(failures, fr)
-		r.summary.FailureTypes[fr.FailureType]++
-		r.summary.Categories[fr.Category]++
-		r.log.emit(Event{Type: EvFailure, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Attempt: attempt, Failure: &fr})
-		reason := "not_retryable"
-		resp, res := r.recover(ctx, n, failures, attempt, attempt, reason, nil, []Action{ActRetry, ActSkip, ActAbort})
-		if res != nil {
-			if res.Outcome != OutcomeCanceled {
-				r.summary.Failed++
-			}
-			res.Verdict = r.verdict
-			return res
-		}
-		if resp.Action == ActSkip {
-			if r.verdict == nil {
-				r.verdict = &Verdict{Condition: d.Condition, Criteria: d.Criteria, CheckedBy: "unchecked", Feedback: fr.Error}
-			}
-			r.verdict.Accepted = true
-			r.emitVerdict(nil, r.verdict)
-			return nil
-		}
-		if errors.Is(ctx.Err(), context.Canceled) {
-			return &Result{Outcome: OutcomeCanceled, Error: "canceled during the goal check", StoppedAt: ref(n)}
-		}
-	}
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/validate"
-	"github.com/weft-dev/weft/backend/workflow"
 )
 
 func TestMillisNeverWraps(t *testing.T) {
@@ -72,21 +71,6 @@ func TestDurationArguments(t *testing.T) {
 				t.Fatal("refusing took as long as waiting")
 			}
 		})
-	}
-}
-
-func TestPolicyClampsBackoff(t *testing.T) {
-	r := &run{opts: &Options{}}
-	n := &workflow.Node{Retry: &workflow.Retry{MaxAttempts: 3, Backoff: &workflow.Backoff{
-		InitialMs: math.MaxInt, MaxMs: math.MaxInt, Multiplier: 1e308}}}
-	p := r.policy(n)
-	if p.initial != 24*time.Hour || p.max != 24*time.Hour || p.mult != validate.MaxBackoffMultiplier {
-		t.Fatalf("policy %+v", p)
-	}
-	for k := 1; k < 2000; k += 97 {
-		if d := p.delay(k, 0.5); d <= 0 || d > 24*time.Hour {
-			t.Fatalf("delay(%d) = %v", k, d)
-		}
 	}
 }
 

@@ -3,11 +3,11 @@ package runner
 import (
 	"context"
 	"fmt"
+	"github.com/weft-dev/weft/backend/flow"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/settings"
@@ -21,7 +21,7 @@ func benchRun(b *testing.B, w *workflow.Workflow, dir string, opts Options) *run
 	opts.Settings, opts.Dir = settings.Defaults(), dir
 	opts.Patterns = &failure.PatternStore{Path: filepath.Join(b.TempDir(), "patterns.jsonl")}
 	rn := New(opts)
-	g, err := newGraph(w)
+	g, err := flow.NewGraph(w)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func benchRun(b *testing.B, w *workflow.Workflow, dir string, opts Options) *run
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { log.close() })
-	return rn.newRun(w, g, &w.Nodes[0], "bench", dir, log, red, sources, time.Now())
+	return rn.newRun(w, g, "bench", dir, log, red, sources)
 }
 
 // BenchmarkEffectGate is one tool call through callTool, the effect gate:

@@ -178,7 +178,7 @@ func TestGateConfinesTheTemporalStep(t *testing.T) {
 	os.Symlink("inside.txt", link)
 	w := setupThenRead(t, "true", "read_file", "readme.txt", true)
 	rn := New(e.opts)
-	res, err := rn.Step(context.Background(), w, "r", nil, 1)
+	res, err := rn.Step(context.Background(), w, "r", nil, Attempt{Number: 1})
 	if err != nil || res.Failure != nil || res.Outputs["content"] != "in" {
 		t.Fatalf("inside: %+v %v", res, err)
 	}
@@ -188,7 +188,7 @@ func TestGateConfinesTheTemporalStep(t *testing.T) {
 			os.Symlink(file, link)
 		}
 	}
-	res, err = New(e.opts).Step(context.Background(), w, "r", nil, 1)
+	res, err = New(e.opts).Step(context.Background(), w, "r", nil, Attempt{Number: 1})
 	if err != nil || res.Failure == nil || !strings.Contains(res.Failure.Error, "leads outside the workflow's folder") {
 		t.Fatalf("outside: %+v %v", res, err)
 	}

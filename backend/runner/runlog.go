@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/weft-dev/weft/backend/flow"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -44,7 +45,7 @@ const (
 	DefaultMaxLogBytes = 64 << 20
 	// loopDetailIterations is how many iterations of a loop events.jsonl
 	// keeps in full; later ones keep only what matters (thin).
-	loopDetailIterations = 3
+	loopDetailIterations = flow.LoopDetailIterations
 	flushEvery           = 200 * time.Millisecond
 	runDirMode           = 0o700
 	runFileMode          = 0o600
@@ -160,14 +161,16 @@ func kept(e *Event) bool {
 	return true
 }
 
-// setThin marks a loop as past its detailed iterations (on) or done.
-func (l *runLog) setThin(loopID string, on bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if on {
-		l.thin[loopID] = true
-	} else {
-		delete(l.thin, loopID)
+// thinning follows the walk's loop events: a loop's iterations past
+// loopDetailIterations are thin from the event that says so (which is
+// written) until the loop is entered afresh or done.
+func (l *runLog) thinning(e *Event, written bool) {
+	switch {
+	case !written && e.Type == EvLoopIteration && e.Iteration == 1,
+		!written && e.Type == EvBranchEvaluated && e.Branch == string(workflow.OutLoopDone):
+		delete(l.thin, e.NodeID)
+	case written && e.Type == EvLoopIteration && e.Iteration == loopDetailIterations+1 && e.Message != "":
+		l.thin[e.NodeID] = true
 	}
 }
 
@@ -180,6 +183,7 @@ func (l *runLog) emit(e Event) {
 	if e.Time.IsZero() {
 		e.Time = l.now()
 	}
+	l.thinning(&e, false)
 	imp := important(e.Type)
 	write := imp || !l.capped && (len(l.thin) == 0 || kept(&e))
 	if write {
@@ -188,10 +192,10 @@ func (l *runLog) emit(e Event) {
 		fe := e
 		fe.RunID = ""
 		fe.Time = e.Time.Truncate(time.Millisecond)
-		b, err := fe.appendJSON(l.line[:0])
+		b, err := fe.AppendJSON(l.line[:0])
 		if err != nil {
 			bad := Event{Seq: e.Seq, Time: fe.Time, Type: EvWarning, NodeID: e.NodeID, Message: "event not encodable: " + err.Error()}
-			b, _ = bad.appendJSON(l.line[:0])
+			b, _ = bad.AppendJSON(l.line[:0])
 		}
 		b = append(b, '\n')
 		l.line = b
@@ -200,13 +204,15 @@ func (l *runLog) emit(e Event) {
 		if l.written > l.maxBytes && !l.capped {
 			l.capped = true
 			note := Event{Seq: e.Seq, Time: fe.Time, Type: EvWarning, Message: fmt.Sprintf("events.jsonl reached %s; from here on only failures, retries, escalations and the end of the run are written", sizeText(l.maxBytes))}
-			nb, _ := note.appendJSON(nil)
+			nb, _ := note.AppendJSON(nil)
 			l.ew.Write(append(nb, '\n'))
 		}
 		if imp || e.Time.Sub(l.lastFlush) > flushEvery {
 			l.flushLocked()
 		}
 	}
+	l.thinning(&e, true)
+	l.retryLine(&e)
 	cb := l.onEvent
 	l.mu.Unlock()
 	if cb != nil {
@@ -221,12 +227,64 @@ func (l *runLog) flushLocked() {
 	l.lastFlush = l.now()
 }
 
-// retryf appends a line to retry.log in seed 003's format:
-// [time] [RETRY] [key] message
+// retryLine writes what an event says about failures and recovery to
+// retry.log, in seed 003's format: [time] [RETRY] [key] message. The
+// file is a view of the events, so every engine's run folder has it.
+// Called with l.mu held; e is redacted.
+func (l *runLog) retryLine(e *Event) {
+	if l.retry == nil {
+		return
+	}
+	key := e.NodeKey
+	switch e.Type {
+	case EvFailure:
+		if f := e.Failure; f != nil {
+			l.retryfLocked(key, "attempt=%d status=failed type=%s category=%s severity=%s retryable=%t", e.Attempt, f.FailureType, f.Category, f.Severity, f.Retryable)
+			l.retryfLocked(key, "error=%q", truncate(f.Error, 200))
+			if f.SuggestedFix != "" {
+				l.retryfLocked(key, "suggested_fix=%q", f.SuggestedFix)
+			}
+		}
+	case EvRetry:
+		if strings.HasPrefix(e.Message, "after ") {
+			l.retryfLocked(key, "retrying attempt=%d of %d %s", e.Attempt, e.MaxAttempts, e.Message)
+		} else {
+			l.retryfLocked(key, "retrying attempt=%d of %d in %v", e.Attempt, e.MaxAttempts, (time.Duration(e.DelayMs) * time.Millisecond).Round(time.Millisecond))
+		}
+	case EvResolved:
+		status := e.Message
+		switch e.Status {
+		case StatusOK:
+			status = "success"
+		case StatusSkipped:
+			status = "skipped"
+		}
+		if mode, ok := strings.CutPrefix(e.Message, "handled by on_error "); ok {
+			status = "handled on_error=" + mode
+		}
+		l.retryfLocked(key, "resolved status=%s total_attempts=%d", status, e.Attempt)
+	case EvEscalated:
+		reason := ""
+		if e.Escalation != nil {
+			reason = e.Escalation.Reason
+		}
+		l.retryfLocked(key, "escalating reason=%q attempts=%d", reason, e.Attempt)
+	case EvUserResponse:
+		if e.Response != nil {
+			l.retryfLocked(key, "user_response=%q", flow.DescribeResponse(*e.Response))
+		}
+	}
+}
+
+// retryf appends a line to retry.log (tests, and what no event says).
 func (l *runLog) retryf(key, format string, args ...any) {
-	line := fmt.Sprintf("[%s] [RETRY] [%s] %s\n", l.now().UTC().Format(time.RFC3339), key, l.red.String(fmt.Sprintf(format, args...)))
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.retryfLocked(key, format, args...)
+}
+
+func (l *runLog) retryfLocked(key, format string, args ...any) {
+	line := fmt.Sprintf("[%s] [RETRY] [%s] %s\n", l.now().UTC().Format(time.RFC3339), key, l.red.String(fmt.Sprintf(format, args...)))
 	if l.retryCapped {
 		return
 	}

@@ -13,10 +13,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/flow"
 	"io"
 	"log/slog"
-	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -33,17 +32,12 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// Retry defaults for nodes whose retry.backoff leaves a field out.
+// Retry defaults and limits (flow's).
 const (
-	DefaultBackoffInitial = 500 * time.Millisecond
-	DefaultBackoffMult    = 2.0
-	DefaultBackoffMax     = 30 * time.Second
-	DefaultBackoffJitter  = 0.2
-	// MaxAttemptsLimit caps retry.max_attempts.
-	MaxAttemptsLimit = 100
-	// maxRefusals bounds how often an escalation is asked again after
-	// answers it cannot act on, before the run is aborted.
-	maxRefusals = 5
+	DefaultBackoffInitial = flow.DefaultBackoffInitial
+	DefaultBackoffMult    = flow.DefaultBackoffMult
+	DefaultBackoffMax     = flow.DefaultBackoffMax
+	MaxAttemptsLimit      = flow.MaxAttemptsLimit
 )
 
 // Options configure a Runner. Only Settings matter for a plain run; the
@@ -219,18 +213,19 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // run is the state of one run.
 type run struct {
-	rn    *Runner
-	opts  *Options
-	w     *workflow.Workflow
-	g     *graph
-	start *workflow.Node // where the walk begins (From, or the entry)
-	id    string
-	dir   string // the workflow's folder
-	log   *runLog
-	eval  *evaluator
-	mcp   *mcp.Manager
-	pats  *failure.PatternStore
-	rand  *rand.Rand
+	rn   *Runner
+	opts *Options
+	w    *workflow.Workflow
+	g    *flow.Graph
+	id   string
+	dir  string // the workflow's folder
+	log  *runLog
+	eval *evaluator
+	mcp  *mcp.Manager
+	pats *failure.PatternStore
+	// fw is the walk (package flow) a Run drives; nil when one step runs
+	// on its own (Step) or a goal is judged for another engine (Judge).
+	fw *flow.Walk
 	// red hides secrets at every sink (secrets.go); secretSources are
 	// the output paths, by node key, that credential headers read; env
 	// is the environment of the commands the run starts.
@@ -242,20 +237,14 @@ type run struct {
 	confined map[string]bool
 	root     string
 
-	vars      map[string]any // node key → outputs (maps are never mutated once set)
-	set       map[string]bool
-	iter      map[string]int // Loop id → current iteration
-	completed []string       // ids of the nodes that succeeded, in first-success order
-	done      map[string]bool
-	warnings  []string
-	// autoReplans counts the automatic replans asked for (autoreplan.go).
-	autoReplans int
-	// verdict is the workflow's done_when check (done.go).
-	verdict *Verdict
-
-	stats   map[string]*NodeStat
-	order   []string
-	summary Summary
+	// vars are the outputs by node key (every key; maps are never
+	// mutated once set), set the keys that have some: the walk's, or
+	// given (Step, Judge).
+	vars map[string]any
+	set  map[string]bool
+	// details are the steps' statistics for a goal judged for another
+	// engine (Judge); a Run reads its walk's.
+	details []NodeStat
 
 	mcpMu      sync.Mutex
 	mcpSchemas map[string]map[string]string // tool → property → JSON type
@@ -283,15 +272,15 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if !res.Valid {
 		return nil, &InvalidError{Problems: res.Errors()}
 	}
-	g, err := newGraph(w)
+	g, err := flow.NewGraph(w)
 	if err != nil {
 		return nil, err
 	}
-	start, err := g.startAt(rn.opts.From)
+	start, err := g.StartAt(rn.opts.From)
 	if err != nil {
 		return nil, err
 	}
-	if err := g.checkReuse(w, start, rn.opts.ReuseOf, rn.opts.ReusedFrom); err != nil {
+	if err := g.CheckReuse(w, start, rn.opts.ReuseOf, rn.opts.ReusedFrom); err != nil {
 		return nil, err
 	}
 	if err := rn.checkApproval(w); err != nil { // gate.go: model-written steps
@@ -321,76 +310,59 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		log.maxBytes = o.MaxLogBytes
 	}
 
-	r := rn.newRun(w, g, start, id, dir, log, red, sources, started)
+	r := rn.newRun(w, g, id, dir, log, red, sources)
 	if r.mcp == nil {
 		r.mcp = mcp.NewManager(o.Settings.MCPServers, mcp.Options{Dir: dir, Logger: o.Logger, Redactor: red})
 		defer r.mcp.Close()
 	}
+	var warnings []string
 	for _, p := range res.Problems {
 		if p.Code == validate.CodeUnknownTool && len(p.NodeIDs) > 0 {
-			if n := g.byID[p.NodeIDs[0]]; n != nil {
+			if n := g.ByID[p.NodeIDs[0]]; n != nil {
 				if _, _, ok := r.mcp.Resolve(n.Params.Tool); ok {
 					continue // an MCP tool: its server is only asked when the node runs
 				}
 			}
 		}
-		r.warnings = append(r.warnings, p.Message)
+		warnings = append(warnings, p.Message)
 	}
-
 	r.pats = o.Patterns
 	if r.pats == nil {
 		if r.pats, err = failure.DefaultPatternStore(); err != nil {
-			r.warnings = append(r.warnings, "failure patterns are not recorded: "+err.Error())
+			warnings = append(warnings, "failure patterns are not recorded: "+err.Error())
 		}
-	}
-
-	r.log.emit(Event{Type: EvRunStarted, Message: fmt.Sprintf("%s: %d nodes, %d edges", w.Name, len(w.Nodes), len(w.Edges))})
-	for _, wn := range r.warnings {
-		r.log.emit(Event{Type: EvWarning, Message: wn})
 	}
 	keep := o.Settings.Run.RetentionRuns
 	if keep <= 0 {
 		keep = settings.DefaultRetentionRuns
 	}
 	if err := pruneRuns(runsDir, id, keep, started); err != nil {
-		r.warn(nil, err.Error())
+		warnings = append(warnings, err.Error())
 	}
 	if err := r.log.writeWorkflow(w); err != nil {
-		r.warn(nil, "could not save the workflow copy: "+err.Error())
+		warnings = append(warnings, "could not save the workflow copy: "+err.Error())
 	}
-	r.notePinned()
-	r.reuse()
 
-	result := r.walk(ctx)
+	r.fw, err = flow.New(w, flow.Config{RunID: id, From: o.From, Reuse: o.Reuse, ReusedFrom: o.ReusedFrom, UsePinned: o.UsePinned,
+		DefaultRetries: o.Settings.Run.DefaultRetries, CanAsk: o.Escalation != nil, CanReplan: o.Replanner != nil,
+		AutoReplan: o.autoReplanPolicy(), Seed: uint64(started.UnixNano()), Warnings: warnings,
+		Emit: r.log.emit, OnOutputs: r.noteSourceSecrets, KnownFixes: r.knownFixes, Learn: r.learn})
+	if err != nil {
+		r.log.close()
+		return nil, err
+	}
+	r.vars, r.set = r.fw.Vars(), r.fw.SetKeys()
+
+	result := r.drive(ctx, r.fw.Start(started))
 	result.RunID, result.Dir, result.Started, result.Source = id, log.dir, started, o.source()
 	result.Finished = o.Now()
-	result.Completed = r.completed
-	result.Outputs = map[string]any{}
-	for k := range r.set {
-		result.Outputs[k] = r.vars[k]
-	}
 	result.Live = map[string]any{}
-	for _, id := range r.completed {
-		if n := g.byID[id]; n != nil && r.set[n.Key] {
+	for _, id := range result.Completed {
+		if n := g.ByID[id]; n != nil && r.set[n.Key] {
 			result.Live[n.Key] = r.vars[n.Key]
 		}
 	}
-	r.summary.DurationMs = result.Finished.Sub(started).Milliseconds()
-	for _, id := range r.order {
-		r.summary.Details = append(r.summary.Details, *r.stats[id])
-	}
-	if r.summary.Details == nil {
-		r.summary.Details = []NodeStat{}
-	}
-	result.Summary = r.summary
-	result.Warnings = r.warnings
 	redactResult(r.red, result)
-
-	fin := Event{Type: EvRunFinished, Outcome: result.Outcome, Message: result.Error, Summary: &result.Summary, DurationMs: r.summary.DurationMs, Verdict: result.Verdict}
-	if result.StoppedAt != nil {
-		fin.NodeID, fin.NodeKey, fin.NodeName = result.StoppedAt.ID, result.StoppedAt.Key, result.StoppedAt.Name
-	}
-	r.log.emit(fin)
 	if err := r.log.writeWorkflow(w); err != nil {
 		result.Warnings = append(result.Warnings, r.red.String("could not save the workflow copy: "+err.Error()))
 	}
@@ -403,18 +375,79 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	return result, nil
 }
 
+// drive does what the walk asks, on this machine, until the run ends:
+// the local engine. Its only decisions are how to do each thing.
+func (r *run) drive(ctx context.Context, c flow.Command) *Result {
+	o := r.opts
+	for c.Kind != flow.KindDone {
+		var in flow.Input
+		switch c.Kind {
+		case flow.KindAttempt:
+			in.Outputs, in.Failure = r.runAttempt(ctx, c)
+		case flow.KindCondition:
+			v, err := r.eval.evalBool(c.Condition, r.vars, "", nil)
+			in.Value = v
+			if err != nil {
+				in.Error = err.Error()
+			}
+		case flow.KindWait:
+			in.Canceled = o.Sleep(ctx, c.Delay) != nil
+		case flow.KindAsk:
+			resp, err := o.Escalation.Escalate(ctx, redactEscalation(r.red, *c.Escalation)) // shown as the event shows it
+			in.Response = resp
+			if err != nil {
+				in.Error = err.Error()
+			}
+		case flow.KindReplan:
+			nw, err := r.replan(ctx, c.Node, c.Failures, c.Auto)
+			in.Workflow = nw
+			if err != nil {
+				in.Error = err.Error()
+			}
+		case flow.KindGoal:
+			v, err := r.judge(ctx, r.w.DoneWhen, nil, nil)
+			in.Verdict = v
+			if err != nil {
+				in.Failure = GoalFailure(r.red, err)
+			}
+		default:
+			in.Error = fmt.Sprintf("the local engine cannot do %q", c.Kind)
+		}
+		in.Now = o.Now()
+		in.Canceled = in.Canceled || ctx.Err() != nil
+		c = r.fw.Next(in)
+	}
+	return c.Result
+}
+
+// runAttempt runs one attempt the walk asked for (both engines: Step
+// calls it too): a Tool node's arguments are filled in once per attempt
+// (a fix may have changed them) and shown with the attempt.
+func (r *run) runAttempt(ctx context.Context, c flow.Command) (map[string]any, *failure.Record) {
+	n := c.Node
+	var args map[string]any
+	var argErr error
+	if n.Type == workflow.TypeTool {
+		args, argErr = r.renderArgs(n.Params.Tool, n.Params.Arguments)
+	}
+	r.log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: c.Attempt, MaxAttempts: c.MaxAttempts, Arguments: shownArgs(args)}) // long values cut, as outputs'
+	var rc *retryContext
+	if isAI(n) && (len(c.Failures) > 0 || c.Instruction != "") {
+		rc = &retryContext{Attempt: c.Attempt, MaxAttempts: c.MaxAttempts, Failures: c.Failures, Instruction: c.Instruction, Learnings: r.learnings(flow.ToolName(n), 3)}
+	}
+	return r.attempt(ctx, n, c.Attempt, rc, args, argErr)
+}
+
 // newRun is the state of a run of w (Run), or of one step of it (Step):
 // every node's outputs read as empty until it runs.
-func (rn *Runner) newRun(w *workflow.Workflow, g *graph, start *workflow.Node, id, dir string, log *runLog, red *redact.Redactor, sources map[string][][]string, started time.Time) *run {
+func (rn *Runner) newRun(w *workflow.Workflow, g *flow.Graph, id, dir string, log *runLog, red *redact.Redactor, sources map[string][][]string) *run {
 	o := &rn.opts
-	r := &run{rn: rn, opts: o, w: w, g: g, start: start, id: id, dir: dir, log: log,
+	r := &run{rn: rn, opts: o, w: w, g: g, id: id, dir: dir, log: log,
 		red: red, secretSources: sources, env: childEnv(red),
-		rand: rand.New(rand.NewPCG(uint64(started.UnixNano()), 0x5eed)),
-		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
-		stats: map[string]*NodeStat{}, mcpSchemas: map[string]map[string]string{},
-		summary:  Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}},
-		mcp:      o.MCP,
-		confined: rn.confinedReads(w), root: rn.confinementRoot()}
+		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{},
+		mcpSchemas: map[string]map[string]string{},
+		mcp:        o.MCP,
+		confined:   rn.confinedReads(w), root: rn.confinementRoot()}
 	keys := make([]string, 0, len(w.Nodes))
 	for i := range w.Nodes {
 		k := w.Nodes[i].Key
@@ -444,466 +477,32 @@ func summaryDoc(res *Result, w *workflow.Workflow) any {
 	}{w.ID, w.Name, res.Replanned != nil, doc}
 }
 
-// maxWarnings bounds the warnings a Result carries (every one is in
-// events.jsonl): a warning per loop iteration must not grow memory.
-const maxWarnings = 100
-
+// warn emits a warning of the run (kept in its Result by the walk).
 func (r *run) warn(n *workflow.Node, msg string) {
+	if r.fw != nil {
+		r.fw.Warn(n, msg)
+		return
+	}
 	e := Event{Type: EvWarning, Message: msg}
 	if n != nil {
 		e.NodeID, e.NodeKey, e.NodeName = n.ID, n.Key, n.Name
 	}
 	r.log.emit(e)
-	switch {
-	case len(r.warnings) < maxWarnings:
-		r.warnings = append(r.warnings, msg)
-	case len(r.warnings) == maxWarnings:
-		r.warnings = append(r.warnings, "more warnings are in events.jsonl")
-	}
 }
 
-func ref(n *workflow.Node) *NodeRef { return &NodeRef{ID: n.ID, Key: n.Key, Name: n.Name} }
+func ref(n *workflow.Node) *NodeRef { return flow.Ref(n) }
 
-// setVar records a node's outputs under its key.
-func (r *run) setVar(n *workflow.Node, outputs map[string]any) {
-	r.noteSourceSecrets(n, outputs)
-	r.vars[n.Key] = outputs
-	r.set[n.Key] = true
-	r.log.emit(Event{Type: EvVariableSet, NodeID: n.ID, NodeKey: n.Key, Outputs: bounded(outputs, 2000)})
-}
+// Completion is how a run that reached the end of its path ended
+// (flow.Completion).
+func Completion(s Summary, v *Verdict) *Result { return flow.Completion(s, v) }
 
-// walk follows the graph from the entry until a path ends or the run
-// stops.
-func (r *run) walk(ctx context.Context) *Result {
-	cur := r.start
-	var prev *workflow.Node
-	for cur != nil {
-		if err := ctx.Err(); err != nil {
-			return &Result{Outcome: OutcomeCanceled, Error: "canceled before " + cur.Label(), StoppedAt: ref(cur)}
-		}
-		var next *workflow.Node
-		switch cur.Type {
-		case workflow.TypeTool, workflow.TypeAiStep, workflow.TypeAiTransform:
-			if !cur.IsEnabled() {
-				r.noteStat(cur, "disabled", 0, 0)
-				r.summary.Disabled++
-				r.setVar(cur, SkippedOutputs("disabled"))
-				r.log.emit(Event{Type: EvNodeSkipped, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Status: StatusSkipped, Message: "disabled: passed through"})
-			} else if out, ok := r.pinned(cur); ok {
-				r.usePinned(cur, out)
-			} else {
-				res, failed := r.execNode(ctx, cur)
-				if res != nil {
-					return res
-				}
-				if failed && cur.ErrorMode() == workflow.OnErrorBranch {
-					next = r.g.branch(cur.ID, workflow.OutError, "")
-					break
-				}
-			}
-			next = r.g.next(cur.ID)
-		case workflow.TypeIf:
-			taken := workflow.OutIfTrue
-			if cur.IsEnabled() {
-				ok, err := r.eval.evalBool(cur.Params.Condition, r.vars, "", nil)
-				if err != nil {
-					return r.conditionFailed(cur, "condition", cur.Params.Condition, err)
-				}
-				if !ok {
-					taken = workflow.OutIfFalse
-				}
-				r.log.emit(Event{Type: EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(taken), Condition: cur.Params.Condition})
-			} else {
-				r.log.emit(Event{Type: EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(taken), Message: "disabled: passed through on IfTrue"})
-			}
-			next = r.g.branch(cur.ID, taken, "")
-		case workflow.TypeSwitch:
-			n, res := r.switchNext(cur)
-			if res != nil {
-				return res
-			}
-			next = n
-		case workflow.TypeLoop:
-			n, res := r.loopNext(cur, prev)
-			if res != nil {
-				return res
-			}
-			next = n
-		case workflow.TypeEndLoop:
-			next = r.g.byID[cur.Params.LoopID]
-		default:
-			return &Result{Outcome: OutcomeFailed, Error: fmt.Sprintf("%s has the unknown type %q", cur.Label(), cur.Type), StoppedAt: ref(cur)}
-		}
-		prev, cur = cur, next
-	}
-	return r.finish(ctx)
-}
-
-// finish decides how a run that reached the end of its path ended: it
-// succeeded only when every step that ran succeeded and its done_when
-// holds (done.go).
-func (r *run) finish(ctx context.Context) *Result {
-	if res := r.checkDone(ctx); res != nil {
-		return res
-	}
-	return Completion(r.summary, r.verdict)
-}
-
-// Completion is how a run that reached the end of its path ended, from
-// its summary and goal check: a success only when nothing was skipped or
-// handled by on_error and the done_when (if any) holds; else partial,
-// saying why. Every engine ends its runs by it.
-func Completion(s Summary, v *Verdict) *Result {
-	if s.Skipped == 0 && s.Handled == 0 && (v == nil || v.Approved) {
-		return &Result{Outcome: OutcomeSucceeded, Verdict: v}
-	}
-	var parts []string
-	if n := s.Skipped; n > 0 {
-		parts = append(parts, plural(n, "step", "steps")+" skipped")
-	}
-	if n := s.Handled; n > 0 {
-		parts = append(parts, plural(n, "failure", "failures")+" handled by on_error")
-	}
-	if v != nil && !v.Approved {
-		parts = append(parts, "the done_when check not met (accepted)")
-	}
-	return &Result{Outcome: OutcomePartial, Error: "completed with " + strings.Join(parts, ", "), Verdict: v}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-// conditionFailed ends the run on a condition that cannot be evaluated (a
-// type mismatch the validator cannot see): the graph cannot tell which way
-// to go, and retrying gives the same answer.
-func (r *run) conditionFailed(n *workflow.Node, what, cond string, err error) *Result {
-	msg := fmt.Sprintf("the %s of %s %q (`%s`) could not be evaluated: %v", what, n.Type, n.Label(), cond, err)
-	msg = r.red.String(msg)
-	fr := &failure.Record{Attempt: 1, Time: r.opts.Now(), FailureType: failure.FailExecution, Error: msg,
-		Classification: failure.Classification{Severity: failure.SevHigh, Category: failure.CatLogic, SuggestedFix: "Fix the expression: compare values of the same type, and check the field names of the node outputs it reads."}}
-	r.log.emit(Event{Type: EvFailure, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Failure: fr, Condition: cond})
-	r.summary.FailureTypes[fr.FailureType]++
-	r.summary.Categories[fr.Category]++
-	return &Result{Outcome: OutcomeFailed, Error: msg, StoppedAt: ref(n)}
-}
-
-func (r *run) switchNext(n *workflow.Node) (*workflow.Node, *Result) {
-	if !n.IsEnabled() {
-		if d := r.g.branch(n.ID, workflow.OutSwitchDefault, ""); d != nil {
-			r.log.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutSwitchDefault), Message: "disabled: passed through on the default branch"})
-			return d, nil
-		}
-		r.warn(n, fmt.Sprintf("Switch %q is disabled and has no default branch: this path ends here", n.Label()))
-		return nil, nil
-	}
-	for _, c := range n.Params.Cases {
-		ok, err := r.eval.evalBool(c.Condition, r.vars, "", nil)
-		if err != nil {
-			return nil, r.conditionFailed(n, fmt.Sprintf("case %q", c.Name), c.Condition, err)
-		}
-		if ok {
-			r.log.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: c.Name, Condition: c.Condition})
-			return r.g.branch(n.ID, workflow.OutSwitchCase, c.Name), nil
-		}
-	}
-	if d := r.g.branch(n.ID, workflow.OutSwitchDefault, ""); d != nil {
-		r.log.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutSwitchDefault)})
-		return d, nil
-	}
-	r.warn(n, fmt.Sprintf("no case of Switch %q matched and it has no default branch: this path ends here", n.Label()))
-	return nil, nil
-}
-
-// loopNext implements the do-while Loop: entering runs the body; coming
-// back from the EndLoop checks exit_condition, then max_iterations.
-func (r *run) loopNext(n *workflow.Node, prev *workflow.Node) (*workflow.Node, *Result) {
-	back := prev != nil && prev.Type == workflow.TypeEndLoop && prev.Params.LoopID == n.ID
-	max := n.LoopMax()
-	if !n.IsEnabled() {
-		max = 1 // passed through: the body runs once
-	}
-	body := func(i int) *workflow.Node {
-		r.iter[n.ID] = i
-		if i == loopDetailIterations+1 {
-			// Later iterations write only what matters to events.jsonl
-			// (the live stream keeps every event): a long loop must not
-			// fill the disk with identical lines.
-			r.log.emit(Event{Type: EvLoopIteration, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Iteration: i, Branch: string(workflow.OutLoopBody),
-				Message: fmt.Sprintf("events.jsonl keeps the first %d iterations in full; from here on failures, warnings and log lines only (summary.json has the final outputs)", loopDetailIterations)})
-			r.log.setThin(n.ID, true)
-		}
-		r.setVar(n, map[string]any{"iteration": i, "max_iterations": max})
-		r.log.emit(Event{Type: EvLoopIteration, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Iteration: i, Branch: string(workflow.OutLoopBody)})
-		return r.g.branch(n.ID, workflow.OutLoopBody, "")
-	}
-	if !back {
-		r.log.setThin(n.ID, false) // entered afresh (an outer loop's next iteration)
-		return body(1), nil
-	}
-	i := r.iter[n.ID]
-	done := r.g.branch(n.ID, workflow.OutLoopDone, "")
-
-	if cond := n.Params.ExitCondition; strings.TrimSpace(cond) != "" && n.IsEnabled() {
-		ok, err := r.eval.evalBool(cond, r.vars, "", nil)
-		if err != nil {
-			return nil, r.conditionFailed(n, "exit condition", cond, err)
-		}
-		if ok {
-			r.log.setThin(n.ID, false) // done: its end is written in full
-			r.log.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutLoopDone), Condition: cond, Iteration: i})
-			return done, nil
-		}
-		if i >= max {
-			r.warn(n, fmt.Sprintf("Loop %q stopped at its max_iterations (%d) before its exit condition `%s` became true", n.Label(), max, cond))
-		}
-	}
-	if i >= max {
-		r.log.setThin(n.ID, false)
-		r.log.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutLoopDone), Iteration: i, Message: fmt.Sprintf("max_iterations %d reached", max)})
-		return done, nil
-	}
-	return body(i + 1), nil
-}
+// MergePatch applies an RFC 7396 JSON merge patch (flow.MergePatch).
+func MergePatch(target, patch map[string]any) map[string]any { return flow.MergePatch(target, patch) }
 
 // ---- step nodes: attempts, retries, escalation ----
 
-type policy struct {
-	maxAttempts int
-	initial     time.Duration
-	mult        float64
-	max         time.Duration
-	jitter      float64
-}
-
-func (r *run) policy(n *workflow.Node) policy {
-	p := policy{maxAttempts: 1 + r.opts.Settings.Run.DefaultRetries, initial: DefaultBackoffInitial, mult: DefaultBackoffMult, max: DefaultBackoffMax, jitter: DefaultBackoffJitter}
-	if n.Retry != nil {
-		if n.Retry.MaxAttempts > 0 {
-			p.maxAttempts = n.Retry.MaxAttempts
-		}
-		if b := n.Retry.Backoff; b != nil {
-			if b.InitialMs > 0 {
-				p.initial = millis(int64(b.InitialMs), maxBackoffMs)
-			}
-			if b.Multiplier >= 1 {
-				p.mult = min(b.Multiplier, validate.MaxBackoffMultiplier)
-			}
-			if b.MaxMs > 0 {
-				p.max = millis(int64(b.MaxMs), maxBackoffMs)
-			}
-			if b.Jitter > 0 && b.Jitter <= 1 {
-				p.jitter = b.Jitter
-			}
-		}
-	}
-	p.maxAttempts = min(max(p.maxAttempts, 1), MaxAttemptsLimit)
-	return p
-}
-
-// delay is the wait before the retry that follows the k-th failure of a
-// round: initial × multiplier^(k-1), capped, ± jitter.
-func (p policy) delay(k int, rnd float64) time.Duration {
-	d := float64(p.initial) * math.Pow(p.mult, float64(k-1))
-	if d > float64(p.max) {
-		d = float64(p.max)
-	}
-	d *= 1 + p.jitter*(2*rnd-1)
-	return time.Duration(d)
-}
-
-func toolName(n *workflow.Node) string {
-	switch n.Type {
-	case workflow.TypeTool:
-		return n.Params.Tool
-	case workflow.TypeAiTransform:
-		return "AiTransform/" + n.Params.Kind
-	}
-	return string(n.Type)
-}
-
 func isAI(n *workflow.Node) bool {
 	return n.Type == workflow.TypeAiStep || n.Type == workflow.TypeAiTransform
-}
-
-// execNode runs a step node to an end: success, skip, a failure its
-// on_error handles (failed is true), or a Result that stops the run.
-func (r *run) execNode(ctx context.Context, n *workflow.Node) (res *Result, failed bool) {
-	p := r.policy(n)
-	maxA := p.maxAttempts
-	var failures []failure.Record
-	roundFailures := 0
-	instruction := "" // from a fix response, for AI nodes
-	lastResponse := ""
-	escalated := false
-	tool := toolName(n)
-	r.log.emit(Event{Type: EvNodeStarted, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Tool: tool, MaxAttempts: maxA})
-	started := r.opts.Now()
-	for attempt := 1; ; attempt++ {
-		// A Tool node's arguments are filled in once per attempt (a fix
-		// may have changed them) and shown with the attempt.
-		var args map[string]any
-		var argErr error
-		if n.Type == workflow.TypeTool {
-			args, argErr = r.renderArgs(n.Params.Tool, n.Params.Arguments)
-		}
-		r.log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: attempt, MaxAttempts: maxA, Arguments: shownArgs(args)}) // long values cut, as outputs'
-		var rc *retryContext
-		if isAI(n) && (len(failures) > 0 || instruction != "") {
-			rc = &retryContext{Attempt: attempt, MaxAttempts: maxA, Failures: failures, Instruction: instruction, Learnings: r.learnings(tool, 3)}
-			r.log.retryf(n.Key, "injecting_feedback attempt=%d failures=%d", attempt, len(failures))
-		}
-		outputs, fr := r.attempt(ctx, n, attempt, rc, args, argErr)
-		if fr == nil {
-			r.setVar(n, outputs)
-			if !r.done[n.ID] { // once per node: a loop must not grow it
-				r.done[n.ID] = true
-				r.completed = append(r.completed, n.ID)
-			}
-			result := "ok"
-			if attempt > 1 {
-				result = "ok_after_retry"
-				r.summary.RetrySuccesses++
-				r.log.emit(Event{Type: EvResolved, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusOK, Attempt: attempt, Message: "succeeded on attempt " + fmt.Sprint(attempt)})
-				r.log.retryf(n.Key, "resolved status=success total_attempts=%d", attempt)
-				resolution := "retry"
-				if lastResponse != "" {
-					resolution = lastResponse
-				}
-				r.learn(n, failures, resolution, instruction, attempt)
-			} else {
-				r.summary.FirstAttemptSuccesses++
-			}
-			r.countExecution(n, result, attempt, len(failures))
-			r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusOK, Attempt: attempt, DurationMs: r.opts.Now().Sub(started).Milliseconds()})
-			return nil, false
-		}
-		if ctx.Err() != nil {
-			r.setVar(n, outputs)
-			r.countExecution(n, "canceled", attempt, len(failures))
-			r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusCanceled, Attempt: attempt, Message: "canceled"})
-			return &Result{Outcome: OutcomeCanceled, Error: "canceled during " + n.Label(), StoppedAt: ref(n)}, false
-		}
-		failures = append(failures, *fr)
-		roundFailures++
-		r.summary.FailureTypes[fr.FailureType]++
-		r.summary.Categories[fr.Category]++
-		r.log.emit(Event{Type: EvFailure, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Attempt: attempt, MaxAttempts: maxA, Failure: fr})
-		r.log.retryf(n.Key, "attempt=%d status=failed type=%s category=%s severity=%s retryable=%t", attempt, fr.FailureType, fr.Category, fr.Severity, fr.Retryable)
-		r.log.retryf(n.Key, "error=%q", truncate(fr.Error, 200))
-		if fr.SuggestedFix != "" {
-			r.log.retryf(n.Key, "suggested_fix=%q", fr.SuggestedFix)
-		}
-
-		if fr.Retryable && attempt < maxA {
-			d := max(p.delay(roundFailures, r.rand.Float64()), time.Duration(fr.RetryAfterMs)*time.Millisecond)
-			r.log.emit(Event{Type: EvRetry, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRetrying, Attempt: attempt + 1, MaxAttempts: maxA, DelayMs: d.Milliseconds(), Message: truncate(fr.Error, 200)})
-			r.log.retryf(n.Key, "retrying attempt=%d of %d in %v", attempt+1, maxA, d.Round(time.Millisecond))
-			if err := r.opts.Sleep(ctx, d); err != nil {
-				r.setVar(n, outputs)
-				r.countExecution(n, "canceled", attempt, len(failures))
-				r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusCanceled, Attempt: attempt, Message: "canceled while waiting to retry"})
-				return &Result{Outcome: OutcomeCanceled, Error: "canceled while waiting to retry " + n.Label(), StoppedAt: ref(n)}, false
-			}
-			continue
-		}
-
-		if mode := n.ErrorMode(); mode != workflow.OnErrorStop {
-			r.handleFailure(n, mode, outputs, fr, attempt, len(failures))
-			return nil, true
-		}
-		reason := "max_attempts"
-		if !fr.Retryable {
-			reason = "not_retryable"
-		}
-		if !escalated {
-			escalated = true
-			r.summary.Escalations++
-		}
-		resp, res := r.recover(ctx, n, failures, attempt, maxA, reason, outputs, []Action{ActRetry, ActSkip, ActAbort, ActFix})
-		if res != nil {
-			r.setVar(n, outputs)
-			status := map[Outcome]string{OutcomeAborted: "aborted", OutcomeCanceled: "canceled", OutcomeReplanned: "replanned"}[res.Outcome]
-			if status == "" {
-				status = "failed"
-			}
-			if res.Outcome != OutcomeCanceled {
-				r.summary.Failed++ // the step failed, whatever the person did about it
-			}
-			r.countExecution(n, status, attempt, len(failures))
-			st := StatusFailed
-			if res.Outcome == OutcomeCanceled {
-				st = StatusCanceled
-			}
-			r.log.emit(Event{Type: EvResolved, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: st, Attempt: attempt, Message: status})
-			r.log.retryf(n.Key, "resolved status=%s total_attempts=%d", status, attempt)
-			r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: st, Attempt: attempt, Message: res.Error})
-			return res, false
-		}
-		switch resp.Action {
-		case ActSkip:
-			skipped := map[string]any{"success": false, "skipped": true, "error": fr.Error}
-			for k, v := range outputs {
-				if _, ok := skipped[k]; !ok {
-					skipped[k] = v
-				}
-			}
-			r.setVar(n, skipped)
-			r.summary.Skipped++
-			r.countExecution(n, "skipped", attempt, len(failures))
-			r.learn(n, failures, "skip", "", attempt)
-			r.log.emit(Event{Type: EvResolved, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusSkipped, Attempt: attempt, Message: "skipped"})
-			r.log.retryf(n.Key, "resolved status=skipped total_attempts=%d", attempt)
-			r.log.emit(Event{Type: EvNodeSkipped, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusSkipped, Message: "skipped after escalation"})
-			if readers := r.g.readers(r.w, n.Key, n.ID); len(readers) > 0 {
-				var names []string
-				for _, rd := range readers {
-					label := rd.Name
-					if label == "" {
-						label = rd.Key
-					}
-					names = append(names, fmt.Sprintf("%q", label))
-				}
-				r.warn(n, fmt.Sprintf("%s was skipped; %s read its outputs and may fail or take another branch", n.Label(), strings.Join(names, ", ")))
-			}
-			return nil, false
-		case ActRetry, ActFix:
-			lastResponse = "user_retry"
-			if resp.Action == ActFix {
-				lastResponse = "fix"
-				if n.Type == workflow.TypeTool {
-					n.Params.Arguments = MergePatch(n.Params.Arguments, resp.Arguments)
-					instruction = string(must(json.Marshal(resp.Arguments)))
-				} else {
-					instruction = resp.Instruction
-				}
-			}
-			maxA = attempt + p.maxAttempts // a fresh round of attempts
-			roundFailures = 0
-			r.log.emit(Event{Type: EvRetry, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRetrying, Attempt: attempt + 1, MaxAttempts: maxA, Message: "after " + describeResponse(resp)})
-		}
-	}
-}
-
-func must(b []byte, _ error) []byte { return b }
-
-// handleFailure records a failure the node's on_error takes: the run goes
-// on (along the normal edge for continue, the Error edge for branch) with
-// the failure in the node's outputs.
-func (r *run) handleFailure(n *workflow.Node, mode workflow.OnError, outputs map[string]any, fr *failure.Record, attempt, failures int) {
-	r.setVar(n, HandledOutputs(outputs, fr, attempt))
-	r.summary.Handled++
-	r.countExecution(n, "handled", attempt, failures)
-	msg := fmt.Sprintf("failed; on_error %s: the run goes on", mode)
-	if mode == workflow.OnErrorBranch {
-		msg = "failed; on_error branch: the run takes the Error edge"
-	}
-	r.log.emit(Event{Type: EvResolved, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Attempt: attempt, Message: "handled by on_error " + string(mode)})
-	r.log.retryf(n.Key, "resolved status=handled on_error=%s total_attempts=%d", mode, attempt)
-	r.log.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Attempt: attempt, Message: msg})
 }
 
 // attempt runs a node once, with its timeout, and checks verify. It returns
@@ -1143,50 +742,4 @@ func coerceArgs(args map[string]any, types map[string]string) map[string]any {
 		}
 	}
 	return out
-}
-
-// MergePatch applies an RFC 7396 JSON merge patch to arguments (null
-// removes a key): how a fix response changes a Tool node, in a run and when
-// the person keeps the fix in the workflow (service.KeepFix).
-func MergePatch(target map[string]any, patch map[string]any) map[string]any {
-	out := make(map[string]any, len(target)+len(patch))
-	for k, v := range target {
-		out[k] = v
-	}
-	for k, v := range patch {
-		if v == nil {
-			delete(out, k)
-			continue
-		}
-		if pm, ok := v.(map[string]any); ok {
-			if tm, ok := out[k].(map[string]any); ok {
-				out[k] = MergePatch(tm, pm)
-				continue
-			}
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// countExecution adds one execution of a step node to the statistics.
-func (r *run) countExecution(n *workflow.Node, result string, attempts, failures int) {
-	r.summary.Nodes++
-	if attempts > 1 {
-		r.summary.Retried++
-	}
-	r.noteStat(n, result, attempts, failures)
-}
-
-func (r *run) noteStat(n *workflow.Node, result string, attempts, failures int) {
-	s := r.stats[n.ID]
-	if s == nil {
-		s = &NodeStat{NodeRef: *ref(n)}
-		r.stats[n.ID] = s
-		r.order = append(r.order, n.ID)
-	}
-	s.Executions++
-	s.Attempts += attempts
-	s.Failures += failures
-	s.Result = result
 }

@@ -126,7 +126,7 @@ func TestSecretGoesOnlyToItsHost(t *testing.T) {
 		t.Fatalf("the server saw %q", auth)
 	}
 	att := e.rec.of(EvAttempt)
-	if len(att) != 1 || !strings.Contains(string(must(json.Marshal(att[0].Arguments))), "Bearer {{secrets.API_TOKEN}}") {
+	if len(att) != 1 || !strings.Contains(mustJSON(att[0].Arguments), "Bearer {{secrets.API_TOKEN}}") {
 		t.Fatalf("the attempt shows %+v", att)
 	}
 	out, _ := json.Marshal(res)
@@ -250,7 +250,7 @@ func TestAiStepUsesOnlySecretsBoundToTheTool(t *testing.T) {
 	}
 	mark := filepath.Join(out, "ran")
 	srv := withModel(t, e,
-		llmtest.ToolCallReply(llmtest.ToolCall{ID: "c1", Name: "run_command", Arguments: string(must(json.Marshal(map[string]string{"command": "touch " + mark + "; echo {{secrets.API_TOKEN}}"})))}),
+		llmtest.ToolCallReply(llmtest.ToolCall{ID: "c1", Name: "run_command", Arguments: mustJSON(map[string]string{"command": "touch " + mark + "; echo {{secrets.API_TOKEN}}"})}),
 		llmtest.ToolCallReply(llmtest.ToolCall{ID: "c2", Name: "run_command", Arguments: `{"command":"echo {{secrets.CMD_KEY}}"}`}),
 		llmtest.Reply("done"),
 	)
@@ -285,7 +285,7 @@ func TestStepResolvesInsideTheActivity(t *testing.T) {
 	e := newEnv(t)
 	e.opts.Secrets = fakeSecrets{"API_TOKEN": {Name: "API_TOKEN", Hosts: []string{ts.host()}, Value: testToken}}
 	w := secretWF(t, httpNode(ts.URL+"/x", "b"))
-	res, err := New(e.opts).Step(t.Context(), w, "h", nil, 1)
+	res, err := New(e.opts).Step(t.Context(), w, "h", nil, Attempt{Number: 1})
 	if err != nil || res.Failure != nil {
 		t.Fatal(err, res.Failure)
 	}
@@ -296,10 +296,10 @@ func TestStepResolvesInsideTheActivity(t *testing.T) {
 	if !strings.Contains(string(b), "{{secrets.API_TOKEN}}") {
 		t.Errorf("the attempt does not show the reference: %s", b)
 	}
-	noTokenIn(t, "", string(b), string(must(json.Marshal(w))))
+	noTokenIn(t, "", string(b), mustJSON(w))
 	// A store that cannot read the secret: the error names it.
 	e.opts.Secrets = fakeSecrets{}
-	res, err = New(e.opts).Step(t.Context(), w, "h", nil, 1)
+	res, err = New(e.opts).Step(t.Context(), w, "h", nil, Attempt{Number: 1})
 	var se *SecretError
 	if err != nil || res.Failure == nil || !strings.Contains(res.Failure.Error, "API_TOKEN") || errors.As(err, &se) {
 		t.Fatalf("missing secret: %v %+v", err, res)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/flow"
 	"os"
+	"time"
 
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/mcp"
@@ -24,13 +26,28 @@ type StepResult struct {
 	Events []Event `json:"events"`
 }
 
+// Attempt says which attempt of a step to run, for an engine that walks
+// the workflow itself (flow.Command of KindAttempt).
+type Attempt struct {
+	Number int `json:"number"`
+	Max    int `json:"max"`
+	// Failures and Instruction are an AI step's retry context.
+	Failures    []failure.Record `json:"failures,omitempty"`
+	Instruction string           `json:"instruction,omitempty"`
+	// Arguments replace a Tool step's arguments: a person's fix merged
+	// into them during the run (the approval gate judges the workflow as
+	// submitted, as in Run).
+	Arguments map[string]any `json:"arguments,omitempty"`
+}
+
 // Step runs one attempt of the step node of w, given the outputs of the
 // steps before it by key (vars), with the same tools, templates (values
 // inserted as quoted data), verify, secret redaction and approval gate as
-// Run, but no graph walk, retries, escalation or run folder: an engine
-// that walks and retries itself (package temporal) calls it once per
-// attempt. Options.OnEvent hears its events too.
-func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string, vars map[string]any, attempt int) (*StepResult, error) {
+// Run, but no graph walk or run folder: an engine that walks with
+// package flow itself (package temporal) calls it once per attempt. Its
+// events are the attempt's own (attempt, tool calls, logs, a step
+// verdict); the walk emits the failure. Options.OnEvent hears them too.
+func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string, vars map[string]any, a Attempt) (*StepResult, error) {
 	if w == nil {
 		return nil, errors.New("no workflow to run")
 	}
@@ -39,17 +56,23 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 	if n == nil {
 		return nil, fmt.Errorf("the workflow has no node %q", nodeID)
 	}
-	if !isStep(n) {
+	if !flow.IsStep(n) {
 		return nil, fmt.Errorf("%s is a %s, not a step", n.Label(), n.Type)
 	}
 	if err := rn.checkApproval(w); err != nil { // the gate.go check, as in Run
 		return nil, err
 	}
-	g, err := newGraph(w)
+	if a.Arguments != nil && n.Type == workflow.TypeTool {
+		n.Params.Arguments = a.Arguments
+	}
+	g, err := flow.NewGraph(w)
 	if err != nil {
 		return nil, err
 	}
 	o := &rn.opts
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	dir, err := rn.runDir()
 	if err != nil {
 		return nil, err
@@ -75,7 +98,7 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 		return nil, err
 	}
 	defer log.close()
-	r := rn.newRun(w, g, n, "step", dir, log, red, sources, o.Now())
+	r := rn.newRun(w, g, "step", dir, log, red, sources)
 	if r.mcp == nil {
 		r.mcp = mcp.NewManager(o.Settings.MCPServers, mcp.Options{Dir: dir, Logger: o.Logger, Redactor: red})
 		defer r.mcp.Close()
@@ -88,20 +111,8 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 			r.noteSourceSecrets(w.NodeByKey(k), m)
 		}
 	}
-	var args map[string]any
-	var argErr error
-	if n.Type == workflow.TypeTool {
-		args, argErr = r.renderArgs(n.Params.Tool, n.Params.Arguments)
-	}
-	if attempt < 1 {
-		attempt = 1
-	}
-	log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: attempt, Arguments: shownArgs(args)})
-	outputs, fr := r.attempt(ctx, n, attempt, nil, args, argErr)
-	if fr != nil {
-		log.emit(Event{Type: EvFailure, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusFailed, Attempt: attempt, Failure: fr})
-	}
-	res.Outputs, res.Failure = outputs, fr
+	res.Outputs, res.Failure = r.runAttempt(ctx, flow.Command{Kind: flow.KindAttempt, Node: n, Attempt: max(a.Number, 1), MaxAttempts: max(a.Max, 1),
+		Failures: a.Failures, Instruction: a.Instruction})
 	return res, nil
 }
 

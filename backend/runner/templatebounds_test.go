@@ -47,7 +47,7 @@ func TestTemplateBoundsAtRunTime(t *testing.T) {
 				if levels > n && (!errors.As(err, &ie) || !strings.Contains(err.Error(), validate.CodeBadTemplate)) {
 					t.Fatalf("%s at %d levels: Run: %.300v", name, levels, err)
 				}
-				res, err := New(e.opts).Step(t.Context(), w, "report", vars, 1)
+				res, err := New(e.opts).Step(t.Context(), w, "report", vars, Attempt{Number: 1})
 				if err != nil {
 					t.Fatalf("%s at %d levels: Step: %v", name, levels, err)
 				}

@@ -162,7 +162,7 @@ func TestTruncatedAcrossJSON(t *testing.T) {
  {"id":"p","key":"p","type":"Tool","params":{"tool":"run_command","arguments":{"command":"yes a | head -c 1100000"}}},
  {"id":"r","key":"r","type":"Tool","params":{"tool":"write_file","arguments":{"path":"out.txt","content":"{{p.stdout}}"}}}],
  "edges":[{"from":"p","to":"r"}]`)
-	out, err := New(e.opts).Step(t.Context(), w, "p", nil, 1)
+	out, err := New(e.opts).Step(t.Context(), w, "p", nil, Attempt{Number: 1})
 	if err != nil || out.Failure != nil {
 		t.Fatal(err, out.Failure)
 	}
@@ -171,7 +171,7 @@ func TestTruncatedAcrossJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &vars); err != nil {
 		t.Fatal(err)
 	}
-	res, err := New(e.opts).Step(t.Context(), w, "r", vars, 1)
+	res, err := New(e.opts).Step(t.Context(), w, "r", vars, Attempt{Number: 1})
 	if err != nil || res.Failure == nil || !strings.Contains(res.Failure.Error, "p.stdout is incomplete") || res.Failure.Retryable {
 		t.Fatalf("step: %v %+v", err, res.Failure)
 	}

@@ -2,188 +2,80 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"strings"
-	"time"
 
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/flow"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// EventType names an event of a run. events.jsonl holds one Event a line.
-type EventType string
+// The run's data types live in package flow (the walk both engines share);
+// these names keep the runner's callers reading as before.
 
-const (
-	EvRunStarted      EventType = "run_started"
-	EvNodeStarted     EventType = "node_started"
-	EvAttempt         EventType = "attempt"
-	EvFailure         EventType = "failure"
-	EvRetry           EventType = "retry"
-	EvEscalated       EventType = "escalated"
-	EvUserResponse    EventType = "user_response"
-	EvResolved        EventType = "resolved"
-	EvVariableSet     EventType = "variable_set"
-	EvBranchEvaluated EventType = "branch_evaluated"
-	EvLoopIteration   EventType = "loop_iteration"
-	EvNodeFinished    EventType = "node_finished"
-	EvNodeSkipped     EventType = "node_skipped"
-	EvWarning         EventType = "warning"
-	EvLog             EventType = "log"
-	EvToolCall        EventType = "tool_call"
-	EvVerdict         EventType = "verdict"
-	EvRunFinished     EventType = "run_finished"
+type (
+	EventType  = flow.EventType
+	NodeStatus = flow.NodeStatus
+	Event      = flow.Event
+	Action     = flow.Action
+	Response   = flow.Response
+	Escalation = flow.Escalation
+	Outcome    = flow.Outcome
+	RunSource  = flow.RunSource
+	Verdict    = flow.Verdict
+	NodeRef    = flow.NodeRef
+	Result     = flow.Result
+	Summary    = flow.Summary
+	NodeStat   = flow.NodeStat
 )
 
-// NodeStatus is a node's live state, for the UI's per-node badge.
-type NodeStatus string
-
 const (
-	StatusRunning   NodeStatus = "running"
-	StatusOK        NodeStatus = "ok"
-	StatusRetrying  NodeStatus = "retrying"
-	StatusEscalated NodeStatus = "escalated" // waiting for the user
-	StatusFailed    NodeStatus = "failed"
-	StatusSkipped   NodeStatus = "skipped"
-	StatusCanceled  NodeStatus = "canceled"
+	EvRunStarted       = flow.EvRunStarted
+	EvNodeStarted      = flow.EvNodeStarted
+	EvAttempt          = flow.EvAttempt
+	EvFailure          = flow.EvFailure
+	EvRetry            = flow.EvRetry
+	EvEscalated        = flow.EvEscalated
+	EvUserResponse     = flow.EvUserResponse
+	EvResolved         = flow.EvResolved
+	EvVariableSet      = flow.EvVariableSet
+	EvBranchEvaluated  = flow.EvBranchEvaluated
+	EvLoopIteration    = flow.EvLoopIteration
+	EvNodeFinished     = flow.EvNodeFinished
+	EvNodeSkipped      = flow.EvNodeSkipped
+	EvWarning          = flow.EvWarning
+	EvLog              = flow.EvLog
+	EvToolCall         = flow.EvToolCall
+	EvVerdict          = flow.EvVerdict
+	EvRunFinished      = flow.EvRunFinished
+	StatusRunning      = flow.StatusRunning
+	StatusOK           = flow.StatusOK
+	StatusRetrying     = flow.StatusRetrying
+	StatusEscalated    = flow.StatusEscalated
+	StatusFailed       = flow.StatusFailed
+	StatusSkipped      = flow.StatusSkipped
+	StatusCanceled     = flow.StatusCanceled
+	SourcePinned       = flow.SourcePinned
+	SourceReused       = flow.SourceReused
+	ActRetry           = flow.ActRetry
+	ActSkip            = flow.ActSkip
+	ActAbort           = flow.ActAbort
+	ActFix             = flow.ActFix
+	ActReplan          = flow.ActReplan
+	OutcomeSucceeded   = flow.OutcomeSucceeded
+	OutcomeFailed      = flow.OutcomeFailed
+	OutcomeAborted     = flow.OutcomeAborted
+	OutcomeCanceled    = flow.OutcomeCanceled
+	OutcomeReplanned   = flow.OutcomeReplanned
+	OutcomePartial     = flow.OutcomePartial
+	OutcomeNeedsReview = flow.OutcomeNeedsReview
+	RunByPerson        = flow.RunByPerson
+	RunBySchedule      = flow.RunBySchedule
 )
 
-// Event is one thing that happened in a run. Fields not relevant to a type
-// are left out of its JSON.
-type Event struct {
-	Seq  int64     `json:"seq"`
-	Time time.Time `json:"time"`
-	Type EventType `json:"type"`
-	// RunID is left out of events.jsonl lines (the folder is the run);
-	// readers fill it in.
-	RunID    string     `json:"run_id,omitempty"`
-	NodeID   string     `json:"node_id,omitempty"`
-	NodeKey  string     `json:"node_key,omitempty"`
-	NodeName string     `json:"node_name,omitempty"`
-	Status   NodeStatus `json:"status,omitempty"`
-	// Attempt is 1-based; MaxAttempts grows when the user asks for
-	// another round (retry, fix).
-	Attempt     int `json:"attempt,omitempty"`
-	MaxAttempts int `json:"max_attempts,omitempty"`
-	Iteration   int `json:"iteration,omitempty"`
-	// Branch is the edge taken: IfTrue, IfFalse, the Switch case name,
-	// SwitchDefault, LoopBody or LoopDone.
-	Branch     string         `json:"branch,omitempty"`
-	Condition  string         `json:"condition,omitempty"`
-	Message    string         `json:"message,omitempty"`
-	Tool       string         `json:"tool,omitempty"`
-	DelayMs    int64          `json:"delay_ms,omitempty"`
-	DurationMs int64          `json:"duration_ms,omitempty"`
-	Outputs    map[string]any `json:"outputs,omitempty"`
-	// Arguments are what a Tool node's attempt runs with, its templates
-	// filled in (attempt events): the run data the editor shows per node.
-	Arguments  map[string]any  `json:"arguments,omitempty"`
-	Failure    *failure.Record `json:"failure,omitempty"`
-	Escalation *Escalation     `json:"escalation,omitempty"`
-	Response   *Response       `json:"response,omitempty"`
-	Outcome    Outcome         `json:"outcome,omitempty"`
-	Summary    *Summary        `json:"summary,omitempty"`
-	Verdict    *Verdict        `json:"verdict,omitempty"`
-	// Source says where a step's outputs came from when it did not run
-	// (node_finished): SourcePinned or SourceReused.
-	Source string `json:"source,omitempty"`
-}
+// Outcomes are every outcome, success first.
+var Outcomes = flow.Outcomes
 
-// Where a step's outputs came from when it did not run (Event.Source).
-const (
-	SourcePinned = "pinned" // its pinned data (Options.UsePinned)
-	SourceReused = "reused" // an earlier run's, before the start (Options.From)
-)
-
-// Action is a response to an escalation.
-type Action string
-
-const (
-	// ActRetry runs the node again with a fresh set of attempts.
-	ActRetry Action = "retry"
-	// ActSkip marks the node skipped and goes on; nodes reading its
-	// outputs are warned about.
-	ActSkip Action = "skip"
-	// ActAbort stops the run, keeping what it did so far.
-	ActAbort Action = "abort"
-	// ActFix retries with a correction: for an AI node the instruction is
-	// priority guidance; for a Tool node the arguments (a JSON object) are
-	// merged into its arguments (RFC 7396: null removes a key).
-	ActFix Action = "fix"
-	// ActReplan asks the Replanner for a new workflow; the run then ends
-	// with OutcomeReplanned.
-	ActReplan Action = "replan"
-)
-
-// Response is the user's answer to an escalation.
-type Response struct {
-	Action      Action         `json:"action"`
-	Instruction string         `json:"instruction,omitempty"`
-	Arguments   map[string]any `json:"arguments,omitempty"`
-}
-
-// ParseResponse reads a typed answer: "retry", "skip", "abort", "replan",
-// "fix: <instruction>" or "fix {json arguments}" (also the first letter of
-// the first four).
-func ParseResponse(s string) (Response, error) {
-	s = strings.TrimSpace(s)
-	word, rest, _ := strings.Cut(s, " ")
-	if i := strings.IndexByte(word, ':'); i >= 0 {
-		word, rest = word[:i], strings.TrimSpace(s[i+1:])
-	}
-	rest = strings.TrimSpace(rest)
-	switch strings.ToLower(word) {
-	case "retry", "r":
-		return Response{Action: ActRetry}, nil
-	case "skip", "s":
-		return Response{Action: ActSkip}, nil
-	case "abort", "a", "q", "quit":
-		return Response{Action: ActAbort}, nil
-	case "replan":
-		return Response{Action: ActReplan}, nil
-	case "fix", "f":
-		if rest == "" {
-			return Response{}, fmt.Errorf("fix needs an instruction or a JSON object of arguments: fix: <instruction>")
-		}
-		resp := Response{Action: ActFix, Instruction: rest}
-		if strings.HasPrefix(rest, "{") {
-			var args map[string]any
-			if err := json.Unmarshal([]byte(rest), &args); err != nil {
-				return Response{}, fmt.Errorf("fix arguments are not a JSON object: %v", err)
-			}
-			resp.Arguments = args
-		}
-		return resp, nil
-	}
-	return Response{}, fmt.Errorf("unknown response %q: answer retry, skip, abort, replan or fix: <instruction>", s)
-}
-
-// Escalation is what the runner asks the user when automated recovery is
-// exhausted or cannot help (seed 003's escalation message). The run is held
-// until the handler answers.
-type Escalation struct {
-	RunID    string            `json:"run_id"`
-	NodeID   string            `json:"node_id"`
-	NodeKey  string            `json:"node_key"`
-	NodeName string            `json:"node_name"`
-	NodeType workflow.NodeType `json:"node_type"`
-	Tool     string            `json:"tool,omitempty"`
-	// Reason is "max_attempts" (the attempts ran out) or "not_retryable"
-	// (the failure cannot be fixed by trying again).
-	Reason      string           `json:"reason"`
-	Attempts    int              `json:"attempts"`
-	MaxAttempts int              `json:"max_attempts"`
-	Failures    []failure.Record `json:"failures"`
-	LastError   string           `json:"last_error"`
-	failure.Classification
-	// KnownFixes are responses that resolved similar failures before.
-	KnownFixes []failure.Pattern `json:"known_fixes,omitempty"`
-	// Notice explains why the previous response was not accepted, when
-	// the handler is asked again.
-	Notice    string   `json:"notice,omitempty"`
-	CanReplan bool     `json:"can_replan"`
-	Choices   []Action `json:"choices"`
-}
+// ParseResponse reads a typed answer (flow.ParseResponse).
+func ParseResponse(s string) (Response, error) { return flow.ParseResponse(s) }
 
 // EscalationHandler answers escalations; the desktop app and the CLI
 // implement it. Escalate blocks the run until it returns; an error (for
@@ -206,137 +98,9 @@ type Replanner interface {
 	Replan(ctx context.Context, req failure.ReplanRequest) (*workflow.Workflow, error)
 }
 
-// Outcome is how a run ended.
-type Outcome string
-
-const (
-	OutcomeSucceeded Outcome = "succeeded"
-	OutcomeFailed    Outcome = "failed"
-	OutcomeAborted   Outcome = "aborted"
-	OutcomeCanceled  Outcome = "canceled"
-	OutcomeReplanned Outcome = "replanned"
-	// OutcomePartial is a run that went to its end but not cleanly: a
-	// step was skipped after a failure, or failed and was handled by its
-	// on_error (continue or branch), or the person accepted a result whose
-	// done_when did not hold. It is not a success (amber, exit status 1).
-	OutcomePartial Outcome = "partial"
-	// OutcomeNeedsReview is a scheduled run refused before any step ran:
-	// the file's content is not what was approved when the schedule was
-	// made (exit status 1). Scheduling it again approves the new content.
-	OutcomeNeedsReview Outcome = "needs_review"
-)
-
-// Outcomes are every outcome, success first: what lists of outcomes
-// (weft stats --runs) go through.
-var Outcomes = []Outcome{OutcomeSucceeded, OutcomePartial, OutcomeFailed, OutcomeAborted, OutcomeCanceled, OutcomeReplanned, OutcomeNeedsReview}
-
-// RunSource says who started a run (Result.Source, summary.json), so a
-// list never shows a run the person started as a schedule's.
-type RunSource string
-
-const (
-	// RunByPerson is a run the person started: the editor, weft run.
-	RunByPerson RunSource = "manual"
-	// RunBySchedule is a run a schedule started (the OS scheduler's
-	// weft run --source schedule, or a Temporal Schedule).
-	RunBySchedule RunSource = "schedule"
-)
-
 func (o *Options) source() RunSource {
 	if o.Source == "" {
 		return RunByPerson
 	}
 	return o.Source
-}
-
-// Verdict is the check of a done_when (seed 002's critic): by its
-// condition (no model) and/or its criteria (the model judges).
-type Verdict struct {
-	// NodeKey is set for a step's done_when; empty for the workflow's.
-	NodeKey  string `json:"node_key,omitempty"`
-	Approved bool   `json:"approved"`
-	// Confidence is the model's, 0..1; 1 for a condition.
-	Confidence  float64  `json:"confidence"`
-	Feedback    string   `json:"feedback,omitempty"`
-	Suggestions []string `json:"suggestions,omitempty"`
-	// CheckedBy is "condition", "model" or "condition+model".
-	CheckedBy string `json:"checked_by"`
-	Condition string `json:"condition,omitempty"`
-	Criteria  string `json:"criteria,omitempty"`
-	// Accepted is set when the person accepted a rejected result.
-	Accepted bool `json:"accepted,omitempty"`
-}
-
-// NodeRef names a node in results and summaries.
-type NodeRef struct {
-	ID   string `json:"id"`
-	Key  string `json:"key"`
-	Name string `json:"name,omitempty"`
-}
-
-// Result is what Run returns.
-type Result struct {
-	RunID   string  `json:"run_id"`
-	Dir     string  `json:"dir"`
-	Outcome Outcome `json:"outcome"`
-	// Error says why a run that did not succeed stopped.
-	Error string `json:"error,omitempty"`
-	// StoppedAt is the node the run stopped at (failed, aborted,
-	// canceled, replanned).
-	StoppedAt *NodeRef `json:"stopped_at,omitempty"`
-	// Outputs are the final variables by node key.
-	Outputs   map[string]any     `json:"outputs"`
-	Completed []string           `json:"completed"`
-	Summary   Summary            `json:"summary"`
-	Replanned *workflow.Workflow `json:"replanned,omitempty"`
-	// Verdict is the check of the workflow's done_when, when it has one
-	// and every step ran.
-	Verdict  *Verdict  `json:"verdict,omitempty"`
-	Warnings []string  `json:"warnings,omitempty"`
-	Started  time.Time `json:"started"`
-	Finished time.Time `json:"finished"`
-	// Source is who started the run (Options.Source).
-	Source RunSource `json:"source,omitempty"`
-	// Live are the outputs of the steps that completed (ran, or were
-	// reused before From), by key, before redaction: the application
-	// layer keeps them in memory for the next "run from here". They are
-	// never written, sent or shown (Outputs is what may be).
-	Live map[string]any `json:"-"`
-}
-
-// Summary is seed 003's retry statistics for one run. Counts are per
-// execution: a step in a loop that ran ten times counts ten.
-type Summary struct {
-	Nodes                 int `json:"nodes"`
-	FirstAttemptSuccesses int `json:"first_attempt_successes"`
-	Retried               int `json:"retried"`
-	RetrySuccesses        int `json:"retry_successes"`
-	Escalations           int `json:"escalations"`
-	Skipped               int `json:"skipped"`
-	// Handled counts failures the node's on_error took (continue or
-	// branch) instead of stopping the run.
-	Handled      int                      `json:"handled"`
-	Disabled     int                      `json:"disabled"`
-	Failed       int                      `json:"failed"`
-	FailureTypes map[failure.Type]int     `json:"failure_types"`
-	Categories   map[failure.Category]int `json:"categories"`
-	// Details has one row per step node that ran, in first-run order.
-	Details    []NodeStat `json:"details"`
-	DurationMs int64      `json:"duration_ms"`
-	// Pinned counts the step executions that used pinned data instead of
-	// running; Reused the steps before From whose outputs came from an
-	// earlier run (ReusedFrom). From is where a run from a node started.
-	Pinned     int      `json:"pinned,omitempty"`
-	Reused     int      `json:"reused,omitempty"`
-	From       *NodeRef `json:"from,omitempty"`
-	ReusedFrom string   `json:"reused_from,omitempty"`
-}
-
-// NodeStat is one row of the summary's retry details.
-type NodeStat struct {
-	NodeRef
-	Executions int    `json:"executions"`
-	Attempts   int    `json:"attempts"`
-	Failures   int    `json:"failures"`
-	Result     string `json:"result"` // of the last execution: ok, ok_after_retry, skipped, failed, handled, aborted, canceled, disabled, pinned, reused
 }

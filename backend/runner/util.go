@@ -1,27 +1,19 @@
 package runner
 
 import (
-	"encoding/json"
 	"fmt"
+	"github.com/weft-dev/weft/backend/flow"
 	"sort"
 	"strings"
 	"unicode/utf8"
 )
 
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+// truncate and bounded are flow's (events are shaped there).
+func truncate(s string, n int) string { return flow.Truncate(s, n) }
 
-// truncate keeps the first n bytes of s (on a rune boundary) and marks the
-// cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("…[%d more bytes]", len(s)-cut)
-}
+func bounded(outputs map[string]any, n int) map[string]any { return flow.Bounded(outputs, n) }
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
 
 // tail keeps the last n bytes of s.
 func tail(s string, n int) string {
@@ -33,49 +25,6 @@ func tail(s string, n int) string {
 		cut++
 	}
 	return fmt.Sprintf("[%d bytes before]…", cut) + s[cut:]
-}
-
-// bounded returns a copy of outputs fit for an event line: long strings are
-// cut and deep values rendered as (cut) JSON.
-func bounded(outputs map[string]any, n int) map[string]any {
-	if outputs == nil {
-		return nil
-	}
-	if fits(outputs, n) {
-		return outputs // output maps are never changed once set: sharing is safe
-	}
-	out := make(map[string]any, len(outputs))
-	for k, v := range outputs {
-		switch t := v.(type) {
-		case string:
-			out[k] = truncate(t, n)
-		case nil, bool, int, int64, float64:
-			out[k] = t
-		default:
-			b, err := json.Marshal(t)
-			if err != nil || len(b) > n {
-				out[k] = truncate(string(b), n)
-			} else {
-				out[k] = json.RawMessage(b)
-			}
-		}
-	}
-	return out
-}
-
-func fits(outputs map[string]any, n int) bool {
-	for _, v := range outputs {
-		switch t := v.(type) {
-		case string:
-			if len(t) > n {
-				return false
-			}
-		case nil, bool, int, int64, float64:
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // outputSummary renders a node's outputs for a failure record in at most

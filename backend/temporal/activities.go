@@ -2,6 +2,7 @@ package temporal
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -20,19 +21,41 @@ type Activities struct {
 	Options func() runner.Options
 }
 
-// Step runs one attempt of a step. A failed attempt is an error carrying
-// its StepResult (outputs, failure record, events) as details: Temporal
-// retries it under the node's policy unless the failure is not retryable.
-func (a *Activities) Step(ctx context.Context, in StepInput) (*runner.StepResult, error) {
+// Errors a step activity gives when it will not run the step at all.
+const (
+	errRefused = "weft.refused" // not approved, not a step: trying again cannot help
+	errInvalid = "weft.invalid" // the run's workflow does not load
+)
+
+// Attempt runs one attempt of a step (weft.run.v2): a failed attempt is
+// a result, not an error, so Temporal re-runs the activity only when it
+// was lost with its worker (heartbeat timeout); the events of such a
+// re-run say so.
+func (a *Activities) Attempt(ctx context.Context, in AttemptInput) (*runner.StepResult, error) {
 	w, opts, err := a.setup(in.Workflow, in.Dir)
 	if err != nil {
 		return nil, err
 	}
 	opts.Approvals, opts.ReviewFile = approval.Set(setOf(in.Approved)), in.ReviewFile
-	// Alive while it works: a worker that dies is noticed after
-	// heartbeatTimeout and the attempt runs elsewhere.
+	defer heartbeat(ctx)()
+	res, err := runner.New(opts).Step(ctx, w, in.NodeID, in.Vars, in.Attempt)
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, err)
+	}
+	if lost := int(activity.GetInfo(ctx).Attempt) - 1; lost > 0 {
+		n := w.NodeByID(in.NodeID)
+		note := runner.Event{Type: runner.EvWarning, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Time: time.Now(),
+			Message: fmt.Sprintf("attempt %d ran again on another worker: the worker running it was lost (%d of %d such re-runs; they do not count as attempts)", in.Attempt.Number, lost, MaxLostAttempts)}
+		res.Events = append([]runner.Event{note}, res.Events...)
+	}
+	return res, nil
+}
+
+// heartbeat tells the server the attempt lives until the returned stop
+// is called: a worker that dies is noticed after heartbeatTimeout and the
+// attempt runs elsewhere.
+func heartbeat(ctx context.Context) (stop func()) {
 	done := make(chan struct{})
-	defer close(done)
 	go func() {
 		t := time.NewTicker(heartbeatEvery)
 		defer t.Stop()
@@ -47,11 +70,24 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (*runner.StepResult
 			}
 		}
 	}()
-	attempt := int(activity.GetInfo(ctx).Attempt)
-	res, err := runner.New(opts).Step(ctx, w, in.NodeID, in.Vars, attempt)
+	return func() { close(done) }
+}
+
+// Step runs the attempts of one round of a step (weft.run, the first
+// workflow type, kept for runs in flight): a failed attempt is an error
+// carrying its StepResult as details, retried by Temporal under the
+// node's policy unless it is not retryable.
+func (a *Activities) Step(ctx context.Context, in StepInput) (*runner.StepResult, error) {
+	w, opts, err := a.setup(in.Workflow, in.Dir)
 	if err != nil {
-		// Not approved, not a step: trying again cannot help.
-		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.refused", err)
+		return nil, err
+	}
+	opts.Approvals, opts.ReviewFile = approval.Set(setOf(in.Approved)), in.ReviewFile
+	defer heartbeat(ctx)()
+	n := int(activity.GetInfo(ctx).Attempt)
+	res, err := runner.New(opts).Step(ctx, w, in.NodeID, in.Vars, runner.Attempt{Number: n, Max: n})
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, err)
 	}
 	if fr := res.Failure; fr != nil {
 		return nil, temporal.NewApplicationErrorWithOptions(fr.Error, string(fr.FailureType), temporal.ApplicationErrorOptions{
@@ -74,7 +110,7 @@ func (a *Activities) setup(raw []byte, dir string) (*wf.Workflow, runner.Options
 	var opts runner.Options
 	w, _, err := wf.Parse(raw)
 	if err != nil {
-		return nil, opts, temporal.NewNonRetryableApplicationError("the run's workflow does not load: "+err.Error(), "weft.invalid", err)
+		return nil, opts, temporal.NewNonRetryableApplicationError("the run's workflow does not load: "+err.Error(), errInvalid, err)
 	}
 	if a.Options != nil {
 		opts = a.Options()
@@ -100,9 +136,9 @@ func (a *Activities) Goal(ctx context.Context, in GoalInput) (GoalOutput, error)
 	if err != nil {
 		return GoalOutput{}, err
 	}
-	v, err := runner.New(opts).Judge(ctx, w, in.Vars, in.Details)
-	if err != nil {
-		return GoalOutput{Error: err.Error()}, nil
+	v, fr := runner.New(opts).Judge(ctx, w, in.Vars, in.Details)
+	if fr != nil {
+		return GoalOutput{Error: fr.Error, Failure: fr}, nil
 	}
 	return GoalOutput{Verdict: v}, nil
 }

@@ -23,6 +23,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			rp := worker.NewWorkflowReplayer()
 			rp.RegisterWorkflowWithOptions(Run, workflow.RegisterOptions{Name: WorkflowType})
+			rp.RegisterWorkflowWithOptions(RunV1, workflow.RegisterOptions{Name: WorkflowTypeV1})
 			if err := rp.ReplayWorkflowHistoryFromJSONFile(log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))), f); err != nil {
 				t.Fatal(err)
 			}

@@ -12,6 +12,8 @@ package temporal
 
 import (
 	"encoding/json"
+
+	"github.com/weft-dev/weft/backend/failure"
 	"time"
 
 	"github.com/weft-dev/weft/backend/runner"
@@ -20,7 +22,10 @@ import (
 // Names shared by workers and clients.
 const (
 	DefaultTaskQueue = "weft"
-	WorkflowType     = "weft.run"
+	// WorkflowType is the workflow runs are started as; WorkflowTypeV1,
+	// the first one, stays registered for runs in flight (interpreter.go).
+	WorkflowType   = "weft.run.v2"
+	WorkflowTypeV1 = "weft.run"
 	// SignalRespond carries a runner.Response to the escalation waiting.
 	SignalRespond = "weft.respond"
 	// QueryState returns the run's State.
@@ -54,7 +59,21 @@ type RunInput struct {
 	Source runner.RunSource `json:"source,omitempty"`
 }
 
-// StepInput is one step attempt's input.
+// WorkflowTypes are every workflow type of a Weft run.
+var WorkflowTypes = []string{WorkflowType, WorkflowTypeV1}
+
+// AttemptInput is one step attempt's input (weft.run.v2).
+type AttemptInput struct {
+	Workflow   json.RawMessage `json:"workflow"`
+	NodeID     string          `json:"node_id"`
+	Vars       map[string]any  `json:"vars"`
+	Approved   []string        `json:"approved"`
+	ReviewFile bool            `json:"review_file,omitempty"`
+	Dir        string          `json:"dir"`
+	Attempt    runner.Attempt  `json:"attempt"`
+}
+
+// StepInput is one round of a step's attempts (weft.run).
 type StepInput struct {
 	Workflow   json.RawMessage `json:"workflow"`
 	NodeID     string          `json:"node_id"`
@@ -84,6 +103,8 @@ type GoalInput struct {
 type GoalOutput struct {
 	Verdict *runner.Verdict `json:"verdict,omitempty"`
 	Error   string          `json:"error,omitempty"`
+	// Failure is why it could not be checked, classified as Run does.
+	Failure *failure.Record `json:"failure,omitempty"`
 }
 
 // CondOutput is a condition's value, or why it could not be evaluated.

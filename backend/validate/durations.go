@@ -9,22 +9,13 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// The largest durations a workflow may ask for. Past them a value is a
-// mistake (1e13 ms is three centuries) and, turned into a time.Duration,
-// it would overflow and wrap to zero or a negative wait: a timeout that
-// fires at once, a wait that does not wait. The runner enforces the same
-// limits on values that only exist at run time (templates).
+// The largest durations a workflow may ask for (workflow.MaxTimeoutMs…).
 const (
-	// MaxTimeoutMs bounds a node's timeout_ms and run_command's
-	// timeout_ms: 7 days.
-	MaxTimeoutMs = 7 * 24 * 60 * 60 * 1000
+	MaxTimeoutMs = workflow.MaxTimeoutMs
 	// MaxWaitMs bounds the wait tool's ms: 7 days.
-	MaxWaitMs = MaxTimeoutMs
-	// MaxBackoffMs bounds retry.backoff.initial_ms and max_ms: 1 day.
-	MaxBackoffMs = 24 * 60 * 60 * 1000
-	// MaxBackoffMultiplier bounds retry.backoff.multiplier (at least 1
-	// when given).
-	MaxBackoffMultiplier = 100
+	MaxWaitMs            = MaxTimeoutMs
+	MaxBackoffMs         = workflow.MaxBackoffMs
+	MaxBackoffMultiplier = workflow.MaxBackoffMultiplier
 )
 
 // checkDurations reports the node's out-of-range durations. Values a
