@@ -223,12 +223,12 @@ func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 		defer cancel()
 	}
 	cmd := shellCommand(cctx, command)
-	proc.Prepare(cmd)
 	cmd.Dir = dir
 	cmd.Env = c.Env
 	if cmd.Env == nil {
 		cmd.Env = proc.Env(os.Environ(), nil, nil)
 	}
+	proc.Prepare(cmd) // after Env: on Linux it starts the shell under a supervisor
 	stdout := &cappedBuffer{max: MaxCommandOutput}
 	stderr := &cappedBuffer{max: MaxCommandOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr

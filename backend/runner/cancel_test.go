@@ -8,20 +8,12 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
-)
 
-// alive reports whether pid is a live (not zombie) process.
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i > 0 && len(s) > i+2 && s[i+2] != 'Z'
-}
+	"github.com/weft-dev/weft/backend/runner/proc"
+)
 
 // cancelOn returns a context canceled delay after the first event that
 // matches.
@@ -69,25 +61,45 @@ func TestCancelDuringWait(t *testing.T) {
 	}
 }
 
+// A canceled or timed-out step kills its command's whole tree: a background
+// child, an orphan of a double fork and a child in a session of its own
+// (setsid), which a process group kill does not reach.
 func TestCancelKillsCommandTree(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc")
 	}
-	e := newEnv(t)
-	ctx := cancelOn(e, func(ev Event) bool { return ev.Type == EvAttempt && ev.NodeKey == "tree" }, 300*time.Millisecond)
-	res := e.runCtx(ctx, parse(t, `"nodes":[
- {"id":"c","key":"tree","type":"Tool","params":{"tool":"run_command","arguments":{"command":"sleep 30 & echo $! > child.pid; wait"}}}],"edges":[]`))
-	wantOutcome(t, res, OutcomeCanceled)
-	pid, err := strconv.Atoi(strings.TrimSpace(e.read("child.pid")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(3 * time.Second)
-	for alive(pid) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the command's child %d outlived the cancel", pid)
-		}
-		time.Sleep(20 * time.Millisecond)
+	const tree = `sleep 30 & echo $! > child.pid; (sleep 30 & echo $! > orphan.pid); setsid sh -c 'echo $$ > session.pid; exec sleep 30' & wait`
+	for _, how := range []string{"cancel", "timeout"} {
+		t.Run(how, func(t *testing.T) {
+			e := newEnv(t)
+			ctx, want, timeout := context.Background(), OutcomeCanceled, ""
+			if how == "cancel" {
+				ctx = cancelOn(e, func(ev Event) bool { return ev.Type == EvAttempt && ev.NodeKey == "tree" }, 300*time.Millisecond)
+			} else {
+				want, timeout = OutcomeFailed, `,"timeout_ms":300`
+			}
+			res := e.runCtx(ctx, parse(t, `"nodes":[
+ {"id":"c","key":"tree","type":"Tool","retry":{"max_attempts":1},"params":{"tool":"run_command","arguments":{"command":`+strconv.Quote(tree)+timeout+`}}}],"edges":[]`))
+			wantOutcome(t, res, want)
+			var pids []int
+			for _, f := range []string{"child.pid", "orphan.pid", "session.pid"} {
+				pid, err := strconv.Atoi(strings.TrimSpace(e.read(f)))
+				if err != nil {
+					t.Fatalf("%s: %v", f, err)
+				}
+				pids = append(pids, pid)
+			}
+			deadline := time.Now().Add(3 * time.Second)
+			for _, pid := range pids {
+				for proc.Running(pid) {
+					if time.Now().After(deadline) {
+						syscall.Kill(pid, syscall.SIGKILL)
+						t.Errorf("process %d (of child, orphan, session %v) outlived the %s", pid, pids, how)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+			}
+		})
 	}
 }
 

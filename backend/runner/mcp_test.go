@@ -16,6 +16,7 @@ import (
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/mcp"
 	"github.com/weft-dev/weft/backend/mcp/mcptest"
+	"github.com/weft-dev/weft/backend/runner/proc"
 	"github.com/weft-dev/weft/backend/settings"
 )
 
@@ -149,7 +150,7 @@ func TestMCPPlaywrightWorkflow(t *testing.T) {
 	}
 	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range group {
-		for alive(pid) {
+		for proc.Running(pid) {
 			if time.Now().After(deadline) {
 				t.Fatalf("process %d of the browser server outlived Close", pid)
 			}

@@ -13,14 +13,17 @@ func setGroup(cmd *exec.Cmd) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 	}
 	cmd.SysProcAttr.Setpgid = true
-	setDeathSignal(cmd.SysProcAttr)
+	supervise(cmd)
 }
 
-// KillGroup sends SIGKILL to the process group cmd leads. It is a no-op for
-// a command that never started; a group that is already gone is not an
+// KillGroup kills cmd's process tree. On Linux it asks the command's
+// supervisor, which kills the group and every process that left it and
+// then dies by SIGKILL; elsewhere, or once the supervisor is gone, it
+// sends SIGKILL to the process group cmd leads. It is a no-op for a
+// command that never started; a group that is already gone is not an
 // error.
 func KillGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
+	if cmd.Process == nil || stopSupervisor(cmd) {
 		return nil
 	}
 	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

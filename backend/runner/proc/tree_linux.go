@@ -30,6 +30,12 @@ func stat(pid int) []string {
 	return strings.Fields(s[i+1:])
 }
 
+// Running reports whether pid is a live process (not a zombie).
+func Running(pid int) bool {
+	f := stat(pid)
+	return len(f) > 0 && f[0] != "Z"
+}
+
 // Descendants lists the live descendants of pid (children, grandchildren…)
 // by their parent links. Browsers put their helpers in process groups of
 // their own, which a group kill does not reach; these links do, while the

@@ -11,3 +11,6 @@ func Descendants(pid int) []Proc { return nil }
 
 // Kill is a no-op where Descendants finds nothing.
 func Kill(ps []Proc) {}
+
+// Running is only known on Linux; elsewhere it reports false.
+func Running(pid int) bool { return false }
