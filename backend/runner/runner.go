@@ -315,17 +315,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		r.mcp = mcp.NewManager(o.Settings.MCPServers, mcp.Options{Dir: dir, Logger: o.Logger, Redactor: red})
 		defer r.mcp.Close()
 	}
-	var warnings []string
-	for _, p := range res.Problems {
-		if p.Code == validate.CodeUnknownTool && len(p.NodeIDs) > 0 {
-			if n := g.ByID[p.NodeIDs[0]]; n != nil {
-				if _, _, ok := r.mcp.Resolve(n.Params.Tool); ok {
-					continue // an MCP tool: its server is only asked when the node runs
-				}
-			}
-		}
-		warnings = append(warnings, p.Message)
-	}
+	warnings := startWarnings(res, w, func(tool string) bool { _, _, ok := r.mcp.Resolve(tool); return ok })
 	r.pats = o.Patterns
 	if r.pats == nil {
 		if r.pats, err = failure.DefaultPatternStore(); err != nil {
@@ -373,6 +363,30 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		result.Warnings = append(result.Warnings, r.red.String("the run log is incomplete: "+err.Error()))
 	}
 	return result, nil
+}
+
+// startWarnings are the problems of a valid workflow that do not stop a
+// run: its first warnings. A tool an MCP server provides is not one (its
+// server is asked only when the step runs).
+func startWarnings(res validate.Result, w *workflow.Workflow, mcpTool func(string) bool) []string {
+	var out []string
+	for _, p := range res.Problems {
+		if p.Code == validate.CodeUnknownTool && len(p.NodeIDs) > 0 {
+			if n := w.NodeByID(p.NodeIDs[0]); n != nil && mcpTool(n.Params.Tool) {
+				continue
+			}
+		}
+		out = append(out, p.Message)
+	}
+	return out
+}
+
+// StartWarnings are the warnings a run of w starts with under settings
+// s, for an engine that runs it elsewhere (Temporal): the submitter knows
+// the MCP servers the person configured, as a local run does.
+func StartWarnings(w *workflow.Workflow, s settings.Settings) []string {
+	m := mcp.NewManager(s.MCPServers, mcp.Options{})
+	return startWarnings(validate.Validate(w, tools.Builtin()), w, func(tool string) bool { _, _, ok := m.Resolve(tool); return ok })
 }
 
 // drive does what the walk asks, on this machine, until the run ends:

@@ -35,6 +35,9 @@ type Submission struct {
 	DefaultRetries int
 	// Source is who starts the run (recorded with it).
 	Source runner.RunSource
+	// Warnings are the run's first warnings, as a local run would give
+	// them (runner.StartWarnings).
+	Warnings []string
 }
 
 // Submit checks req.Workflow as Start does (validation, then approval of
@@ -82,7 +85,8 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 		res.Error = approvalMessage(pass.pending)
 		return res, "", nil
 	}
-	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, ReviewFile: pass.file, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries, Source: req.Source})
+	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, ReviewFile: pass.file, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries, Source: req.Source,
+		Warnings: runner.StartWarnings(w, st)})
 	if err != nil {
 		return res, "", err
 	}

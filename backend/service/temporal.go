@@ -37,7 +37,7 @@ func runInput(sub Submission) temporal.RunInput {
 		src = runner.RunByPerson
 	}
 	return temporal.RunInput{Approved: sub.Approved, ReviewFile: sub.ReviewFile, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned,
-		DefaultRetries: sub.DefaultRetries, Source: src}
+		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings}
 }
 
 func (s *Service) getenv(k string) string {
@@ -176,12 +176,8 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 				if err != nil {
 					return resp, false
 				}
-				if resp.Action != runner.ActReplan {
-					return resp, true
-				}
-				if rp == nil {
-					e.Notice = "replanning needs a model: set one up in Preferences → Model"
-					continue
+				if resp.Action != runner.ActReplan || rp == nil {
+					return resp, true // without a planner here, the run's walk refuses it as a local run does
 				}
 				nw, err := s.replanTemporal(ctx, rp, req.Workflow, id, e, st)
 				if err != nil {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
@@ -185,8 +187,8 @@ func (e *Engine) Input(ctx context.Context, runID string) (RunInput, error) {
 		return in, fmt.Errorf("temporal: read run %s: %w", runID, err)
 	}
 	attrs := ev.GetWorkflowExecutionStartedEventAttributes()
-	if attrs == nil || attrs.GetWorkflowType().GetName() != WorkflowType {
-		return in, fmt.Errorf("temporal: run %s is not a %s run", runID, WorkflowType)
+	if attrs == nil || !slices.Contains(WorkflowTypes, attrs.GetWorkflowType().GetName()) {
+		return in, fmt.Errorf("temporal: run %s is not a Weft run (%s)", runID, strings.Join(WorkflowTypes, ", "))
 	}
 	dc, err := DataConverter(e.Config.Key)
 	if err != nil {
@@ -226,7 +228,7 @@ type RunInfo struct {
 
 // List returns the newest runs (at most limit).
 func (e *Engine) List(ctx context.Context, limit int) ([]RunInfo, error) {
-	resp, err := e.Client.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: e.Config.Namespace, PageSize: int32(limit), Query: fmt.Sprintf("WorkflowType = '%s'", WorkflowType)})
+	resp, err := e.Client.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: e.Config.Namespace, PageSize: int32(limit), Query: fmt.Sprintf("WorkflowType IN ('%s')", strings.Join(WorkflowTypes, "', '"))})
 	if err != nil {
 		return nil, fmt.Errorf("temporal: list runs: %w", err)
 	}

@@ -64,10 +64,12 @@ func run(ctx workflow.Context, in RunInput, v1 bool) (*runner.Result, error) {
 		ie := &runner.InvalidError{Problems: vr.Errors()}
 		return nil, temporal.NewNonRetryableApplicationError(ie.Error(), "weft.invalid", nil)
 	}
-	var warnings []string
-	for _, p := range vr.Problems {
-		if p.Code != validate.CodeUnknownTool { // an MCP tool: its worker resolves it when the step runs
-			warnings = append(warnings, p.Message)
+	warnings := in.Warnings
+	if warnings == nil { // an older submitter: all but unknown tools (MCP tools resolve on the worker)
+		for _, p := range vr.Problems {
+			if p.Code != validate.CodeUnknownTool {
+				warnings = append(warnings, p.Message)
+			}
 		}
 	}
 	info := workflow.GetInfo(ctx)

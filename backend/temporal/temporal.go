@@ -57,6 +57,10 @@ type RunInput struct {
 	// Source is who started the run (manual, schedule), recorded in its
 	// result; "" in runs submitted before it was kept.
 	Source runner.RunSource `json:"source,omitempty"`
+	// Warnings are the run's first warnings, from the submitter, which
+	// knows the MCP servers the person configured (runner.StartWarnings);
+	// nil in runs submitted before they were sent.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // WorkflowTypes are every workflow type of a Weft run.

@@ -6,10 +6,11 @@ import (
 	"go.temporal.io/sdk/workflow"
 )
 
-// Register adds the run workflow and the step activities to a worker (or
-// a test environment).
+// Register adds the run workflows (weft.run.v2, and weft.run for runs in
+// flight) and the step activities to a worker (or a test environment).
 func Register(r worker.Registry, acts *Activities) {
 	r.RegisterWorkflowWithOptions(Run, workflow.RegisterOptions{Name: WorkflowType})
+	r.RegisterWorkflowWithOptions(RunV1, workflow.RegisterOptions{Name: WorkflowTypeV1})
 	r.RegisterActivity(acts)
 }
 

@@ -119,13 +119,14 @@ func TestRunOnARealServer(t *testing.T) {
 		t.Fatalf("replay: %v", err)
 	}
 	// WEFT_RECORD_HISTORY=1 keeps it for backend/temporal's replay test,
-	// which guards later changes of the worker's code.
+	// which guards later changes of the worker's code (one file per
+	// workflow type: the first one's stays as it was recorded).
 	if os.Getenv("WEFT_RECORD_HISTORY") != "" {
 		b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(hist)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join("..", "..", "backend", "temporal", "testdata", "history-if-retry-fix.json"), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join("..", "..", "backend", "temporal", "testdata", "history-"+wtemporal.WorkflowType+"-if-retry-fix.json"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
