@@ -75,6 +75,7 @@ test: deps
 FUZZTIME ?= 60s
 FUZZ_TARGETS := \
 	./backend/validate:FuzzLoadValidate \
+	./backend/flow:FuzzWalk \
 	./backend/workflow:FuzzFastDecode \
 	./backend/validate:FuzzValidateGraph \
 	./backend/validate:FuzzExprRefs \
