@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/weft-dev/weft/backend/runner/proc/internal/tree"
 )
 
 // treeScript starts two sleeps that leave the shell's tree: one by a double
@@ -219,7 +221,7 @@ func TestSupervisorPassesStdioArgsAndEnv(t *testing.T) {
 // A signal sent to the process Weft started (an MCP server's SIGTERM at
 // shutdown) reaches the command.
 func TestSupervisorForwardsSignals(t *testing.T) {
-	for _, s := range forwarded {
+	for _, s := range tree.Forwarded() {
 		sig := s.(syscall.Signal)
 		t.Run(sig.String(), func(t *testing.T) {
 			cmd := exec.Command("sh", "-c", fmt.Sprintf(`trap 'echo got; exit 3' %d; echo ready; while :; do sleep 0.02; done`, sig))
@@ -267,7 +269,7 @@ func TestSupervisorWithoutMarkerRefuses(t *testing.T) {
 	SetGroup(cmd)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	out, _ := cmd.CombinedOutput()
-	if cmd.ProcessState.ExitCode() != 127 || !strings.Contains(string(out), supervisorEnv) || strings.Contains(string(out), "ran") {
+	if cmd.ProcessState.ExitCode() != 127 || !strings.Contains(string(out), tree.Env) || strings.Contains(string(out), "ran") {
 		t.Errorf("exit %v: %s", cmd.ProcessState, out)
 	}
 }

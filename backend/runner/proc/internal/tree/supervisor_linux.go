@@ -1,10 +1,9 @@
 //go:build linux
 
-package proc
+package tree
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"os/signal"
 	"runtime"
@@ -14,12 +13,52 @@ import (
 	"unsafe"
 )
 
-// The supervisor's side of supervise_linux.go. It runs in any executable
-// that imports this package (the app, the weft CLI, a worker, a test
-// binary) without a hook in its main.
+const (
+	// Env marks the supervisor's environment; its value is the pid of the
+	// process that started it. The command does not inherit it.
+	Env = "WEFT_PROC_SUPERVISOR"
+	// Name is the supervisor's argv[0] (what ps shows); its argv goes on
+	// with the command's path and the command's own argv.
+	Name = "weft-supervisor"
+	// Stop asks the supervisor to kill the command's whole tree and then
+	// itself. A signal that kills by default, so that one sent before the
+	// supervisor listens ends it before it starts the command.
+	Stop = syscall.SIGHUP
+	// ParentGone is the supervisor's death signal: a real-time signal
+	// nobody else sends. Linux also sends it when only the thread that
+	// started the supervisor ends, so the supervisor checks its parent
+	// before it acts on it.
+	ParentGone = syscall.Signal(40)
+	// KillTimeout bounds how long the supervisor keeps killing (a process
+	// in uninterruptible sleep cannot die); less than proc.WaitDelay,
+	// after which exec.Cmd kills the supervisor itself.
+	KillTimeout = time.Second
+)
+
+// Forwarded are the signals the supervisor passes to the command
+// unchanged: a signal sent to the process Weft started (an MCP server's
+// SIGTERM at shutdown) reaches the command as before.
+func Forwarded() []os.Signal {
+	return []os.Signal{syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGALRM, syscall.SIGWINCH}
+}
+
+// WithoutMarker is env without Env.
+func WithoutMarker(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if len(kv) <= len(Env) || kv[:len(Env)+1] != Env+"=" {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// The supervisor's side. It runs in any executable that imports this
+// package (through proc: the app, the weft CLI, a worker, a test binary)
+// without a hook in its main.
 func init() {
-	parent, marked := os.LookupEnv(supervisorEnv)
-	if !marked && (len(os.Args) == 0 || os.Args[0] != supervisorName) {
+	parent, marked := os.LookupEnv(Env)
+	if !marked && (len(os.Args) == 0 || os.Args[0] != Name) {
 		return
 	}
 	os.Exit(supervisor(parent, marked, os.Args))
@@ -35,11 +74,11 @@ func supervisor(parent string, marked bool, args []string) int {
 	if !marked || err != nil || len(args) < 3 {
 		// Started as a supervisor without the marker (an Env set after
 		// proc.Prepare): refuse rather than run this program as itself.
-		fmt.Fprintf(os.Stderr, "weft: %s started without a valid %s (%q): the command did not run\n", supervisorName, supervisorEnv, parent)
+		os.Stderr.WriteString("weft: " + Name + " started without a valid " + Env + " (" + strconv.Quote(parent) + "): the command did not run\n")
 		return 127
 	}
 	sigs := make(chan os.Signal, 64)
-	signal.Notify(sigs, append([]os.Signal{syscall.SIGCHLD, stopSignal, parentGone}, forwarded...)...)
+	signal.Notify(sigs, append([]os.Signal{syscall.SIGCHLD, Stop, ParentGone}, Forwarded()...)...)
 	if syscall.Getppid() != ppid {
 		return 1 // Weft died before the line above heard its death signal
 	}
@@ -48,12 +87,12 @@ func supervisor(parent string, marked bool, args []string) int {
 	// still killed as far as its parent links reach.)
 	syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
 	pid, err := syscall.ForkExec(args[1], args[2:], &syscall.ProcAttr{
-		Env:   withoutMarker(os.Environ()),
+		Env:   WithoutMarker(os.Environ()),
 		Files: []uintptr{0, 1, 2}, // and, being inherited, any other file Weft passed
 		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
 	})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "weft: start %s: %v\n", args[1], err)
+		os.Stderr.WriteString("weft: start " + args[1] + ": " + err.Error() + "\n")
 		if errors.Is(err, syscall.ENOENT) {
 			return 127
 		}
@@ -68,12 +107,12 @@ func supervisor(parent string, marked bool, args []string) int {
 				}
 				return ws.ExitStatus()
 			}
-		case stopSignal:
-			killTree(killTimeout)
+		case Stop:
+			killTree(KillTimeout)
 			die(syscall.SIGKILL)
-		case parentGone:
+		case ParentGone:
 			if syscall.Getppid() != ppid {
-				killTree(killTimeout)
+				killTree(KillTimeout)
 				die(syscall.SIGKILL)
 			}
 		default:

@@ -1,11 +1,11 @@
 //go:build linux
 
-package proc
+package tree
 
 import (
+	"bytes" // not strings: see doc.go
 	"os"
 	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -22,12 +22,15 @@ func stat(pid int) []string {
 	if err != nil {
 		return nil
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
+	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
 		return nil
 	}
-	return strings.Fields(s[i+1:])
+	var out []string
+	for _, f := range bytes.Fields(b[i+1:]) {
+		out = append(out, string(f))
+	}
+	return out
 }
 
 // Running reports whether pid is a live process (not a zombie).

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package proc
+package tree
 
 // Proc identifies a process.
 type Proc struct{ Pid int }
