@@ -10,8 +10,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,6 +28,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/runner"
+	wproc "github.com/weft-dev/weft/backend/runner/proc"
 	"github.com/weft-dev/weft/backend/settings"
 	wtemporal "github.com/weft-dev/weft/backend/temporal"
 	wf "github.com/weft-dev/weft/backend/workflow"
@@ -260,14 +264,17 @@ func TestCommandLine(t *testing.T) {
 
 // Durability: the worker is killed (-9) while a step runs; another worker
 // takes over: the step in flight runs again, the steps that completed do
-// not (their results are in the workflow history).
+// not (their results are in the workflow history). The step's command
+// tree dies with the worker, including a double-forked child and one in a
+// session of its own (setsid), so the half-done step does not go on
+// beside its re-run.
 func TestKillNineWorker(t *testing.T) {
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	addr := ts.GetFrontendHostPort()
 	home, dir := t.TempDir(), t.TempDir()
 	doc := parse(t, `"nodes":[
  {"id":"a","key":"first","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo ran >> first.log"}}},
- {"id":"b","key":"slow","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo started >> slow.log; sleep 4; echo done >> slow.log"}},"retry":{"max_attempts":3,"backoff":{"initial_ms":100}}},
+ {"id":"b","key":"slow","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo started >> slow.log; if [ ! -e kids ]; then touch kids; (sleep 120 & echo $! > orphan.pid); setsid sh -c 'echo $$ > session.pid; exec sleep 120' & fi; sleep 4; echo done >> slow.log"}},"retry":{"max_attempts":3,"backoff":{"initial_ms":100}}},
  {"id":"c","key":"last","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo ran >> last.log"}}}],
  "edges":[{"from":"a","to":"b"},{"from":"b","to":"c"}]`)
 	first, _ := proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-kill")
@@ -278,16 +285,39 @@ func TestKillNineWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for !strings.Contains(read(dir, "slow.log"), "started") {
+	kids := []string{"orphan.pid", "session.pid"}
+	for !strings.Contains(read(dir, "slow.log"), "started") || !strings.HasSuffix(read(dir, kids[0]), "\n") || !strings.HasSuffix(read(dir, kids[1]), "\n") {
 		if ctx.Err() != nil {
-			t.Fatal("the slow step never started")
+			t.Fatal("the slow step never started its children")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+	for _, kid := range kids {
+		if pid, _ := strconv.Atoi(strings.TrimSpace(read(dir, kid))); runtime.GOOS == "linux" && !wproc.Running(pid) {
+			t.Fatalf("the step's child %d (%s) is not running", pid, kid)
+		}
 	}
 	if err := first.Process.Kill(); err != nil { // SIGKILL: no goodbye to the server
 		t.Fatal(err)
 	}
 	first.Wait()
+	for deadline := time.Now().Add(5 * time.Second); runtime.GOOS == "linux"; time.Sleep(20 * time.Millisecond) {
+		var left []string
+		for _, kid := range kids {
+			if pid, _ := strconv.Atoi(strings.TrimSpace(read(dir, kid))); wproc.Running(pid) {
+				left = append(left, kid)
+				if time.Now().After(deadline) {
+					syscall.Kill(pid, syscall.SIGKILL)
+				}
+			}
+		}
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the step's children %v outlived its worker", left)
+		}
+	}
 	proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-kill")
 	res, err := eng.Follow(ctx, id, wtemporal.Handler{})
 	if err != nil {
