@@ -138,6 +138,8 @@ func (c *cli) run(ctx context.Context, args []string) int {
 			}
 		case e.Finished != nil:
 			finished <- e.Finished
+		case e.Notice != nil:
+			fmt.Fprintf(c.stderr, "weft: %s\n", *e.Notice)
 		}
 	})
 	// Steps a model wrote wait for approval: --approve gives it, a

@@ -84,13 +84,22 @@ func (c *cli) worker(ctx context.Context, args []string) int {
 	}
 	defer eng.Client.Close()
 	acts := &temporal.Activities{Options: func() runner.Options { return c.workerOptions(s) }}
-	w := temporal.NewWorker(eng.Client, *o.queue, acts)
-	fmt.Fprintf(c.stdout, "weft worker: polling task queue %s on %s (namespace %s); Ctrl+C stops\n", *o.queue, *o.address, *o.namespace)
+	w := temporal.NewWorker(eng, acts)
+	fmt.Fprintf(c.stderr, "weft worker: polling task queue %s on %s (namespace %s)%s; Ctrl+C stops\n", eng.Config.Queue(), *o.address, *o.namespace, sealedNote(eng.Config))
 	if err := w.Run(interruptOf(ctx)); err != nil {
 		fmt.Fprintf(c.stderr, "weft: worker: %v\n", err)
 		return exitUnusable
 	}
 	return exitOK
+}
+
+// sealedNote says which runs a worker takes: with a key, only runs sealed
+// with it (their own queue); without, only unsealed ones.
+func sealedNote(cfg temporal.Config) string {
+	if cfg.Key == nil {
+		return " (runs submitted without a payload key)"
+	}
+	return " (runs sealed with payload key " + temporal.KeyID(cfg.Key) + ")"
 }
 
 // workerOptions are the runner options of this machine's steps: its
@@ -175,21 +184,43 @@ func (c *cli) runs(ctx context.Context, args []string) int {
 				fmt.Fprintf(c.stderr, "weft: logged a run nobody followed: %s\n", d)
 			}
 		}
+		eng.Outcomes(ctx, runs)
 		if *asJSON {
 			c.writeJSONLine(runs)
 			return exitOK
 		}
+		notes := map[string]bool{}
 		for _, r := range runs {
-			fmt.Fprintf(c.stdout, "%-60s %-10s %s\n", r.RunID, r.Status, r.Started.Local().Format("2006-01-02 15:04:05"))
+			fmt.Fprintf(c.stdout, "%-60s %-10s %s\n", r.RunID, r.Outcome, r.Started.Local().Format("2006-01-02 15:04:05"))
+			if r.Outcome == "sealed" || r.Outcome == "unsealed" || r.Outcome == "unknown" {
+				notes[r.Note] = true
+			}
+		}
+		for n := range notes {
+			fmt.Fprintf(c.stderr, "weft: %s\n", n)
 		}
 	case "show":
 		p := &runPrinter{c: c, json: *asJSON}
-		st, err := eng.State(ctx, fs.Arg(0), 0)
+		// A run answers through a worker: while none polls its queue,
+		// say so rather than wait without a word.
+		st, err := eng.AskState(ctx, fs.Arg(0), 0, func(msg string) { fmt.Fprintf(c.stderr, "weft: %s\n", msg) })
 		if err != nil {
+			// Why it did not answer: a key this process lacks, or a run
+			// still going (its end is not there yet); else its end.
+			if sv, serr := eng.Serving(ctx, fs.Arg(0)); serr == nil && (sv.Unreadable != nil || sv.Running) {
+				if sv.Unreadable != nil {
+					err = sv.Unreadable
+				}
+				fmt.Fprintf(c.stderr, "weft: %v\n", err)
+				return exitUnusable
+			}
 			res, rerr := eng.Result(ctx, fs.Arg(0))
 			if rerr != nil {
 				fmt.Fprintf(c.stderr, "weft: %v\n", err)
 				return exitUnusable
+			}
+			if errors.Is(err, temporal.ErrEndedUnanswered) {
+				fmt.Fprintln(c.stderr, "weft: the run has ended; no worker is up to replay its events, so only its end is shown")
 			}
 			p.summary(res)
 			return exitOK

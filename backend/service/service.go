@@ -168,6 +168,9 @@ const (
 	KindEscalation EventKind = "run:escalation"
 	KindReplanned  EventKind = "run:replanned"
 	KindFinished   EventKind = "run:finished"
+	// KindNotice says, in a sentence, why a run on another engine does not
+	// go on (no worker polls its task queue); it may come at any time.
+	KindNotice EventKind = "run:notice"
 )
 
 // Event is one thing a run tells its caller; the field named by Kind is set.
@@ -177,6 +180,7 @@ type Event struct {
 	Escalation *Escalation
 	Replan     *Replan
 	Finished   *Finished
+	Notice     *string
 }
 
 // Payload is the value the event carries, for an adapter that passes it
@@ -191,6 +195,8 @@ func (e Event) Payload() any {
 		return *e.Replan
 	case e.Finished != nil:
 		return *e.Finished
+	case e.Notice != nil:
+		return *e.Notice
 	}
 	return nil
 }

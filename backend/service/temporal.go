@@ -188,6 +188,7 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 				return runner.Response{Action: runner.ActAbort}, true
 			}
 		},
+		Notice: func(msg string) { run.send(Event{Kind: KindNotice, Notice: &msg}) },
 	})
 	if err != nil {
 		switch {

@@ -207,19 +207,15 @@ func (s *Service) logTemporalRun(ctx context.Context, eng *temporal.Engine, st s
 	return rec.Dir(), markLogged(runsDir, r.RunID)
 }
 
-// endOf is how run r ended, from the service: its result, or (failed on
-// the service, canceled, terminated, timed out) what its status says.
+// endOf is how run r ended, from the service (temporal.Engine.End); a
+// result that cannot be read ends it as failed, saying why.
 func endOf(ctx context.Context, eng *temporal.Engine, r temporal.RunInfo) *runner.Result {
-	res, err := eng.Result(ctx, r.RunID)
-	if err == nil {
-		return res
+	res, err := eng.End(ctx, r)
+	if err != nil {
+		return &runner.Result{RunID: r.RunID, Outcome: runner.OutcomeFailed, Started: r.Started, Finished: r.Closed,
+			Error: fmt.Sprintf("the run's end cannot be read from the Temporal service: %v", err)}
 	}
-	out := &runner.Result{RunID: r.RunID, Outcome: runner.OutcomeFailed, Started: r.Started, Finished: r.Closed,
-		Error: fmt.Sprintf("the run ended %s on the Temporal service: %v", r.Status, err)}
-	if r.Status == "canceled" || r.Status == "terminated" {
-		out.Outcome = runner.OutcomeCanceled
-	}
-	return out
+	return res
 }
 
 // startOf is when the run started, for its folder's name (the history

@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
@@ -37,12 +40,9 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-func (c Config) queue() string {
-	if c.TaskQueue == "" {
-		return DefaultTaskQueue
-	}
-	return c.TaskQueue
-}
+// Queue is the task queue this configuration submits to and a worker of
+// it polls: TaskQueue, or its sealed queue when there is a Key.
+func (c Config) Queue() string { return TaskQueue(c.TaskQueue, c.Key) }
 
 // Dial connects to the service.
 func Dial(cfg Config) (client.Client, error) {
@@ -87,7 +87,7 @@ func (e *Engine) Submit(ctx context.Context, w *wf.Workflow, in RunInput) (strin
 	}
 	in.Workflow = b
 	id := fmt.Sprintf("weft-%s-%d", w.ID, time.Now().UnixNano())
-	run, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: e.Config.queue(),
+	run, err := e.Client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: e.Config.Queue(),
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowType, in)
 	if err != nil {
 		return "", fmt.Errorf("temporal: start the run: %w", err)
@@ -97,52 +97,75 @@ func (e *Engine) Submit(ctx context.Context, w *wf.Workflow, in RunInput) (strin
 
 // Handler hears a followed run: every event once, in order, and each
 // escalation once; an escalation's answer (ok true) is signalled to the
-// run. Escalation may block: the run waits anyway.
+// run. Escalation may block: the run waits anyway. Notice hears, once
+// each, why the run does not answer (no worker polls its task queue).
 type Handler struct {
 	Event      func(runner.Event)
 	Escalation func(ctx context.Context, e runner.Escalation) (runner.Response, bool)
+	Notice     func(string)
 }
 
 // pollEvery is how often a follower asks the run for news.
 const pollEvery = 250 * time.Millisecond
 
 // Follow follows a run until it ends and returns its result. When ctx
-// ends first it returns ctx's error and the run goes on (detached).
+// ends first it returns ctx's error and the run goes on (detached). While
+// no worker polls the run's task queue it waits, and says so (Notice).
 func (e *Engine) Follow(ctx context.Context, runID string, h Handler) (*runner.Result, error) {
 	var after int64
 	answered := int64(-1)
+	told := ""
+	tell := func(msg string) {
+		if msg != told && h.Notice != nil {
+			h.Notice(msg)
+		}
+		told = msg
+	}
 	for {
-		st, err := e.State(ctx, runID, after)
-		if err != nil {
+		st, err := e.AskState(ctx, runID, after, tell)
+		switch {
+		case errors.Is(err, ErrEndedUnanswered):
+			// Ended, and no worker to answer: its result is in the history.
+			return e.Result(ctx, runID)
+		case err != nil:
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			// A closed run with no worker to answer the query: its result
-			// is in the history.
-			if res, rerr := e.Result(ctx, runID); rerr == nil {
-				return res, nil
+			sv, serr := e.Serving(ctx, runID)
+			if serr == nil && sv.Unreadable != nil {
+				return nil, fmt.Errorf("temporal: run %s: %w", runID, sv.Unreadable)
 			}
-			return nil, err
-		}
-		for _, ev := range st.Events {
-			if h.Event != nil {
-				h.Event(ev)
+			if serr == nil && !sv.Running {
+				// Ended: the query had no answer (no worker, or a run
+				// whose workflow code never ran); its end is in the history.
+				return e.Result(ctx, runID)
 			}
-			after = ev.Seq
-		}
-		if st.Escalation != nil && st.Phase == PhaseWaiting && answered != st.LastSeq && h.Escalation != nil {
-			answered = st.LastSeq
-			if resp, ok := h.Escalation(ctx, *st.Escalation); ok {
-				if err := e.Respond(ctx, runID, resp); err != nil {
-					return nil, err
+			if serr != nil || sv.Missing == "" {
+				return nil, err
+			}
+			tell(sv.Missing) // waits for a worker
+		default:
+			told = ""
+			for _, ev := range st.Events {
+				if h.Event != nil {
+					h.Event(ev)
+				}
+				after = ev.Seq
+			}
+			if st.Escalation != nil && st.Phase == PhaseWaiting && answered != st.LastSeq && h.Escalation != nil {
+				answered = st.LastSeq
+				if resp, ok := h.Escalation(ctx, *st.Escalation); ok {
+					if err := e.Respond(ctx, runID, resp); err != nil {
+						return nil, err
+					}
 				}
 			}
-		}
-		if st.Phase == PhaseFinished {
-			if st.Result != nil {
-				return st.Result, nil
+			if st.Phase == PhaseFinished {
+				if st.Result != nil {
+					return st.Result, nil
+				}
+				return e.Result(ctx, runID)
 			}
-			return e.Result(ctx, runID)
 		}
 		select {
 		case <-ctx.Done():
@@ -152,15 +175,22 @@ func (e *Engine) Follow(ctx context.Context, runID string, h Handler) (*runner.R
 	}
 }
 
-// State asks the run for its state and the events after a seq.
+// State asks the run for its state and the events after a seq; a worker
+// answers (one replays an ended run to).
 func (e *Engine) State(ctx context.Context, runID string, after int64) (State, error) {
 	var st State
 	v, err := e.Client.QueryWorkflow(ctx, runID, "", QueryState, after)
 	if err != nil {
+		var qf *serviceerror.QueryFailed
+		if errors.As(err, &qf) && strings.Contains(qf.Message, "unknown queryType") {
+			// The workflow code never ran far enough to answer: its
+			// first task failed on the worker that took it.
+			return st, fmt.Errorf("temporal: run %s cannot be asked how it goes: its workflow never started on a worker (the worker that took it failed its first task: `weft runs show %s` or the Temporal UI says why)", runID, runID)
+		}
 		return st, fmt.Errorf("temporal: ask run %s: %w", runID, err)
 	}
 	if err := v.Get(&st); err != nil {
-		return st, err
+		return st, fmt.Errorf("temporal: run %s's answer: %w", runID, err)
 	}
 	return st, nil
 }
@@ -200,8 +230,13 @@ func (e *Engine) Input(ctx context.Context, runID string) (RunInput, error) {
 	return in, nil
 }
 
-// Respond answers the escalation the run waits at.
+// Respond answers the escalation the run waits at. An answer the run's
+// worker would refuse (this process does not have the run's key) is
+// refused here, saying so: the worker would drop it and wait on.
 func (e *Engine) Respond(ctx context.Context, runID string, resp runner.Response) error {
+	if sv, err := e.Serving(ctx, runID); err == nil && sv.Unreadable != nil {
+		return fmt.Errorf("temporal: answer run %s: %w", runID, sv.Unreadable)
+	}
 	if err := e.Client.SignalWorkflow(ctx, runID, "", SignalRespond, resp); err != nil {
 		return fmt.Errorf("temporal: answer run %s: %w", runID, err)
 	}
@@ -219,9 +254,17 @@ func (e *Engine) Cancel(ctx context.Context, runID string) error {
 // RunInfo is one run in List.
 type RunInfo struct {
 	RunID string `json:"run_id"`
-	// Status is running, completed, failed, canceled, terminated,
-	// timed out or continued as new.
-	Status  string    `json:"status"`
+	// Status is Temporal's: running, completed, failed, canceled,
+	// terminated, timed out or continued as new.
+	Status string `json:"status"`
+	// Outcome is Weft's (Outcomes fills it in): running, or waiting for an
+	// answer, while the run goes; then its result's outcome (succeeded,
+	// partial, failed, aborted, canceled, replanned); "sealed" when the
+	// result is sealed with a key this process does not have, "unsealed"
+	// when this process has a key and the run was not sealed, "unknown"
+	// when it could not be read (Note says why).
+	Outcome string    `json:"outcome,omitempty"`
+	Note    string    `json:"note,omitempty"`
 	Started time.Time `json:"started"`
 	Closed  time.Time `json:"closed,omitempty"`
 }
@@ -246,6 +289,70 @@ func (e *Engine) List(ctx context.Context, limit int) ([]RunInfo, error) {
 	return out, nil
 }
 
+// askPhaseFor bounds asking the running runs whether they wait for an
+// answer (a worker answers; with none up they read "running").
+const askPhaseFor = 2 * time.Second
+
+// Outcomes fills in each run's Outcome: an ended run's from its end (a
+// read of its history), a running one's by asking it, all at once within
+// askPhaseFor.
+func (e *Engine) Outcomes(ctx context.Context, runs []RunInfo) {
+	actx, cancel := context.WithTimeout(ctx, askPhaseFor)
+	defer cancel()
+	var wg sync.WaitGroup
+	for i := range runs {
+		r := &runs[i]
+		if r.Status == "running" {
+			r.Outcome = PhaseRunning
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				// No events: only the phase is wanted.
+				if st, err := e.State(actx, r.RunID, math.MaxInt64); err == nil && st.Phase == PhaseWaiting {
+					r.Outcome = PhaseWaiting
+				}
+			}()
+			continue
+		}
+		res, err := e.End(ctx, *r)
+		var se *SealError
+		switch {
+		case errors.As(err, &se) && se.Sealed:
+			r.Outcome, r.Note = "sealed", se.Error()
+		case errors.As(err, &se):
+			r.Outcome, r.Note = "unsealed", se.Error()
+		case err != nil:
+			r.Outcome, r.Note = "unknown", err.Error()
+		default:
+			r.Outcome = string(res.Outcome)
+			if res.Outcome != runner.OutcomeSucceeded {
+				r.Note = res.Error
+			}
+		}
+	}
+	wg.Wait()
+}
+
+// End is how the ended run r went: the result its workflow returned; when
+// the service ended it (failed, canceled, terminated, timed out), a result
+// that says so. The error: the result cannot be read (sealed with a key
+// this process does not have, say).
+func (e *Engine) End(ctx context.Context, r RunInfo) (*runner.Result, error) {
+	res, err := e.Result(ctx, r.RunID)
+	if r.Status == "completed" || r.Status == "continued_as_new" {
+		return res, err
+	}
+	out := &runner.Result{RunID: r.RunID, Outcome: runner.OutcomeFailed, Started: r.Started, Finished: r.Closed,
+		Error: fmt.Sprintf("the run ended %s on the Temporal service", r.Status)}
+	if err != nil {
+		out.Error += ": " + err.Error()
+	}
+	if r.Status == "canceled" || r.Status == "terminated" {
+		out.Outcome = runner.OutcomeCanceled
+	}
+	return out, nil
+}
+
 func statusName(s enumspb.WorkflowExecutionStatus) string {
 	switch s {
 	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
@@ -260,6 +367,8 @@ func statusName(s enumspb.WorkflowExecutionStatus) string {
 		return "terminated"
 	case enumspb.WORKFLOW_EXECUTION_STATUS_TIMED_OUT:
 		return "timed_out"
+	case enumspb.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
+		return "continued_as_new"
 	}
 	return "unknown"
 }

@@ -31,7 +31,7 @@ func (e *Engine) Schedule(ctx context.Context, id, cron string, w *wf.Workflow, 
 		ID:   scheduleID(id),
 		Spec: client.ScheduleSpec{CronExpressions: []string{cron}},
 		Action: &client.ScheduleWorkflowAction{ID: "weft-" + w.ID + "-scheduled", Workflow: WorkflowType,
-			TaskQueue: e.Config.queue(), Args: []any{in}},
+			TaskQueue: e.Config.Queue(), Args: []any{in}},
 		Overlap:       enumspb.SCHEDULE_OVERLAP_POLICY_SKIP,
 		CatchupWindow: 24 * time.Hour,
 	})

@@ -1,7 +1,6 @@
 package temporal
 
 import (
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 )
@@ -12,14 +11,4 @@ func Register(r worker.Registry, acts *Activities) {
 	r.RegisterWorkflowWithOptions(Run, workflow.RegisterOptions{Name: WorkflowType})
 	r.RegisterWorkflowWithOptions(RunV1, workflow.RegisterOptions{Name: WorkflowTypeV1})
 	r.RegisterActivity(acts)
-}
-
-// NewWorker is a worker of the task queue running acts.
-func NewWorker(c client.Client, taskQueue string, acts *Activities) worker.Worker {
-	if taskQueue == "" {
-		taskQueue = DefaultTaskQueue
-	}
-	w := worker.New(c, taskQueue, worker.Options{})
-	Register(w, acts)
-	return w
 }

@@ -37,7 +37,7 @@ func temporalSetup(t *testing.T, queue string) (*temporaltest.TestServer, settin
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	dir := t.TempDir()
 	trustTestFolders(t, dir)
-	startWorker(t, ts.GetDefaultClient(), queue, dir)
+	startWorker(t, &wtemporal.Engine{Client: ts.GetDefaultClient(), Config: wtemporal.Config{TaskQueue: queue}}, dir)
 	st := settings.Defaults()
 	st.Engine = settings.Engine{Kind: settings.EngineTemporal, Temporal: settings.TemporalEngine{Address: ts.GetFrontendHostPort(), Namespace: ts.GetDefaultNamespace(), TaskQueue: queue}}
 	return ts, st, dir

@@ -159,8 +159,8 @@ func TestDevServerSurvivesRestart(t *testing.T) {
 	if !strings.HasSuffix(read(dir, "slow.log"), "done\n") {
 		t.Errorf("slow.log = %q", read(dir, "slow.log"))
 	}
-	if list, code := weftDone(t, home, append([]string{"runs", "list"}, tflags...)...); code != 0 || !regexp.MustCompile(regexp.QuoteMeta(id)+`\s+completed`).MatchString(list) {
-		t.Fatalf("weft runs list: exit %d, no completed %s:\n%s", code, id, list)
+	if list, code := weftDone(t, home, append([]string{"runs", "list"}, tflags...)...); code != 0 || !regexp.MustCompile(regexp.QuoteMeta(id)+`\s+succeeded`).MatchString(list) {
+		t.Fatalf("weft runs list: exit %d, no succeeded %s:\n%s", code, id, list)
 	}
 
 	// A clean stop, then a start on the same file: the finished run's

@@ -20,7 +20,6 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 	"go.temporal.io/server/temporaltest"
@@ -40,11 +39,11 @@ func acts(dir string) *wtemporal.Activities {
 	}}
 }
 
-// startWorker runs an in-process worker of the queue for the test, its steps'
-// relative paths starting in dir.
-func startWorker(t *testing.T, c client.Client, queue, dir string) {
+// startWorker runs an in-process worker of eng's runs for the test, its
+// steps' relative paths starting in dir.
+func startWorker(t *testing.T, eng *wtemporal.Engine, dir string) {
 	t.Helper()
-	w := wtemporal.NewWorker(c, queue, acts(dir))
+	w := wtemporal.NewWorker(eng, acts(dir))
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +69,7 @@ func read(dir, name string) string {
 func TestRunOnARealServer(t *testing.T) {
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	dir := t.TempDir()
-	startWorker(t, ts.GetDefaultClient(), "weft-test", dir)
+	startWorker(t, &wtemporal.Engine{Client: ts.GetDefaultClient(), Config: wtemporal.Config{TaskQueue: "weft-test"}}, dir)
 	doc := parse(t, `"nodes":[
  {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo hello"}}},
  {"id":"i","key":"ok","type":"If","params":{"condition":"a.stdout contains 'hello'"}},
@@ -209,11 +208,21 @@ func proc(t *testing.T, home string, args ...string) (*exec.Cmd, <-chan string) 
 func TestCommandLine(t *testing.T) {
 	// The worker and the client share a payload key: the run's data is
 	// sealed in the history, and both read it.
-	t.Setenv(wtemporal.EnvKey, base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)))
+	key := bytes.Repeat([]byte{7}, 32)
+	t.Setenv(wtemporal.EnvKey, base64.StdEncoding.EncodeToString(key))
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
 	addr := ts.GetFrontendHostPort()
 	home, dir := t.TempDir(), t.TempDir()
-	proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-cli")
+	_, said := proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-cli")
+	// It says which queue it polls: the sealed one of its key.
+	for polls := false; !polls; {
+		select {
+		case l := <-said:
+			polls = strings.Contains(l, "polling task queue "+wtemporal.TaskQueue("weft-cli", key)+" ")
+		case <-time.After(30 * time.Second):
+			t.Fatal("the worker did not say which queue it polls")
+		}
+	}
 	file := filepath.Join(dir, "flow.json")
 	if err := os.WriteFile(file, []byte(`{"format":"weft/v1","id":"cli","name":"cli","nodes":[
  {"id":"a","key":"a","name":"Fails","type":"Tool","params":{"tool":"run_command","arguments":{"command":"exit 4"}},"retry":{"max_attempts":1}},
@@ -221,8 +230,8 @@ func TestCommandLine(t *testing.T) {
  "edges":[{"from":"a","to":"b"}]}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	trust, said := proc(t, home, "trust", dir) // a checked-in workflow, as CI trusts it
-	for range said {
+	trust, trusted := proc(t, home, "trust", dir) // a checked-in workflow, as CI trusts it
+	for range trusted {
 	}
 	if err := trust.Wait(); err != nil {
 		t.Fatalf("weft trust: %v", err)
@@ -341,18 +350,12 @@ func TestKillNineWorker(t *testing.T) {
 // not in the history, and the run's result still reads.
 func TestSealedHistory(t *testing.T) {
 	ts := temporaltest.NewServer(temporaltest.WithT(t))
-	key := bytes.Repeat([]byte{42}, 32)
-	dc, err := wtemporal.DataConverter(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := ts.NewClientWithOptions(client.Options{DataConverter: dc})
+	eng := engine(ts, "weft-sealed", bytes.Repeat([]byte{42}, 32), "")
 	dir := t.TempDir()
-	startWorker(t, c, "weft-sealed", dir)
+	startWorker(t, eng, dir)
 	const marker = "tok-3f9c2e7a51"
 	doc := parse(t, `"nodes":[{"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo `+marker+`"}}},
  {"id":"b","key":"b","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo {{a.stdout}} > got.txt"}}}],"edges":[{"from":"a","to":"b"}]`)
-	eng := &wtemporal.Engine{Client: c, Config: wtemporal.Config{TaskQueue: "weft-sealed"}}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	id, err := eng.Submit(ctx, doc, wtemporal.RunInput{Dir: dir})
@@ -371,7 +374,7 @@ func TestSealedHistory(t *testing.T) {
 	}
 	// The check sees it when the payloads are not sealed.
 	plain := &wtemporal.Engine{Client: ts.GetDefaultClient(), Config: wtemporal.Config{TaskQueue: "weft-plain"}}
-	startWorker(t, ts.GetDefaultClient(), "weft-plain", dir)
+	startWorker(t, plain, dir)
 	pid, err := plain.Submit(ctx, doc, wtemporal.RunInput{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
