@@ -29,12 +29,14 @@ import (
 // transport may deliver them out of order (wails dev sends each message
 // from its own goroutine): events carry their seq (1, 2, … per run) and
 // the others the seq of the last event before them (AfterSeq), for the
-// frontend to put them back in order.
+// frontend to put them back in order. "run:notice" (a sentence) may come at
+// any time: why a Temporal run does not go on (no worker polls its queue).
 const (
 	EventRunEvent      = string(service.KindRun)
 	EventRunEscalation = string(service.KindEscalation)
 	EventRunReplanned  = string(service.KindReplanned)
 	EventRunFinished   = string(service.KindFinished)
+	EventRunNotice     = string(service.KindNotice)
 )
 
 // ErrRunActive is what StartRun returns while another run goes.

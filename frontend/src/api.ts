@@ -357,12 +357,16 @@ export const api = {
     const r = (await App.ToolCatalogFull()) as unknown as ToolCatalogResult;
     return { tools: r?.tools ?? [], warnings: r?.warnings ?? [] };
   },
-  /** Subscribes to the run's events ("run:event", "run:escalation", "run:replanned", "run:finished"). */
+  /**
+   * Subscribes to the run's events ("run:event", "run:escalation", "run:replanned", "run:finished";
+   * "run:notice", a sentence, at any time: why a Temporal run does not go on, e.g. no worker polls its queue).
+   */
   onRun(h: {
     event(e: RunEvent): void;
     escalation(e: RunEscalation): void;
     replanned(r: RunReplan): void;
     finished(f: RunFinished): void;
+    notice?(text: string): void;
   }): () => void {
     try {
       const offs = [
@@ -370,6 +374,7 @@ export const api = {
         EventsOn('run:escalation', (e: RunEscalation) => h.escalation(e)),
         EventsOn('run:replanned', (r: RunReplan) => h.replanned(r)),
         EventsOn('run:finished', (f: RunFinished) => h.finished(f)),
+        EventsOn('run:notice', (text: string) => h.notice?.(text)),
       ];
       return () => offs.forEach((off) => off());
     } catch {

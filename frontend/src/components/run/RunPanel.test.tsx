@@ -104,6 +104,15 @@ describe('run actions', () => {
     expect(fake.runHistory).toHaveBeenCalledWith('/tmp/fixture.json', 'wf-1');
   });
 
+  it('says at once why a Temporal run does not go on (no worker polls its queue)', async () => {
+    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    await actions.start();
+    const text = 'no worker polls task queue weft; the run waits for one (start one: weft worker --task-queue weft)';
+    heard!.notice!(text);
+    expect(useStore.getState().toasts.map((t) => t.text)).toContain(text);
+    expect(useStore.getState().runPhase).toBe('running');
+  });
+
   it('gathers events before the store takes them', async () => {
     vi.useFakeTimers();
     try {

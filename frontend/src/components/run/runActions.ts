@@ -113,6 +113,10 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
   }
 
   const handlers = {
+    /** A Temporal run that does not go on says why (no worker polls its queue): the person hears it at once. */
+    notice(text: string) {
+      toast(text);
+    },
     event(e: RunEvent) {
       if (nextSeq !== null && e.seq < nextSeq) {
         if (e.type !== 'run_started') return; // seen already, or an earlier run's
