@@ -85,7 +85,7 @@ func (c *cli) worker(ctx context.Context, args []string) int {
 	defer eng.Client.Close()
 	acts := &temporal.Activities{Options: func() runner.Options { return c.workerOptions(s) }}
 	w := temporal.NewWorker(eng, acts)
-	fmt.Fprintf(c.stderr, "weft worker: polling task queue %s on %s (namespace %s)%s; Ctrl+C stops\n", eng.Config.Queue(), *o.address, *o.namespace, sealedNote(eng.Config))
+	fmt.Fprintf(c.stdout, "weft worker: polling task queue %s on %s (namespace %s)%s; Ctrl+C stops\n", eng.Config.Queue(), *o.address, *o.namespace, sealedNote(eng.Config))
 	if err := w.Run(interruptOf(ctx)); err != nil {
 		fmt.Fprintf(c.stderr, "weft: worker: %v\n", err)
 		return exitUnusable

@@ -13,8 +13,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/weft-dev/weft/backend/appdirs"
@@ -73,11 +75,19 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 		seen[id] = true
 	}
 	var done []string
+	// Runs this machine cannot read (sealed with a key it lacks): one
+	// warning for them all, and they are read again once it has the key.
+	unreadable := map[string]int{}
 	for _, r := range runs {
 		if r.Status == "running" || seen[r.RunID] {
 			continue
 		}
 		in, err := eng.Input(ctx, r.RunID)
+		var se *temporal.SealError
+		if errors.As(err, &se) {
+			unreadable[se.Error()]++
+			continue
+		}
 		if err != nil {
 			out.Warnings = append(out.Warnings, err.Error())
 			continue
@@ -105,6 +115,9 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 		if dir != "" {
 			out.Logged = append(out.Logged, dir)
 		}
+	}
+	for _, why := range slices.Sorted(maps.Keys(unreadable)) {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d ended runs are not logged here: %s", unreadable[why], why))
 	}
 	if err := appendIDs(seenPath, done); err != nil {
 		out.Warnings = append(out.Warnings, "the runs read are not remembered: "+err.Error())

@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/server/temporaltest"
 
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/settings"
 	wtemporal "github.com/weft-dev/weft/backend/temporal"
 )
 
@@ -135,6 +136,16 @@ func TestSealedRunsBesideKeylessWorker(t *testing.T) {
 		if r := byKeyless[id]; r.Outcome != "sealed" || !strings.Contains(r.Note, wtemporal.KeyID(key)) {
 			t.Errorf("keyless process lists sealed run %s as %+v", id, r)
 		}
+	}
+	// Logging the ended runs nobody followed: the sealed ones cannot be
+	// read here, said once for them all.
+	for _, v := range []string{"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME"} {
+		t.Setenv(v, t.TempDir())
+	}
+	st := settings.Defaults()
+	lg, err := newService(&st).LogTemporalRuns(ctx, keyless)
+	if err != nil || len(lg.Warnings) != 1 || !strings.HasPrefix(lg.Warnings[0], "4 ended runs are not logged here") || !strings.Contains(lg.Warnings[0], wtemporal.KeyID(key)) {
+		t.Errorf("logging the keyless side's runs: %v %q", err, lg.Warnings)
 	}
 	for _, id := range plain {
 		if r := byKeyless[id]; r.Outcome != "succeeded" {
