@@ -273,7 +273,8 @@ func TestCommandLine(t *testing.T) {
 
 // Durability: the worker is killed (-9) while a step runs; another worker
 // takes over: the step in flight runs again, the steps that completed do
-// not (their results are in the workflow history). The step's command
+// not (their results are in the workflow history), and the re-run does
+// not use the step's retries (it has one attempt). The step's command
 // tree dies with the worker, including a double-forked child and one in a
 // session of its own (setsid), so the half-done step does not go on
 // beside its re-run.
@@ -283,7 +284,7 @@ func TestKillNineWorker(t *testing.T) {
 	home, dir := t.TempDir(), t.TempDir()
 	doc := parse(t, `"nodes":[
  {"id":"a","key":"first","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo ran >> first.log"}}},
- {"id":"b","key":"slow","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo started >> slow.log; if [ ! -e kids ]; then touch kids; (sleep 120 & echo $! > orphan.pid); setsid sh -c 'echo $$ > session.pid; exec sleep 120' & fi; sleep 4; echo done >> slow.log"}},"retry":{"max_attempts":3,"backoff":{"initial_ms":100}}},
+ {"id":"b","key":"slow","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo started >> slow.log; if [ ! -e kids ]; then touch kids; (sleep 120 & echo $! > orphan.pid); setsid sh -c 'echo $$ > session.pid; exec sleep 120' & fi; sleep 4; echo done >> slow.log"}},"retry":{"max_attempts":1}},
  {"id":"c","key":"last","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo ran >> last.log"}}}],
  "edges":[{"from":"a","to":"b"},{"from":"b","to":"c"}]`)
 	first, _ := proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-kill")
@@ -328,12 +329,27 @@ func TestKillNineWorker(t *testing.T) {
 		}
 	}
 	proc(t, home, "worker", "--temporal-address", addr, "--namespace", ts.GetDefaultNamespace(), "--task-queue", "weft-kill")
-	res, err := eng.Follow(ctx, id, wtemporal.Handler{})
+	var events []runner.Event
+	res, err := eng.Follow(ctx, id, wtemporal.Handler{Event: func(e runner.Event) { events = append(events, e) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != runner.OutcomeSucceeded {
-		t.Fatalf("outcome %s: %s", res.Outcome, res.Error)
+	// The attempt lost with its worker ran again without using the step's
+	// one attempt (no escalation), and the events say so.
+	if res.Outcome != runner.OutcomeSucceeded || res.Summary.Escalations != 0 {
+		t.Fatalf("outcome %s: %s (escalations %d)", res.Outcome, res.Error, res.Summary.Escalations)
+	}
+	said := false
+	for _, e := range events {
+		said = said || (e.Type == runner.EvWarning && e.NodeKey == "slow" && strings.Contains(e.Message, "ran again on another worker"))
+	}
+	for _, d := range res.Summary.Details {
+		if d.Key == "slow" && (d.Attempts != 1 || d.Result != "ok") {
+			t.Errorf("the slow step's statistics %+v: a lost attempt is not an attempt", d)
+		}
+	}
+	if !said {
+		t.Error("no event says the attempt ran again on another worker")
 	}
 	if got := read(dir, "first.log"); got != "ran\n" {
 		t.Errorf("the completed step ran again: first.log = %q", got)
