@@ -81,9 +81,9 @@ FUZZ_TARGETS := \
 	./backend/validate:FuzzExprRefs \
 	./backend/planner:FuzzParseOutput \
 	./backend/expression:FuzzEvalCondition \
-	./backend/runner/render:FuzzRenderTemplate \
-	./backend/runner/quote:FuzzShellQuote \
-	./backend/runner/quote:FuzzCmdArg \
+	./backend/render:FuzzRenderTemplate \
+	./backend/quote:FuzzShellQuote \
+	./backend/quote:FuzzCmdArg \
 	./backend/redact:FuzzRedact \
 	./backend/reveal:FuzzText \
 	./backend/reveal:FuzzJSON \

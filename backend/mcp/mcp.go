@@ -23,8 +23,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/weft-dev/weft/backend/proc"
 	"github.com/weft-dev/weft/backend/redact"
-	"github.com/weft-dev/weft/backend/runner/proc"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 )

@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/weft-dev/weft/backend/runner/proc"
+	"github.com/weft-dev/weft/backend/proc"
 )
 
 // Limits of the built-in tools.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/weft-dev/weft/backend/runner/proc"
+	"github.com/weft-dev/weft/backend/proc"
 )
 
 // cancelOn returns a context canceled delay after the first event that

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 // hostileData are step outputs that would run as code if a template

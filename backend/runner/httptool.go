@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 // ---- http_request ----

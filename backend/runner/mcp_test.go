@@ -16,7 +16,7 @@ import (
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/mcp"
 	"github.com/weft-dev/weft/backend/mcp/mcptest"
-	"github.com/weft-dev/weft/backend/runner/proc"
+	"github.com/weft-dev/weft/backend/proc"
 	"github.com/weft-dev/weft/backend/settings"
 )
 

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/credentials"
+	"github.com/weft-dev/weft/backend/quote"
 	"github.com/weft-dev/weft/backend/redact"
-	"github.com/weft-dev/weft/backend/runner/quote"
-	"github.com/weft-dev/weft/backend/runner/render"
+	"github.com/weft-dev/weft/backend/render"
 )
 
 // Secret references ({{secrets.NAME}}, package render) are resolved here,

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/proc"
 	"github.com/weft-dev/weft/backend/redact"
-	"github.com/weft-dev/weft/backend/runner/proc"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/workflow"
 )

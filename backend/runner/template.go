@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/expression"
-	"github.com/weft-dev/weft/backend/runner/quote"
-	"github.com/weft-dev/weft/backend/runner/render"
+	"github.com/weft-dev/weft/backend/quote"
+	"github.com/weft-dev/weft/backend/render"
 )
 
 // Templates are rendered by package render, which inserts data into

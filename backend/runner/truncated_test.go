@@ -11,7 +11,7 @@ import (
 	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/llm/llmtest"
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 // cutProducer is a step (key p) whose output field is cut at its cap,

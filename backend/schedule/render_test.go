@@ -12,7 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 // requireEnvSystemdAnalyze makes the systemd tests fail, not skip, where

@@ -18,7 +18,7 @@ import (
 	"github.com/expr-lang/expr/file"
 
 	"github.com/weft-dev/weft/backend/expression"
-	"github.com/weft-dev/weft/backend/runner/render"
+	"github.com/weft-dev/weft/backend/render"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/literals"
-	"github.com/weft-dev/weft/backend/runner/quote"
-	"github.com/weft-dev/weft/backend/runner/render"
+	"github.com/weft-dev/weft/backend/quote"
+	"github.com/weft-dev/weft/backend/render"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 

@@ -26,8 +26,8 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/weft-dev/weft/backend/failure"
+	wproc "github.com/weft-dev/weft/backend/proc"
 	"github.com/weft-dev/weft/backend/runner"
-	wproc "github.com/weft-dev/weft/backend/runner/proc"
 	"github.com/weft-dev/weft/backend/settings"
 	wtemporal "github.com/weft-dev/weft/backend/temporal"
 	wf "github.com/weft-dev/weft/backend/workflow"

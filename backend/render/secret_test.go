@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 type keys map[string]any

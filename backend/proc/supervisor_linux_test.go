@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/weft-dev/weft/backend/runner/proc/internal/tree"
+	"github.com/weft-dev/weft/backend/proc/internal/tree"
 )
 
 // treeScript starts two sleeps that leave the shell's tree: one by a double

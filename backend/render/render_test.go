@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 // mapEnv resolves dotted paths over node outputs, like a run does without

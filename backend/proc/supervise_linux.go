@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"syscall"
 
-	"github.com/weft-dev/weft/backend/runner/proc/internal/tree"
+	"github.com/weft-dev/weft/backend/proc/internal/tree"
 )
 
 // On Linux every command starts under a supervisor: this same executable

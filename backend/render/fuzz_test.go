@@ -9,7 +9,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/expression/exprtest"
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 // fuzzSentinel stands in for the value when rendering what a command is

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/expression/exprtest"
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 // BenchmarkRenderBounds renders a run_command command whose placeholder

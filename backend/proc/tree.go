@@ -1,6 +1,6 @@
 package proc
 
-import "github.com/weft-dev/weft/backend/runner/proc/internal/tree"
+import "github.com/weft-dev/weft/backend/proc/internal/tree"
 
 // Proc identifies a process across pid reuse (on Linux: its pid and start
 // time).

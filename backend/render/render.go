@@ -46,7 +46,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/weft-dev/weft/backend/expression"
-	"github.com/weft-dev/weft/backend/runner/quote"
+	"github.com/weft-dev/weft/backend/quote"
 )
 
 // Env resolves placeholders: the run's node outputs.
