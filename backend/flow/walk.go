@@ -290,10 +290,6 @@ func (m *Walk) emit(e Event) {
 	m.cfg.Emit(e)
 }
 
-func nodeEvent(t EventType, n *workflow.Node) Event {
-	return Event{Type: t, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name}
-}
-
 // Ref names a node in results.
 func Ref(n *workflow.Node) *NodeRef { return &NodeRef{ID: n.ID, Key: n.Key, Name: n.Name} }
 
