@@ -504,8 +504,6 @@ func (r *run) warn(n *workflow.Node, msg string) {
 	r.log.emit(e)
 }
 
-func ref(n *workflow.Node) *NodeRef { return flow.Ref(n) }
-
 // Completion is how a run that reached the end of its path ended
 // (flow.Completion).
 func Completion(s Summary, v *Verdict) *Result { return flow.Completion(s, v) }
