@@ -10,7 +10,8 @@ import (
 // MaxFileSize bounds what Load reads, so a wrong file cannot exhaust memory.
 const MaxFileSize = 256 << 20
 
-// Load reads and parses a workflow file. Errors name the file and, for bad
+// Load reads and parses a workflow file (ParseFile: a file without an id
+// gets one derived from its path). Errors name the file and, for bad
 // content, the JSON path, line and column.
 func Load(path string) (*Workflow, []string, error) {
 	// A regular file only, opened without blocking: a FIFO or device at
@@ -19,7 +20,7 @@ func Load(path string) (*Workflow, []string, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("open workflow: %w", err)
 	}
-	w, warnings, err := Parse(data)
+	w, warnings, err := ParseFile(path, data)
 	if err != nil {
 		var pe *ParseError
 		if errors.As(err, &pe) {

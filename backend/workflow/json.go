@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/tidwall/gjson"
+
+	"github.com/weft-dev/weft/backend/canonpath"
 )
 
 // Extra keeps JSON fields this version does not know, so a save never drops
@@ -21,6 +23,23 @@ type Extra map[string]json.RawMessage
 
 // NewID returns a fresh node or workflow id.
 func NewID() string { return uuid.NewString() }
+
+// fileIDSpace is the UUID name space of the ids FileID derives (fixed:
+// changing it would change every derived id, and lose their runs).
+var fileIDSpace = uuid.MustParse("6701dcec-6894-4fa4-9210-f204645b07c0")
+
+// FileID is the id of the workflow file at path when the file has none: a
+// name-based UUID (version 5) of its canonical path (canonpath.Of), so
+// every load of the file, by any door, gives its runs, versions and chats
+// the same id until Weft writes the id into the file. "" (no file) gets a
+// fresh id.
+func FileID(path string) string {
+	c := canonpath.Of(path)
+	if c == "" {
+		return NewID()
+	}
+	return uuid.NewSHA1(fileIDSpace, []byte(c)).String()
+}
 
 // knownFields lists the JSON names of a struct's tagged fields.
 func knownFields(t reflect.Type) map[string]bool {
@@ -252,11 +271,30 @@ func LineCol(data []byte, offset int64) (int, int) {
 	return line, col
 }
 
-// Parse decodes a weft/v1 document. It is strict about what would lose or
-// misread data (bad JSON, wrong types, wrong format tag, missing nodes or
-// edges) and tolerant about the rest (defaults, derived keys). Warnings
-// describe the defaults it filled in.
-func Parse(data []byte) (*Workflow, []string, error) {
+// Parse decodes a weft/v1 document that is no file's (a sample, a
+// proposal, a copy): without an id it gets a fresh one. It is strict
+// about what would lose or misread data (bad JSON, wrong types, wrong
+// format tag, missing nodes or edges) and tolerant about the rest
+// (defaults, derived keys). Warnings describe the defaults it filled in.
+func Parse(data []byte) (*Workflow, []string, error) { return ParseFile("", data) }
+
+// ParseFile is Parse of data read from the workflow file at path: without
+// an id the document gets the file's (FileID). Every reading of a workflow
+// file goes through here (Load, or this with the bytes read), so one file
+// has one id whichever door ran or opened it.
+func ParseFile(path string, data []byte) (*Workflow, []string, error) {
+	w, warnings, err := parse(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if w.ID == "" {
+		w.ID = FileID(path)
+	}
+	return w, warnings, nil
+}
+
+// parse decodes a document (Parse) and leaves a missing id empty.
+func parse(data []byte) (*Workflow, []string, error) {
 	var top map[string]json.RawMessage
 	if gjson.ValidBytes(data) {
 		// The common case, a valid file: one fast scan for the top level,
@@ -356,9 +394,6 @@ func parseTop(data []byte, top map[string]json.RawMessage, items map[string]gjso
 // normalize fills defaults a hand-written file may leave out.
 func (w *Workflow) normalize() []string {
 	var warnings []string
-	if w.ID == "" {
-		w.ID = NewID()
-	}
 	for i := range w.Nodes {
 		n := &w.Nodes[i]
 		if n.ID == "" {
