@@ -105,23 +105,23 @@ func TestHTTPStatusFailsTheStep(t *testing.T) {
 		n := hits.Add(1)
 		switch r.URL.Path {
 		case "/missing":
-			http.Error(w, "no such thing", 404)
+			http.Error(w, "no such thing", http.StatusNotFound)
 		case "/flaky":
 			if n%3 != 0 {
-				http.Error(w, "busy", 503)
+				http.Error(w, "busy", http.StatusServiceUnavailable)
 				return
 			}
 			fmt.Fprint(w, "fine")
 		case "/limited":
 			if hits.Load() == 1 {
 				w.Header().Set("Retry-After", "2")
-				http.Error(w, "slow down", 429)
+				http.Error(w, "slow down", http.StatusTooManyRequests)
 				return
 			}
 			fmt.Fprint(w, "fine")
 		case "/hour":
 			w.Header().Set("Retry-After", "3600")
-			http.Error(w, "come back later", 429)
+			http.Error(w, "come back later", http.StatusTooManyRequests)
 		}
 	}))
 	defer srv.Close()
