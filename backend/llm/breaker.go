@@ -140,12 +140,6 @@ func (b *breaker) allow() (done func(outcome error), reason string, ok bool) {
 	return d, "", true
 }
 
-func (b *breaker) state() gobreaker.State {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.cb.State()
-}
-
 func (b *breaker) reset() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
