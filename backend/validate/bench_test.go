@@ -8,16 +8,13 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// genWorkflow builds a valid workflow of at least n nodes from repeated
+// genWorkflowOpt builds a valid workflow of at least n nodes from repeated
 // blocks: a chain of tool steps, an If diamond, a Switch with three cases
 // and a default, and a loop with an If inside a nested loop. Every step
 // reads the previous one through a template, and every condition reads an
-// earlier step, so the reference checks do real work.
-func genWorkflow(n int) *workflow.Workflow { return genWorkflowOpt(n, false) }
-
-// genWorkflowOpt is genWorkflow; with distinct set, every condition also
-// checks a constant of its own (`… && 100001 > 0`), so no two conditions
-// share a shape (see shapeKey) and each is compiled on its own.
+// earlier step, so the reference checks do real work. With distinct set,
+// every condition also checks a constant of its own (`… && 100001 > 0`), so
+// no two conditions share a shape (see shapeKey) and each is compiled on its own.
 func genWorkflowOpt(n int, distinct bool) *workflow.Workflow {
 	g := &gen{w: &workflow.Workflow{Format: workflow.Format, ID: "bench", Name: fmt.Sprintf("Generated %d", n)}}
 	if distinct {
