@@ -16,20 +16,18 @@ import (
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
-	"github.com/weft-dev/weft/backend/tools"
-	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // Events sent to the frontend while a run goes, in this order per run:
-// "run:event" for every runner.Event; "run:escalation" (a RunEscalation)
-// right after the escalated event, when the run waits for an answer;
-// "run:replanned" (a RunReplan) when the run ended with a new plan; and last
-// "run:finished" (a RunFinished). They are emitted in that order, but the
-// transport may deliver them out of order (wails dev sends each message
-// from its own goroutine): events carry their seq (1, 2, … per run) and
-// the others the seq of the last event before them (AfterSeq), for the
-// frontend to put them back in order. "run:notice" (a sentence) may come at
+// "run:event" for every runner.Event; "run:escalation" (a
+// service.Escalation) right after the escalated event, when the run waits
+// for an answer; "run:replanned" (a service.Replan) when the run ended with
+// a new plan; and last "run:finished" (a service.Finished). They are
+// emitted in that order, but the transport may deliver them out of order
+// (wails dev sends each message from its own goroutine): events carry their
+// seq (1, 2, … per run) and the others the seq of the last event before
+// them (AfterSeq), for the frontend to put them back in order. "run:notice" (a sentence) may come at
 // any time: why a Temporal run does not go on (no worker polls its queue).
 const (
 	EventRunEvent      = string(service.KindRun)
@@ -41,100 +39,6 @@ const (
 
 // ErrRunActive is what StartRun returns while another run goes.
 var ErrRunActive = service.ErrRunActive
-
-// The types the bindings return are declared here, field for field as in
-// backend/service, because the generated frontend bindings name them
-// main.X (frontend/wailsjs/go/models.ts); the conversions below fail to
-// compile if the two drift apart. Event payloads that are not returned by
-// a binding are the service's own.
-
-// RunStart is StartRun's answer. Started is false when the workflow is not
-// valid (Error and Problems say why) or when steps a model wrote wait for
-// approval (Approval lists them in full; approve them with ApproveSteps or
-// run with StartApprovedRun).
-type RunStart struct {
-	Started  bool               `json:"started"`
-	Error    string             `json:"error,omitempty"`
-	Problems []validate.Problem `json:"problems"`
-	Approval []approval.Step    `json:"approval"`
-	Warnings []string           `json:"warnings"`
-	// MissingSecrets are the secrets the workflow refers to that this
-	// computer lacks: the run did not start (the editor asks for them).
-	MissingSecrets []service.NeededSecret `json:"missing_secrets,omitempty"`
-}
-
-// RunEscalation is an escalation waiting for RespondEscalation(ID, …).
-type RunEscalation struct {
-	ID         string            `json:"id"`
-	Escalation runner.Escalation `json:"escalation"`
-	// AfterSeq is the seq of the last run event sent before it.
-	AfterSeq int64 `json:"after_seq"`
-}
-
-// RunFinished is the end of a run ("run:finished").
-type RunFinished = service.Finished
-
-// RunReplan is a new plan made after a failure, as a change to review
-// ("run:replanned").
-type RunReplan = service.Replan
-
-// RunStatus says whether a run goes, for a frontend that (re)loads while
-// one does.
-type RunStatus struct {
-	Running    bool           `json:"running"`
-	RunID      string         `json:"run_id"`
-	WorkflowID string         `json:"workflow_id"`
-	Escalation *RunEscalation `json:"escalation"`
-	CanReplan  bool           `json:"can_replan"`
-}
-
-// RunRecord is one past run of RunHistory, from its summary.json.
-type RunRecord struct {
-	RunID        string          `json:"run_id"`
-	Dir          string          `json:"dir"`
-	WorkflowID   string          `json:"workflow_id"`
-	WorkflowName string          `json:"workflow_name"`
-	Outcome      runner.Outcome  `json:"outcome"`
-	Error        string          `json:"error,omitempty"`
-	StoppedAt    *runner.NodeRef `json:"stopped_at,omitempty"`
-	Summary      *runner.Summary `json:"summary,omitempty"`
-	Verdict      *runner.Verdict `json:"verdict,omitempty"`
-	Warnings     []string        `json:"warnings"`
-	Replanned    bool            `json:"replanned"`
-	Started      time.Time       `json:"started"`
-	Finished     time.Time       `json:"finished"`
-	// Complete is false for a folder without summary.json: a run still
-	// going, or one that was killed.
-	Complete bool `json:"complete"`
-	// EngineRunID is the run's id on Temporal; "" for a local run.
-	EngineRunID string `json:"engine_run_id,omitempty"`
-	// Source is who started the run (manual, schedule); "" when it was
-	// logged before runs said.
-	Source runner.RunSource `json:"source,omitempty"`
-}
-
-// RunHistoryResult lists past runs, newest first.
-type RunHistoryResult struct {
-	Dir      string      `json:"dir"`
-	Runs     []RunRecord `json:"runs"`
-	Warnings []string    `json:"warnings"`
-}
-
-// RunLog is the events of a past run.
-type RunLog struct {
-	Events []runner.Event `json:"events"`
-	// Total counts the events in the file; only the last 5000 are returned.
-	Total     int      `json:"total"`
-	Truncated bool     `json:"truncated"`
-	Warnings  []string `json:"warnings"`
-}
-
-// ToolCatalogResult is the palette's tool list with why MCP tools are
-// missing, when they are.
-type ToolCatalogResult struct {
-	Tools    []tools.Tool `json:"tools"`
-	Warnings []string     `json:"warnings"`
-}
 
 // service is the App's application layer, made on first use so an App
 // literal in tests works too.
@@ -178,11 +82,7 @@ func (a *App) serviceDeps() service.Deps {
 // runSink turns the service's run events into frontend events.
 func (a *App) runSink() service.Sink {
 	return service.SinkFunc(func(e service.Event) {
-		data := e.Payload()
-		if e.Escalation != nil {
-			data = RunEscalation(*e.Escalation)
-		}
-		a.emit(string(e.Kind), data)
+		a.emit(string(e.Kind), e.Payload())
 	})
 }
 
@@ -191,7 +91,7 @@ func (a *App) runSink() service.Sink {
 // "run:escalation" (answer them with RespondEscalation) and its end as
 // "run:finished". One run at a time: it fails while one goes. An invalid
 // workflow does not start: the result carries the problems.
-func (a *App) StartRun(w workflow.Workflow, path string) (RunStart, error) {
+func (a *App) StartRun(w workflow.Workflow, path string) (service.StartResult, error) {
 	return a.startRun(w, path, nil, "")
 }
 
@@ -199,7 +99,7 @@ func (a *App) StartRun(w workflow.Workflow, path string) (RunStart, error) {
 // steps with these content fingerprints (as the dialog showed them): they
 // are recorded as approved, then the run starts if nothing else waits. A
 // step whose content changed since is not approved by an old fingerprint.
-func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []string) (RunStart, error) {
+func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []string) (service.StartResult, error) {
 	return a.startRun(w, path, approved, "")
 }
 
@@ -208,7 +108,7 @@ func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []stri
 // approved are as StartApprovedRun's (nil when none were just approved).
 // It does not start when the workflow has not run since Weft started, or
 // a step before the node changed since: Error says which.
-func (a *App) StartRunFrom(w workflow.Workflow, path, nodeID string, approved []string) (RunStart, error) {
+func (a *App) StartRunFrom(w workflow.Workflow, path, nodeID string, approved []string) (service.StartResult, error) {
 	return a.startRun(w, path, approved, nodeID)
 }
 
@@ -240,22 +140,29 @@ func (a *App) TemporalRunsGoing(path string) ([]service.GoingRun, error) {
 
 // FollowTemporalRun follows a run going on the Temporal service in the
 // Run panel, as if it had started here: its events, escalations and end.
-func (a *App) FollowTemporalRun(runID string) (RunStart, error) {
+func (a *App) FollowTemporalRun(runID string) (service.StartResult, error) {
 	res, err := a.service().Follow(a.context(), runID, a.runSink())
 	if err != nil {
-		return RunStart{}, err
+		return service.StartResult{}, err
 	}
-	return RunStart{Started: res.Started, Error: res.Error, Problems: nonNil(res.Problems), Approval: nonNil(res.Approval), Warnings: nonNil(res.Warnings)}, nil
+	return startResult(res), nil
 }
 
 // startRun starts a run of the editor: steps with pinned data use it.
-func (a *App) startRun(w workflow.Workflow, path string, approved []string, from string) (RunStart, error) {
+func (a *App) startRun(w workflow.Workflow, path string, approved []string, from string) (service.StartResult, error) {
 	res, err := a.service().Start(a.context(), service.StartRequest{Workflow: &w, Path: path, From: from, UsePinned: true,
 		Approver: service.Preapproved(approved), ApprovedBy: "desktop", Sink: a.runSink()})
 	if err != nil {
-		return RunStart{}, err
+		return service.StartResult{}, err
 	}
-	return RunStart{Started: res.Started, Error: res.Error, Problems: res.Problems, Approval: nonNil(res.Approval), Warnings: res.Warnings, MissingSecrets: res.MissingSecrets}, nil
+	return startResult(res), nil
+}
+
+// startResult is res with its lists empty rather than null, as the
+// frontend's types say.
+func startResult(res service.StartResult) service.StartResult {
+	res.Problems, res.Approval, res.Warnings = nonNil(res.Problems), nonNil(res.Approval), nonNil(res.Warnings)
+	return res
 }
 
 // KeepFix returns w with the arguments of a fix (as the retry used them)
@@ -279,15 +186,7 @@ func (a *App) StopRun() bool { return a.service().Stop() }
 func (a *App) waitRun(timeout time.Duration) bool { return a.service().Wait(timeout) }
 
 // GetRunStatus says whether a run goes and what it waits for.
-func (a *App) GetRunStatus() RunStatus {
-	s := a.service().Status()
-	out := RunStatus{Running: s.Running, RunID: s.RunID, WorkflowID: s.WorkflowID, CanReplan: s.CanReplan}
-	if s.Escalation != nil {
-		e := RunEscalation(*s.Escalation)
-		out.Escalation = &e
-	}
-	return out
-}
+func (a *App) GetRunStatus() service.Status { return a.service().Status() }
 
 // CanReplan says whether a run started now could replan (a planner is
 // configured), for the Replan button.
@@ -297,28 +196,24 @@ func (a *App) CanReplan() bool { return a.service().CanReplan() }
 // folders in .weft/runs beside its file (path) or, unsaved, in the XDG data
 // dir. workflowID, when set, keeps only that workflow's runs (a folder's
 // runs are shared by its workflows).
-func (a *App) RunHistory(path, workflowID string) (RunHistoryResult, error) {
+func (a *App) RunHistory(path, workflowID string) (service.History, error) {
 	h, err := a.service().RunHistory(path, workflowID)
-	out := RunHistoryResult{Dir: h.Dir, Runs: make([]RunRecord, 0, len(h.Runs)), Warnings: nonNil(h.Warnings)}
-	for _, r := range h.Runs {
-		out.Runs = append(out.Runs, RunRecord(r))
-	}
-	return out, err
+	h.Runs, h.Warnings = nonNil(h.Runs), nonNil(h.Warnings)
+	return h, err
 }
 
 // RunEvents reads events.jsonl of a past run (a folder RunHistory listed):
 // the last 5000 events, with how many there are.
-func (a *App) RunEvents(runDir string) (RunLog, error) {
-	l, err := a.service().RunEvents(runDir)
-	return RunLog(l), err
+func (a *App) RunEvents(runDir string) (service.Log, error) {
+	return a.service().RunEvents(runDir)
 }
 
 // ToolCatalogFull lists the built-in tools and those of the configured MCP
 // servers (as server.tool). Servers are started to ask (within 20s) and the
 // answer is kept for a few minutes; a server that fails is left out with a
 // warning, and without settings only the built-ins are listed.
-func (a *App) ToolCatalogFull() ToolCatalogResult {
-	return ToolCatalogResult(a.service().ToolCatalog(a.context()))
+func (a *App) ToolCatalogFull() service.CatalogResult {
+	return a.service().ToolCatalog(a.context())
 }
 
 // PendingApprovals lists the steps of w (saved at path, "" when unsaved)

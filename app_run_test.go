@@ -161,7 +161,7 @@ func TestRunEscalationAnsweredWithSkip(t *testing.T) {
 		t.Fatalf("second StartRun: %v, want ErrRunActive", err)
 	}
 
-	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	esc := ev.next(t, EventRunEscalation).(service.Escalation)
 	e := esc.Escalation
 	if evs := ev.runnerEvents(); esc.AfterSeq == 0 || evs[len(evs)-1].Seq != esc.AfterSeq || evs[len(evs)-1].Type != runner.EvEscalated {
 		t.Fatalf("escalation after seq %d; events so far end with %+v", esc.AfterSeq, evs[len(evs)-1])
@@ -192,7 +192,7 @@ func TestRunEscalationAnsweredWithSkip(t *testing.T) {
 		t.Fatal("the same escalation was answered twice")
 	}
 
-	fin := ev.next(t, EventRunFinished).(RunFinished)
+	fin := ev.next(t, EventRunFinished).(service.Finished)
 	if evs := ev.runnerEvents(); fin.AfterSeq != evs[len(evs)-1].Seq || evs[len(evs)-1].Type != runner.EvRunFinished {
 		t.Fatalf("finished after seq %d, last event %+v", fin.AfterSeq, evs[len(evs)-1])
 	}
@@ -280,12 +280,12 @@ func TestRunRetryAndFixAnswers(t *testing.T) {
 	if st, err := a.StartRun(w, path); err != nil || !st.Started {
 		t.Fatalf("StartRun = %+v, %v", st, err)
 	}
-	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	esc := ev.next(t, EventRunEscalation).(service.Escalation)
 	// A fix of a Tool node that is not a JSON object is refused and asked again.
 	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActFix, Instruction: "try harder"}); err != nil {
 		t.Fatal(err)
 	}
-	again := ev.next(t, EventRunEscalation).(RunEscalation)
+	again := ev.next(t, EventRunEscalation).(service.Escalation)
 	if again.ID == esc.ID || again.Escalation.Notice == "" {
 		t.Fatalf("re-asked escalation = %+v", again)
 	}
@@ -295,7 +295,7 @@ func TestRunRetryAndFixAnswers(t *testing.T) {
 	if err := a.RespondEscalation(again.ID, runner.Response{Action: runner.ActRetry}); err != nil {
 		t.Fatal(err)
 	}
-	fin := ev.next(t, EventRunFinished).(RunFinished)
+	fin := ev.next(t, EventRunFinished).(service.Finished)
 	if fin.Outcome != runner.OutcomeSucceeded || fin.Summary.RetrySuccesses != 1 {
 		t.Fatalf("finished = %+v %+v", fin, fin.Summary)
 	}
@@ -320,7 +320,7 @@ func TestStopRun(t *testing.T) {
 	if !a.StopRun() {
 		t.Fatal("StopRun found no run")
 	}
-	fin := ev.next(t, EventRunFinished).(RunFinished)
+	fin := ev.next(t, EventRunFinished).(service.Finished)
 	if fin.Outcome != runner.OutcomeCanceled || fin.StoppedAt == nil || fin.StoppedAt.Key != "slow" {
 		t.Fatalf("finished = %+v", fin)
 	}
@@ -340,9 +340,9 @@ func TestStopRun(t *testing.T) {
 	if st, err := a.StartRun(w2, path2); err != nil || !st.Started {
 		t.Fatalf("StartRun = %+v, %v", st, err)
 	}
-	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	esc := ev.next(t, EventRunEscalation).(service.Escalation)
 	a.StopRun()
-	fin = ev.next(t, EventRunFinished).(RunFinished)
+	fin = ev.next(t, EventRunFinished).(service.Finished)
 	if fin.Outcome != runner.OutcomeCanceled {
 		t.Fatalf("finished = %+v", fin)
 	}
@@ -411,15 +411,15 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	if st, err := a.StartRun(w, path); err != nil || !st.Started {
 		t.Fatalf("StartRun = %+v, %v", st, err)
 	}
-	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	esc := ev.next(t, EventRunEscalation).(service.Escalation)
 	if !esc.Escalation.CanReplan {
 		t.Fatal("the escalation does not offer replan")
 	}
 	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActReplan}); err != nil {
 		t.Fatal(err)
 	}
-	rp := ev.next(t, EventRunReplanned).(RunReplan)
-	fin := ev.next(t, EventRunFinished).(RunFinished)
+	rp := ev.next(t, EventRunReplanned).(service.Replan)
+	fin := ev.next(t, EventRunFinished).(service.Finished)
 	if fin.Outcome != runner.OutcomeReplanned || !fin.Replanned {
 		t.Fatalf("finished = %+v", fin)
 	}
@@ -476,7 +476,7 @@ func TestReplanProposalNeedsApproval(t *testing.T) {
 	if err != nil || !st.Started {
 		t.Fatalf("StartApprovedRun = %+v, %v", st, err)
 	}
-	fin = ev.next(t, EventRunFinished).(RunFinished)
+	fin = ev.next(t, EventRunFinished).(service.Finished)
 	if fin.Outcome != runner.OutcomeSucceeded {
 		t.Fatalf("replanned run = %+v", fin)
 	}
@@ -513,7 +513,7 @@ func TestModelWrittenWorkflowNeedsApproval(t *testing.T) {
 	if st, err := a.StartApprovedRun(w, path, []string{st.Approval[0].Fingerprint}); err != nil || !st.Started {
 		t.Fatalf("StartApprovedRun = %+v, %v", st, err)
 	}
-	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeSucceeded {
+	if fin := ev.next(t, EventRunFinished).(service.Finished); fin.Outcome != runner.OutcomeSucceeded {
 		t.Fatalf("finished = %+v", fin)
 	}
 }
@@ -611,14 +611,14 @@ func TestReplanThroughThePlanner(t *testing.T) {
 	if st, err := a.StartRun(w, path); err != nil || !st.Started {
 		t.Fatalf("StartRun = %+v, %v", st, err)
 	}
-	esc := ev.next(t, EventRunEscalation).(RunEscalation)
+	esc := ev.next(t, EventRunEscalation).(service.Escalation)
 	if !esc.Escalation.CanReplan || !a.GetRunStatus().CanReplan {
 		t.Fatal("replanning not offered with a model")
 	}
 	if err := a.RespondEscalation(esc.ID, runner.Response{Action: runner.ActReplan}); err != nil {
 		t.Fatal(err)
 	}
-	rp := ev.next(t, EventRunReplanned).(RunReplan)
+	rp := ev.next(t, EventRunReplanned).(service.Replan)
 	if len(rp.Tries) != 1 || rp.Tries[0].Attempt != 1 || len(rp.Tries[0].Why) != 1 {
 		t.Errorf("replan tries = %+v", rp.Tries)
 	}
@@ -626,7 +626,7 @@ func TestReplanThroughThePlanner(t *testing.T) {
 		len(rp.Diff.ModifiedNodeIDs) != 1 || rp.Diff.ModifiedNodeIDs[0] != "id_bad" || rp.Changes == "" {
 		t.Fatalf("replan = %+v (calls %d)", rp, srv.Calls())
 	}
-	if fin := ev.next(t, EventRunFinished).(RunFinished); fin.Outcome != runner.OutcomeReplanned {
+	if fin := ev.next(t, EventRunFinished).(service.Finished); fin.Outcome != runner.OutcomeReplanned {
 		t.Fatalf("finished = %+v", fin)
 	}
 }
@@ -650,7 +650,7 @@ func TestShutdownStopsTheRun(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Fatalf("shutdown took %v", d)
 	}
-	fin := ev.next(t, EventRunFinished).(RunFinished)
+	fin := ev.next(t, EventRunFinished).(service.Finished)
 	if fin.Outcome != runner.OutcomeCanceled || fin.StoppedAt == nil || fin.StoppedAt.Key != "slow" {
 		t.Fatalf("finished = %+v", fin)
 	}
