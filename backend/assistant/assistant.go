@@ -16,6 +16,7 @@ import (
 	"github.com/tidwall/gjson"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/reask"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -214,7 +215,6 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	cfg.MaxRepairAttempts = min(max(cfg.MaxRepairAttempts, 0), planner.MaxRepairAttemptsLimit)
 	w := req.Workflow
 	if w == nil {
 		w = workflow.New("")
@@ -233,23 +233,22 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 	msgs = append(msgs, hist...)
 	msgs = append(msgs, llm.Message{Role: llm.RoleUser, Content: strings.TrimSpace(req.Message)})
 
-	calls := max(cfg.MaxRepairAttempts, 1)
-	var best, last *outcome
+	calls := reask.Calls(cfg.MaxRepairAttempts)
+	var best, last, done *outcome
 	var tries []Try
 	sawChange := false
-	for attempt := 1; attempt <= calls; attempt++ {
-		if attempt == 1 {
-			r.emit(Progress{Kind: ProgressThinking, Attempt: 1, Max: calls})
-		} else {
-			r.emit(Progress{Kind: ProgressRepairing, Attempt: attempt, Max: calls})
-		}
-		reply, err := r.chat(ctx, msgs)
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
+	opts := r.cfg.ChatOptions
+	if opts.Schema == nil {
+		opts.Schema = ReplySchema(r.cfg.Catalog, r.cfg.Features)
+	}
+	run, err := reask.Ask(ctx, client, msgs, reask.Config{MaxRepairAttempts: cfg.MaxRepairAttempts, Options: opts,
+		OnCall: func(attempt, max int, _ string) {
+			if attempt == 1 {
+				r.emit(Progress{Kind: ProgressThinking, Attempt: 1, Max: max})
+			} else {
+				r.emit(Progress{Kind: ProgressRepairing, Attempt: attempt, Max: max})
 			}
-			return nil, err
-		}
+		}}, func(attempt int, reply llm.Reply, _ []llm.Message) reask.Verdict {
 		o := r.evaluate(reply)
 		o.attempt = attempt
 		if o.kind == KindConversation && sawChange {
@@ -258,9 +257,8 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 			o.dodged = true
 		}
 		if o.ok() {
-			res := r.finish(conv, o, attempt)
-			res.Tries = tries
-			return res, nil
+			done = o
+			return reask.Verdict{OK: true}
 		}
 		if o.kind != KindConversation {
 			sawChange = true
@@ -271,16 +269,26 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 		last = o
 		if attempt < calls {
 			tries = append(tries, tryOf(o))
-			msgs = append(msgs,
-				llm.Message{Role: llm.RoleAssistant, Content: reply.Text},
-				llm.Message{Role: llm.RoleUser, Content: feedback(o, attempt, calls)})
 		}
+		return reask.Verdict{Feedback: feedback(o)}
+	})
+	r.calls += run.Calls
+	r.usage.PromptTokens += run.Usage.PromptTokens
+	r.usage.CompletionTokens += run.Usage.CompletionTokens
+	r.usage.TotalTokens += run.Usage.TotalTokens
+	if err != nil {
+		return nil, err
+	}
+	if done != nil {
+		res := r.finish(conv, done, done.attempt)
+		res.Tries = tries
+		return res, nil
 	}
 	chosen := best
 	if chosen == nil {
 		chosen = last
 	}
-	res := r.finish(conv, chosen, calls)
+	res := r.finish(conv, chosen, run.Calls)
 	res.Tries = tries
 	return res, nil
 }

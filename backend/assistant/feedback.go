@@ -5,63 +5,42 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/reask"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
 func sprintf(format string, a ...any) string { return fmt.Sprintf(format, a...) }
 
-// maxFeedbackFixes bounds the local-repair lines of one re-ask; validation
-// problems are never cut, since the model must fix them all.
-const maxFeedbackFixes = 10
-
-// feedback is the user turn after a reply that could not be used: the
-// exact failure (stage with line, column and item; or every validation
-// problem with its code and the nodes by name and key), what the local
-// stages changed, and what to send back.
-func feedback(o *outcome, attempt, calls int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Your reply (attempt %d of %d) could not be used.\n\n", attempt, calls)
+// feedback is the re-ask after a reply that could not be used, in the
+// words every re-ask uses (reask.Feedback): the exact failure (the stage
+// with line, column and item; or every validation problem with its code
+// and the nodes by name and key), what the local stages changed, and what
+// to send back.
+func feedback(o *outcome) *reask.Feedback {
+	f := &reask.Feedback{Truncated: o.truncated}
 	switch {
 	case o.truncated:
-		b.WriteString("It was cut off at the length limit, so none of it was used. Send a shorter reply: only the JSON, short names and arguments. Start again from the beginning; do not continue the cut-off text.\n")
 	case o.stageErr != nil:
-		e := o.stageErr
-		fmt.Fprintf(&b, "It failed at the %s stage: %s\n", e.Stage, e.Msg)
-		if e.Line > 0 {
-			fmt.Fprintf(&b, "Position in the JSON: line %d, column %d.\n", e.Line, e.Column)
-		}
-		if e.Path != "" {
-			fmt.Fprintf(&b, "Item: %s\n", e.Path)
-		}
+		f.Failure = o.stageErr.Describe()
 	case o.dodged:
-		b.WriteString("You answered in prose, but the change you proposed before is still invalid. Send the corrected change as JSON.\n")
+		f.Failure = "You answered in prose, but the change you proposed before is still invalid. Send the corrected change as JSON."
 	default:
+		var b strings.Builder
 		writeProblems(&b, o)
+		f.Problems = b.String()
 	}
-	var fixes []string
 	for _, w := range o.warnings {
-		if w.Stage == planner.StageLayout {
-			continue
-		}
-		fixes = append(fixes, w.Message)
-	}
-	if len(fixes) > 0 {
-		b.WriteString("\nWhile reading your reply, Weft changed or dropped:\n")
-		for i, f := range fixes {
-			if i == maxFeedbackFixes {
-				fmt.Fprintf(&b, "- … and %d more\n", len(fixes)-i)
-				break
-			}
-			b.WriteString("- " + f + "\n")
+		if w.Stage != planner.StageLayout {
+			f.Fixes = append(f.Fixes, w.Message)
 		}
 	}
 	if o.kind == KindPlan {
-		b.WriteString("\nReply with the complete corrected plan as one JSON object and nothing else.")
+		f.Answer = "Reply with the complete corrected plan as one JSON object and nothing else."
 	} else {
-		b.WriteString("\nReply with the complete corrected patch as one JSON object and nothing else, against the workflow as shown in the system prompt (not on top of your previous patch).")
+		f.Answer = "Reply with the complete corrected patch as one JSON object and nothing else, against the workflow as shown in the system prompt (not on top of your previous patch)."
 	}
-	return b.String()
+	return f
 }
 
 func writeProblems(b *strings.Builder, o *outcome) {

@@ -19,6 +19,7 @@ import (
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/reask"
 )
 
 // Bounds of what the critic is shown: the model's context is finite and
@@ -42,8 +43,8 @@ type Verdict = failure.CriticVerdict
 // Critic implements failure.Critic with a model.
 type Critic struct {
 	Client llm.Client
-	// MaxRepairs bounds the re-asks after an unusable reply (settings
-	// max_repair_attempts).
+	// MaxRepairs is the setting max_repair_attempts: up to that many
+	// calls in all (reask.Calls).
 	MaxRepairs int
 }
 
@@ -64,30 +65,38 @@ Reply with one JSON object and nothing else:
 // enforce it.
 var VerdictSchema = &llm.Schema{Name: "weft_verdict", JSON: []byte(`{"type":"object","required":["approved","confidence","feedback","suggestions"],"additionalProperties":false,"properties":{"approved":{"type":"boolean"},"confidence":{"type":"number","minimum":0,"maximum":1},"feedback":{"type":"string"},"suggestions":{"type":"array","items":{"type":"string"}}}}`)}
 
-// Check asks client for a verdict. maxRepairs bounds the re-asks after an
-// unusable reply (settings max_repair_attempts).
-func Check(ctx context.Context, client llm.Client, in Input, maxRepairs int) (Verdict, error) {
+// Check asks client for a verdict, in the one re-ask loop (package
+// reask): up to max_repair_attempts calls in all (at least one), each
+// reply read leniently, the unusable ones asked again with why.
+func Check(ctx context.Context, client llm.Client, in Input, maxRepairAttempts int) (Verdict, error) {
 	if client == nil {
 		return Verdict{}, errors.New("checking done_when criteria needs a model: set one up in Preferences → Model (or weft settings set llm.model …)")
 	}
 	msgs := []llm.Message{{Role: llm.RoleSystem, Content: system}, {Role: llm.RoleUser, Content: Prompt(in)}}
 	var repairs []string
-	for attempt := 0; attempt <= max(maxRepairs, 0); attempt++ {
-		reply, err := client.Chat(ctx, msgs, llm.Options{Schema: VerdictSchema})
-		if err != nil {
-			return Verdict{}, fmt.Errorf("asking the model to check the goal: %w", err)
-		}
-		v, notes, err := Decode(reply.Text)
-		repairs = append(repairs, notes...)
-		if err == nil {
-			v.Repairs = repairs
-			return v, nil
-		}
-		repairs = append(repairs, fmt.Sprintf("reply %d: %v", attempt+1, err))
-		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: clip(reply.Text, 4000)},
-			llm.Message{Role: llm.RoleUser, Content: "Your reply could not be used: " + err.Error() + ". Reply again with only the JSON object {\"approved\": …, \"confidence\": …, \"feedback\": …, \"suggestions\": […]}."})
+	var got *Verdict
+	var lastErr error
+	run, err := reask.Ask(ctx, client, msgs, reask.Config{MaxRepairAttempts: maxRepairAttempts, Options: llm.Options{Schema: VerdictSchema}},
+		func(attempt int, reply llm.Reply, _ []llm.Message) reask.Verdict {
+			v, notes, err := Decode(reply.Text)
+			repairs = append(repairs, notes...)
+			if err == nil {
+				got = &v
+				return reask.Verdict{OK: true}
+			}
+			lastErr = err
+			repairs = append(repairs, fmt.Sprintf("reply %d: %v", attempt, err))
+			return reask.Verdict{Reason: err.Error(), Feedback: &reask.Feedback{Failure: err.Error() + ".", Fixes: notes,
+				Answer: `Reply again with only the JSON object {"approved": …, "confidence": …, "feedback": …, "suggestions": […]}.`}}
+		})
+	if err != nil {
+		return Verdict{}, fmt.Errorf("asking the model to check the goal: %w", err)
 	}
-	return Verdict{Repairs: repairs}, fmt.Errorf("%w after %d replies: %s", ErrNoVerdict, max(maxRepairs, 0)+1, repairs[len(repairs)-1])
+	if got != nil {
+		got.Repairs = repairs
+		return *got, nil
+	}
+	return Verdict{Repairs: repairs}, fmt.Errorf("%w after %d replies: %v", ErrNoVerdict, run.Calls, lastErr)
 }
 
 // Prompt renders the user turn, each part within its bound.

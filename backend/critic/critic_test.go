@@ -67,10 +67,14 @@ func TestCheckReasksThenGivesUp(t *testing.T) {
 		t.Errorf("re-ask %q", last.LastUser())
 	}
 
-	c, srv = client(t, llmtest.Reply("a"), llmtest.Reply("b"), llmtest.Reply("c"))
-	_, err = Check(context.Background(), c, Input{Criteria: "c"}, 1)
-	if !errors.Is(err, ErrNoVerdict) || srv.Calls() != 2 {
-		t.Fatalf("%v calls=%d (max_repair_attempts 1 → 2 replies)", err, srv.Calls())
+	// max_repair_attempts N is up to N calls in all, as for plans and
+	// patches (0 is still one call: a verdict cannot go unread).
+	for n, want := range map[int]int{0: 1, 1: 1, 2: 2, 4: 4} {
+		c, srv = client(t, llmtest.Reply("a"), llmtest.Reply("b"), llmtest.Reply("c"), llmtest.Reply("d"), llmtest.Reply("e"))
+		_, err = Check(context.Background(), c, Input{Criteria: "c"}, n)
+		if !errors.Is(err, ErrNoVerdict) || srv.Calls() != want {
+			t.Fatalf("max_repair_attempts %d: %v calls=%d, want %d", n, err, srv.Calls(), want)
+		}
 	}
 	if _, err := Check(context.Background(), nil, Input{}, 1); err == nil || !strings.Contains(err.Error(), "needs a model") {
 		t.Errorf("nil client: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/reask"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -46,14 +47,13 @@ func newLoop(client llm.Client, goal string, cfg Config) *loop {
 	if log == nil {
 		log = slog.Default()
 	}
-	maxAttempts := min(max(cfg.MaxRepairAttempts, 0), MaxRepairAttemptsLimit)
 	return &loop{
 		client:   client,
 		goal:     goal,
 		cfg:      cfg,
 		log:      log,
-		calls:    max(maxAttempts, 1),
-		validate: maxAttempts >= 1,
+		calls:    reask.Calls(cfg.MaxRepairAttempts),
+		validate: reask.Validates(cfg.MaxRepairAttempts),
 	}
 }
 
@@ -82,40 +82,30 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 		{Role: llm.RoleUser, Content: first},
 	}
 
-	var stop string // why the loop ended before using every call
-	for n := 1; n <= l.calls; n++ {
-		if err := ctx.Err(); err != nil {
-			return l.fail(ctx, err)
-		}
-		l.emit(Event{Kind: EventCalling, Attempt: n, Max: l.calls})
-		reply, err := l.client.Chat(ctx, l.msgs, l.chatOptions())
-		if err != nil {
-			return l.fail(ctx, err)
-		}
-		l.account(reply)
-
+	run, err := reask.Ask(ctx, l.client, l.msgs, reask.Config{MaxRepairAttempts: l.cfg.MaxRepairAttempts, Options: l.chatOptions(),
+		OnCall: func(n, max int, reason string) {
+			if reason != "" {
+				l.emit(Event{Kind: EventRepairing, Attempt: n, Max: max, Reason: reason})
+			}
+			l.emit(Event{Kind: EventCalling, Attempt: n, Max: max})
+		},
+		Stop: func(_ *reask.Run, _ llm.Reply, feedback string) string { return l.overBudget(feedback) },
+	}, func(n int, reply llm.Reply, sent []llm.Message) reask.Verdict {
+		l.account(reply, sent)
 		o := l.evaluate(n, reply)
 		l.outcomes = append(l.outcomes, o)
 		l.res.Attempts = append(l.res.Attempts, Attempt{N: n, Error: o.errorText()})
 		l.log.Debug("plan attempt", "attempt", n, "max", l.calls, "ok", o.ok(), "error", o.errorText(),
 			"warnings", len(o.warnings), "tokens", l.lastCost)
 		if o.ok() {
-			break
+			return reask.Verdict{OK: true}
 		}
-		if n == l.calls {
-			break
-		}
-		feedback := reaskMessage(o, n, n+1 == l.calls)
-		if s := l.overBudget(feedback); s != "" {
-			stop = s
-			break
-		}
-		l.emit(Event{Kind: EventRepairing, Attempt: n + 1, Max: l.calls, Reason: o.reason()})
-		l.msgs = append(l.msgs,
-			llm.Message{Role: llm.RoleAssistant, Content: o.text},
-			llm.Message{Role: llm.RoleUser, Content: feedback})
+		return reask.Verdict{Reason: o.reason(), Feedback: reaskFeedback(o, n, n+1 == l.calls)}
+	})
+	if err != nil {
+		return l.fail(ctx, err)
 	}
-
+	stop := run.Stopped
 	l.finish(stop)
 	l.remember()
 	l.emit(Event{Kind: EventDone, Attempt: len(l.outcomes), Max: l.calls, Valid: l.res.Valid, Reason: l.res.Summary})
@@ -140,7 +130,7 @@ func (l *loop) fail(ctx context.Context, err error) (Result, error) {
 
 // account adds a call's tokens to the totals. Servers that report no usage
 // are charged an estimate, so the budget still holds.
-func (l *loop) account(r llm.Reply) {
+func (l *loop) account(r llm.Reply, sent []llm.Message) {
 	l.res.LLMCalls++
 	u := r.Usage
 	l.res.Usage.PromptTokens += u.PromptTokens
@@ -151,7 +141,7 @@ func (l *loop) account(r llm.Reply) {
 		cost = u.PromptTokens + u.CompletionTokens
 	}
 	if cost == 0 {
-		cost = estimateTokens(l.msgs...) + estimateTokens(llm.Message{Content: r.Text})
+		cost = estimateTokens(sent...) + estimateTokens(llm.Message{Content: r.Text})
 	}
 	l.used += cost
 	l.lastCost = cost

@@ -4,57 +4,60 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/reask"
+
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// maxFeedbackWarnings bounds the local-repair lines of one re-ask; the
-// validation problems are never cut, since the model must fix them all.
-const maxFeedbackWarnings = 12
-
-// reaskMessage is the user turn that follows a failed reply. It quotes the
-// exact failure: the stage with line and column or item path, or every
-// validation problem with its code and steps; lists what the local stages
-// repaired or dropped so the model can restore its intent; adds, from the
-// second re-ask on, a short correct example of each construct that failed;
-// and on the last call asks for the simplest linear plan.
-func reaskMessage(o *outcome, attempt int, final bool) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Your reply to attempt %d could not be used.\n\n", attempt)
+// reaskFeedback is the re-ask after a failed reply, in the words every
+// re-ask uses (reask.Feedback): the exact failure (the stage with line and
+// column or item path, or every validation problem with its code and
+// steps), what the local stages repaired or dropped so the model can
+// restore its intent, from the second re-ask on a short correct example of
+// each construct that failed, and on the last call the simplest linear
+// plan to ask for.
+func reaskFeedback(o *outcome, attempt int, final bool) *reask.Feedback {
+	f := &reask.Feedback{Truncated: o.truncated, Fixes: localFixes(o),
+		Answer: "Reply with the complete corrected plan as one JSON object and nothing else."}
+	var hint strings.Builder
 	switch {
 	case o.truncated:
-		b.WriteString("Your reply was cut off at the length limit, so none of it was used. " +
-			"Send a shorter plan: fewer steps, no prose, short names and arguments. Start the JSON again from the beginning; do not continue the cut-off text.\n")
+		hint.WriteString("A shorter plan has fewer steps: merge what can be one command.\n")
 	case o.stageErr != nil:
-		writeStageError(&b, o.stageErr)
+		f.Failure = o.stageErr.Describe()
 	default:
+		var b strings.Builder
 		writeProblems(&b, o)
+		f.Problems = b.String()
 	}
-	writeLocalFixes(&b, o)
-
 	if attempt >= 2 {
 		for _, c := range constructsOf(o) {
 			ex := examples[c]
-			fmt.Fprintf(&b, "\nA correct example of %s:\n%s\n", ex.what, ex.text)
+			fmt.Fprintf(&hint, "A correct example of %s:\n%s\n\n", ex.what, ex.text)
 		}
 	}
 	if final {
-		b.WriteString("\nThis is the last attempt. Send the simplest linear plan that does the job: " +
+		hint.WriteString("This is the last attempt. Send the simplest linear plan that does the job: " +
 			`a flat {"steps": [...]} list of Tool steps that run one after the other, ` +
 			"with an If, Switch or Loop only where the goal cannot be reached without one.\n")
 	}
-	b.WriteString("\nReply with the complete corrected plan as one JSON object and nothing else.")
-	return b.String()
+	f.Hint = hint.String()
+	return f
 }
 
-func writeStageError(b *strings.Builder, e *StageError) {
-	fmt.Fprintf(b, "It failed at the %s stage: %s\n", e.Stage, e.Msg)
+// Describe is the stage error as a re-ask quotes it: the stage, and where
+// in the JSON.
+func (e *StageError) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "It failed at the %s stage: %s\n", e.Stage, e.Msg)
 	if e.Line > 0 {
-		fmt.Fprintf(b, "Position in the JSON: line %d, column %d.\n", e.Line, e.Column)
+		fmt.Fprintf(&b, "Position in the JSON: line %d, column %d.\n", e.Line, e.Column)
 	}
 	if e.Path != "" {
-		fmt.Fprintf(b, "Item: %s\n", e.Path)
+		fmt.Fprintf(&b, "Item: %s\n", e.Path)
 	}
+	return b.String()
 }
 
 func writeProblems(b *strings.Builder, o *outcome) {
@@ -119,15 +122,15 @@ func stepRef(w *workflow.Workflow, nodeID string) string {
 	return nodeID
 }
 
-// writeLocalFixes lists what the local stages changed, so a step dropped
-// for a bad field can come back right rather than vanish silently.
-func writeLocalFixes(b *strings.Builder, o *outcome) {
+// localFixes are what the local stages changed, so a step dropped for a
+// bad field can come back right rather than vanish silently.
+func localFixes(o *outcome) []string {
 	var lines []string
 	for _, w := range o.warnings {
 		if w.Stage == StageLayout {
 			continue
 		}
-		s := fmt.Sprintf("- [%s] %s", w.Stage, w.Message)
+		s := fmt.Sprintf("[%s] %s", w.Stage, w.Message)
 		if w.NodeID != "" && o.wf != nil {
 			if ref := stepRef(o.wf, w.NodeID); !strings.Contains(w.Message, ref) {
 				s += fmt.Sprintf(" (step %q)", ref)
@@ -135,17 +138,7 @@ func writeLocalFixes(b *strings.Builder, o *outcome) {
 		}
 		lines = append(lines, s)
 	}
-	if len(lines) == 0 {
-		return
-	}
-	b.WriteString("\nBefore that, I repaired or dropped these parts of your reply myself. If something you meant was dropped, put it back in a correct form:\n")
-	for i, s := range lines {
-		if i == maxFeedbackWarnings {
-			fmt.Fprintf(b, "- … and %d more\n", len(lines)-i)
-			break
-		}
-		b.WriteString(s + "\n")
-	}
+	return lines
 }
 
 // Constructs with a correct example, in the order examples are shown.

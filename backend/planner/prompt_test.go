@@ -178,12 +178,12 @@ func TestReaskGolden(t *testing.T) {
 	}
 	vr := validate.Validate(w, tools.Builtin())
 	o := &outcome{attempt: 2, text: replyIfOneBranch, wf: w, warnings: warnings, problems: vr.Problems, errors: vr.Errors()}
-	checkGolden(t, "reask_if_second_final.txt", reaskMessage(o, 2, true))
+	checkGolden(t, "reask_if_second_final.txt", reaskFeedback(o, 2, true).Text(2, 3))
 
 	o = &outcome{attempt: 1, text: "{", stageErr: &StageError{Stage: StageDecode, Msg: "unexpected end of input", Line: 3, Column: 7, Path: "steps[1]"},
 		warnings: []Warning{{Stage: StageExtract, Message: "ignored 12 characters of text before and 0 after the JSON"}}}
-	checkGolden(t, "reask_decode_first.txt", reaskMessage(o, 1, false))
+	checkGolden(t, "reask_decode_first.txt", reaskFeedback(o, 1, false).Text(1, 3))
 
 	o = &outcome{attempt: 1, text: "{", truncated: true}
-	checkGolden(t, "reask_truncated.txt", reaskMessage(o, 1, false))
+	checkGolden(t, "reask_truncated.txt", reaskFeedback(o, 1, false).Text(1, 3))
 }
