@@ -38,7 +38,7 @@ func NewRecorder(opts Options, w *workflow.Workflow, workflowPath, runsDir, id s
 	if err != nil {
 		return nil, err
 	}
-	log.workflowMode = workflowMode(workflowPath)
+	log.forWorkflow(workflowPath)
 	if err := log.writeWorkflow(w); err != nil {
 		log.close()
 		return nil, err
@@ -68,7 +68,7 @@ func (r *Recorder) Redact(res *Result) { redactResult(r.log.red, res) }
 func (r *Recorder) Finish(res *Result) error {
 	c := *res
 	redactResult(r.log.red, &c)
-	err := r.log.writeJSON(summaryFile, summaryDoc(&c, r.w))
+	err := r.log.writeSummary(&c, r.w)
 	if cerr := r.log.close(); err == nil {
 		err = cerr
 	}

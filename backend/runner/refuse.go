@@ -29,7 +29,7 @@ func (rn *Runner) Refuse(w *workflow.Workflow, outcome Outcome, why string) (*Re
 	if err != nil {
 		return nil, err
 	}
-	log.workflowMode = workflowMode(o.WorkflowPath)
+	log.forWorkflow(o.WorkflowPath)
 	res := &Result{RunID: id, Dir: log.dir, Outcome: outcome, Error: why, Outputs: map[string]any{}, Completed: []string{},
 		Summary: Summary{Details: []NodeStat{}}, Started: started, Finished: started, Source: o.source()}
 	redactResult(red, res)
@@ -38,7 +38,7 @@ func (rn *Runner) Refuse(w *workflow.Workflow, outcome Outcome, why string) (*Re
 	if err := log.writeWorkflow(w); err != nil {
 		res.Warnings = append(res.Warnings, red.String("could not save the workflow copy: "+err.Error()))
 	}
-	err = log.writeJSON(summaryFile, summaryDoc(res, w))
+	err = log.writeSummary(res, w)
 	if cerr := log.close(); err == nil {
 		err = cerr
 	}

@@ -81,6 +81,9 @@ type runLog struct {
 	red     *redact.Redactor
 	// workflowMode is the mode of workflow.json.
 	workflowMode os.FileMode
+	// workflowFile is the name of the workflow's file in its folder (""
+	// unsaved), recorded in summary.json (forWorkflow).
+	workflowFile string
 
 	mu       sync.Mutex
 	seq      int64
@@ -123,6 +126,24 @@ func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time, re
 	}
 	return &runLog{runID: runID, dir: dir, onEvent: onEvent, now: now, red: red, workflowMode: runFileMode,
 		events: ev, ew: bufio.NewWriterSize(ev, 64<<10), retry: rl, lastFlush: now(), maxBytes: DefaultMaxLogBytes, thin: map[string]bool{}}, nil
+}
+
+// forWorkflow notes the workflow's file (path, "" when unsaved): its mode
+// for the copy, and its name for summary.json. The runs folder is beside
+// the file, so its name is enough to tell which file of the folder ran
+// (two files with one id: the run history keeps them apart), and it stays
+// true when the folder moves with its .weft.
+func (l *runLog) forWorkflow(path string) {
+	l.workflowMode = workflowMode(path)
+	if path != "" {
+		l.workflowFile = filepath.Base(path)
+	}
+}
+
+// writeSummary writes summary.json (written last: its presence says the
+// run ended).
+func (l *runLog) writeSummary(res *Result, w *workflow.Workflow) error {
+	return l.writeJSON(summaryFile, summaryDoc(res, w, l.workflowFile))
 }
 
 // workflowMode is the permission of the workflow file, for its copy; an

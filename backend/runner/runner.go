@@ -305,7 +305,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	log.workflowMode = workflowMode(o.WorkflowPath)
+	log.forWorkflow(o.WorkflowPath)
 	if o.MaxLogBytes > 0 {
 		log.maxBytes = o.MaxLogBytes
 	}
@@ -356,7 +356,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if err := r.log.writeWorkflow(w); err != nil {
 		result.Warnings = append(result.Warnings, r.red.String("could not save the workflow copy: "+err.Error()))
 	}
-	if err := r.log.writeJSON(summaryFile, summaryDoc(result, w)); err != nil {
+	if err := r.log.writeSummary(result, w); err != nil {
 		result.Warnings = append(result.Warnings, r.red.String("could not write summary.json: "+err.Error()))
 	}
 	if err := r.log.close(); err != nil {
@@ -472,8 +472,9 @@ func (rn *Runner) newRun(w *workflow.Workflow, g *flow.Graph, id, dir string, lo
 	return r
 }
 
-// summaryDoc is summary.json: the result with bounded outputs.
-func summaryDoc(res *Result, w *workflow.Workflow) any {
+// summaryDoc is summary.json: the result with bounded outputs, the
+// workflow's id and name, and the name of its file (file; "" unsaved).
+func summaryDoc(res *Result, w *workflow.Workflow, file string) any {
 	outs := map[string]any{}
 	for k, v := range res.Outputs {
 		if m, ok := v.(map[string]any); ok {
@@ -486,9 +487,10 @@ func summaryDoc(res *Result, w *workflow.Workflow) any {
 	return struct {
 		WorkflowID   string `json:"workflow_id"`
 		WorkflowName string `json:"workflow_name"`
+		WorkflowFile string `json:"workflow_file,omitempty"`
 		Replanned    bool   `json:"replanned,omitempty"`
 		Result
-	}{w.ID, w.Name, res.Replanned != nil, doc}
+	}{w.ID, w.Name, file, res.Replanned != nil, doc}
 }
 
 // warn emits a warning of the run (kept in its Result by the walk).
