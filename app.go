@@ -12,7 +12,6 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
@@ -94,7 +93,6 @@ type App struct {
 	stateOnce sync.Once
 	assist    *assistantState
 	svc       *service.Service
-	breakers  *llm.BreakerRegistry
 	// tuneService, when set, adjusts the service's dependencies before it
 	// is made (tests: a fast retry sleep, a fake replanner or MCP listing).
 	tuneService func(*service.Deps)
@@ -102,7 +100,6 @@ type App struct {
 
 func (a *App) initState() {
 	a.assist = &assistantState{}
-	a.breakers = llm.NewBreakerRegistry()
 	d := a.serviceDeps()
 	if a.tuneService != nil {
 		a.tuneService(&d)

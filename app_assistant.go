@@ -7,9 +7,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io/fs"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -19,10 +16,8 @@ import (
 
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/llm"
-	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
-	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -107,69 +102,29 @@ func (a *App) emit(name string, data any) {
 	}
 }
 
-// AssistantSend asks the assistant about the workflow. Progress goes out as
-// "assistant:progress" events; the reply is a conversation, a plan (for an
-// empty workflow) or a patch, never applied here: the panel previews it and
-// the user applies it with ApplyPatch. The exchange is saved to the
-// workflow's chat file. A request already running is stopped first.
+// AssistantSend asks the assistant about the workflow (service.Chat: an
+// empty workflow is planned, as `weft chat` and `weft plan` do). Progress
+// goes out as "assistant:progress" events; the reply is a conversation, a
+// plan or a patch, never applied here: the panel previews it and the user
+// applies it with ApplyPatch. A request already running is stopped first.
 func (a *App) AssistantSend(req AssistantRequest) (*assistant.Result, error) {
 	if strings.TrimSpace(req.Message) == "" {
 		return nil, errors.New("the message is empty")
 	}
 	ctx, done := a.beginAssistant() // from here on AssistantStop applies
 	defer done()
-	st, err := a.settingsStore()
-	if err != nil {
-		return nil, err
-	}
-	s, _, err := st.Effective()
-	if err != nil {
-		return nil, err
-	}
 	stream := &progressStream{emit: func(p assistant.Progress) { a.emit(EventAssistantProgress, p) }}
-	client, err := a.assistantClient(s, llm.WithProgress(stream.llmProgress))
-	if err != nil {
-		return nil, err
-	}
-
-	var loadWarnings []assistant.Warning
-	chatPath, loadPath, perr := chatFiles(req.Path, req.Workflow.ID)
-	conv := assistant.NewConversation(req.Workflow.ID)
-	if perr != nil {
-		loadWarnings = append(loadWarnings, assistant.Warning{Stage: assistant.StageHistory,
-			Message: "this conversation is not saved: " + perr.Error()})
-	} else {
-		c, ws, lerr := assistant.LoadChat(loadPath, req.Workflow.ID)
-		if lerr != nil {
-			return nil, lerr
-		}
-		conv = c
-		loadWarnings = append(loadWarnings, ws...)
-	}
-
 	w := req.Workflow
-	res, err := assistant.Chat(ctx, client, assistant.Request{Workflow: &w, Message: req.Message, Conversation: conv},
-		assistant.Config{
-			MaxRepairAttempts: s.MaxRepairAttempts,
-			Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
-			Catalog:           a.assistantCatalog(s),
-			OnProgress:        stream.progress,
-			ChatOptions:       llm.Options{OnDelta: stream.delta, OnReset: stream.reset},
-		})
-	if err != nil {
-		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-			return nil, ErrAssistantStopped
-		}
+	res, err := a.service().Chat(ctx, service.ChatRequest{Workflow: &w, Path: req.Path, Message: req.Message,
+		OnProgress: stream.progress, LLMOptions: []llm.Option{llm.WithProgress(stream.llmProgress)},
+		ChatOptions: llm.Options{OnDelta: stream.delta, OnReset: stream.reset}})
+	switch {
+	case errors.Is(err, service.ErrNoModel):
+		return nil, errors.New("no model is configured: open Preferences and set the model name")
+	case err != nil && (errors.Is(err, context.Canceled) || ctx.Err() != nil):
+		return nil, ErrAssistantStopped
+	case err != nil:
 		return nil, err
-	}
-	res.Warnings = append(loadWarnings, res.Warnings...)
-	if perr == nil && res.Conversation != nil {
-		if err := assistant.SaveChat(chatPath, res.Conversation); err != nil {
-			res.Warnings = append(res.Warnings, assistant.Warning{Stage: assistant.StageHistory, Message: err.Error()})
-		}
-	}
-	if res.Warnings == nil {
-		res.Warnings = []assistant.Warning{}
 	}
 	return res, nil
 }
@@ -211,62 +166,15 @@ func (a *App) AssistantStop() bool {
 	return true
 }
 
-// AssistantHistory loads the saved conversation of a workflow. A workflow
-// with no file and no id has none. A corrupt chat file is moved aside and
-// said in the warnings.
+// AssistantHistory loads the saved conversation of a workflow
+// (service.ReadChat). A workflow with no file and no id has none.
 func (a *App) AssistantHistory(workflowID, path string) (ChatHistory, error) {
-	h := ChatHistory{Messages: []assistant.ChatMessage{}, Warnings: []string{}}
-	_, p, err := chatFiles(path, workflowID)
-	if err != nil {
-		return h, nil
-	}
-	h.Path = p
-	c, ws, err := assistant.LoadChat(p, workflowID)
-	if err != nil {
-		return h, err
-	}
-	h.Messages = nonNil(c.Messages)
-	for _, w := range ws {
-		h.Warnings = append(h.Warnings, w.Message)
-	}
-	return h, nil
+	return ChatHistory(service.ReadChat(workflowID, path)), nil
 }
 
 // AssistantClearHistory deletes the saved conversation of a workflow.
 func (a *App) AssistantClearHistory(workflowID, path string) error {
-	save, load, err := chatFiles(path, workflowID)
-	if err != nil {
-		return nil
-	}
-	for _, p := range []string{save, load} {
-		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("clear chat: %w", err)
-		}
-	}
-	return nil
-}
-
-// chatFiles says where the conversation of a workflow is saved and where it
-// is read from. They differ once: a workflow first saved to a file keeps
-// the conversation it had while unsaved (kept by id under XDG_DATA_HOME)
-// until the next exchange writes it in .weft beside the file.
-func chatFiles(path, workflowID string) (save, load string, err error) {
-	save, err = assistant.ChatPath(path, workflowID)
-	if err != nil {
-		return "", "", err
-	}
-	load = save
-	if path == "" || workflowID == "" {
-		return save, load, nil
-	}
-	if _, err := os.Stat(save); errors.Is(err, fs.ErrNotExist) {
-		if byID, err := assistant.ChatPath("", workflowID); err == nil {
-			if _, err := os.Stat(byID); err == nil {
-				load = byID
-			}
-		}
-	}
-	return save, load, nil
+	return service.ClearChat(workflowID, path)
 }
 
 // PreviewPatch merges patch into w without changing anything, and says what
@@ -339,41 +247,10 @@ func (a *App) DiscoverModelServers() []llm.LocalServer {
 	return llm.Discover(a.context(), llm.DiscoverCandidates())
 }
 
-// newLLM makes a client for the endpoint in l; all the App's clients share
-// one circuit-breaker registry.
-func (a *App) newLLM(l settings.LLM, opts ...llm.Option) (*llm.OpenAI, error) {
-	a.stateOnce.Do(a.initState)
-	base := []llm.Option{llm.WithBreakerRegistry(a.breakers)}
-	if m := service.FormatMemory(); m != nil {
-		base = append(base, llm.WithFormatMemory(m))
-	}
-	return llm.New(llmConfig(l), append(base, opts...)...)
-}
-
-func llmConfig(l settings.LLM) llm.Config {
-	return service.LLMConfig(l)
-}
-
-// assistantCatalog is the tools the assistant may use: the built-ins and,
-// when MCP servers are configured, their tools (listed and cached by
-// ToolCatalogFull).
-func (a *App) assistantCatalog(s settings.Settings) *tools.Catalog {
-	if len(s.MCPServers) == 0 {
-		return a.catalog
-	}
-	return tools.NewCatalog(a.ToolCatalogFull().Tools...)
-}
-
-// assistantClient builds the model client for the effective settings.
-func (a *App) assistantClient(s settings.Settings, opts ...llm.Option) (llm.Client, error) {
-	if strings.TrimSpace(s.LLM.Model) == "" {
-		return nil, errors.New("no model is configured: open Preferences and set the model name")
-	}
-	c, err := a.newLLM(s.LLM, append(opts, llm.WithSecrets(s.Secrets()...))...)
-	if err != nil {
-		return nil, err
-	}
-	return c, nil
+// newLLM makes a client for the endpoint in l with the service's
+// options, its circuit breakers included.
+func (a *App) newLLM(l settings.LLM) (*llm.OpenAI, error) {
+	return a.service().AI(settings.Settings{LLM: l}).NewClient()
 }
 
 // progressStream forwards the assistant's progress and, while a reply

@@ -256,7 +256,9 @@ func TestAssistantSendPlansAnEmptyWorkflow(t *testing.T) {
 		t.Fatalf("history after Save As = %+v, %v", h2, err)
 	}
 	srv.Enqueue(llmtest.Reply("Nothing to change."))
-	if _, err := a.AssistantSend(AssistantRequest{Workflow: w, Path: file, Message: "anything else?"}); err != nil {
+	// The plan applied: a workflow with steps is asked about, not planned.
+	applied := a.ApplyPatch(w, *res.Patch)
+	if _, err := a.AssistantSend(AssistantRequest{Workflow: *applied.Workflow, Path: file, Message: "anything else?"}); err != nil {
 		t.Fatal(err)
 	}
 	h3, err := a.AssistantHistory(w.ID, file)

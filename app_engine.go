@@ -27,7 +27,7 @@ func (a *App) GetTemporalCredentials() (TemporalCredentials, error) {
 	if err != nil {
 		return c, err
 	}
-	c.APIKeyEnv, c.PayloadKeyEnv = os.Getenv("WEFT_TEMPORAL_API_KEY") != "", os.Getenv(temporal.EnvKey) != ""
+	c.APIKeyEnv, c.PayloadKeyEnv = os.Getenv(settings.EnvTemporalAPIKey) != "", os.Getenv(temporal.EnvKey) != ""
 	api, err := st.Secret(settings.SecretTemporalAPIKey)
 	if err != nil {
 		return c, err

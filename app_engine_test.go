@@ -104,7 +104,7 @@ func (k mapKeyring) Delete(s, u string) error { delete(k, s+"/"+u); return nil }
 // read back to the frontend; a bad payload key is refused; without a
 // keyring nothing is stored.
 func TestTemporalCredentials(t *testing.T) {
-	t.Setenv("WEFT_TEMPORAL_API_KEY", "")
+	t.Setenv(settings.EnvTemporalAPIKey, "")
 	t.Setenv("WEFT_TEMPORAL_KEY", "")
 	a, _ := testApp(t)
 	kr := mapKeyring{}

@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
-	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
@@ -47,9 +46,9 @@ func (a *App) service() *service.Service {
 	return a.svc
 }
 
-// serviceDeps wires the service to the App: its settings store, its model
-// clients (sharing one circuit-breaker registry), the MCP servers and the
-// planner as replanner.
+// serviceDeps wires the service to the App: its settings store, the MCP
+// servers and the planner as replanner. Its model clients are the
+// service's own (one circuit-breaker registry for the window).
 func (a *App) serviceDeps() service.Deps {
 	return service.Deps{
 		Settings: func() (settings.Settings, []string, error) {
@@ -58,13 +57,6 @@ func (a *App) serviceDeps() service.Deps {
 				return settings.Settings{}, nil, err
 			}
 			return st.Effective()
-		},
-		NewLLM: func(s settings.Settings) (llm.Client, error) {
-			c, err := a.newLLM(s.LLM, llm.WithSecrets(s.Secrets()...))
-			if err != nil {
-				return nil, err
-			}
-			return c, nil
 		},
 		ListTools: runner.Catalog,
 		Replanner: service.PlannerReplanner(nil, nil),

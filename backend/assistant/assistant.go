@@ -457,15 +457,7 @@ func (r *run) finish(conv *Conversation, o *outcome, attempts int) *Result {
 		res.Message = "I could not produce a usable change."
 	}
 
-	now := r.cfg.Now()
-	conv.Messages = append(conv.Messages, ChatMessage{Role: RoleUser, Content: strings.TrimSpace(r.req.Message), Time: now})
-	am := ChatMessage{Role: RoleAssistant, Content: res.Message, Time: now, Kind: res.Kind, Patch: res.Patch}
-	if res.Patch != nil {
-		v := res.Valid
-		am.Valid = &v
-	}
-	conv.Messages = append(conv.Messages, am)
-	res.Conversation = conv
+	res.Conversation = recordExchange(conv, r.req.Message, res, r.cfg.Now())
 	return res
 }
 

@@ -12,9 +12,8 @@ import (
 
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/atomicfile"
-	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/reveal"
-	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -147,9 +146,6 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 	if err != nil {
 		return fail(exitUnusable, err)
 	}
-	if strings.TrimSpace(s.LLM.Model) == "" {
-		return fail(exitUnusable, errors.New(noModelMsg))
-	}
 	content, w, loadWarnings, err := readWorkflow(file)
 	if err != nil {
 		return fail(exitUnusable, err)
@@ -158,44 +154,18 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 		c.log.Info("load", "warning", wn)
 	}
 
-	chatPath, err := assistant.ChatPath(file, w.ID)
-	if err != nil {
-		return fail(exitUnusable, err)
-	}
-	conv, cws, err := assistant.LoadChat(chatPath, w.ID)
-	extra = append(extra, cws...)
-	saveChat := true
-	if err != nil {
-		// An unreadable history must not block the question, nor be
-		// overwritten by a conversation that forgot it.
-		extra = append(extra, assistant.Warning{Stage: assistant.StageHistory, Message: err.Error() + "; the conversation is not saved this time"})
-		saveChat = false
-	}
-	for _, wn := range extra {
-		fmt.Fprintf(c.stderr, "weft: %s\n", visible(wn.Message))
-	}
-
-	client, err := c.newLLM(s)
-	if err != nil {
-		return fail(exitUnusable, err)
-	}
-	cfg := assistant.Config{
-		MaxRepairAttempts: s.MaxRepairAttempts,
-		Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
-		Catalog:           c.toolCatalog(ctx, s, w),
-		OnProgress:        c.chatProgress,
-	}
-	res, err := assistant.Chat(ctx, client, assistant.Request{Workflow: w, Message: message, Conversation: conv}, cfg)
+	svc := c.runService(s, true)
+	res, err := svc.Chat(ctx, service.ChatRequest{Workflow: w, Path: file, Message: message, OnProgress: c.chatProgress})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(exitCanceled, errors.New("chat canceled"))
 		}
-		return fail(exitUnusable, err)
+		return fail(exitUnusable, noModel(err))
 	}
-	if saveChat {
-		if err := assistant.SaveChat(chatPath, res.Conversation); err != nil {
-			extra = append(extra, assistant.Warning{Stage: assistant.StageHistory, Message: err.Error()})
-			fmt.Fprintf(c.stderr, "weft: %v\n", err)
+	// What reading and saving the history said comes first, on stderr too.
+	for _, wn := range res.Warnings {
+		if wn.Stage == assistant.StageHistory {
+			fmt.Fprintf(c.stderr, "weft: %s\n", visible(wn.Message))
 		}
 	}
 
@@ -232,7 +202,7 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 	var ap *applied
 	var applyErr error
 	if apply && prop != nil {
-		ap, applyErr = c.applyProposal(ctx, s, prop, file)
+		ap, applyErr = c.applyProposal(ctx, svc, prop, file)
 		if ap != nil {
 			extra = append(extra, ap.warnings...)
 			if !ap.valid {
@@ -287,7 +257,7 @@ func (c *cli) chatApply(ctx context.Context, file, id string, asJSON bool) int {
 	if err != nil {
 		return fail(exitUnusable, err)
 	}
-	ap, err := c.applyProposal(ctx, s, prop, file)
+	ap, err := c.applyProposal(ctx, c.runService(s, true), prop, file)
 	if err != nil {
 		if errors.Is(err, assistant.ErrStaleProposal) {
 			return fail(exitInvalid, err)
@@ -342,7 +312,7 @@ type applied struct {
 // when it is still the reviewed content, and writes the result when it is
 // valid. A stale file is an error wrapping assistant.ErrStaleProposal; an
 // invalid result is reported, not written.
-func (c *cli) applyProposal(ctx context.Context, s settings.Settings, p *assistant.Proposal, file string) (*applied, error) {
+func (c *cli) applyProposal(ctx context.Context, svc *service.Service, p *assistant.Proposal, file string) (*applied, error) {
 	content, err := atomicfile.ReadBounded(file, workflow.MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("read workflow: %w", err)
@@ -354,7 +324,7 @@ func (c *cli) applyProposal(ctx context.Context, s settings.Settings, p *assista
 	// Described from the very workflow that is written.
 	ap := &applied{changes: assistant.DescribeChanges(before, after), warnings: ws, problems: []validate.Problem{}}
 	// The file is never written invalid, whatever validated the proposal.
-	vr := validate.Validate(after, c.toolCatalog(ctx, s, after))
+	vr := validate.Validate(after, svc.CatalogFor(ctx, after))
 	ap.valid = vr.Valid
 	if !vr.Valid {
 		ap.problems = vr.Errors()
@@ -369,7 +339,7 @@ func (c *cli) applyProposal(ctx context.Context, s settings.Settings, p *assista
 	ap.kept = k
 	// The file's trust carries over (a file nobody reviewed stays to be
 	// reviewed; the patch's steps carry the model's marks either way).
-	if err := c.runService(s, true).SaveWorkflow(ctx, file, after, file); err != nil {
+	if err := svc.SaveWorkflow(ctx, file, after, file); err != nil {
 		return ap, err
 	}
 	ap.written = true

@@ -8,9 +8,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/service"
+	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -18,7 +19,13 @@ import (
 // exitCanceled is what shells report for a process stopped by Ctrl+C.
 const exitCanceled = 130
 
-const noModelMsg = "no model configured: set llm.model with `weft settings set llm.model NAME` or WEFT_LLM_MODEL"
+// noModel says where to set the model when err is service.ErrNoModel.
+func noModel(err error) error {
+	if errors.Is(err, service.ErrNoModel) {
+		return errors.New("no model configured: set llm.model with `weft settings set llm.model NAME` or " + settings.EnvModel)
+	}
+	return err
+}
 
 // planJSON is what `weft plan --json` prints; slices are never null.
 type planJSON struct {
@@ -96,40 +103,12 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail(exitUnusable, err)
 	}
-	if strings.TrimSpace(s.LLM.Model) == "" {
-		return fail(exitUnusable, errors.New(noModelMsg))
-	}
-	client, err := c.newLLM(s)
-	if err != nil {
-		return fail(exitUnusable, err)
-	}
-	mem, err := planner.DefaultMemory()
-	if err != nil {
-		c.log.Warn("repair memory unavailable; planning without it", "error", err)
-		mem = nil
-	} else {
-		mem.Log = c.log
-	}
-
-	cfg := planner.Config{
-		MaxRepairAttempts: s.MaxRepairAttempts,
-		Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
-		// Configured MCP servers' tools are offered to the model too.
-		Catalog:    c.toolCatalog(ctx, s, nil),
-		Model:      s.LLM.Model,
-		Memory:     mem,
-		Logger:     c.log,
-		OnProgress: func(e planner.Event) { c.progress(e) },
-	}
-	if pats, err := failure.DefaultPatternStore(); err == nil {
-		cfg.Patterns = pats // failures seen at run time: the prompt's "Known failure patterns"
-	}
-	res, err := planner.PlanWorkflow(ctx, client, *goal, cfg)
+	res, err := c.runService(s, true).Plan(ctx, service.PlanRequest{Goal: *goal, OnProgress: c.progress})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(exitCanceled, errors.New("planning canceled"))
 		}
-		return fail(exitUnusable, err)
+		return fail(exitUnusable, noModel(err))
 	}
 
 	var dest planDest

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/llm"
-	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 )
 
@@ -106,17 +105,6 @@ func (c *cli) printWarnings(ws []string) {
 	for _, w := range ws {
 		fmt.Fprintf(c.stderr, "weft: warning: %s\n", w)
 	}
-}
-
-// newLLM is the client for the configured model. A call that takes a
-// while says so on stderr (every ~15 s, and at each retry wait), so a
-// stalled or rate-limiting server is never silence.
-func (c *cli) newLLM(s settings.Settings) (*llm.OpenAI, error) {
-	opts := []llm.Option{llm.WithLogger(c.log), llm.WithProgress(c.llmProgress), llm.WithSecrets(s.Secrets()...)}
-	if m := service.FormatMemory(); m != nil {
-		opts = append(opts, llm.WithFormatMemory(m))
-	}
-	return llm.New(service.LLMConfig(s.LLM), opts...)
 }
 
 // llmProgress prints a long model call's progress on stderr (from the

@@ -13,9 +13,8 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/credentials"
-	"github.com/weft-dev/weft/backend/critic"
-	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/temporal"
 )
@@ -35,7 +34,7 @@ func addTemporalFlags(fs *flag.FlagSet, getenv func(string) string) *temporalOpt
 		namespace: fs.String("namespace", "default", "the Temporal `NAMESPACE`"),
 		queue:     fs.String("task-queue", temporal.DefaultTaskQueue, "the task `QUEUE` the workers poll"),
 		tls:       fs.Bool("tls", false, "connect with TLS"),
-		apiKeyEnv: fs.String("api-key-env", "WEFT_TEMPORAL_API_KEY", "the environment `VARIABLE` holding a Temporal API key (Temporal Cloud); never given on the command line, where other users can read it"),
+		apiKeyEnv: fs.String("api-key-env", settings.EnvTemporalAPIKey, "the environment `VARIABLE` holding a Temporal API key (Temporal Cloud); never given on the command line, where other users can read it"),
 	}
 }
 
@@ -83,7 +82,8 @@ func (c *cli) worker(ctx context.Context, args []string) int {
 		return exitUnusable
 	}
 	defer eng.Client.Close()
-	acts := &temporal.Activities{Options: func() runner.Options { return c.workerOptions(s) }}
+	svc := c.runService(s, true)
+	acts := &temporal.Activities{Options: func() runner.Options { return c.workerOptions(svc, s) }}
 	w := temporal.NewWorker(eng, acts)
 	fmt.Fprintf(c.stdout, "weft worker: polling task queue %s on %s (namespace %s)%s; Ctrl+C stops\n", eng.Config.Queue(), *o.address, *o.namespace, sealedNote(eng.Config))
 	if err := w.Run(interruptOf(ctx)); err != nil {
@@ -105,21 +105,18 @@ func sealedNote(cfg temporal.Config) string {
 // workerOptions are the runner options of this machine's steps: its
 // settings, its model for AI steps and its credentials store (a step
 // reads a secret inside the activity, so no value enters the history).
-func (c *cli) workerOptions(s settings.Settings) runner.Options {
-	o := runner.Options{Settings: s, Logger: c.log}
+func (c *cli) workerOptions(svc *service.Service, s settings.Settings) runner.Options {
+	o := runner.Options{Logger: c.log}
 	if store, err := credentials.Default(c.getenv); err == nil {
 		o.Secrets = store
 	} else {
 		c.log.Warn("worker: steps that refer to secrets cannot run", "err", err)
 	}
-	if strings.TrimSpace(s.LLM.Model) != "" {
-		if client, err := c.newLLM(s); err == nil {
-			o.LLM = llm.Client(client)
-			o.Critic = &critic.Critic{Client: client, MaxRepairs: s.MaxRepairAttempts} // done_when criteria
-		} else {
-			c.log.Warn("worker: AI steps cannot run", "err", err)
-		}
+	client, err := svc.Client(s)
+	if err != nil {
+		c.log.Warn("worker: AI steps cannot run", "err", err)
 	}
+	svc.AI(s).Engine(client, &o) // the same model side as a local run's
 	return o
 }
 

@@ -1,17 +1,14 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
-	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
-	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/versions"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -31,19 +28,15 @@ func (c *cli) runService(s settings.Settings, quiet bool) *service.Service {
 	}
 	return service.New(service.Deps{
 		Settings: func() (settings.Settings, []string, error) { return s, nil, nil },
-		NewLLM: func(ls settings.Settings) (llm.Client, error) {
-			client, err := c.newLLM(ls)
-			if err != nil {
-				return nil, err
-			}
-			return client, nil
-		},
-		Replanner: service.PlannerReplanner(c.log, progress),
-		Logger:    c.log,
+		// A call that takes a while says so on stderr (every ~15 s, and
+		// at each retry wait), so a stalled server is never silence.
+		LLMOptions: []llm.Option{llm.WithLogger(c.log), llm.WithProgress(c.llmProgress)},
+		Replanner:  service.PlannerReplanner(c.log, progress),
+		Logger:     c.log,
 		// The Temporal engine's credentials: the environment (the API key
 		// under the name --api-key-env gives), else the keyring.
 		Getenv: func(k string) string {
-			if k == "WEFT_TEMPORAL_API_KEY" && c.temporalAPIKeyEnv != "" {
+			if k == settings.EnvTemporalAPIKey && c.temporalAPIKeyEnv != "" {
 				k = c.temporalAPIKeyEnv
 			}
 			return c.getenv(k)
@@ -56,34 +49,6 @@ func (c *cli) runService(s settings.Settings, quiet bool) *service.Service {
 			return st.Secret(name)
 		},
 	})
-}
-
-// toolCatalog is the built-ins plus, when there are MCP servers and w (if
-// given) uses a tool that is not built in, the servers' tools.
-func (c *cli) toolCatalog(ctx context.Context, s settings.Settings, w *workflow.Workflow) *tools.Catalog {
-	if len(s.MCPServers) == 0 {
-		return tools.Builtin()
-	}
-	if w != nil {
-		builtin, needed := tools.Builtin(), false
-		for i := range w.Nodes {
-			n := &w.Nodes[i]
-			if n.Type == workflow.TypeTool && !builtin.Has(n.Params.Tool) {
-				needed = true
-			}
-			for _, t := range n.Params.AllowedTools {
-				needed = needed || !builtin.Has(t)
-			}
-		}
-		if !needed {
-			return builtin
-		}
-	}
-	cat, errs := runner.Catalog(ctx, s)
-	for srv, err := range errs {
-		c.log.Warn("MCP server unavailable for the tool catalog", "server", srv, "error", err)
-	}
-	return cat
 }
 
 // replannedJSON is the line `weft run --json` prints before the result of

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -14,8 +15,9 @@ import (
 
 // Limits of the planning loop.
 const (
-	// MaxRepairAttemptsLimit caps Config.MaxRepairAttempts, as the setting does.
-	MaxRepairAttemptsLimit = 10
+	// MaxRepairAttemptsLimit caps Config.MaxRepairAttempts: the
+	// setting's own bound, written once (settings.MaxRepairAttempts).
+	MaxRepairAttemptsLimit = settings.MaxRepairAttempts
 	// DefaultTokenBudget bounds the tokens one PlanWorkflow may spend across all its
 	// calls when Config.TokenBudget is 0: about ten calls of a mid-sized
 	// catalog prompt, far more than a healthy plan needs.
@@ -30,7 +32,8 @@ var ErrConfig = errors.New("planner: not configured")
 type Config struct {
 	// MaxRepairAttempts bounds the model calls: 0 = one call whose reply is
 	// parsed but not validated; 1 = one call, validated, no re-ask; N = up
-	// to N calls in total. Values outside 0–10 are clamped.
+	// to N calls in total. Values outside 0–MaxRepairAttemptsLimit are
+	// clamped.
 	MaxRepairAttempts int
 	// Features gate the AI step types the model may use.
 	Features Features

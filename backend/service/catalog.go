@@ -134,3 +134,14 @@ func usesOtherTools(w *workflow.Workflow, cat *tools.Catalog) bool {
 	}
 	return false
 }
+
+// CatalogFor describes the tools w uses (nil w: every tool the model may
+// be offered), as runs and replans see them: for validating a change
+// before it is written.
+func (s *Service) CatalogFor(ctx context.Context, w *workflow.Workflow) *tools.Catalog {
+	st, _, err := s.settings()
+	if err != nil {
+		st = settings.Settings{}
+	}
+	return s.catalogFor(ctx, st, w)
+}

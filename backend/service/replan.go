@@ -38,24 +38,10 @@ func PlannerReplanner(log *slog.Logger, onProgress func(planner.Event)) Replanne
 		if client == nil {
 			return nil
 		}
-		cfg := planner.Config{
-			// A replan is always validated: even with max_repair_attempts 0
-			// an unchecked proposal must never reach a run.
-			MaxRepairAttempts: max(s.MaxRepairAttempts, 1),
-			Features:          planner.Features{AllowAITransforms: s.Features.AllowAITransforms, AllowAgentSteps: s.Features.AllowAgentSteps},
-			Model:             s.LLM.Model,
-			Logger:            log,
-			OnProgress:        onProgress,
-		}
-		if mem, err := planner.DefaultMemory(); err == nil {
-			if log != nil {
-				mem.Log = log
-			}
-			cfg.Memory = mem
-		}
-		if pats, err := failure.DefaultPatternStore(); err == nil {
-			cfg.Patterns = pats
-		}
+		cfg := aiOf(s, log).Planner(nil, onProgress)
+		// A replan is always validated: even with max_repair_attempts 0
+		// an unchecked proposal must never reach a run.
+		cfg.MaxRepairAttempts = max(cfg.MaxRepairAttempts, 1)
 		return &planner.Replanner{Client: client, Config: cfg, Catalog: catalog}
 	}
 }

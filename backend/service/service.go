@@ -23,7 +23,6 @@ import (
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/credentials"
-	"github.com/weft-dev/weft/backend/critic"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
@@ -37,15 +36,18 @@ import (
 // ErrRunActive is what Start returns while another run goes.
 var ErrRunActive = errors.New("a run is already in progress: stop it first")
 
-// Deps are what a Service is built from. Settings and NewLLM are required;
-// the rest have defaults.
+// Deps are what a Service is built from. Settings is required; the rest
+// have defaults.
 type Deps struct {
 	// Settings gives the effective settings (file, keyring, environment)
 	// and the warnings loading them gave.
 	Settings func() (settings.Settings, []string, error)
-	// NewLLM makes a model client for the endpoint of the settings, which
-	// never sends their secrets (llm.WithSecrets).
+	// NewLLM, when set, replaces the model client the Service makes from
+	// the settings (AI.NewClient): tests and fakes.
 	NewLLM func(settings.Settings) (llm.Client, error)
+	// LLMOptions are added to every model client the Service makes (the
+	// CLI: its logger and the lines that say a call takes a while).
+	LLMOptions []llm.Option
 	// ListTools lists the built-in and MCP tools (default runner.Catalog).
 	ListTools func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error)
 	// Replanner makes a run's Replanner; nil leaves replanning unavailable.
@@ -87,6 +89,9 @@ type Service struct {
 	last   *lastRun // partial.go
 
 	cat catalogCache // catalog.go
+	// breakers is the circuit breaker of every model client this Service
+	// makes, one per endpoint (ai.go).
+	breakers *llm.BreakerRegistry
 }
 
 // New returns a Service over deps.
@@ -100,7 +105,7 @@ func New(deps Deps) *Service {
 	if deps.Builtin == nil {
 		deps.Builtin = tools.Builtin()
 	}
-	s := &Service{deps: deps}
+	s := &Service{deps: deps, breakers: llm.NewBreakerRegistry()}
 	if deps.Secrets == nil {
 		if store, err := credentials.Default(s.getenv); err == nil {
 			s.deps.Secrets = store
@@ -140,16 +145,17 @@ func (s *Service) settings() (settings.Settings, []string, error) {
 	return s.deps.Settings()
 }
 
-// client is the model client of the settings, nil when no model is set;
-// err says why a configured model has no client.
-func (s *Service) client(st settings.Settings) (llm.Client, error) {
+// client is the model client of the settings (extra: options of this
+// call), nil when no model is set; err says why a configured model has no
+// client.
+func (s *Service) client(st settings.Settings, extra ...llm.Option) (llm.Client, error) {
 	if strings.TrimSpace(st.LLM.Model) == "" {
 		return nil, nil
 	}
-	if s.deps.NewLLM == nil {
-		return nil, errors.New("the service has no model client factory")
+	if s.deps.NewLLM != nil {
+		return s.deps.NewLLM(st)
 	}
-	c, err := s.deps.NewLLM(st)
+	c, err := s.AI(st).NewClient(extra...)
 	if err != nil {
 		return nil, err
 	}
@@ -511,7 +517,7 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		return nil, res, nil
 	}
 
-	opts := runner.Options{Settings: st, LLM: client, Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned, Source: req.Source,
+	opts := runner.Options{Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned, Source: req.Source,
 		OnEvent: func(e runner.Event) {
 			if e.Type == runner.EvRunStarted {
 				run.mu.Lock()
@@ -521,6 +527,7 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 			run.lastSeq.Store(e.Seq)
 			run.send(Event{Kind: KindRun, Run: &e})
 		}}
+	s.AI(st).Engine(client, &opts)
 	opts.From, opts.Reuse, opts.ReuseOf, opts.ReusedFrom = reuse.From, reuse.Reuse, reuse.ReuseOf, reuse.ReusedFrom
 	opts.Secrets = s.deps.Secrets
 	// The runner checks again, with the approvals just given.
@@ -529,9 +536,6 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		opts.Replanner = rp
 		run.canReplan = true
 		run.hearReplans(rp)
-	}
-	if client != nil { // done_when criteria: the model judges, with the usual repair layers
-		opts.Critic = &critic.Critic{Client: client, MaxRepairs: st.MaxRepairAttempts}
 	}
 	if s.deps.Tune != nil {
 		s.deps.Tune(&opts)

@@ -60,7 +60,7 @@ func (s *Service) credential(env, secret string, warnings *[]string) string {
 	v, err := s.deps.Secret(secret)
 	if err != nil {
 		if len(*warnings) == 0 { // once: the keyring, not each credential
-			*warnings = append(*warnings, fmt.Sprintf("the OS keyring could not be read (%v): the Temporal credentials come from the environment only (%s, %s)", err, "WEFT_TEMPORAL_API_KEY", temporal.EnvKey))
+			*warnings = append(*warnings, fmt.Sprintf("the OS keyring could not be read (%v): the Temporal credentials come from the environment only (%s, %s)", err, settings.EnvTemporalAPIKey, temporal.EnvKey))
 		}
 		return ""
 	}
@@ -72,7 +72,7 @@ func (s *Service) credential(env, secret string, warnings *[]string) string {
 func (s *Service) temporalConfig(t settings.TemporalEngine) (temporal.Config, []string, error) {
 	cfg := temporal.Config{Address: t.Address, Namespace: t.Namespace, TaskQueue: t.TaskQueue, TLS: t.TLS, Logger: s.deps.Logger}
 	var warnings []string
-	cfg.APIKey = s.credential("WEFT_TEMPORAL_API_KEY", settings.SecretTemporalAPIKey, &warnings)
+	cfg.APIKey = s.credential(settings.EnvTemporalAPIKey, settings.SecretTemporalAPIKey, &warnings)
 	if k := s.credential(temporal.EnvKey, settings.SecretTemporalPayloadKey, &warnings); k != "" {
 		key, err := temporal.ParseKey(k)
 		if err != nil {

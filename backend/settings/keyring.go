@@ -82,6 +82,9 @@ func (k osKeyring) Delete(service, user string) error {
 const (
 	SecretTemporalAPIKey     = "temporal-api-key"
 	SecretTemporalPayloadKey = "temporal-payload-key"
+	// EnvTemporalAPIKey is the environment variable of the Temporal API
+	// key (the payload key's is temporal.EnvKey).
+	EnvTemporalAPIKey = "WEFT_TEMPORAL_API_KEY"
 )
 
 // Secret reads a credential from the keyring ("" when none is stored).
