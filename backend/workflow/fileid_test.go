@@ -62,7 +62,7 @@ func TestFileWithoutIDHasOneID(t *testing.T) {
 		}
 		seen[w.ID] = true
 	}
-	if FileID("") == FileID("") {
+	if a, b := FileID(""), FileID(""); a == b {
 		t.Error("FileID without a path should be fresh each time")
 	}
 }
