@@ -242,7 +242,7 @@ func (p *Proposal) Apply(path string, content []byte) (before, after *workflow.W
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	before, _, err = workflow.Parse(content)
+	before, _, err = workflow.ParseFile(path, content)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("apply proposal %s: %s: %w", p.ID, path, err)
 	}

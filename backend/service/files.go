@@ -124,7 +124,7 @@ func (s *Service) trustIfReviewed(ctx context.Context, path, by string, fc fileC
 	if fc.state.Trusted || fc.data == nil {
 		return
 	}
-	disk, _, err := workflow.Parse(fc.data)
+	disk, _, err := workflow.ParseFile(path, fc.data)
 	if err != nil {
 		return
 	}

@@ -15,7 +15,9 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // Limits of the history reads.
@@ -30,10 +32,14 @@ const (
 
 // Record is one past run, from its summary.json.
 type Record struct {
-	RunID        string          `json:"run_id"`
-	Dir          string          `json:"dir"`
-	WorkflowID   string          `json:"workflow_id"`
-	WorkflowName string          `json:"workflow_name"`
+	RunID        string `json:"run_id"`
+	Dir          string `json:"dir"`
+	WorkflowID   string `json:"workflow_id"`
+	WorkflowName string `json:"workflow_name"`
+	// WorkflowFile is the name of the file that ran, in the folder beside
+	// its runs folder; "" unsaved, or logged before runs recorded it, or
+	// not ended (no summary.json).
+	WorkflowFile string          `json:"workflow_file,omitempty"`
 	Outcome      runner.Outcome  `json:"outcome"`
 	Error        string          `json:"error,omitempty"`
 	StoppedAt    *runner.NodeRef `json:"stopped_at,omitempty"`
@@ -83,7 +89,9 @@ var runIDPattern = regexp.MustCompile(`^\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}$`)
 // RunHistory lists the past runs of a workflow, newest first (at most
 // 100): the run folders in .weft/runs beside its file (path) or, unsaved,
 // in the XDG data dir. workflowID, when set, keeps only that workflow's
-// runs (a folder's runs are shared by its workflows).
+// runs (a folder's runs are shared by its workflows); with path too, a
+// run another file of the folder made under the same id (a copy that kept
+// its id) is that file's, not this one's: a warning says so.
 func (s *Service) RunHistory(path, workflowID string) (History, error) {
 	out := History{Runs: []Record{}, Warnings: []string{}}
 	dir, err := runner.DefaultRunsDir(strings.TrimSpace(path))
@@ -105,6 +113,7 @@ func (s *Service) RunHistory(path, workflowID string) (History, error) {
 		}
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(ids))) // ids start with the UTC time
+	own := ownRuns{path: strings.TrimSpace(path), id: workflowID, others: map[string]*otherFile{}}
 	for _, id := range ids {
 		if len(out.Runs) == maxHistoryRuns {
 			break
@@ -114,12 +123,120 @@ func (s *Service) RunHistory(path, workflowID string) (History, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("run %s: %v", id, err))
 			continue
 		}
-		if workflowID != "" && rec.WorkflowID != workflowID {
+		if workflowID != "" && (rec.WorkflowID != workflowID || !own.of(rec)) {
 			continue
 		}
 		out.Runs = append(out.Runs, rec)
 	}
+	out.Warnings = append(out.Warnings, own.warnings()...)
 	return out, nil
+}
+
+// ownRuns tells a file's runs from those of another file of its folder
+// with the same workflow id. A run records the name of the file that ran
+// (summary.json's workflow_file); one recorded under another name is that
+// file's while a file of that name is there, and this file's once it is
+// gone (this file was renamed or moved here). Two names of one workflow
+// are not two files: a link to this file, and a version Weft made of it
+// by replanning (notes.replanned-v2.json beside notes.json: the same id
+// on purpose, so its versions and runs are the workflow's).
+type ownRuns struct {
+	path, id string
+	// others caches, by file name, the other file there (nil: none, or
+	// this workflow under another name).
+	others map[string]*otherFile
+	files  []*otherFile
+	// replanned: this file is a version made by replanning (read once,
+	// when another name is met).
+	replanned *bool
+}
+
+// otherFile is another file beside this one, by all the names its runs
+// were recorded under (links to it).
+type otherFile struct {
+	names   []string
+	info    os.FileInfo
+	sameID  bool
+	skipped int
+}
+
+// of says whether rec (a run under this workflow's id) is this file's.
+func (o *ownRuns) of(rec Record) bool {
+	name := rec.WorkflowFile
+	if o.path == "" || name == "" || name == filepath.Base(o.path) {
+		return true // unsaved, or not recorded: the id says it all
+	}
+	f, seen := o.others[name]
+	if !seen {
+		f = o.other(name)
+		o.others[name] = f
+	}
+	if f != nil {
+		f.skipped++
+	}
+	return f == nil
+}
+
+// other is the file named name beside this one when it is there and is
+// not this file.
+func (o *ownRuns) other(name string) *otherFile {
+	p := filepath.Join(filepath.Dir(o.path), name)
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil
+	}
+	if me, err := os.Stat(o.path); err == nil && os.SameFile(me, st) {
+		return nil
+	}
+	for _, f := range o.files {
+		if os.SameFile(f.info, st) {
+			f.names = append(f.names, name)
+			return f
+		}
+	}
+	f := &otherFile{names: []string{name}, info: st}
+	if w, _, err := workflow.Load(p); err == nil && w.ID == o.id {
+		if replannedVersion(w) || o.isReplanned() {
+			return nil
+		}
+		f.sameID = true
+	}
+	o.files = append(o.files, f)
+	return f
+}
+
+// isReplanned says whether this file is a version made by replanning.
+func (o *ownRuns) isReplanned() bool {
+	if o.replanned == nil {
+		w, _, err := workflow.Load(o.path)
+		v := err == nil && replannedVersion(w)
+		o.replanned = &v
+	}
+	return *o.replanned
+}
+
+// replannedVersion says whether w is a version Weft made by replanning
+// (it keeps the id of the workflow it replans).
+func replannedVersion(w *workflow.Workflow) bool {
+	_, ok := failure.ReplanInfoOf(w)
+	return ok
+}
+
+// warnings name the other files with this workflow's id.
+func (o *ownRuns) warnings() []string {
+	var out []string
+	for _, f := range o.files {
+		if !f.sameID {
+			continue
+		}
+		name := f.names[0]
+		if len(f.names) > 1 {
+			name += " (also run as " + strings.Join(f.names[1:], ", ") + ")"
+		}
+		out = append(out, fmt.Sprintf("%s beside this file has the same workflow id (%s), so the two would share their run history, versions and chat: its %d run(s) are not counted here. "+
+			"Give the copy an id of its own: delete its \"id\" line (a file without one gets an id from its path) or set a new one", name, o.id, f.skipped))
+	}
+	return out
 }
 
 func readRunRecord(dir string) (Record, error) {
@@ -146,6 +263,7 @@ func readRunRecord(dir string) (Record, error) {
 	var doc struct {
 		WorkflowID   string           `json:"workflow_id"`
 		WorkflowName string           `json:"workflow_name"`
+		WorkflowFile string           `json:"workflow_file"`
 		Replanned    bool             `json:"replanned"`
 		Outcome      runner.Outcome   `json:"outcome"`
 		Error        string           `json:"error"`
@@ -161,7 +279,7 @@ func readRunRecord(dir string) (Record, error) {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return rec, fmt.Errorf("summary.json: %w", err)
 	}
-	rec.WorkflowID, rec.WorkflowName, rec.Replanned = doc.WorkflowID, doc.WorkflowName, doc.Replanned
+	rec.WorkflowID, rec.WorkflowName, rec.WorkflowFile, rec.Replanned = doc.WorkflowID, doc.WorkflowName, doc.WorkflowFile, doc.Replanned
 	rec.Outcome, rec.Error, rec.StoppedAt, rec.Summary, rec.Verdict = doc.Outcome, doc.Error, doc.StoppedAt, doc.Summary, doc.Verdict
 	rec.Warnings, rec.Started, rec.Finished = nonNil(doc.Warnings), doc.Started, doc.Finished
 	rec.Complete, rec.Source = true, doc.Source

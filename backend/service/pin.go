@@ -26,7 +26,7 @@ func readPinned(path string) (sum string, w *workflow.Workflow, perr, err error)
 	if err != nil {
 		return "", nil, nil, fmt.Errorf("open workflow %s: %w", path, err)
 	}
-	w, _, perr = workflow.Parse(data)
+	w, _, perr = workflow.ParseFile(path, data)
 	if perr != nil {
 		perr = fmt.Errorf("%s: %w", path, perr)
 	}

@@ -101,7 +101,7 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 			done = append(done, r.RunID)
 			continue
 		}
-		w, _, err := workflow.Parse(in.Workflow)
+		w, err := inputWorkflow(in)
 		if err != nil {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("run %s: its workflow: %v", r.RunID, err))
 			continue
@@ -123,6 +123,15 @@ func (s *Service) LogTemporalRuns(ctx context.Context, eng *temporal.Engine) (Te
 		out.Warnings = append(out.Warnings, "the runs read are not remembered: "+err.Error())
 	}
 	return out, nil
+}
+
+// inputWorkflow is the workflow a Temporal run was given, read as its
+// file's (workflow.ParseFile): one submitted without an id has the id its
+// file has here, so the run joins the file's history whichever door
+// submitted it.
+func inputWorkflow(in temporal.RunInput) (*workflow.Workflow, error) {
+	w, _, err := workflow.ParseFile(in.Path, in.Workflow)
+	return w, err
 }
 
 // askEventsFor bounds asking an ended run for its events (a worker replays
