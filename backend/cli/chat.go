@@ -127,7 +127,7 @@ func readWorkflow(file string) ([]byte, *workflow.Workflow, []string, error) {
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("read workflow: %w", err)
 	}
-	w, warnings, err := workflow.Parse(data)
+	w, warnings, err := workflow.ParseFile(file, data)
 	if err != nil {
 		var pe *workflow.ParseError
 		if errors.As(err, &pe) {

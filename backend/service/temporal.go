@@ -336,7 +336,7 @@ func (s *Service) Follow(ctx context.Context, runID string, sink Sink) (StartRes
 		eng.Client.Close()
 		return res, err
 	}
-	w, _, err := workflow.Parse(in.Workflow)
+	w, err := inputWorkflow(in)
 	if err != nil {
 		eng.Client.Close()
 		return res, fmt.Errorf("run %s: its workflow: %w", runID, err)
