@@ -39,8 +39,11 @@ build: build/bin/weft
 run: build/bin/weft
 	./build/bin/weft
 
+# staticcheck (installed by deps) runs with its default checks; the
+# Temporal module has its own run in test-temporal.
 vet:
 	$(GO) vet ./...
+	staticcheck ./...
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 
 test-go: vet
@@ -51,7 +54,7 @@ test-go: vet
 # module (temporal/devserver: the server's ~2 GB of dependencies stay out
 # of the app's go.mod). The first build takes minutes; Go caches it.
 test-temporal:
-	cd temporal/devserver && $(GO) vet ./... && $(GO) test -count=1 -timeout 30m ./...
+	cd temporal/devserver && $(GO) vet ./... && staticcheck ./... && $(GO) test -count=1 -timeout 30m ./...
 
 test-frontend:
 	cd frontend && npm test

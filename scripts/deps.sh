@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WAILS_VERSION=v2.16.0   # @latest resolves v2.9.2, which does not build with Go 1.26
+STATICCHECK_VERSION=0.8.2   # staticcheck 2026.2.2, built for Go 1.26 (make vet)
 MODE=${1:-test}
 
 APT_PKGS=(libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config gcc)
@@ -37,6 +38,13 @@ have=$("$GOBIN_DIR/wails" version 2>/dev/null || true)
 if [[ "$have" != *"${WAILS_VERSION}"* ]]; then
   echo "deps: installing Wails CLI ${WAILS_VERSION}"
   go install "github.com/wailsapp/wails/v2/cmd/wails@${WAILS_VERSION}"
+fi
+if [ "$MODE" = test ]; then
+  have=$("$GOBIN_DIR/staticcheck" -version 2>/dev/null || true)
+  if [[ "$have" != *"(${STATICCHECK_VERSION})"* ]]; then
+    echo "deps: installing staticcheck ${STATICCHECK_VERSION}"
+    go install "honnef.co/go/tools/cmd/staticcheck@v${STATICCHECK_VERSION}"
+  fi
 fi
 
 npm_install() {
