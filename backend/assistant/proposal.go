@@ -17,6 +17,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/appdirs"
 	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/canonpath"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -75,10 +76,7 @@ func NewProposal(path string, content []byte, request string, res *Result, now t
 	if res == nil || res.Patch == nil || res.Patch.Empty() {
 		return nil, errors.New("new proposal: the reply proposes no change")
 	}
-	abs, err := canonicalPath(path)
-	if err != nil {
-		return nil, fmt.Errorf("new proposal: %w", err)
-	}
+	abs := canonpath.Of(path)
 	patch, err := json.Marshal(res.Patch)
 	if err != nil {
 		return nil, fmt.Errorf("new proposal: encode the patch: %w", err)
@@ -90,19 +88,6 @@ func NewProposal(path string, content []byte, request string, res *Result, now t
 	return &Proposal{Format: ProposalFormat, ID: hex.EncodeToString(id[:]), Created: now.UTC(),
 		WorkflowFile: abs, WorkflowSHA256: Sum(content), Request: request, Kind: res.Kind, Message: res.Message,
 		Valid: res.Valid, Validated: res.Validated, Patch: patch, PatchSHA256: Sum(patch)}, nil
-}
-
-// canonicalPath is path made absolute with symlinks resolved (as far as
-// they resolve), so two spellings of one file compare equal.
-func canonicalPath(path string) (string, error) {
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", fmt.Errorf("locate %s: %w", path, err)
-	}
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		return r, nil
-	}
-	return abs, nil
 }
 
 // proposalDir is $XDG_DATA_HOME/weft/proposals.
@@ -227,11 +212,7 @@ func (p *Proposal) DecodePatch() (*WorkflowPatch, error) {
 // reviewed, and never asks a model. It returns the workflow before and
 // after; validating and writing the result are the caller's.
 func (p *Proposal) Apply(path string, content []byte) (before, after *workflow.Workflow, ws []Warning, err error) {
-	abs, err := canonicalPath(path)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("apply proposal %s: %w", p.ID, err)
-	}
-	if abs != p.WorkflowFile {
+	if abs := canonpath.Of(path); abs != p.WorkflowFile {
 		return nil, nil, nil, fmt.Errorf("apply proposal %s to %s: %w: it was made for %s", p.ID, path, ErrStaleProposal, p.WorkflowFile)
 	}
 	if got := Sum(content); got != p.WorkflowSHA256 {
