@@ -76,7 +76,13 @@ func (c *cli) commands() map[string]command {
 func Main(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	c, flush := newCLI(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	return Run(ctx, args, os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+}
+
+// Run is Main with these streams and environment and no signal handling:
+// the desktop's tests drive the command line beside its bindings with it.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
+	c, flush := newCLI(stdin, stdout, stderr, getenv)
 	code := c.main(ctx, args)
 	flush()
 	return code
