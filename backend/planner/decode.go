@@ -428,7 +428,7 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 		}
 	}
 
-	if v, ok := d.get(fs, "id", "step_id", "node_id", "key"); ok {
+	if v, ok := d.get(fs, "id", syn("step", "id")...); ok {
 		st.ID = strings.TrimSpace(scalarString(v))
 	}
 	if f := fs.get("key"); f != nil && !f.used && f.val.Type == gjson.String {
@@ -436,7 +436,7 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 		f.used = true
 		st.Key = strings.TrimSpace(f.val.Str)
 	}
-	if v, ok := fs.find("name", "title", "label"); ok {
+	if v, ok := fs.find("name", syn("step", "name")...); ok {
 		st.Name = strings.TrimSpace(scalarString(v))
 	} else if v, ok := fs.find("description"); ok && v.Type == gjson.String && len(v.Str) <= 60 {
 		st.Name = strings.TrimSpace(v.Str)
@@ -460,15 +460,15 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 			return st, err
 		}
 	case workflow.TypeIf:
-		v, ok := d.get(fs, "condition", "if", "expression", "expr", "when")
+		v, ok := d.get(fs, "condition", syn("If", "condition")...)
 		st.Params.Condition = d.str(v, "condition")
 		if !ok || st.Params.Condition == "" {
 			d.warn("If has no condition")
 		}
-		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutIfTrue}, "then", "then_steps", "if_true", "true_steps", "true"); err != nil {
+		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutIfTrue}, "then", syn("If", "then")...); err != nil {
 			return st, err
 		}
-		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutIfFalse}, "else", "else_steps", "if_false", "false_steps", "false", "otherwise"); err != nil {
+		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutIfFalse}, "else", syn("If", "else")...); err != nil {
 			return st, err
 		}
 	case workflow.TypeSwitch:
@@ -476,30 +476,30 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 			return st, err
 		}
 	case workflow.TypeLoop:
-		aliases := []string{"until", "exit_when", "stop_condition", "break_condition"}
+		aliases := syn("Loop", "exit_condition")
 		if !fs.has("exit_condition") && fs.has("condition") {
-			aliases = append(aliases, "condition")
+			aliases = append(slices.Clip(aliases), "condition") // a copy: the table stays as it is
 		}
 		v, ok := d.get(fs, "exit_condition", aliases...)
 		st.Params.ExitCondition = d.str(v, "exit_condition")
 		if !ok || st.Params.ExitCondition == "" {
 			d.warn("Loop has no exit_condition")
 		}
-		if v, ok := d.get(fs, "max_iterations", "max_iter", "iterations", "max_loops", "max_iters", "limit"); ok {
+		if v, ok := d.get(fs, "max_iterations", syn("Loop", "max_iterations")...); ok {
 			if n, ok := d.intValue(v, "max_iterations"); ok {
 				st.Params.MaxIterations = &n
 			}
 		}
-		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutLoopBody}, "body", "body_steps", "do", "loop_body", "steps"); err != nil {
+		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutLoopBody}, "body", syn("Loop", "body")...); err != nil {
 			return st, err
 		}
 	case workflow.TypeEndLoop:
-		if v, ok := d.get(fs, "loop_id", "loop", "for_loop", "start_id", "loop_start"); ok {
+		if v, ok := d.get(fs, "loop_id", syn("EndLoop", "loop_id")...); ok {
 			st.Params.LoopID = scalarString(v)
 		}
 	}
 
-	if v, ok := d.get(fs, "timeout_ms", "timeout"); ok {
+	if v, ok := d.get(fs, "timeout_ms", syn("step", "timeout_ms")...); ok {
 		if n, ok := d.intValue(v, "timeout_ms"); ok {
 			st.TimeoutMs = n
 		}
@@ -507,14 +507,14 @@ func (d *stepDecoder) step(item gjson.Result) (Step, error) {
 	if v, ok := fs.find("verify"); ok {
 		st.Verify = d.str(v, "verify")
 	}
-	if v, ok := d.get(fs, "on_error", "onerror", "on_failure", "error_handling"); ok && isStepType(st.Type) {
+	if v, ok := d.get(fs, "on_error", syn("step", "on_error")...); ok && isStepType(st.Type) {
 		st.OnError = d.onError(v)
 	}
-	if v, ok := d.get(fs, "done_when", "done_criteria", "success_criteria"); ok && isStepType(st.Type) {
+	if v, ok := d.get(fs, "done_when", syn("step", "done_when")...); ok && isStepType(st.Type) {
 		st.DoneWhen = d.doneWhen(v)
 	}
 	if isStepType(st.Type) {
-		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutError}, "error_steps", "on_error_steps", "catch"); err != nil {
+		if err := d.branch(fs, &st, workflow.EdgeOutput{Type: workflow.OutError}, "error_steps", syn("step", "error_steps")...); err != nil {
 			return st, err
 		}
 		if len(st.Branches) > 0 && st.OnError == "" {
@@ -549,7 +549,7 @@ func looksLikeToolStep(fs *fields) bool {
 
 // stepType finds the step_type, coercing what models write instead.
 func (d *stepDecoder) stepType(fs *fields) (workflow.NodeType, error) {
-	raw, key, ok := fs.lookup("step_type", "type", "node_type")
+	raw, key, ok := fs.lookup("step_type", syn("step", "step_type")...)
 	if !ok {
 		// "kind" is AiTransform's own field; it is the step type only when
 		// it names one.
@@ -616,14 +616,14 @@ func typeList() string {
 }
 
 func (d *stepDecoder) tool(fs *fields, st *Step) {
-	if v, ok := d.get(fs, "tool_name", "tool", "function", "function_name", "tool_call", "name_of_tool"); ok {
+	if v, ok := d.get(fs, "tool_name", syn("Tool", "tool_name")...); ok {
 		if v.IsObject() {
 			// OpenAI function-call shape: {"name": …, "arguments": …}.
 			inner := fieldsOf(v)
 			if n, ok := inner.find("name"); ok {
 				st.Params.Tool = strings.TrimSpace(n.String())
 			}
-			if a, ok := inner.find("arguments", "args", "parameters"); ok && !fs.has("arguments") {
+			if a, ok := inner.find("arguments", syn("tool_call", "arguments")...); ok && !fs.has("arguments") {
 				fs.list = append(fs.list, field{key: "arguments", norm: "arguments", val: a})
 			}
 			d.warn("tool_name is an object; read its name %q", st.Params.Tool)
@@ -631,7 +631,7 @@ func (d *stepDecoder) tool(fs *fields, st *Step) {
 			st.Params.Tool = strings.TrimSpace(d.str(v, "tool_name"))
 		}
 	}
-	args, ok := d.get(fs, "arguments", "args", "params", "parameters", "input", "inputs", "tool_input", "tool_args", "argument")
+	args, ok := d.get(fs, "arguments", syn("Tool", "arguments")...)
 	if !ok {
 		// Arguments written at the top level of the step.
 		hoisted := map[string]any{}
@@ -686,15 +686,15 @@ func init() {
 }
 
 func (d *stepDecoder) aiStep(fs *fields, st *Step) error {
-	v, ok := d.get(fs, "prompt", "instructions", "instruction", "task", "goal")
+	v, ok := d.get(fs, "prompt", syn("AiStep", "prompt")...)
 	st.Params.Prompt = d.str(v, "prompt")
 	if !ok || strings.TrimSpace(st.Params.Prompt) == "" {
 		return d.fail("AiStep needs a prompt")
 	}
-	if v, ok := d.get(fs, "allowed_tools", "tools", "tool_names"); ok {
+	if v, ok := d.get(fs, "allowed_tools", syn("AiStep", "allowed_tools")...); ok {
 		st.Params.AllowedTools = d.strList(v, "allowed_tools")
 	}
-	if v, ok := d.get(fs, "max_tool_calls", "max_calls", "max_steps"); ok {
+	if v, ok := d.get(fs, "max_tool_calls", syn("AiStep", "max_tool_calls")...); ok {
 		if n, ok := d.intValue(v, "max_tool_calls"); ok {
 			st.Params.MaxToolCalls = n
 		}
@@ -703,7 +703,7 @@ func (d *stepDecoder) aiStep(fs *fields, st *Step) error {
 }
 
 func (d *stepDecoder) aiTransform(fs *fields, st *Step) error {
-	v, ok := d.get(fs, "kind", "transform", "operation", "mode", "transform_kind")
+	v, ok := d.get(fs, "kind", syn("AiTransform", "kind")...)
 	k := strings.ToLower(strings.TrimSpace(d.str(v, "kind")))
 	switch {
 	case !ok || k == "":
@@ -722,7 +722,7 @@ func (d *stepDecoder) aiTransform(fs *fields, st *Step) error {
 		d.warn("kind %q read as %q", orig, k)
 	}
 	st.Params.Kind = k
-	if v, ok := d.get(fs, "input", "text", "source", "from", "data"); ok {
+	if v, ok := d.get(fs, "input", syn("AiTransform", "input")...); ok {
 		if v.Type == gjson.String {
 			st.Params.Input = v.Str
 		} else {
@@ -732,7 +732,7 @@ func (d *stepDecoder) aiTransform(fs *fields, st *Step) error {
 	} else {
 		d.warn("AiTransform has no input")
 	}
-	if v, ok := d.get(fs, "labels", "categories", "classes", "options"); ok {
+	if v, ok := d.get(fs, "labels", syn("AiTransform", "labels")...); ok {
 		st.Params.Labels = d.strList(v, "labels")
 	}
 	if k == "classify" && len(st.Params.Labels) == 0 {
@@ -742,7 +742,7 @@ func (d *stepDecoder) aiTransform(fs *fields, st *Step) error {
 }
 
 func (d *stepDecoder) switchCases(fs *fields, st *Step) error {
-	v, ok := d.get(fs, "cases", "branches", "options")
+	v, ok := d.get(fs, "cases", syn("Switch", "cases")...)
 	if !ok {
 		d.warn("Switch has no cases")
 		return nil
@@ -761,13 +761,13 @@ func (d *stepDecoder) switchCases(fs *fields, st *Step) error {
 			case c.IsObject():
 				cf := fieldsOf(c)
 				rc := rawCase{path: p}
-				if n, ok := cf.find("name", "case", "label", "value", "id"); ok {
+				if n, ok := cf.find("name", syn("case", "name")...); ok {
 					rc.name = strings.TrimSpace(scalarString(n))
 				}
-				if n, ok := cf.find("condition", "when", "if", "expression", "match"); ok {
+				if n, ok := cf.find("condition", syn("case", "condition")...); ok {
 					rc.cond = scalarString(n)
 				}
-				if s, ok := cf.find("steps", "then", "body", "do"); ok {
+				if s, ok := cf.find("steps", syn("case", "steps")...); ok {
 					rc.steps = s
 				}
 				cs = append(cs, rc)
@@ -784,10 +784,10 @@ func (d *stepDecoder) switchCases(fs *fields, st *Step) error {
 			rc := rawCase{name: k.String(), path: d.path + ".cases." + k.String()}
 			if c.IsObject() {
 				cf := fieldsOf(c)
-				if n, ok := cf.find("condition", "when", "if"); ok {
+				if n, ok := cf.find("condition", syn("case", "condition")...); ok {
 					rc.cond = scalarString(n)
 				}
-				if s, ok := cf.find("steps", "then", "body"); ok {
+				if s, ok := cf.find("steps", syn("case", "steps")...); ok {
 					rc.steps = s
 				}
 			} else {
@@ -822,7 +822,7 @@ func (d *stepDecoder) switchCases(fs *fields, st *Step) error {
 			st.Branches = append(st.Branches, Branch{Output: workflow.EdgeOutput{Type: workflow.OutSwitchCase, Name: c.name}, Steps: steps})
 		}
 	}
-	return d.branch(fs, st, workflow.EdgeOutput{Type: workflow.OutSwitchDefault}, "default", "default_steps", "otherwise", "else")
+	return d.branch(fs, st, workflow.EdgeOutput{Type: workflow.OutSwitchDefault}, "default", syn("Switch", "default")...)
 }
 
 // branch decodes a nested step list under one of the keys, if present.
@@ -1023,16 +1023,16 @@ func decodeEdge(item gjson.Result, path string) (PlanEdge, []itemWarning, error)
 	case item.IsObject():
 		fs := fieldsOf(item)
 		defer fs.release()
-		f, ok := d.get(fs, "from", "source", "src", "from_id", "from_node", "source_id", "start")
+		f, ok := d.get(fs, "from", syn("edge", "from")...)
 		if !ok {
 			return e, d.iw, d.fail(`no "from"`)
 		}
-		t, ok := d.get(fs, "to", "target", "dst", "to_id", "to_node", "target_id", "end", "dest", "destination", "next")
+		t, ok := d.get(fs, "to", syn("edge", "to")...)
 		if !ok {
 			return e, d.iw, d.fail(`no "to"`)
 		}
 		e.From, e.To = strings.TrimSpace(scalarString(f)), strings.TrimSpace(scalarString(t))
-		label, _ = d.get(fs, "output", "label", "type", "branch", "when", "case", "condition", "port", "source_handle", "sourcehandle", "kind", "on")
+		label, _ = d.get(fs, "output", syn("edge", "output")...)
 	default:
 		return e, d.iw, d.fail("an edge must be an object, got %s", jsonKind(item))
 	}
@@ -1063,8 +1063,8 @@ func (d *stepDecoder) output(e *PlanEdge, v gjson.Result) {
 	case v.IsObject():
 		fs := fieldsOf(v)
 		defer fs.release()
-		typ, _, _ := fs.lookup("type", "kind", "output")
-		name, _, hasName := fs.lookup("name", "case", "value", "label")
+		typ, _, _ := fs.lookup("type", syn("output", "type")...)
+		name, _, hasName := fs.lookup("name", syn("output", "name")...)
 		t := strings.TrimSpace(scalarString(typ))
 		n := strings.TrimSpace(scalarString(name))
 		switch {
@@ -1298,19 +1298,19 @@ func decodePlan(js string) (*Plan, []Warning, error) {
 			stepsV = gjson.Parse("[" + root.Raw + "]")
 			warn("", `the reply is a single step; read it as {"steps": [it]}`)
 		}
-		if v, ok := top.find("name", "title", "workflow_name", "workflow"); ok && v.Type == gjson.String {
+		if v, ok := top.find("name", syn("plan", "name")...); ok && v.Type == gjson.String {
 			p.Name = strings.TrimSpace(v.Str)
 		}
-		if v, ok := top.find("done_when", "done_criteria", "success_criteria"); ok {
+		if v, ok := top.find("done_when", syn("plan", "done_when")...); ok {
 			d := &stepDecoder{path: "done_when", label: "done_when"}
 			p.DoneWhen = d.doneWhen(v)
 			addIws(d.iw)
 		}
-		if v, ok := top.find("steps", "plan", "workflow_steps"); ok && !stepsV.Exists() {
+		if v, ok := top.find("steps", syn("plan", "steps")...); ok && !stepsV.Exists() {
 			stepsV = v
 		}
 		nodesV, _, _ = top.lookup("nodes")
-		edgesV, _, _ = top.lookup("edges", "connections", "links", "transitions")
+		edgesV, _, _ = top.lookup("edges", syn("plan", "edges")...)
 	default:
 		return nil, mergeItemWarnings(all, nil), &StageError{Stage: StageDecode,
 			Msg: fmt.Sprintf(`expected a JSON object with "steps" or "nodes", got %s`, jsonKind(root))}
@@ -1582,10 +1582,10 @@ func (d *stepDecoder) doneWhen(v gjson.Result) *workflow.DoneWhen {
 		fs := fieldsOf(v)
 		defer fs.release()
 		dw := &workflow.DoneWhen{}
-		if c, ok := fs.find("condition", "expr", "expression", "check"); ok {
+		if c, ok := fs.find("condition", syn("done_when", "condition")...); ok {
 			dw.Condition = strings.TrimSpace(scalarString(c))
 		}
-		if c, ok := fs.find("criteria", "criterion", "description", "goal", "text"); ok {
+		if c, ok := fs.find("criteria", syn("done_when", "criteria")...); ok {
 			dw.Criteria = strings.TrimSpace(scalarString(c))
 		}
 		if !dw.IsZero() {
