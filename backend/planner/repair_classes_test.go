@@ -19,7 +19,9 @@ func TestRepairClasses(t *testing.T) {
 		{"backslash before a line break", "{\"a\": \"first\\\nsecond\"}", `{"a": "first\nsecond"}`, "line breaks"},
 		{"missing quote before the brackets", `{"url": "https://example.com/}`, `{"url": "https://example.com/"}`, "missing closing quote"},
 		{"missing quote at the line end", "[\"abc\n]", `["abc"]`, "missing closing quote"},
-		{"cut-off escape", `{"a": "snow \u26`, `{"a": "snow "}`, "cut off"},
+		{"cut-off escape", `{"a": "snow \u26`, `{"a": "snow"}`, "cut off"},
+		{"cut-off key ends before its spaces", "{\"s \\ud", `{"s": null}`, "cut off"},
+		{"cut-off value ends before its spaces", "[\"echo hi  ", `["echo hi"]`, "cut off"},
 		{"a real cut-off keeps its text", `{"steps": [{"id": "a", "prompt": "Summarise the`, `{"steps": [{"id": "a", "prompt": "Summarise the"}]}`, "cut off"},
 		{"unknown escape keeps its backslash", `{"path": "C:\Users\me"}`, `{"path": "C:\\Users\\me"}`, "backslashes"},
 	} {

@@ -481,9 +481,11 @@ func (f *fixer) str(q byte, key bool) bool {
 	lastComma, lastCommaOut := -1, 0
 	for {
 		if j >= len(s) {
+			// Cut off by the end of the reply: the spaces at the cut are
+			// where the model stopped, not content ({"s \ud → "s").
 			f.i = j
 			f.note(fixUnclosedString)
-			f.out = append(f.out, '"')
+			f.out = append(bytes.TrimRight(f.out, " "), '"')
 			return true
 		}
 		// A run of plain text is copied at once (most of any reply).
