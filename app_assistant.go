@@ -1,8 +1,10 @@
 package main
 
 // Bindings for the Assistant panel and the Preferences "Test connection"
-// button. They stay thin: the chat loop, the patch format, the merge, the
-// preview diff and the conversation files all live in backend/assistant.
+// button. They stay thin: asking (a plan for an empty workflow, else the
+// chat) and the conversation files' rule are service.Chat's, as for
+// `weft chat`; the patch format, the merge and the preview diff live in
+// backend/assistant.
 
 import (
 	"context"
