@@ -67,6 +67,7 @@ test-smoke:
 
 test: deps
 	$(MAKE) test-go
+	$(MAKE) conformance
 	$(MAKE) test-temporal
 	$(MAKE) test-frontend
 	$(MAKE) test-e2e
@@ -104,11 +105,20 @@ fuzz:
 	done
 
 # Scores on other projects' published test tables, read from ../shared/peer
-# (never copied here). WEFT_PEER_MISSES=1 lists every miss.
-PEER_DIR ?= $(abspath ../shared/peer)
+# (never copied here): a case Weft misses fails unless it is a documented
+# difference (backend/conformance/differences_test.go, docs/llm-format.md).
+# WEFT_PEER_MISSES=1 lists the documented ones too. A clone elsewhere (CI's
+# /tmp/ci-check-N, cloned from this checkout) reads the tables beside the
+# repository it was cloned from; only where neither has them is the suite
+# skipped, loudly.
+ORIGIN_DIR := $(shell git config --get remote.origin.url 2>/dev/null)
+PEER_DIR ?= $(firstword $(wildcard $(abspath ../shared/peer) $(abspath $(ORIGIN_DIR)/../shared/peer)))
 conformance:
-	@set -o pipefail; WEFT_PEER_DIR=$(PEER_DIR) $(GO) test -count=1 -run '^TestConformance' -v ./backend/conformance \
-	  | grep -E 'table|---|FAIL|^ok|MISS|DIFFERS|#[0-9]|test_'
+	@if [ -z "$(PEER_DIR)" ]; then \
+	  echo "*** make conformance: NOT RUN: no peer tables at $(abspath ../shared/peer) nor beside the origin ($(ORIGIN_DIR)); set PEER_DIR ***"; \
+	  exit 0; fi; \
+	set -o pipefail; WEFT_PEER_DIR=$(PEER_DIR) $(GO) test -count=1 -run '^TestConformance' -v ./backend/conformance \
+	  | grep -E 'table|---|FAIL|^ok|MISS|DIFFERS|now agrees|no case|#[0-9]|test_'
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./backend/...

@@ -1,6 +1,7 @@
 // Package conformance measures Weft on other projects' published test
 // tables, read from ../shared/peer (never copied here): `make conformance`
-// sets WEFT_PEER_DIR and prints the scores; plain `go test` skips.
+// (part of `make test`) sets WEFT_PEER_DIR and prints the scores; plain
+// `go test` skips. A case that misses fails unless differences lists it.
 // Clickweave's planner, assistant and validation tables are here.
 package conformance
 
@@ -29,7 +30,8 @@ func peerDir(t *testing.T) string {
 		t.Skip("WEFT_PEER_DIR is not set (make conformance sets it to ../shared/peer)")
 	}
 	if _, err := os.Stat(d); err != nil {
-		t.Skipf("peer tables not found at %s: %v", d, err)
+		// Set means wanted: a wrong path must not pass as a skip.
+		t.Fatalf("WEFT_PEER_DIR: the peer tables are not at %s: %v", d, err)
 	}
 	return d
 }
@@ -80,54 +82,6 @@ func (s *script) Chat(ctx context.Context, _ []llm.Message, _ llm.Options) (llm.
 	return llm.Reply{Text: r, FinishReason: "stop"}, nil
 }
 
-// differences are the cases where Weft deliberately does otherwise, with
-// the reason (docs/llm-format.md lists them too).
-var differences = map[string]string{
-	"test_patch_repair_pass_fails_after_max_attempts":       "a reply with no JSON at all is the assistant talking (a conversation answer), not a failed patch: re-asking would turn every chat answer into an error",
-	"test_validate_loop_valid_variable_reference":           "the port replaced every tool with log, whose outputs have no `found`: Weft's unknown_output reports `find_text.found` as it should (with Clickweave's find_text it is valid, as in the planner table)",
-	"test_validate_control_flow_node_name_not_valid_prefix": "Weft reports `loop.success` as unknown_output (the key exists, a Loop has no such output) rather than as an unknown variable: the same defect, named more precisely",
-	"test_extract_json_no_closing_fence":                    "a fenced reply cut off before its closing fence is taken out of the fence and repaired with the cut-off warning; Clickweave keeps the fence, and the parse then fails",
-}
-
-type outcome int
-
-const (
-	agree outcome = iota
-	differ
-	miss
-)
-
-type score struct {
-	n      [3]int
-	misses []string
-}
-
-func (s *score) add(name string, failed []string) {
-	switch {
-	case len(failed) == 0:
-		s.n[agree]++
-	case differences[name] != "":
-		s.n[differ]++
-		s.misses = append(s.misses, fmt.Sprintf("DIFFERS %s: %s (%s)", name, strings.Join(failed, "; "), differences[name]))
-	default:
-		s.n[miss]++
-		s.misses = append(s.misses, fmt.Sprintf("MISS %s: %s", name, strings.Join(failed, "; ")))
-	}
-}
-
-func (s *score) total() int { return s.n[agree] + s.n[differ] + s.n[miss] }
-
-func (s *score) report(t *testing.T, table string) {
-	t.Logf("Clickweave %s table: Weft agrees on %d of %d, differs for a documented reason on %d, misses %d",
-		table, s.n[agree], s.total(), s.n[differ], s.n[miss])
-	if os.Getenv("WEFT_PEER_MISSES") != "" {
-		sort.Strings(s.misses)
-		for _, m := range s.misses {
-			t.Log(m)
-		}
-	}
-}
-
 func shortName(name string) string { return name[strings.LastIndex(name, ":")+1:] }
 
 func readTable(t *testing.T, name string, v any) {
@@ -165,20 +119,24 @@ func expectations(raw json.RawMessage) []expectation {
 }
 
 func TestConformanceClickweave(t *testing.T) {
-	var all score
+	all := newTally("clickweave")
 	for _, part := range []struct {
 		name string
-		run  func(*testing.T) score
+		run  func(*testing.T, *tally)
 	}{{"planner", plannerTable}, {"assistant", assistantTable}, {"validation", validationTable}} {
-		s := part.run(t)
-		s.report(t, part.name)
-		for k := range s.n {
-			all.n[k] += s.n[k]
-		}
+		passed, missed := len(all.passed), len(all.missed)
+		part.run(t, all)
+		passed = len(all.passed) - passed
+		t.Logf("Clickweave %s table: Weft agrees on %d of %d", part.name, passed, passed+len(all.missed)-missed)
 	}
+	documented := all.check(t, os.Getenv("WEFT_PEER_MISSES") != "")
+	total := len(all.passed) + len(all.missed)
 	t.Logf("Clickweave tables: Weft agrees on %d of %d, differs for a documented reason on %d (agree or documented: %d of %d), misses %d",
-		all.n[agree], all.total(), all.n[differ], all.n[agree]+all.n[differ], all.total(), all.n[miss])
+		len(all.passed), total, documented, len(all.passed)+documented, total, len(all.missed)-documented)
 }
+
+// failure joins a case's failed expectations ("" when none failed).
+func failure(failed []string) string { return strings.Join(failed, "; ") }
 
 // ---- planner ----
 
@@ -193,17 +151,16 @@ type plannerCase struct {
 	Note     string          `json:"note"`
 }
 
-func plannerTable(t *testing.T) score {
+func plannerTable(t *testing.T, s *tally) {
 	var table struct {
 		Cases []plannerCase `json:"cases"`
 	}
 	readTable(t, "planner_cases.json", &table)
-	var s score
 	cat := clickweaveCatalog()
 	for _, c := range table.Cases {
 		name := shortName(c.Name)
 		if c.Kind == "extract" {
-			s.add(name, checkExtract(c))
+			s.add(name, failure(checkExtract(c)))
 			continue
 		}
 		f := planner.Features{AllowAgentSteps: c.Features["agent_steps"], AllowAITransforms: c.Features["ai_transforms"]}
@@ -211,12 +168,11 @@ func plannerTable(t *testing.T) score {
 		res, err := planner.PlanWorkflow(context.Background(), sc, "automate the desktop", planner.Config{
 			MaxRepairAttempts: c.MaxRA, Features: f, Catalog: cat})
 		if err != nil {
-			s.add(name, []string{"error: " + err.Error()})
+			s.add(name, "error: "+err.Error())
 			continue
 		}
-		s.add(name, checkPlan(c, res, sc.calls, cat))
+		s.add(name, failure(checkPlan(c, res, sc.calls, cat)))
 	}
-	return s
 }
 
 func checkExtract(c plannerCase) []string {
@@ -447,18 +403,17 @@ type assistantCase struct {
 	Note    string          `json:"note"`
 }
 
-func assistantTable(t *testing.T) score {
+func assistantTable(t *testing.T, s *tally) {
 	var table struct {
 		Cases []assistantCase `json:"cases"`
 	}
 	readTable(t, "assistant_cases.json", &table)
-	var s score
 	cat := clickweaveCatalog()
 	for _, c := range table.Cases {
 		name := shortName(c.Name)
 		w, _, err := workflow.Parse(c.WF)
 		if err != nil {
-			s.add(name, []string{"workflow: " + err.Error()})
+			s.add(name, "workflow: "+err.Error())
 			continue
 		}
 		sc := &script{replies: c.Replies}
@@ -470,12 +425,11 @@ func assistantTable(t *testing.T) score {
 				}
 			}})
 		if err != nil {
-			s.add(name, []string{"error: " + err.Error()})
+			s.add(name, "error: "+err.Error())
 			continue
 		}
-		s.add(name, checkAssistant(c, w, res, sc.calls, repairing, cat))
+		s.add(name, failure(checkAssistant(c, w, res, sc.calls, repairing, cat)))
 	}
-	return s
 }
 
 func checkAssistant(c assistantCase, before *workflow.Workflow, res *assistant.Result, calls, repairing int, cat *tools.Catalog) []string {
@@ -619,7 +573,7 @@ func checkAssistant(c assistantCase, before *workflow.Workflow, res *assistant.R
 
 // ---- validation ----
 
-func validationTable(t *testing.T) score {
+func validationTable(t *testing.T, s *tally) {
 	var table struct {
 		Cases []struct {
 			File      string          `json:"file"`
@@ -629,7 +583,6 @@ func validationTable(t *testing.T) score {
 		} `json:"cases"`
 	}
 	readTable(t, filepath.Join("validate", "expect.json"), &table)
-	var s score
 	cat := clickweaveCatalog()
 	for _, c := range table.Cases {
 		name := shortName(c.Test)
@@ -639,7 +592,7 @@ func validationTable(t *testing.T) score {
 		}
 		w, _, err := workflow.Parse(data)
 		if err != nil {
-			s.add(name, []string{"load: " + err.Error()})
+			s.add(name, "load: "+err.Error())
 			continue
 		}
 		res := validate.Validate(w, cat)
@@ -653,9 +606,9 @@ func validationTable(t *testing.T) score {
 		if json.Unmarshal(c.Codes, &codes) != nil {
 			// "valid"
 			if !res.Valid {
-				s.add(name, []string{fmt.Sprintf("want valid, got errors %v", errs)})
+				s.add(name, fmt.Sprintf("want valid, got errors %v", errs))
 			} else {
-				s.add(name, nil)
+				s.add(name, "")
 			}
 			continue
 		}
@@ -666,10 +619,9 @@ func validationTable(t *testing.T) score {
 			}
 		}
 		if !found {
-			s.add(name, []string{fmt.Sprintf("want one of %v, got errors %v", codes, errs)})
+			s.add(name, fmt.Sprintf("want one of %v, got errors %v", codes, errs))
 		} else {
-			s.add(name, nil)
+			s.add(name, "")
 		}
 	}
-	return s
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
 
@@ -35,8 +34,10 @@ func TestConformanceJSONRepair(t *testing.T) {
 		t.Fatal(err)
 	}
 	var exact, lib, total, refuse, refused, validKept, valid int
-	var misses []string
+	ta := newTally("jsonrepair")
+	var libOnly []string
 	for _, c := range table.Cases {
+		id := fmt.Sprintf("#%d", c.ID)
 		var want string
 		var throws struct {
 			Throws string `json:"throws"`
@@ -49,8 +50,9 @@ func TestConformanceJSONRepair(t *testing.T) {
 			refuse++
 			if got, _, err := planner.RepairJSON(c.Input); err != nil || harmless(got) {
 				refused++
+				ta.add(id, "")
 			} else {
-				misses = append(misses, fmt.Sprintf("#%d must refuse %q, got %q", c.ID, c.Input, got))
+				ta.add(id, fmt.Sprintf("must refuse %q, got %q", c.Input, got))
 			}
 			continue
 		default:
@@ -63,24 +65,25 @@ func TestConformanceJSONRepair(t *testing.T) {
 				validKept++
 			}
 		}
-		if got, _, err := planner.RepairJSON(c.Input); err == nil && sameJSON(got, want) {
+		got, _, err := planner.RepairJSON(c.Input)
+		if err == nil && sameJSON(got, want) {
 			exact++
+			ta.add(id, "")
 		} else {
-			misses = append(misses, fmt.Sprintf("#%d %s\n   in:   %q\n   want: %q\n   got:  %q (%v)", c.ID, c.Group, c.Input, want, got, err))
+			ta.add(id, fmt.Sprintf("%s\n   in:   %q\n   want: %q\n   got:  %q (%v)", c.Group, c.Input, want, got, err))
 		}
-		if got, err := jsonrepair.Repair(c.Input); err == nil && sameJSON(got, want) {
+		if lgot, lerr := jsonrepair.Repair(c.Input); lerr == nil && sameJSON(lgot, want) {
 			lib++
-			if g, _, err := planner.RepairJSON(c.Input); err != nil || !sameJSON(g, want) {
-				misses = append(misses, fmt.Sprintf("LIBONLY #%d", c.ID))
+			if err != nil || !sameJSON(got, want) {
+				libOnly = append(libOnly, id)
 			}
 		}
 	}
 	t.Logf("jsonrepair table: Weft %d of %d exact (kaptinlin/jsonrepair alone: %d); must-refuse %d of %d refused or harmless; valid JSON kept byte for byte %d of %d",
 		exact, total, lib, refused, refuse, validKept, valid)
-	if os.Getenv("WEFT_PEER_MISSES") != "" {
-		for _, m := range misses {
-			t.Log(m)
-		}
+	listAll := os.Getenv("WEFT_PEER_MISSES") != ""
+	if documented := ta.check(t, listAll); documented > 0 {
+		t.Logf("jsonrepair table: %d cases differ for a documented reason (kaptinlin/jsonrepair matches jsonrepair on %v of them)", documented, libOnly)
 	}
 	if validKept != valid {
 		t.Errorf("valid JSON was altered in %d cases", valid-validKept)
@@ -129,7 +132,7 @@ func TestConformanceBAML(t *testing.T) {
 		}
 	}
 	var ok, total int
-	var misses []string
+	ta := newTally("baml")
 	for _, c := range table.Cases {
 		key := c.File + ":" + c.Name
 		if len(c.Expected.Value) == 0 || notes.Coercion[key] != "" {
@@ -157,17 +160,13 @@ func TestConformanceBAML(t *testing.T) {
 		got, cut, err := recoverValue(c.Input)
 		if err == nil && fillEqual(wv, got, nil, cut) {
 			ok++
+			ta.add(key, "")
 		} else {
-			misses = append(misses, fmt.Sprintf("%s\n   in:   %.300q\n   want: %.300s\n   got:  %.300v (%v)", key, c.Input, want, got, err))
+			ta.add(key, fmt.Sprintf("   in:   %.300q\n   want: %.300s\n   got:  %.300v (%v)", c.Input, want, got, err))
 		}
 	}
 	t.Logf("BAML jsonish table: Weft recovers %d of %d scorable values", ok, total)
-	if os.Getenv("WEFT_PEER_MISSES") != "" {
-		sort.Strings(misses)
-		for _, m := range misses {
-			t.Log(m)
-		}
-	}
+	ta.check(t, os.Getenv("WEFT_PEER_MISSES") != "")
 }
 
 // recoverValue is what Weft's extraction and repair make of a reply, and,
