@@ -61,6 +61,16 @@ func weft(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
+// weftJSON runs a command that must succeed and decodes what it prints
+// into v.
+func weftJSON(t *testing.T, v any, args ...string) {
+	t.Helper()
+	code, out, errOut := weft(t, args...)
+	if code != 0 || json.Unmarshal([]byte(out), v) != nil {
+		t.Fatalf("weft %s: exit %d\n%s\n%s", strings.Join(args, " "), code, out, errOut)
+	}
+}
+
 // sent is what the model was asked, door-independent: the messages and the
 // reply format (the desktop streams, the command line does not).
 type sent struct {
@@ -177,10 +187,7 @@ func TestDoorsPlanTheSame(t *testing.T) {
 		Attempts []planner.Attempt  `json:"attempts"`
 	}
 	cliSent := script(t, srv, steps, func() {
-		code, out, errOut := weft(t, "plan", "--goal", doorsGoal, "--json")
-		if code != 0 || json.Unmarshal([]byte(out), &plan) != nil {
-			t.Fatalf("weft plan: exit %d\n%s\n%s", code, out, errOut)
-		}
+		weftJSON(t, &plan, "plan", "--goal", doorsGoal, "--json")
 	})
 	sameRequests(t, "plan", deskSent, cliSent)
 	if !plan.Valid || plan.Workflow == nil || len(plan.Attempts) != desk.Attempts {
@@ -209,10 +216,7 @@ func TestDoorsPlanTheSame(t *testing.T) {
 		Patch assistant.WorkflowPatch `json:"patch"`
 	}
 	chatSent := script(t, srv, steps, func() {
-		code, out, errOut := weft(t, "chat", file, "--message", doorsGoal, "--json")
-		if code != 0 || json.Unmarshal([]byte(out), &chat) != nil {
-			t.Fatalf("weft chat: exit %d\n%s\n%s", code, out, errOut)
-		}
+		weftJSON(t, &chat, "chat", file, "--message", doorsGoal, "--json")
 	})
 	sameRequests(t, "chat on an empty workflow", deskSent, chatSent)
 	if chat.Kind != assistant.KindPlan || !chat.Valid {
@@ -251,10 +255,7 @@ func TestDoorsPatchTheSame(t *testing.T) {
 		Changes  assistant.ChangeSet     `json:"changes"`
 	}
 	cliSent := script(t, srv, steps, func() {
-		code, out, errOut := weft(t, "chat", cliFile, "--message", msg, "--json")
-		if code != 0 || json.Unmarshal([]byte(out), &chat) != nil {
-			t.Fatalf("weft chat: exit %d\n%s\n%s", code, out, errOut)
-		}
+		weftJSON(t, &chat, "chat", cliFile, "--message", msg, "--json")
 	})
 	sameRequests(t, "patch", deskSent, cliSent)
 	if chat.Kind != desk.Kind || chat.Valid != desk.Valid || chat.Attempts != desk.Attempts {
