@@ -59,7 +59,7 @@ type Progress struct {
 // Config tunes Chat; the app fills it from the settings.
 type Config struct {
 	// MaxRepairAttempts: 0 = one call, reply not validated; 1 = one call,
-	// validated; N = up to N calls in total. Clamped to 0–10.
+	// validated; N = up to N calls in total (reask.Calls).
 	MaxRepairAttempts int
 	Features          planner.Features
 	// Catalog lists the tools; nil means the built-ins.
