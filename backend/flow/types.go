@@ -320,7 +320,7 @@ const GoalCheckKey = "done_when"
 // speaks of a node (events, escalation, replan request). Its id is empty:
 // it is on no canvas.
 func GoalCheckNode() *workflow.Node {
-	return &workflow.Node{Key: GoalCheckKey, Name: "Goal check (done_when)", Type: workflow.NodeType("DoneWhen")}
+	return &workflow.Node{Key: GoalCheckKey, Name: "Goal check (done_when)", Type: workflow.TypeGoalCheck}
 }
 
 // Line is the one-line form of a verdict, for logs and the CLI.

@@ -27,6 +27,12 @@ const (
 	TypeEndLoop     NodeType = "EndLoop"
 )
 
+// TypeGoalCheck is no node a file may hold (Valid says no): it is the
+// type of the stand-in for a workflow's done_when where a run speaks of a
+// node (flow.GoalCheckNode's events and escalations), named here so that
+// the frontend's types list it among the values a node type has.
+const TypeGoalCheck NodeType = "DoneWhen"
+
 // NodeTypes lists every known node type in palette order.
 var NodeTypes = []NodeType{TypeTool, TypeAiStep, TypeAiTransform, TypeIf, TypeSwitch, TypeLoop, TypeEndLoop}
 
