@@ -129,29 +129,37 @@ func scoreHeldout(cases []heldoutCase) (int, []string) {
 	return len(cases) - len(fails), fails
 }
 
+// heldoutSets are the files that only measure: the held-out half of the
+// first set, and a second set gathered from threads in neither half.
+var heldoutSets = []string{"heldout", "heldout2"}
+
 // TestHeldoutSplit: the set is large and varied enough, and split by
-// source, so no thread's habit is in both halves.
+// source, so no thread's habit is in two files.
 func TestHeldoutSplit(t *testing.T) {
 	tune, held := loadHeldout(t, "tune"), loadHeldout(t, "heldout")
-	half := map[string]string{}
+	file := map[string]string{}
 	ids := map[string]bool{}
-	for name, cases := range map[string][]heldoutCase{"tune": tune, "heldout": held} {
-		for _, c := range cases {
+	for _, name := range append([]string{"tune"}, heldoutSets...) {
+		for _, c := range loadHeldout(t, name) {
 			if ids[c.ID] {
 				t.Errorf("duplicate id %q", c.ID)
 			}
 			ids[c.ID] = true
-			if h, ok := half[c.SourceURL]; ok && h != name {
-				t.Errorf("%s is in both halves", c.SourceURL)
+			if f, ok := file[c.SourceURL]; ok && f != name {
+				t.Errorf("%s is in %s.json and %s.json", c.SourceURL, f, name)
 			}
-			half[c.SourceURL] = name
+			file[c.SourceURL] = name
 		}
 	}
 	if n := len(tune) + len(held); n < 60 {
-		t.Errorf("%d cases, want at least 60", n)
+		t.Errorf("tune and heldout: %d cases, want at least 60", n)
 	}
-	if len(half) < 10 {
-		t.Errorf("%d sources, want at least 10", len(half))
+	sources := map[string]bool{}
+	for _, c := range append(tune, held...) {
+		sources[c.SourceURL] = true
+	}
+	if len(sources) < 10 {
+		t.Errorf("tune and heldout: %d sources, want at least 10", len(sources))
 	}
 }
 
@@ -168,26 +176,28 @@ func TestHeldoutTune(t *testing.T) {
 	}
 }
 
-// TestHeldoutScore measures the held-out half; it never fails on the
-// score. Its failing cases are logged only with -heldout.detail, so that
-// whoever tunes the parser does not read them.
+// TestHeldoutScore measures the held-out sets; it never fails on the
+// score. Their failing cases are logged only with -heldout.detail, so
+// that whoever tunes the parser does not read them.
 func TestHeldoutScore(t *testing.T) {
-	cases := loadHeldout(t, "heldout")
-	pass, fails := scoreHeldout(cases)
-	if *heldoutDetail {
-		for _, f := range fails {
-			t.Log(f)
+	for _, name := range heldoutSets {
+		cases := loadHeldout(t, name)
+		pass, fails := scoreHeldout(cases)
+		if *heldoutDetail {
+			for _, f := range fails {
+				t.Log(f)
+			}
 		}
+		t.Logf("%s: %d of %d (%.1f%%)", name, pass, len(cases), 100*float64(pass)/float64(len(cases)))
 	}
-	t.Logf("held-out half: %d of %d (%.1f%%)", pass, len(cases), 100*float64(pass)/float64(len(cases)))
 }
 
-// BenchmarkHeldout reports each half's pass rate next to the time to
+// BenchmarkHeldout reports each file's pass rate next to the time to
 // judge all its replies.
 func BenchmarkHeldout(b *testing.B) {
-	for _, half := range []string{"tune", "heldout"} {
-		cases := loadHeldout(b, half)
-		b.Run(half, func(b *testing.B) {
+	for _, name := range append([]string{"tune"}, heldoutSets...) {
+		cases := loadHeldout(b, name)
+		b.Run(name, func(b *testing.B) {
 			var pass int
 			for b.Loop() {
 				pass, _ = scoreHeldout(cases)
