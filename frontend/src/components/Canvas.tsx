@@ -21,22 +21,13 @@ import { checkConnection } from '../graph/connect';
 import { removeElements, type NodeSpec } from '../graph/edit';
 import { LARGE_WORKFLOW } from '../graph/startView';
 import { LOW_DETAIL_ZOOM, NODE_WIDTH, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
-import { useStore, type StoreState } from '../store';
+import { useStore } from '../store';
 import { canvasBridge, fitViewport, PALETTE_MIME, startViewport } from './canvasBridge';
 import { CanvasMiniMap } from './CanvasMiniMap';
 import { OverviewLayer } from './OverviewLayer';
 import { nodeTypes } from './WeftNode';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { FindBox } from './FindBox';
-
-// The assistant's preview of a proposed change (store/assistantSlice.ts),
-// read loosely so the canvas works with or without that slice.
-type PreviewState = {
-  previewNodes?: WeftFlowNode[] | null;
-  previewEdges?: WeftFlowEdge[] | null;
-  onPreviewNodesChange?: StoreState['onNodesChange'];
-};
-const pv = (s: StoreState) => s as StoreState & PreviewState;
 
 /** Below this zoom a large workflow is drawn as an overview picture. */
 export const OVERVIEW_ZOOM = 0.25;
@@ -79,10 +70,10 @@ function toConnection(st: FinalConnectionState): Connection | null {
 }
 
 function CanvasInner() {
-  const previewing = useStore((s) => !!pv(s).previewNodes);
-  const nodes = useStore((s) => pv(s).previewNodes ?? s.nodes);
-  const edges = useStore((s) => pv(s).previewEdges ?? s.edges);
-  const onNodesChange = useStore((s) => (pv(s).previewNodes && pv(s).onPreviewNodesChange) || s.onNodesChange);
+  const previewing = useStore((s) => !!s.previewNodes);
+  const nodes = useStore((s) => s.previewNodes ?? s.nodes);
+  const edges = useStore((s) => s.previewEdges ?? s.edges);
+  const onNodesChange = useStore((s) => (s.previewNodes && s.onPreviewNodesChange) || s.onNodesChange);
   const onEdgesChange = useStore((s) => s.onEdgesChange);
   const hasDoc = useStore((s) => s.doc !== null);
   const empty = useStore((s) => s.doc !== null && s.doc.nodes.length === 0);

@@ -62,7 +62,6 @@ export function CanvasMiniMap({ nodes }: { nodes: WeftFlowNode[] }) {
     const x1 = Math.max(bounds.x + bounds.w, view.x + view.w);
     const y1 = Math.max(bounds.y + bounds.h, view.y + view.h);
     return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [bounds, view.x, view.y, view.w, view.h]);
   const scale = Math.min((W - 2 * PAD) / all.w, (H - 2 * PAD) / all.h);
   const ox = PAD + ((W - 2 * PAD) - all.w * scale) / 2 - all.x * scale;

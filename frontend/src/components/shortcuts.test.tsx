@@ -84,7 +84,7 @@ describe('keyboard shortcuts', () => {
   it('undoes a field edit from inside the inspector field', async () => {
     renderApp();
     act(() => s().selectNodes(['n1']));
-    const name = (await screen.findByTestId('inspector-name')) as HTMLInputElement;
+    const name = await screen.findByTestId<HTMLInputElement>('inspector-name');
     fireEvent.change(name, { target: { value: 'Changed' } });
     key('z', { ctrlKey: true }, name);
     expect(name.value).toBe('List files');

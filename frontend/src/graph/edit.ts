@@ -111,7 +111,7 @@ export function setPinned(w: Workflow, ids: string[], outputs: Record<string, un
     else pinned[id] = outputs;
   }
   const { pinned: _old, ...rest } = w;
-  return Object.keys(pinned).length ? { ...rest, pinned } : (rest as Workflow);
+  return Object.keys(pinned).length ? { ...rest, pinned } : rest;
 }
 
 /** hasPin says whether the node has any pinned value (an invalid one too: validation reports it). */

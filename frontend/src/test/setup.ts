@@ -16,7 +16,7 @@ class ResizeObserverStub {
     this.cb = cb;
   }
   observe(target: Element) {
-    this.cb([{ target } as ResizeObserverEntry], this as unknown as ResizeObserver);
+    this.cb([{ target } as ResizeObserverEntry], this);
   }
   unobserve() {}
   disconnect() {}
@@ -56,4 +56,4 @@ Object.defineProperties(HTMLElement.prototype, {
   ({ x: 0, y: 0, width: 40, height: 16 }) as DOMRect;
 
 // jsdom has no canvas; the minimap draws nothing in tests.
-HTMLCanvasElement.prototype.getContext = (() => null) as unknown as HTMLCanvasElement['getContext'];
+HTMLCanvasElement.prototype.getContext = () => null;

@@ -8,7 +8,7 @@ const components: Components = {
   a: ({ href, children }) => (
     <span className="md-link" title={href}>
       {children}
-      {href && String(children) !== href ? ` (${href})` : ''}
+      {href && children !== href ? ` (${href})` : ''}
     </span>
   ),
 };

@@ -60,7 +60,7 @@ describe('Inspector', () => {
     expect(screen.getByTestId('tool-outputs')).toHaveTextContent('list.status');
 
     // enum → select
-    const method = screen.getByTestId('arg-method') as HTMLSelectElement;
+    const method = screen.getByTestId<HTMLSelectElement>('arg-method');
     expect(method.tagName).toBe('SELECT');
     expect([...method.options].map((o) => o.textContent)).toEqual(['(not set)', 'GET', 'POST']);
     fireEvent.change(method, { target: { value: '"POST"' } });
@@ -95,7 +95,7 @@ describe('Inspector', () => {
     expect('retries' in node('n1').params.arguments!).toBe(false);
 
     // boolean: default, true, false
-    const follow = screen.getByTestId('arg-follow') as HTMLSelectElement;
+    const follow = screen.getByTestId<HTMLSelectElement>('arg-follow');
     expect(follow.options[0].textContent).toBe('default (true)');
     fireEvent.change(follow, { target: { value: 'false' } });
     expect(node('n1').params.arguments!.follow).toBe(false);
@@ -107,14 +107,14 @@ describe('Inspector', () => {
   it('switches the tool from the picker, built-in and MCP tools grouped', () => {
     select('n1');
     render(<Inspector />);
-    const picker = screen.getByTestId('inspector-tool') as HTMLSelectElement;
+    const picker = screen.getByTestId<HTMLSelectElement>('inspector-tool');
     expect([...picker.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['Built-in', 'MCP: files']);
     expect(picker.value).toBe('fs.list');
     expect(picker.options[1].textContent).toBe('fs.list (not in the catalog)');
     fireEvent.change(picker, { target: { value: 'read_file' } });
     expect(node('n1').params.tool).toBe('read_file');
     // The old argument "path" fits read_file's schema.
-    expect((screen.getByTestId('arg-path') as HTMLInputElement).value).toBe('.');
+    expect(screen.getByTestId<HTMLInputElement>('arg-path').value).toBe('.');
   });
 
   it('makes one undo step per burst of typing in a field', () => {
@@ -154,7 +154,7 @@ describe('Inspector', () => {
   it('toggles enabled and edits the advanced settings', () => {
     select('n4');
     render(<Inspector />);
-    const enabled = screen.getByTestId('inspector-enabled') as HTMLInputElement;
+    const enabled = screen.getByTestId<HTMLInputElement>('inspector-enabled');
     expect(enabled.checked).toBe(false);
     fireEvent.click(enabled);
     expect(node('n4').enabled).toBeUndefined();
@@ -208,7 +208,9 @@ describe('Inspector', () => {
   });
 
   it('picks the Loop of an EndLoop and moves its edge there', () => {
-    act(() => s().addNode({ type: 'Loop' }, { x: 0, y: 500 }));
+    act(() => {
+      s().addNode({ type: 'Loop' }, { x: 0, y: 500 });
+    });
     const loop2 = s().doc!.nodes[6];
     select('n6');
     render(<Inspector />);
@@ -220,7 +222,7 @@ describe('Inspector', () => {
   it("sets what a step's failure does, and leaving the error branch removes its edge in one undo step", () => {
     select('n1');
     render(<Inspector />);
-    const sel = screen.getByTestId('inspector-on-error') as HTMLSelectElement;
+    const sel = screen.getByTestId<HTMLSelectElement>('inspector-on-error');
     expect(sel.value).toBe('stop');
     expect(screen.queryByTestId('inspector-on-error')).not.toBeNull();
     fireEvent.change(sel, { target: { value: 'branch' } });

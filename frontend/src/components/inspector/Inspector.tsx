@@ -2,7 +2,7 @@
 // of its type and the advanced run settings), several selected nodes at
 // once (enable, disable, duplicate, delete), or the workflow itself.
 import { Copy, Power, PowerOff, Trash2 } from 'lucide-react';
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId, useState, type ReactElement } from 'react';
 import { keyProblem } from '../../graph/ids';
 import { renameKey, setField, setOnError, takenKeys, updateNode } from '../../graph/edit';
 import { typeMeta } from '../../graph/nodeMeta';
@@ -186,7 +186,7 @@ function NodeInspector({ node, doc }: { node: WorkflowNode; doc: Workflow }) {
     (f, field) => edit(f, { group: `${node.id}:${field}`, label: `Edit ${field}` }),
     [node.id, edit],
   );
-  let form = null;
+  let form: ReactElement;
   switch (node.type) {
     case 'Tool':
       form = <ToolForm node={node} commit={commit} />;

@@ -33,7 +33,7 @@ describe('PinnedData', () => {
   it('types data: refuses what is not an object, pins an object as one undo step', () => {
     const { rerender } = render(<PinnedData node={node()} run={run} />);
     fireEvent.click(screen.getByTestId('pinned-type'));
-    const editor = screen.getByTestId('pinned-editor') as HTMLTextAreaElement;
+    const editor = screen.getByTestId<HTMLTextAreaElement>('pinned-editor');
     expect(JSON.parse(editor.value)).toEqual({ entries: '' }); // the tool's outputs, to fill in
     fireEvent.change(editor, { target: { value: '[1, 2]' } });
     fireEvent.click(screen.getByTestId('pinned-save'));

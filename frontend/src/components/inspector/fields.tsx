@@ -96,6 +96,8 @@ export function DraftInput<T>({
       setText(format(value));
       onError?.('');
     }
+    // Runs on a new value only: the draft and the callbacks (new on every
+    // render) are read then, not watched.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [value]);
   const change = (t: string) => {

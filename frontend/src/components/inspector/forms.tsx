@@ -257,7 +257,7 @@ export function EndLoopForm({ node, doc, commitDoc }: { node: WorkflowNode; doc:
   const loopId = node.params?.loop_id ?? '';
   const known = loops.some((l) => l.id === loopId);
   const owners = new Map(
-    doc.nodes.filter((n) => n.type === 'EndLoop' && n.id !== node.id && n.params?.loop_id).map((n) => [n.params!.loop_id!, n]),
+    doc.nodes.filter((n) => n.type === 'EndLoop' && n.id !== node.id && n.params?.loop_id).map((n) => [n.params.loop_id!, n]),
   );
   return (
     <Field label="Loop" htmlFor={id} required hint="The Loop this EndLoop closes; its edge goes back there.">

@@ -56,7 +56,7 @@ describe('Secrets in Preferences', () => {
   it('adds a secret with its value in a password field, and never shows the value', async () => {
     const { container } = renderSection();
     await screen.findByTestId('secrets-empty');
-    const value = screen.getByTestId('secret-value') as HTMLInputElement;
+    const value = screen.getByTestId<HTMLInputElement>('secret-value');
     expect(value.type).toBe('password');
     expect(screen.getByTestId('secret-add')).toBeDisabled();
     fireEvent.change(screen.getByTestId('secret-name'), { target: { value: 'GH_TOKEN' } });
@@ -99,7 +99,7 @@ describe('Secrets in Preferences', () => {
     expect((await screen.findByTestId('secrets-error')).textContent).toMatch(/no scheme/);
     expect(screen.queryByTestId('secret-row')).toBeNull();
     // What was typed stays, so it can be corrected.
-    expect((screen.getByTestId('secret-value') as HTMLInputElement).value).toBe('v');
+    expect(screen.getByTestId<HTMLInputElement>('secret-value').value).toBe('v');
   });
 
   it('edits bindings without the value, and removes only after a confirmation', async () => {
@@ -107,7 +107,7 @@ describe('Secrets in Preferences', () => {
     renderSection();
     await screen.findByTestId('secret-row');
     fireEvent.click(screen.getByRole('button', { name: 'Edit where API may go' }));
-    const hosts = screen.getByLabelText('Hosts', { selector: '.secret-edit input' }) as HTMLInputElement;
+    const hosts = screen.getByLabelText<HTMLInputElement>('Hosts', { selector: '.secret-edit input' });
     expect(hosts.value).toBe('api.x.com');
     fireEvent.change(hosts, { target: { value: 'api.x.com api.y.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save bindings' }));

@@ -66,7 +66,7 @@ describe('EscalationDialog', () => {
   it('fixes a Tool step with JSON arguments, starting from its own', () => {
     const { onRespond } = setup();
     fireEvent.click(screen.getByTestId('esc-fix'));
-    const text = screen.getByTestId('esc-fix-text') as HTMLTextAreaElement;
+    const text = screen.getByTestId<HTMLTextAreaElement>('esc-fix-text');
     expect(JSON.parse(text.value)).toEqual({ command: "sh -c 'exit 3'" });
 
     fireEvent.change(text, { target: { value: '{"command": ' } });
