@@ -92,7 +92,7 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 		Stop: func(_ *reask.Run, _ llm.Reply, feedback string) string { return l.overBudget(feedback) },
 	}, func(n int, reply llm.Reply, sent []llm.Message) reask.Verdict {
 		l.account(reply, sent)
-		o := l.evaluate(n, reply)
+		o := l.evaluate(ctx, n, reply)
 		l.outcomes = append(l.outcomes, o)
 		l.res.Attempts = append(l.res.Attempts, Attempt{N: n, Error: o.errorText()})
 		l.log.Debug("plan attempt", "attempt", n, "max", l.calls, "ok", o.ok(), "error", o.errorText(),
@@ -171,7 +171,7 @@ func estimateTokens(msgs ...llm.Message) int {
 
 // evaluate runs the local pipeline on one reply: truncation check, then
 // ParseOutput, then validation.
-func (l *loop) evaluate(n int, r llm.Reply) *outcome {
+func (l *loop) evaluate(ctx context.Context, n int, r llm.Reply) *outcome {
 	o := &outcome{attempt: n, text: r.Text}
 	if r.FinishReason == "length" {
 		// A cut-off reply could be closed by the repair stage and look
@@ -179,8 +179,8 @@ func (l *loop) evaluate(n int, r llm.Reply) *outcome {
 		o.truncated = true
 		return o
 	}
-	wf, warnings, err := ParseOutput(r.Text, ParseOptions{Features: l.cfg.Features, Catalog: l.cfg.Catalog})
-	o.warnings = warnings
+	wf, warnings, unused, err := ReadReply(ctx, r.Text, ParseOptions{Features: l.cfg.Features, Catalog: l.cfg.Catalog})
+	o.warnings, o.unused = warnings, unused
 	if err != nil {
 		var se *StageError
 		if !errors.As(err, &se) {
@@ -215,14 +215,17 @@ func (l *loop) finish(stop string) {
 	last := l.outcomes[len(l.outcomes)-1]
 	if last.ok() {
 		chosen = last
-		l.res.Valid = true
 	} else {
 		chosen = l.best()
 	}
 	if chosen != nil {
+		// A plan that left steps of its reply out may still be valid:
+		// it says so in Unused, and the doors ask before using it.
+		l.res.Valid = chosen.valid()
 		l.res.Workflow = chosen.wf
 		l.res.Warnings = chosen.warnings
 		l.res.Problems = chosen.problems
+		l.res.Unused = chosen.unused
 		if strings.TrimSpace(chosen.wf.Name) == "" {
 			chosen.wf.Name = nameFromGoal(l.goal)
 		}
@@ -236,13 +239,18 @@ func (l *loop) finish(stop string) {
 	l.res.Summary = l.summary(chosen, stop)
 }
 
-// best returns the draft with the fewest validation errors (the earliest
-// of equals, which keeps most of the goal: later attempts drift towards
-// the simplified plan); nil when no reply could be parsed.
+// best returns the draft with the fewest validation errors, then the
+// fewest steps of its reply left out (the earliest of equals, which keeps
+// most of the goal: later attempts drift towards the simplified plan);
+// nil when no reply could be parsed.
 func (l *loop) best() *outcome {
 	var b *outcome
 	for _, o := range l.outcomes {
-		if o.wf != nil && (b == nil || len(o.errors) < len(b.errors)) {
+		if o.wf == nil {
+			continue
+		}
+		if b == nil || len(o.errors) < len(b.errors) ||
+			len(o.errors) == len(b.errors) && len(o.unused.Steps) < len(b.unused.Steps) {
 			b = o
 		}
 	}
@@ -251,6 +259,10 @@ func (l *loop) best() *outcome {
 
 func (l *loop) summary(chosen *outcome, stop string) string {
 	calls := plural(l.res.LLMCalls, "call", "calls")
+	if l.res.Valid && chosen.unused.Dropped() {
+		return fmt.Sprintf("plan with %s after %s, but %s: not used unless you accept that",
+			plural(len(chosen.wf.Nodes), "step", "steps"), calls, chosen.unused.Summary())
+	}
 	if l.res.Valid {
 		steps := plural(len(chosen.wf.Nodes), "step", "steps")
 		switch {
@@ -341,9 +353,14 @@ type outcome struct {
 	warnings  []Warning
 	problems  []validate.Problem // all, errors and warnings
 	errors    []validate.Problem // error severity only
+	unused    Unused             // what the reading left out of the reply
 }
 
-func (o *outcome) ok() bool { return !o.truncated && o.stageErr == nil && len(o.errors) == 0 }
+// valid: the reply was read and passed validation.
+func (o *outcome) valid() bool { return !o.truncated && o.stageErr == nil && len(o.errors) == 0 }
+
+// ok: valid, and nothing that looks like a step was left out.
+func (o *outcome) ok() bool { return o.valid() && !o.unused.Dropped() }
 
 // reason is the short form of errorText, for progress events.
 func (o *outcome) reason() string {
@@ -354,6 +371,8 @@ func (o *outcome) reason() string {
 		return stageLabel(o.stageErr.Stage) + " failed"
 	case len(o.errors) > 0:
 		return plural(len(o.errors), "validation error", "validation errors")
+	case o.unused.Dropped():
+		return plural(len(o.unused.Steps), "step", "steps") + " of the reply left out"
 	}
 	return ""
 }
@@ -380,6 +399,8 @@ func (o *outcome) errorText() string {
 			fmt.Fprintf(&b, "%s [%s]", p.Message, p.Code)
 		}
 		return b.String()
+	case o.unused.Dropped():
+		return o.unused.Summary()
 	}
 	return ""
 }
@@ -397,6 +418,9 @@ func (o *outcome) failureClasses() []string {
 	var out []string
 	for _, p := range o.errors {
 		out = append(out, "problem:"+p.Code)
+	}
+	if o.unused.Dropped() {
+		out = append(out, "stage:"+StageUnused)
 	}
 	return out
 }

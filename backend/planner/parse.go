@@ -8,7 +8,9 @@
 package planner
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/tools"
@@ -21,6 +23,7 @@ const (
 	StageExtract    = "extract"
 	StageRepair     = "repair"
 	StageDecode     = "decode"
+	StageAlign      = "align"
 	StageFeatures   = "features"
 	StageMap        = "map"
 	StageEdges      = "edges"
@@ -32,7 +35,7 @@ const (
 
 // Warning is something a stage fixed, guessed or dropped.
 type Warning struct {
-	Stage   string `json:"stage"` // "truncation","extract","repair","decode","features","map","edges","infer","layout","validate","reask"
+	Stage   string `json:"stage"` // "truncation","extract","repair","decode","align","features","map","edges","infer","layout","validate","reask"
 	Message string `json:"message"`
 	NodeID  string `json:"node_id,omitempty"`
 }
@@ -78,39 +81,29 @@ type ParseOptions struct {
 // workflow (format weft/v1, fresh id, nodes with ids/keys/names/positions)
 // plus all warnings.
 func ParseOutput(text string, opts ParseOptions) (*workflow.Workflow, []Warning, error) {
-	var warnings []Warning
+	return ParseOutputContext(context.Background(), text, opts)
+}
 
-	js, ws, err := ExtractJSON(text)
-	warnings = append(warnings, ws...)
+// ParseOutputContext is ParseOutput whose alignment stage, which runs
+// only when the reply cannot be read as written, also stops at ctx's
+// deadline (it has a time budget of its own besides).
+func ParseOutputContext(ctx context.Context, text string, opts ParseOptions) (*workflow.Workflow, []Warning, error) {
+	plan, warnings, decoded, err := readPlan(text)
+	decodeStart := decoded[0]
 	if err != nil {
-		return nil, warnings, err
-	}
-
-	fixed, ws, err := RepairJSON(js)
-	warnings = append(warnings, ws...)
-	if err != nil {
-		return nil, warnings, err
-	}
-	// A reply cut off mid-item: the repair closed the brackets, but the
-	// last item may hold half a value. Remember which, to drop it.
-	var cut truncation
-	if fixed != js {
-		cut = findTruncation(js)
-	}
-
-	decodeStart := len(warnings)
-	plan, ws, err := decodePlan(fixed) // RepairJSON returns valid JSON
-	warnings = append(warnings, ws...)
-	decodeCount := len(ws)
-	if err != nil {
-		return nil, warnings, err
-	}
-	if cut.container != "" {
-		warnings = append(warnings, plan.dropTruncated(fixed, cut)...)
-		if len(plan.Steps) == 0 {
-			return nil, warnings, &StageError{Stage: StageDecode, Path: cut.container,
-				Msg: "the reply was cut off inside the only step; no complete step is left"}
+		// The reply cannot be read as written: search it for the best
+		// reading as a plan (align.go).
+		best, aws, aerr := alignReply(ctx, text, opts.Catalog)
+		switch {
+		case aerr != nil:
+			return nil, append(warnings, aws...), aerr
+		case best == nil:
+			return nil, append(warnings, aws...), err
 		}
+		// The first reading's warnings were about a reading that failed.
+		warnings = append([]Warning{{Stage: StageAlign, Message: "the reply could not be read as written (" + err.Error() + ")"}}, aws...)
+		plan, decodeStart, decoded[1] = best.plan, len(warnings), len(best.ws)
+		warnings = append(warnings, best.ws...)
 	}
 
 	warnings = append(warnings, ApplyFeatures(plan, opts.Features)...)
@@ -122,12 +115,62 @@ func ParseOutput(text string, opts ParseOptions) (*workflow.Workflow, []Warning,
 	w, ws := MapPlan(plan, opts.Catalog)
 	warnings = append(warnings, ws...)
 	// Decode warnings about a step now know its node.
-	plan.attachNodeIDs(warnings[decodeStart : decodeStart+decodeCount])
+	plan.attachNodeIDs(warnings[decodeStart : decodeStart+decoded[1]])
 
 	warnings = append(warnings, BuildEdges(plan, w)...)
 	warnings = append(warnings, InferControlFlowEdges(w)...)
 	Layout(w)
 	return w, warnings, nil
+}
+
+// readPlan is the reading of the reply as written: extract the JSON,
+// repair it, decode it. It returns the plan, all warnings, and where the
+// decoder's warnings are among them (start, count).
+func readPlan(text string) (*Plan, []Warning, [2]int, error) {
+	var decoded [2]int
+	var warnings []Warning
+
+	js, ws, err := ExtractJSON(text)
+	warnings = append(warnings, ws...)
+	if err != nil {
+		return nil, warnings, decoded, err
+	}
+	if slices.ContainsFunc(ws, func(w Warning) bool { return strings.HasPrefix(w.Message, "the reply holds ") }) {
+		// Several blocks, one taken: when each is a step, that one is a
+		// fragment; the alignment stage reads them all.
+		if n := separateSteps(text); n > 1 {
+			return nil, warnings, decoded, &StageError{Stage: StageExtract,
+				Msg: fmt.Sprintf("the reply holds %d separate JSON values that each look like a step, not one plan", n)}
+		}
+	}
+
+	fixed, ws, err := RepairJSON(js)
+	warnings = append(warnings, ws...)
+	if err != nil {
+		return nil, warnings, decoded, err
+	}
+	// A reply cut off mid-item: the repair closed the brackets, but the
+	// last item may hold half a value. Remember which, to drop it.
+	var cut truncation
+	if fixed != js {
+		cut = findTruncation(js)
+	}
+
+	decoded[0] = len(warnings)
+	plan, ws, err := decodePlan(fixed) // RepairJSON returns valid JSON
+	warnings = append(warnings, ws...)
+	decoded[1] = len(ws)
+	if err != nil {
+		return nil, warnings, decoded, err
+	}
+	if cut.container != "" {
+		warnings = append(warnings, plan.dropTruncated(fixed, cut)...)
+		if len(plan.Steps) == 0 {
+			return nil, warnings, decoded, &StageError{Stage: StageDecode, Path: cut.container,
+				Msg: "the reply was cut off inside the only step; no complete step is left"}
+		}
+	}
+	return plan, warnings, decoded, nil
 }
 
 // WarningsOf returns the messages of the warnings of one stage.

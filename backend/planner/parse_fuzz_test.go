@@ -11,7 +11,7 @@ import (
 )
 
 var knownStages = map[string]bool{
-	StageTruncation: true, StageExtract: true, StageRepair: true, StageDecode: true, StageFeatures: true,
+	StageTruncation: true, StageExtract: true, StageRepair: true, StageDecode: true, StageAlign: true, StageFeatures: true,
 	StageMap: true, StageEdges: true, StageInfer: true, StageLayout: true, StageValidate: true, StageReask: true,
 }
 

@@ -1,0 +1,337 @@
+package planner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// alignSources are the corpus replies the decoder reads as written: the
+// tests below rewrite them the ways models do and expect the same plan.
+func alignSources(t testing.TB) map[string]*vnode {
+	files, err := filepath.Glob(filepath.Join(corpusDir, "valid_*.txt"))
+	if err != nil || len(files) < 5 {
+		t.Fatalf("corpus: %v, %d valid replies", err, len(files))
+	}
+	out := map[string]*vnode{}
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, _, err := ExtractJSON(string(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixed, _, err := RepairJSON(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".txt")] = fromGJSON(gjson.Parse(fixed), newAlignBudget(context.Background()), 0)
+	}
+	return out
+}
+
+// shape sums a parse up: node types and tools, in order, and the edge count.
+func shape(t testing.TB, text string) (string, []Warning, error) {
+	w, ws, err := ParseOutput(text, ParseOptions{Features: Features{true, true}, Catalog: testCatalog()})
+	if err != nil {
+		return "", ws, err
+	}
+	var parts []string
+	for _, n := range w.Nodes {
+		parts = append(parts, string(n.Type)+":"+n.Params.Tool)
+	}
+	return fmt.Sprintf("%s; %d edges", strings.Join(parts, ","), len(w.Edges)), ws, nil
+}
+
+func (n *vnode) json() string { return string(n.appendJSON(nil)) }
+
+// clone copies a tree deeply.
+func (n *vnode) clone() *vnode {
+	c := *n
+	c.keys = slices.Clone(n.keys)
+	c.kids = make([]*vnode, len(n.kids))
+	for i, k := range n.kids {
+		c.kids[i] = k.clone()
+	}
+	c.inner, c.tried = nil, false
+	return &c
+}
+
+// rename renames a key of every object in the tree.
+func (n *vnode) rename(from, to string) {
+	for i, k := range n.keys {
+		if k == from {
+			n.keys[i] = to
+		}
+	}
+	for _, k := range n.kids {
+		k.rename(from, to)
+	}
+}
+
+// yaml renders a tree as block YAML.
+func (n *vnode) yaml(b *strings.Builder, indent string) {
+	switch n.kind {
+	case vObj:
+		for i, k := range n.keys {
+			v := n.kids[i]
+			if (v.kind == vObj || v.kind == vArr) && len(v.kids) > 0 {
+				b.WriteString(indent + k + ":\n")
+				v.yaml(b, indent+"  ")
+				continue
+			}
+			b.WriteString(indent + k + ": " + v.yamlScalar() + "\n")
+		}
+	case vArr:
+		for _, v := range n.kids {
+			if (v.kind == vObj || v.kind == vArr) && len(v.kids) > 0 {
+				var inner strings.Builder
+				v.yaml(&inner, indent+"  ")
+				b.WriteString(indent + "- " + strings.TrimPrefix(inner.String(), indent+"  "))
+				continue
+			}
+			b.WriteString(indent + "- " + v.yamlScalar() + "\n")
+		}
+	}
+}
+
+func (n *vnode) yamlScalar() string {
+	switch n.kind {
+	case vStr:
+		return strconv.Quote(n.s)
+	case vObj:
+		return "{}"
+	case vArr:
+		return "[]"
+	}
+	return n.json()
+}
+
+// The rewrites: each takes a plan the decoder reads and writes it as a
+// model might, in a way the decoder cannot read.
+var alignRewrites = map[string]func(plan *vnode) string{
+	// Under envelopes, with the list under a name no table knows.
+	"envelope": func(p *vnode) string {
+		p.rename("steps", "actions")
+		p.rename("nodes", "tasks")
+		return `{"status": "ok", "result": {"workflow_definition": ` + p.json() + `}}`
+	},
+	// The whole plan as a JSON string (function-calling habits).
+	"json string": func(p *vnode) string {
+		q, _ := json.Marshal(p.json())
+		return `{"response": ` + string(q) + `, "done": true}`
+	},
+	// Misspelt keys: one edit from the field's name.
+	"typos": func(p *vnode) string {
+		p.rename("step_type", "step_tpye")
+		p.rename("tool_name", "tool_nme")
+		p.rename("arguments", "argumnets")
+		p.rename("steps", "stpes")
+		p.rename("nodes", "nods")
+		return p.json()
+	},
+	// Block YAML in a fence.
+	"yaml": func(p *vnode) string {
+		var b strings.Builder
+		p.yaml(&b, "")
+		return "Here is the plan:\n```yaml\n" + b.String() + "```\n"
+	},
+	// Every step a JSON value of its own, arguments as JSON strings.
+	"json lines": func(p *vnode) string {
+		list := p.get("steps")
+		if list == nil || p.get("edges") != nil || len(list.kids) < 2 {
+			return ""
+		}
+		var lines []string
+		for _, st := range list.kids {
+			st.rename("step_type", "steptype")
+			for i, k := range st.keys {
+				if k == "arguments" {
+					st.kids[i] = strNode(st.kids[i].json())
+				}
+			}
+			lines = append(lines, st.json())
+		}
+		return strings.Join(lines, "\n")
+	},
+}
+
+// TestAlignReadsRewrites: every rewrite of every plan the decoder reads
+// is read by the alignment stage as the same plan (types, tools, edges),
+// with warnings that say it was.
+func TestAlignReadsRewrites(t *testing.T) {
+	for name, plan := range alignSources(t) {
+		want, _, err := shape(t, plan.json())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for rw, f := range alignRewrites {
+			text := f(plan.clone())
+			if text == "" {
+				continue
+			}
+			t.Run(name+"/"+rw, func(t *testing.T) {
+				if _, _, _, err := readPlan(text); err == nil {
+					t.Fatalf("the decoder reads the rewrite as written; it tests nothing:\n%s", text)
+				}
+				got, ws, err := shape(t, text)
+				if err != nil {
+					t.Fatalf("%v\n%s", err, text)
+				}
+				if got != want {
+					t.Errorf("got %s\nwant %s\n%s", got, want, text)
+				}
+				if len(WarningsOf(ws, StageAlign)) < 2 {
+					t.Errorf("the alignment says nothing: %v", ws)
+				}
+			})
+		}
+	}
+}
+
+// TestAlignKeyValueArguments: arguments written as text are read as the
+// object they mean.
+func TestAlignKeyValueArguments(t *testing.T) {
+	for _, args := range []string{`path=notes.txt, mode=append`, "path: notes.txt\nmode: append", `path="notes.txt"; mode=append`} {
+		q, _ := json.Marshal(args)
+		text := `{"actions": [{"step_type": "Tool", "tool_name": "read_file", "arguments": ` + string(q) + `}, {"step_type": "Tool", "tool_name": "log", "arguments": {"message": "x"}}]}`
+		w, ws, err := ParseOutput(text, ParseOptions{Catalog: testCatalog()})
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		if got := w.Nodes[0].Params.Arguments; got["path"] != "notes.txt" || got["mode"] != "append" {
+			t.Errorf("%q: arguments %v; %v", args, got, ws)
+		}
+	}
+}
+
+// TestAlignEdgeReferences: edge ends by position, by name, in any case,
+// as "a -> b" strings.
+func TestAlignEdgeReferences(t *testing.T) {
+	steps := `[{"name": "Check", "type": "Tool", "tool": "run_command", "args": {"command": "test -f x"}},
+		{"id": "readIt", "type": "Tool", "tool": "read_file", "args": {"path": "x"}},
+		{"id": "done", "type": "Tool", "tool": "log", "args": {"message": "ok"}}]`
+	for _, edges := range []string{
+		`["1 -> 2", "2 -> 3"]`, `["step_1 → step_2", "step2 => step3"]`, `[["check", "readit"], ["READIT", "done"]]`,
+		`[{"source": "Check", "target": "readIt"}, {"src": "readIt", "dst": "done"}]`, `[{"frm": "0", "t0": "1"}, {"frm": "1", "t0": "2"}]`,
+	} {
+		text := `{"tasks": ` + steps + `, "wiring": ` + edges + `}`
+		w, ws, err := ParseOutput(text, ParseOptions{Catalog: testCatalog()})
+		if err != nil {
+			t.Fatalf("%s: %v", edges, err)
+		}
+		if len(w.Nodes) != 3 || len(w.Edges) != 2 {
+			t.Errorf("%s: %d nodes, %d edges; %v", edges, len(w.Nodes), len(w.Edges), ws)
+			continue
+		}
+		for i, e := range w.Edges {
+			if e.From != w.Nodes[i].ID || e.To != w.Nodes[i+1].ID {
+				t.Errorf("%s: edge %d joins the wrong nodes; %v", edges, i, ws)
+			}
+		}
+	}
+}
+
+// TestAlignMargin: a reading that does not lead by the margin is no
+// reading; the error names the candidates. One that leads wins.
+func TestAlignMargin(t *testing.T) {
+	step := func(msg string) string {
+		return `{"step_type": "Tool", "tool_name": "log", "arguments": {"message": "` + msg + `"}}`
+	}
+	tie := `{"draft": {"stps": [` + step("a") + `,` + step("b") + `]}, "final": {"stps": [` + step("c") + `,` + step("d") + `]}}`
+	_, _, err := ParseOutput(tie, ParseOptions{Catalog: testCatalog()})
+	var se *StageError
+	if !errors.As(err, &se) || se.Stage != StageAlign || !strings.Contains(se.Msg, `"draft"`) || !strings.Contains(se.Msg, `"final"`) {
+		t.Fatalf("want an align error naming both, got %v", err)
+	}
+	lead := `{"draft": {"stps": [` + step("a") + `]}, "final": {"stps": [` + step("b") + `,` + step("c") + `,` + step("d") + `]}}`
+	w, _, err := ParseOutput(lead, ParseOptions{Catalog: testCatalog()})
+	if err != nil || len(w.Nodes) != 3 {
+		t.Fatalf("want the three-step reading, got %v", err)
+	}
+	// The same plan twice is one reading.
+	twice := `{"a": {"stps": [` + step("a") + `]}, "b": {"stps": [` + step("a") + `]}}`
+	if _, _, err := ParseOutput(twice, ParseOptions{Catalog: testCatalog()}); err != nil {
+		t.Fatalf("a repeated plan: %v", err)
+	}
+	if alignLead(5) != alignMinLead || alignLead(100) != 100*alignRelLead {
+		t.Errorf("alignLead does not follow docs/llm-format.md")
+	}
+}
+
+// TestAlignRefusesNonPlans: replies with nothing that reads as steps keep
+// the decoder's error.
+func TestAlignRefusesNonPlans(t *testing.T) {
+	for _, text := range []string{
+		`{"answer": "run make test", "confidence": 0.8}`,
+		`{"steps": [{"id": "s", "step_type": "Start"}, {"id": "e", "step_type": "End"}]}`,
+		"name: weekly report\nowner: me\n",
+		`[{"action": "open the browser"}, {"click": "Login"}]`,
+		`{"steps": [{"id": "a", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "x"}}, {"id": "b", "step_type": "Tool", "tool_name": "run_command", "arguments": {"command": "rm -rf /tmp/cache/pro`,
+	} {
+		_, ws, err := ParseOutput(text, ParseOptions{Catalog: testCatalog()})
+		if text[len(text)-1] == 'o' {
+			// A cut-off reply is the decoder's: the cut step is dropped,
+			// never read whole by the alignment.
+			if err != nil || len(WarningsOf(ws, StageAlign)) > 0 {
+				t.Errorf("cut-off reply: %v %v", err, ws)
+			}
+			continue
+		}
+		var se *StageError
+		if !errors.As(err, &se) || se.Stage == StageAlign {
+			t.Errorf("%s: want the decoder's error, got %v", text, err)
+		}
+	}
+}
+
+// TestAlignBounded: deep, wide and self-nested replies end, within the
+// budget, with an error or a plan, and say when the budget ran out.
+func TestAlignBounded(t *testing.T) {
+	deep := strings.Repeat(`{"x": "`, 30) + `{\"steps\": 1}` + strings.Repeat(`"}`, 30)
+	wide := "[" + strings.Repeat(`{"step_type": "Tool", "tool_nme": "log"},`, 50_000) + "1]"
+	nested := strings.Repeat("[", 5000) + strings.Repeat("]", 5000)
+	for name, text := range map[string]string{"deep": deep, "wide": wide, "nested": nested} {
+		ctx, cancel := context.WithCancel(context.Background())
+		best, _, err := alignReply(ctx, text, testCatalog())
+		cancel()
+		if best == nil && err == nil && name == "wide" {
+			t.Errorf("%s: no reading", name)
+		}
+	}
+	// A cancelled context stops the search at once.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	b := newAlignBudget(ctx)
+	for i := 0; i < 1000 && b.spend(); i++ {
+	}
+	if !b.out {
+		t.Errorf("a cancelled search goes on")
+	}
+}
+
+// TestAlignOnlyWhenTheDecoderFails: a reply the decoder reads gets no
+// alignment warning, so the strict path is what it was.
+func TestAlignOnlyWhenTheDecoderFails(t *testing.T) {
+	for _, file := range corpusFiles(t) {
+		text, _ := os.ReadFile(file)
+		if _, _, _, err := readPlan(string(text)); err != nil {
+			continue
+		}
+		_, ws, _ := ParseOutput(string(text), ParseOptions{Features: Features{true, true}, Catalog: testCatalog()})
+		if msgs := WarningsOf(ws, StageAlign); len(msgs) > 0 {
+			t.Errorf("%s: %v", file, msgs)
+		}
+	}
+}
