@@ -5,7 +5,6 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -94,18 +93,6 @@ func (g *graph) path(from, to string) []string {
 		}
 	}
 	return nil
-}
-
-// deps lists what from imports, directly or not, itself included.
-func (g *graph) deps(from string) []string {
-	var out []string
-	for p := range g.edges {
-		if g.path(from, p) != nil {
-			out = append(out, p)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // moduleRoot finds go.mod above the test's directory and its module path.
