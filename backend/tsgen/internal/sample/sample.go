@@ -40,10 +40,11 @@ type Outer struct {
 	Inner
 	*Other
 	// Clash here hides Inner's.
-	Clash     bool              `json:"clash"`
-	Plain     string            // no tag: its Go name
-	Skipped   string            `json:"-"`
-	hidden    string            //nolint:unused // unexported: left out
+	Clash   bool   `json:"clash"`
+	Plain   string // no tag: its Go name
+	Skipped string `json:"-"`
+	//lint:ignore U1000 unexported, so the JSON (and tsgen) leave it out: what this field is here to show
+	hidden    string
 	Optional  *Inner            `json:"optional,omitempty"`
 	Nullable  *Inner            `json:"nullable"`
 	List      []Color           `json:"list"`
