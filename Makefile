@@ -11,7 +11,7 @@ export WEFT_REQUIRE_SYSTEMD_ANALYZE ?= 1
 GO ?= go
 TAGS := webkit2_41
 
-.PHONY: all deps deps-build run build weft test test-go test-temporal test-frontend test-e2e test-smoke vet fuzz bench bench-repair bench-editor clean conformance
+.PHONY: all deps deps-build run build weft types test test-go test-temporal test-frontend test-e2e test-smoke vet fuzz bench bench-repair bench-editor clean conformance
 
 all: build
 
@@ -41,6 +41,12 @@ run: build/bin/weft
 
 # staticcheck (installed by deps) runs with its default checks; the
 # Temporal module has its own run in test-temporal.
+# The frontend's types and its calls into Go (frontend/src/gen/bindings.ts),
+# generated from the Go types the app binds (backend/tsgen); run after
+# changing them: TestFrontendBindings (make test-go) fails while it is stale.
+types:
+	$(GO) test -count=1 -run '^TestFrontendBindings$$' . -update-bindings
+
 vet:
 	$(GO) vet ./...
 	staticcheck ./...

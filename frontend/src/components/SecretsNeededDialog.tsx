@@ -41,8 +41,8 @@ function Field(p: { id: string; label: string; testid: string; value: string; se
 function NeededRow({ s, used, first, apiImpl, onSaved }: { s: NeededSecret; used: string; first: boolean; apiImpl: SecretsNeededApi; onSaved: () => Promise<void> }) {
   const uid = useId();
   const [value, setValue] = useState('');
-  const [hosts, setHosts] = useState(s.hosts.join(', '));
-  const [tools, setTools] = useState(s.tools.join(', '));
+  const [hosts, setHosts] = useState((s.hosts ?? []).join(', '));
+  const [tools, setTools] = useState((s.tools ?? []).join(', '));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
 
@@ -140,7 +140,7 @@ export function SecretsNeededDialog({ apiImpl = api, onSaved }: { apiImpl?: Secr
           </p>
           <ul className="secret-list">
             {missing.map((s, i) => (
-              <NeededRow key={s.name} s={s} used={s.nodes.map(nameOf).join(', ')} first={i === 0} apiImpl={apiImpl} onSaved={saved(s.name)} />
+              <NeededRow key={s.name} s={s} used={(s.nodes ?? []).map(nameOf).join(', ')} first={i === 0} apiImpl={apiImpl} onSaved={saved(s.name)} />
             ))}
           </ul>
           <div className="prefs-buttons">

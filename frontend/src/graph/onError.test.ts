@@ -31,8 +31,8 @@ describe('error branches in the editor', () => {
   it('connects from the Error output with an Error edge, once', () => {
     const w = wf('branch');
     const c = checkConnection(w, { source: 'a', sourceHandle: 'error', target: 'c', targetHandle: 'in' });
-    expect(c).toEqual({ ok: true, edge: { from: 'a', to: 'c', output: { type: 'Error' } } });
-    const w2 = { ...w, edges: [...w.edges, { from: 'a', to: 'c', output: { type: 'Error' } }] };
+    expect(c).toEqual({ ok: true, edge: { from: 'a', to: 'c', output: { type: 'Error' as const } } });
+    const w2 = { ...w, edges: [...w.edges, { from: 'a', to: 'c', output: { type: 'Error' as const } }] };
     const again = checkConnection(w2, { source: 'a', sourceHandle: 'error', target: 'i', targetHandle: 'in' });
     expect(again.ok).toBe(false);
     expect(again.ok ? '' : again.reason).toContain('error branch');
@@ -41,7 +41,7 @@ describe('error branches in the editor', () => {
   });
 
   it('draws Error edges in their own style, labelled', () => {
-    const w = { ...wf('branch'), edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c', output: { type: 'Error' } }] };
+    const w = { ...wf('branch'), edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c', output: { type: 'Error' as const } }] };
     const edges = toFlowEdges(w);
     const err = edges.find((e) => e.target === 'c')!;
     expect(err.sourceHandle).toBe('error');
@@ -50,7 +50,7 @@ describe('error branches in the editor', () => {
   });
 
   it('leaving "Error branch" removes the Error edge; stop is the default, left out', () => {
-    const w = { ...wf('branch'), edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c', output: { type: 'Error' } }] };
+    const w = { ...wf('branch'), edges: [{ from: 'a', to: 'b' }, { from: 'a', to: 'c', output: { type: 'Error' as const } }] };
     const cont = setOnError(w, 'a', 'continue');
     expect(cont.nodes[0].on_error).toBe('continue');
     expect(cont.edges).toEqual([{ from: 'a', to: 'b' }]);

@@ -11,7 +11,7 @@ function chain(n: number): Workflow {
     id: `c${i}`,
     key: `c${i}`,
     name: `Step ${i}`,
-    type: 'Tool',
+    type: 'Tool' as const,
     params: { tool: 'log' },
     position: { x: i * 300, y: 0 },
   }));

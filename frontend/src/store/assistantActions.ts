@@ -112,8 +112,8 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
     store.getState().showProposal(p, base);
     publishWarnings(warnings);
     // Show the change with the nodes it connects to.
-    const around = new Set([...diff.added_node_ids, ...diff.modified_node_ids, ...diff.removed_node_ids]);
-    for (const e of [...diff.added_edges, ...diff.removed_edges]) around.add(e.from).add(e.to);
+    const around = new Set([...(diff.added_node_ids ?? []), ...(diff.modified_node_ids ?? []), ...(diff.removed_node_ids ?? [])]);
+    for (const e of [...(diff.added_edges ?? []), ...(diff.removed_edges ?? [])]) around.add(e.from).add(e.to);
     if (base.nodes.length === 0 || around.size === 0) {
       store.getState().requestFitAll();
     } else {
@@ -186,7 +186,7 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
       const pv = await apiImpl.previewPatch(doc, proposal.patch);
       if (store.getState().proposal !== proposal) return 'none';
       const problems = pv.problems.filter((x) => x.severity === 'error');
-      const warnings = [...proposal.patch.warnings, ...pv.warnings];
+      const warnings = [...(proposal.patch.warnings ?? []), ...pv.warnings];
       store.getState().showProposal(
         {
           ...proposal,

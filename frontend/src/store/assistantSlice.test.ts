@@ -28,7 +28,7 @@ function merged(): Workflow {
   const w = fixtureWorkflow();
   w.nodes = w.nodes.filter((n) => n.id !== 'n4');
   w.nodes[0] = { ...w.nodes[0], name: 'List all files' };
-  w.nodes.push(patch().added_nodes[0]);
+  w.nodes.push(patch().added_nodes![0]);
   w.edges = w.edges.filter((e) => e.from !== 'n4' && e.to !== 'n4');
   w.edges.push({ from: 'n1', to: 'n7' });
   return w;
@@ -36,6 +36,7 @@ function merged(): Workflow {
 
 function result(over: Partial<AssistantResult> = {}): AssistantResult {
   return {
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
     kind: 'patch',
     message: 'Added a greeting.',
     patch: patch(),
@@ -76,7 +77,7 @@ let fake: { [K in keyof AssistantApi]: ReturnType<typeof vi.fn> };
 let validate: ReturnType<typeof vi.fn>;
 
 function actions() {
-  return makeAssistantActions(store, fake, { validate: validate as unknown as () => Promise<void> });
+  return makeAssistantActions(store, fake as unknown as AssistantApi, { validate: validate as unknown as () => Promise<void> });
 }
 
 beforeEach(() => {
@@ -127,7 +128,7 @@ describe('progress text', () => {
     expect(progress).not.toBeNull();
     progress!({ kind: 'repairing', attempt: 2, max: 3 });
     expect(progressText(store.getState().chatProgress)).toBe('Repairing (attempt 2 of 3)…');
-    reply.resolve(result({ kind: 'conversation', patch: null, workflow: null, diff: null }));
+    reply.resolve(result({ kind: 'conversation', patch: null, workflow: undefined, diff: undefined }));
     await sent;
     expect(store.getState().chatBusy).toBe(false);
     expect(store.getState().chatProgress).toBeNull();
@@ -281,7 +282,7 @@ describe('apply', () => {
           id: 'n1',
           key: 'list',
           name: 'List all files',
-          type: 'Tool',
+          type: 'Tool' as const,
           fields: [{ field: 'name', old: { text: 'List files' }, new: { text: 'List all files' } }],
         },
       ],
@@ -358,7 +359,7 @@ describe('conversation', () => {
   });
 
   it('clears the history', async () => {
-    fake.assistantSend.mockResolvedValue(result({ kind: 'conversation', patch: null, workflow: null, diff: null }));
+    fake.assistantSend.mockResolvedValue(result({ kind: 'conversation', patch: null, workflow: undefined, diff: undefined }));
     const a = actions();
     await a.send('hi');
     await a.clearHistory();

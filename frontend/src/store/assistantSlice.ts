@@ -104,8 +104,8 @@ export interface AssistantSlice {
 
 /** repairNotes are the local repairs made to the reply that was used (not the validation problems). */
 /** repairNotes are the local fixes among a result's warnings (not validation or layout). */
-export function repairNotes(r: Pick<AssistantResult, 'warnings'>): string[] | undefined {
-  const notes = r.warnings.filter((w) => w.stage !== 'validate' && w.stage !== 'layout').map((w) => w.message);
+export function repairNotes(r: { warnings: AssistantResult['warnings'] | null }): string[] | undefined {
+  const notes = (r.warnings ?? []).filter((w) => w.stage !== 'validate' && w.stage !== 'layout').map((w) => w.message);
   return notes.length ? notes : undefined;
 }
 
@@ -142,10 +142,13 @@ function plural(n: number, one: string, many = `${one}s`): string {
 export function changeSummary(d: PatchDiff | null | undefined): string {
   if (!d) return '';
   const parts: string[] = [];
-  if (d.added_node_ids.length) parts.push(`+${plural(d.added_node_ids.length, 'node')}`);
-  if (d.removed_node_ids.length) parts.push(`−${plural(d.removed_node_ids.length, 'node')}`);
-  if (d.modified_node_ids.length) parts.push(`${d.modified_node_ids.length} modified`);
-  const edges = d.added_edges.length + d.removed_edges.length;
+  const added = d.added_node_ids?.length ?? 0;
+  const removed = d.removed_node_ids?.length ?? 0;
+  const modified = d.modified_node_ids?.length ?? 0;
+  if (added) parts.push(`+${plural(added, 'node')}`);
+  if (removed) parts.push(`−${plural(removed, 'node')}`);
+  if (modified) parts.push(`${modified} modified`);
+  const edges = (d.added_edges?.length ?? 0) + (d.removed_edges?.length ?? 0);
   if (!parts.length && edges) parts.push(`${plural(edges, 'edge')} rewired`);
   return parts.join(', ') || 'no changes';
 }
@@ -162,15 +165,15 @@ export function previewGraph(
   diff: PatchDiff,
 ): { nodes: WeftFlowNode[]; edges: WeftFlowEdge[]; status: Record<string, PreviewStatus> } {
   const status: Record<string, PreviewStatus> = {};
-  for (const id of diff.added_node_ids) status[id] = 'added';
-  for (const id of diff.modified_node_ids) status[id] = 'modified';
-  for (const id of diff.removed_node_ids) status[id] = 'removed';
+  for (const id of diff.added_node_ids ?? []) status[id] = 'added';
+  for (const id of diff.modified_node_ids ?? []) status[id] = 'modified';
+  for (const id of diff.removed_node_ids ?? []) status[id] = 'removed';
   const removed = new Set(diff.removed_node_ids);
   const ghosts = base.nodes.filter((n) => removed.has(n.id));
   const have = new Set(merged.edges.map(edgeKey));
-  const ghostEdges = diff.removed_edges.filter((e) => !have.has(edgeKey(e)));
+  const ghostEdges = (diff.removed_edges ?? []).filter((e) => !have.has(edgeKey(e)));
   const union: Workflow = { ...merged, nodes: [...merged.nodes, ...ghosts], edges: [...merged.edges, ...ghostEdges] };
-  const added = new Set(diff.added_edges.map(edgeKey));
+  const added = new Set((diff.added_edges ?? []).map(edgeKey));
   const nodes = toFlowNodes(union).map((n) => ({ ...n, draggable: false, connectable: false }));
   const edges = toFlowEdges(union).map((e, i) => {
     const src = union.edges[i];
@@ -188,9 +191,9 @@ function fromSaved(m: ChatMessage, id: number): ChatEntry {
     if (m.patch) {
       const p = m.patch;
       const d: PatchDiff = {
-        added_node_ids: p.added_nodes.map((n) => n.id),
+        added_node_ids: (p.added_nodes ?? []).map((n) => n.id),
         removed_node_ids: p.removed_node_ids,
-        modified_node_ids: p.updated_nodes.map((n) => n.id),
+        modified_node_ids: (p.updated_nodes ?? []).map((n) => n.id),
         added_edges: p.added_edges,
         removed_edges: p.removed_edges,
       };

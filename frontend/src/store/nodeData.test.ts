@@ -3,7 +3,7 @@ import type { RunEvent } from '../types';
 import { emptyNodeData, foldNodeData, MAX_RECORDS_PER_NODE } from './nodeData';
 
 let seq = 0;
-const ev = (type: string, more: Partial<RunEvent> = {}): RunEvent => ({ seq: ++seq, time: '2026-11-25T10:00:00Z', type, run_id: 'r1', ...more });
+const ev = (type: RunEvent['type'], more: Partial<RunEvent> = {}): RunEvent => ({ seq: ++seq, time: '2026-11-25T10:00:00Z', type, run_id: 'r1', ...more });
 
 describe('per-node run data', () => {
   it('keeps each attempt with its arguments, outputs and failure, per loop iteration', () => {

@@ -71,7 +71,7 @@ export function foldNodeData(d: NodeData, events: RunEvent[]): NodeData {
   for (const e of events) {
     if (e.type === 'run_started') {
       if (out.runId !== e.run_id) {
-        out = { ...emptyNodeData(), runId: e.run_id };
+        out = { ...emptyNodeData(), runId: e.run_id ?? null };
         recordsCopied = true;
         touched.clear();
       }

@@ -6,7 +6,7 @@ import { createAppStore } from './index';
 import { isStale, logEntryFor, MAX_LOG, nodeStateFor, visibleLog } from './runSlice';
 
 let seq = 0;
-function ev(type: string, over: Partial<RunEvent> = {}): RunEvent {
+function ev(type: RunEvent['type'], over: Partial<RunEvent> = {}): RunEvent {
   seq++;
   return { seq, time: '2026-01-02T03:04:05.678Z', type, run_id: 'r1', ...over };
 }
@@ -29,7 +29,7 @@ describe('node status from run events', () => {
     expect(s.nodeRun.n1).toMatchObject({ status: 'running', attempt: 1, maxAttempts: 3 });
 
     store.getState().applyRunEvents([
-      ev('failure', { ...node('n1'), status: 'failed', attempt: 1, max_attempts: 3, failure: escalation().escalation.failures[0] }),
+      ev('failure', { ...node('n1'), status: 'failed', attempt: 1, max_attempts: 3, failure: escalation().escalation.failures![0] }),
       ev('retry', { ...node('n1'), status: 'retrying', attempt: 2, max_attempts: 3, delay_ms: 500, message: 'exit 3' }),
     ]);
     expect(store.getState().nodeRun.n1).toMatchObject({ status: 'retrying', attempt: 2, maxAttempts: 3, message: 'exit 3' });
@@ -130,7 +130,7 @@ describe('event log', () => {
       ev('run_started', { message: 'Fixture: 6 nodes' }),
       ev('node_started', { ...node('n1', 'List files'), tool: 'run_command' }),
       ev('attempt', { ...node('n1', 'List files'), attempt: 1, max_attempts: 2 }),
-      ev('failure', { ...node('n1', 'List files'), attempt: 1, max_attempts: 2, failure: escalation().escalation.failures[0] }),
+      ev('failure', { ...node('n1', 'List files'), attempt: 1, max_attempts: 2, failure: escalation().escalation.failures![0] }),
       ev('variable_set', { ...node('n1'), outputs: { exit_code: 3, stdout: '' } }),
       ev('warning', { message: 'List files was skipped; "Is big" reads its outputs' }),
     ]);

@@ -386,7 +386,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
           nodeRun = {};
           copied = true;
         }
-        runId = e.run_id;
+        runId = e.run_id ?? null;
         if (phase === 'starting' || phase === 'idle' || phase === 'finished') phase = 'running';
       } else if (runId && e.run_id && e.run_id !== runId) {
         continue; // from another run

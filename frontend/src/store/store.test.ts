@@ -193,7 +193,7 @@ describe('saving a scheduled file', () => {
     await vi.waitFor(() => expect(mocked.staleSchedules).toHaveBeenCalledWith('/tmp/fixture.json'));
     expect(store.getState().scheduleUpdate).toBeNull();
 
-    const entry = { id: 'fx-1', file: '/tmp/fixture.json', cron: '0 7 * * *', backend: 'cron', paused: false };
+    const entry = { id: 'fx-1', file: '/tmp/fixture.json', cron: '0 7 * * *', backend: 'cron', paused: false, created: '2026-11-20T10:00:00Z' };
     mocked.staleSchedules.mockResolvedValueOnce([entry]);
     store.getState().setPositions({ n1: { x: 7, y: 7 } });
     await actions.save();

@@ -19,8 +19,9 @@ let fake: Record<keyof AssistantApi, ReturnType<typeof vi.fn>>;
 
 function invalidResult(): AssistantResult {
   const w = fixtureWorkflow();
-  const added = { id: 'n9', key: 'gate', name: 'Gate', type: 'If', params: { condition: 'true' } };
+  const added = { id: 'n9', key: 'gate', name: 'Gate', type: 'If' as const, params: { condition: 'true' } };
   return {
+    usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
     kind: 'patch',
     message: 'Added a gate.',
     patch: { added_nodes: [added], removed_node_ids: [], updated_nodes: [], added_edges: [], removed_edges: [], warnings: [] },
@@ -36,7 +37,7 @@ function invalidResult(): AssistantResult {
 }
 
 function setup() {
-  const actions = makeAssistantActions(useStore, fake, { validate: async () => {} });
+  const actions = makeAssistantActions(useStore, fake as unknown as AssistantApi, { validate: async () => {} });
   render(<AssistantPanel actions={actions} />);
   return actions;
 }
@@ -149,7 +150,7 @@ describe('AssistantPanel', () => {
       testConnection: vi.fn(async () => ({ message: 'Connected.' })),
       discoverModelServers: vi.fn(async () => [{ name: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', models: ['qwen3:8b'] }]),
     };
-    const actions = makeAssistantActions(useStore, fake, { validate: async () => {} });
+    const actions = makeAssistantActions(useStore, fake as unknown as AssistantApi, { validate: async () => {} });
     render(<AssistantPanel actions={actions} setupApi={setupApi as never} />);
     await screen.findByTestId('model-setup');
     expect(screen.queryByTestId('chat-empty')).toBeNull();

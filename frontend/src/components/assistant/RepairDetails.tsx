@@ -11,7 +11,7 @@ export function RepairDetails({ tries, fixes, testId = 'chat-repair' }: { tries?
       <ol>
         {tries?.map((t) => (
           <li key={t.attempt} data-testid="chat-repair-try">
-            Attempt {t.attempt} was asked again: {t.why.join('; ')}
+            Attempt {t.attempt} was asked again: {(t.why ?? []).join('; ')}
             {t.fixed?.length ? <span className="muted"> (fixed locally: {t.fixed.join('; ')})</span> : null}
           </li>
         ))}

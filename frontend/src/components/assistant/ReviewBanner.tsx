@@ -25,9 +25,9 @@ function rows(p: Proposal, base: Workflow | null): Row[] {
   const merged = new Map(p.workflow.nodes.map((n) => [n.id, n]));
   const old = new Map((base?.nodes ?? []).map((n) => [n.id, n]));
   return [
-    ...p.diff.added_node_ids.map((id) => ({ id, status: 'added' as const, node: merged.get(id) })),
-    ...p.diff.modified_node_ids.map((id) => ({ id, status: 'modified' as const, node: merged.get(id) })),
-    ...p.diff.removed_node_ids.map((id) => ({ id, status: 'removed' as const, node: old.get(id) })),
+    ...(p.diff.added_node_ids ?? []).map((id) => ({ id, status: 'added' as const, node: merged.get(id) })),
+    ...(p.diff.modified_node_ids ?? []).map((id) => ({ id, status: 'modified' as const, node: merged.get(id) })),
+    ...(p.diff.removed_node_ids ?? []).map((id) => ({ id, status: 'removed' as const, node: old.get(id) })),
   ];
 }
 
@@ -130,27 +130,27 @@ function ChangeRows({ changes }: { changes: NonNullable<Proposal['changes']> }) 
           <span className="review-change-name">{n.name || n.key || n.id}</span>
           <span className="review-change-type">{typeMeta(n.type as WorkflowNode['type']).label}</span>
         </button>
-        {n.fields.length > 0 && (
+        {n.fields?.length ? (
           <ul className="review-fields">
             {n.fields.map((f) => (
               <Field key={f.field} f={f} />
             ))}
           </ul>
-        )}
+        ) : null}
       </li>
     );
   };
   return (
     <>
-      {changes.added_nodes.map((n) => node('added', n))}
-      {changes.updated_nodes.map((n) => node('modified', n))}
-      {changes.removed_nodes.map((n) => node('removed', n))}
-      {changes.added_edges.map((e, i) => (
+      {changes.added_nodes?.map((n) => node('added', n))}
+      {changes.updated_nodes?.map((n) => node('modified', n))}
+      {changes.removed_nodes?.map((n) => node('removed', n))}
+      {changes.added_edges?.map((e, i) => (
         <li key={`edge+${i}`} className="review-edge added" data-testid="review-edge-added">
           <Plus size={12} /> {edgeText(e)}
         </li>
       ))}
-      {changes.removed_edges.map((e, i) => (
+      {changes.removed_edges?.map((e, i) => (
         <li key={`edge-${i}`} className="review-edge removed" data-testid="review-edge-removed">
           <Minus size={12} /> {edgeText(e)}
         </li>
@@ -168,8 +168,8 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
   if (!proposal) return null;
 
   const p = proposal;
-  const edgesAdded = p.diff.added_edges.length;
-  const edgesRemoved = p.diff.removed_edges.length;
+  const edgesAdded = p.diff.added_edges?.length ?? 0;
+  const edgesRemoved = p.diff.removed_edges?.length ?? 0;
   const title = p.kind === 'plan' ? 'Proposed plan' : 'Proposed change';
   const validity = !p.valid ? 'invalid' : p.validated ? 'valid' : 'unchecked';
 

@@ -253,8 +253,8 @@ export function ToolForm({ node, commit }: { node: WorkflowNode; commit: Commit 
         <div className="tool-outputs" data-testid="tool-outputs">
           <span className="field-label">Outputs</span>
           <div className="chips">
-            {[...tool.outputs.map((o) => o.name), 'success', 'error'].map((o) => (
-              <code key={o} className="chip" title={tool.outputs.find((x) => x.name === o)?.description}>
+            {[...(tool.outputs ?? []).map((o) => o.name), 'success', 'error'].map((o) => (
+              <code key={o} className="chip" title={tool.outputs?.find((x) => x.name === o)?.description}>
                 {node.key}.{o}
               </code>
             ))}

@@ -14,7 +14,7 @@ import { PreferencesDialog, type PrefsApi } from './PreferencesDialog';
 function settings(): Settings {
   return {
     max_repair_attempts: 3,
-    llm: { base_url: 'http://localhost:11434/v1', model: 'qwen3', timeout_s: 120 },
+    llm: { base_url: 'http://localhost:11434/v1', model: 'qwen3', timeout_s: 120, total_timeout_s: 0, structured_output: '' },
     features: { allow_ai_transforms: true, allow_agent_steps: false },
     mcp_servers: {
       fs: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/my files'], env: { DEBUG: '1' } },
@@ -250,7 +250,7 @@ describe('PreferencesDialog', () => {
 
   it('edits automatic replanning and saves it', async () => {
     await open();
-    expect(screen.getByTestId<HTMLInputElement>('pref-auto-replan').checked).toBe(true);
+    expect((screen.getByTestId('pref-auto-replan') as HTMLInputElement).checked).toBe(true);
     fireEvent.change(screen.getByTestId('pref-auto-replan-max'), { target: { value: '9' } });
     expect(await screen.findByText('Must be from 1 to 5')).toBeTruthy();
     fireEvent.change(screen.getByTestId('pref-auto-replan-max'), { target: { value: '4' } });

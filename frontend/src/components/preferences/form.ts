@@ -96,7 +96,8 @@ export function joinArgs(args: string[]): string {
 }
 
 export function formFromSettings(s: Settings): PrefsForm {
-  const names = Object.keys(s.mcp_servers ?? {}).sort();
+  const servers = s.mcp_servers ?? {};
+  const names = Object.keys(servers).sort();
   return {
     baseUrl: s.llm.base_url ?? '',
     model: s.llm.model ?? '',
@@ -105,7 +106,7 @@ export function formFromSettings(s: Settings): PrefsForm {
     allowAiTransforms: !!s.features?.allow_ai_transforms,
     allowAgentSteps: !!s.features?.allow_agent_steps,
     mcp: names.map((name) => {
-      const srv = s.mcp_servers[name];
+      const srv = servers[name];
       return {
         id: newId(),
         name,

@@ -161,7 +161,7 @@ export function ApprovalDialog({
                         <TriangleAlert size={11} /> {d.note}
                       </div>
                     )}
-                    <Fields fields={d.arguments} testId="approval-args" />
+                    <Fields fields={d.arguments ?? []} testId="approval-args" />
                     {d.prompt && (
                       <dl className="approval-args">
                         <div>
@@ -178,7 +178,7 @@ export function ApprovalDialog({
                         )}
                       </dl>
                     )}
-                    <Fields fields={d.other} testId="approval-other" />
+                    <Fields fields={d.other ?? []} testId="approval-other" />
                     {d.previous ? (
                       <WasNow was={d.previous} now={d.content} />
                     ) : (

@@ -286,7 +286,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
             <p>{replan.message}</p>
             {replan.changes && <p className="muted">{replan.changes}</p>}
             <RepairDetails tries={replan.tries} fixes={repairNotes(replan)} testId="replan-repair" />
-            {replan.side_effects.length > 0 && (
+            {!!replan.side_effects?.length && (
               <p className="muted">
                 {plural(replan.side_effects.length, 'step')} written by the model will need your approval before it runs.
               </p>
@@ -304,7 +304,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
         {result && ours && phase === 'finished' && (
           <RunSummary summary={result.summary} outcome={result.outcome} error={result.error} stoppedAt={result.stopped_at} verdict={result.verdict} />
         )}
-        {result && ours && phase === 'finished' && result.warnings.length > 0 && (
+        {result && ours && phase === 'finished' && !!result.warnings?.length && (
           <details className="run-warnings">
             <summary>
               <TriangleAlert size={12} /> {plural(result.warnings.length, 'warning')}

@@ -490,7 +490,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       attempts: 1,
     };
     s.showProposal(p, base);
-    const changed = [...r.diff.added_node_ids, ...r.diff.modified_node_ids, ...r.diff.removed_node_ids];
+    const changed = [...(r.diff.added_node_ids ?? []), ...(r.diff.modified_node_ids ?? []), ...(r.diff.removed_node_ids ?? [])];
     if (changed.length) store.setState((st) => ({ focusRequest: { nodeIds: changed, seq: (st.focusRequest?.seq ?? 0) + 1 } }));
     return true;
   }

@@ -10,6 +10,7 @@ export function summary(over: Partial<RunSummary> = {}): RunSummary {
     retry_successes: 0,
     escalations: 1,
     skipped: 1,
+    handled: 0,
     disabled: 0,
     failed: 0,
     failure_types: { verification_failed: 1 },
@@ -46,6 +47,7 @@ export function escalation(over: Partial<RunEscalation['escalation']> = {}): Run
       choices: ['retry', 'skip', 'abort', 'fix'],
       ...over,
     },
+    after_seq: 0,
   };
 }
 
@@ -60,6 +62,7 @@ export function finished(over: Partial<RunFinished> = {}): RunFinished {
     started: '2026-01-02T03:04:05Z',
     finished: '2026-01-02T03:04:07Z',
     problems: [],
+    after_seq: 0,
     ...over,
   };
 }
@@ -74,14 +77,15 @@ export function approvalStep(over: Partial<ApprovalStep> = {}): ApprovalStep {
     node_id: 'n1',
     key: 'fetch',
     name: 'Fetch',
-    type: 'Tool',
+    type: 'Tool' as const,
     tool: 'run_command',
-    kind: 'command',
+    kind: 'command' as const,
     reason: 'runs a shell command',
     arguments: { command: 'curl https://example.com' } as Record<string, unknown>,
     content: '{"command":"curl https://example.com"}',
     fingerprint: 'fp-fetch',
     provenance: { source: 'model', via: 'plan' },
+    origin: 'model',
     ...over,
   };
   const display = {
@@ -92,7 +96,7 @@ export function approvalStep(over: Partial<ApprovalStep> = {}): ApprovalStep {
     arguments: Object.keys(s.arguments ?? {})
       .sort()
       .map((name) => {
-        const v = s.arguments[name];
+        const v = s.arguments![name];
         return typeof v === 'string' ? { name, value: v } : { name, value: JSON.stringify(v, null, 2), json: true };
       }),
     prompt: s.prompt,

@@ -13,7 +13,7 @@ import { OUTCOME_LABEL } from '../run/format';
 import { ScheduleUpdatePrompt, type ScheduleUpdateApi } from './ScheduleUpdatePrompt';
 
 const path = '/home/u/flows/daily.json';
-const updated = { id: 'daily-a1', file: path, cron: '0 7 * * *', backend: 'systemd', paused: false };
+const updated = { id: 'daily-a1', file: path, cron: '0 7 * * *', backend: 'systemd', paused: false, created: '2026-11-20T10:00:00Z' };
 
 function result(over: Partial<ScheduleUpdateResult> = {}): ScheduleUpdateResult {
   return { started: false, error: '', problems: [], approval: [], warnings: [], updated: [], ...over };
