@@ -77,7 +77,7 @@ let fake: { [K in keyof AssistantApi]: ReturnType<typeof vi.fn> };
 let validate: ReturnType<typeof vi.fn>;
 
 function actions() {
-  return makeAssistantActions(store, fake as unknown as AssistantApi, { validate: validate as unknown as () => Promise<void> });
+  return makeAssistantActions(store, fake, { validate: validate as unknown as () => Promise<void> });
 }
 
 beforeEach(() => {

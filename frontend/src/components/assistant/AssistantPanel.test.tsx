@@ -37,7 +37,7 @@ function invalidResult(): AssistantResult {
 }
 
 function setup() {
-  const actions = makeAssistantActions(useStore, fake as unknown as AssistantApi, { validate: async () => {} });
+  const actions = makeAssistantActions(useStore, fake, { validate: async () => {} });
   render(<AssistantPanel actions={actions} />);
   return actions;
 }
@@ -150,7 +150,7 @@ describe('AssistantPanel', () => {
       testConnection: vi.fn(async () => ({ message: 'Connected.' })),
       discoverModelServers: vi.fn(async () => [{ name: 'Ollama', base_url: 'http://127.0.0.1:11434/v1', models: ['qwen3:8b'] }]),
     };
-    const actions = makeAssistantActions(useStore, fake as unknown as AssistantApi, { validate: async () => {} });
+    const actions = makeAssistantActions(useStore, fake, { validate: async () => {} });
     render(<AssistantPanel actions={actions} setupApi={setupApi as never} />);
     await screen.findByTestId('model-setup');
     expect(screen.queryByTestId('chat-empty')).toBeNull();

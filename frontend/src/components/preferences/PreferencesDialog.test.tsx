@@ -250,7 +250,7 @@ describe('PreferencesDialog', () => {
 
   it('edits automatic replanning and saves it', async () => {
     await open();
-    expect((screen.getByTestId('pref-auto-replan') as HTMLInputElement).checked).toBe(true);
+    expect(screen.getByTestId<HTMLInputElement>('pref-auto-replan').checked).toBe(true);
     fireEvent.change(screen.getByTestId('pref-auto-replan-max'), { target: { value: '9' } });
     expect(await screen.findByText('Must be from 1 to 5')).toBeTruthy();
     fireEvent.change(screen.getByTestId('pref-auto-replan-max'), { target: { value: '4' } });

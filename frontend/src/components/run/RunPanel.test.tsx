@@ -73,14 +73,14 @@ beforeEach(() => {
 });
 
 function setup() {
-  const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+  const actions = makeRunActions(useStore, fake, { flushMs: 0 });
   render(<RunPanel actions={actions} />);
   return actions;
 }
 
 describe('run actions', () => {
   it('starts the document, follows its events and answers an escalation', async () => {
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
     await actions.start();
     const doc = useStore.getState().doc;
     expect(fake.startRun).toHaveBeenCalledWith(doc, '/tmp/fixture.json', undefined, undefined);
@@ -105,7 +105,7 @@ describe('run actions', () => {
   });
 
   it('says at once why a Temporal run does not go on (no worker polls its queue)', async () => {
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
     await actions.start();
     const text = 'no worker polls task queue weft; the run waits for one (start one: weft worker --task-queue weft)';
     heard!.notice!(text);
@@ -116,7 +116,7 @@ describe('run actions', () => {
   it('gathers events before the store takes them', async () => {
     vi.useFakeTimers();
     try {
-      const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 50 });
+      const actions = makeRunActions(useStore, fake, { flushMs: 50 });
       actions.subscribe();
       useStore.getState().runStarting('wf-1');
       heard!.event(ev('run_started'));
@@ -134,7 +134,7 @@ describe('run actions', () => {
   });
 
   it('puts events delivered out of order back in order, the end after its last event', async () => {
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
     await actions.start();
     const e1 = ev('run_started');
     const e2 = ev('node_started', { node_id: 'n1', status: 'running' });
@@ -164,7 +164,7 @@ describe('run actions', () => {
   });
 
   it('skips a gap that lasts', async () => {
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0, gapMs: 100 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0, gapMs: 100 });
     await actions.start();
     vi.useFakeTimers();
     try {
@@ -184,7 +184,7 @@ describe('run actions', () => {
 
   it('keeps an answer the backend refused on show, with the reason', async () => {
     fake.respondEscalation.mockRejectedValue(new Error('escalation r1#1 is not waiting for an answer'));
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
     actions.subscribe();
     heard!.escalation(escalation());
     expect(await actions.respond({ action: 'retry' })).toBe(false);
@@ -206,7 +206,7 @@ describe('run actions', () => {
     const steps = [step('n1', 'fp1'), step('n2', 'fp2')];
     fake.startRun.mockResolvedValueOnce(started({ started: false, approval: steps, error: 'approve' }));
     fake.approveSteps.mockResolvedValueOnce([steps[1]]);
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
     await actions.start();
     expect(useStore.getState().runApproval).toEqual({ steps, approved: [] });
     expect(useStore.getState().runPhase).toBe('idle');
@@ -226,7 +226,7 @@ describe('run actions', () => {
   });
 
   it('runs from a node, through the approval too, and shows the reused and pinned steps', async () => {
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
     fake.startRun.mockResolvedValueOnce(started({ started: false, approval: [], error: 'The workflow has not run since Weft started' }));
     await actions.startFrom('n5');
     expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', undefined, 'n5');
@@ -260,7 +260,7 @@ describe('run actions', () => {
   });
 
   it('pins the last run\'s output as one undo step, and unpins', async () => {
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
     fake.lastOutputs.mockResolvedValueOnce({ outputs: { stdout: 'hi' }, run_id: 'r1' });
     expect(await actions.pinFromRun('n1')).toBe(true);
     expect(fake.lastOutputs).toHaveBeenCalledWith('wf-1', 'n1');
@@ -275,7 +275,7 @@ describe('run actions', () => {
   });
 
   it('shows a replanned version as a change to review', () => {
-    const actions = makeRunActions(useStore, fake as unknown as RunApi, { flushMs: 0 });
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
     actions.subscribe();
     const w = fixtureWorkflow();
     const added = { id: 'n9', key: 'fix', name: 'Fix', type: 'Tool' as const, params: { tool: 'log', arguments: { message: 'x' } } };

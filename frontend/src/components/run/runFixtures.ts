@@ -96,7 +96,7 @@ export function approvalStep(over: Partial<ApprovalStep> = {}): ApprovalStep {
     arguments: Object.keys(s.arguments ?? {})
       .sort()
       .map((name) => {
-        const v = s.arguments![name];
+        const v = s.arguments[name];
         return typeof v === 'string' ? { name, value: v } : { name, value: JSON.stringify(v, null, 2), json: true };
       }),
     prompt: s.prompt,

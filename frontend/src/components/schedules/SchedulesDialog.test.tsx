@@ -48,7 +48,7 @@ beforeEach(() => {
     previewCron: vi.fn(async (c: string) => (c.startsWith('61') ? { error: 'minute 61: want 0-59', next: [] } : { next: ['2026-11-26T07:00:00Z', '2026-11-27T07:00:00Z'] })),
   };
   onClose = vi.fn();
-  useStore.setState({ path: '/home/u/flows/report.json', dirty: false, doc: { format: 'weft/v1', id: 'r', name: 'Report', nodes: [], edges: [] } as never });
+  useStore.setState({ path: '/home/u/flows/report.json', dirty: false, doc: { format: 'weft/v1', id: 'r', name: 'Report', nodes: [], edges: [] } });
 });
 
 describe('SchedulesDialog', () => {
@@ -88,9 +88,9 @@ describe('SchedulesDialog', () => {
     fireEvent.change(screen.getByTestId('schedule-cron'), { target: { value: '61 * * * *' } });
     await waitFor(() => expect(screen.getByTestId('schedule-preview').textContent).toBe('minute 61: want 0-59'));
     expect(screen.getByTestId('schedule-cron').getAttribute('aria-invalid')).toBe('true');
-    expect((screen.getByTestId('schedule-add') as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLButtonElement>('schedule-add').disabled).toBe(true);
     fireEvent.change(screen.getByTestId('schedule-preset'), { target: { value: '0 7 * * 1-5' } });
-    expect((screen.getByTestId('schedule-cron') as HTMLInputElement).value).toBe('0 7 * * 1-5');
+    expect(screen.getByTestId<HTMLInputElement>('schedule-cron').value).toBe('0 7 * * 1-5');
   });
 
   it('schedules only the file as saved', async () => {
@@ -107,7 +107,7 @@ describe('SchedulesDialog', () => {
       .mockResolvedValueOnce({ started: false, error: '1 step … needs your approval', problems: [], approval: [step], warnings: [] })
       .mockResolvedValueOnce({ started: true, problems: [], approval: [], warnings: [], schedule: { id: 'report-1', file: '/home/u/flows/report.json', cron: '0 7 * * *', backend: 'systemd' } });
     open();
-    await waitFor(() => expect((screen.getByTestId('schedule-add') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('schedule-add').disabled).toBe(false));
     fireEvent.click(screen.getByTestId('schedule-add'));
     const dlg = await screen.findByTestId('approval-dialog');
     expect(fake.addSchedule).toHaveBeenLastCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: [] });
@@ -128,7 +128,7 @@ describe('SchedulesDialog', () => {
       warnings: [],
     });
     open();
-    await waitFor(() => expect((screen.getByTestId('schedule-add') as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('schedule-add').disabled).toBe(false));
     fireEvent.click(screen.getByTestId('schedule-add'));
     expect((await screen.findByTestId('schedule-add-error')).textContent).toContain('no node nowhere');
   });
@@ -137,7 +137,7 @@ describe('SchedulesDialog', () => {
     fake.listSchedules.mockResolvedValue(view({ scheduler: '', no_scheduler: 'no systemd user session and no crontab', temporal: 'temporal.example:7233', schedules: [] }));
     open();
     await screen.findByTestId('schedules-empty');
-    const engine = screen.getByTestId('schedule-engine') as HTMLSelectElement;
+    const engine = screen.getByTestId<HTMLSelectElement>('schedule-engine');
     expect(engine.value).toBe('temporal');
     expect((engine.querySelector('option[value="local"]') as HTMLOptionElement).disabled).toBe(true);
     expect(engine.textContent).toContain('Temporal at temporal.example:7233');
