@@ -31,8 +31,13 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultStartTimeout     = 60 * time.Second
-	DefaultTerminateTimeout = 3 * time.Second
+	DefaultStartTimeout = 60 * time.Second
+	// DefaultTerminateTimeout is brief: a server that ends when its stdin
+	// closes (as the MCP specification asks) is gone in milliseconds; one
+	// that lingers (server-everything keeps timers running) would
+	// otherwise hold every command that used it for the whole wait.
+	// SIGTERM, which ends a Node server at once, follows.
+	DefaultTerminateTimeout = 200 * time.Millisecond
 	stderrTail              = 4096
 )
 
@@ -50,7 +55,8 @@ type Options struct {
 	// StartTimeout bounds starting a server and its initialize handshake.
 	StartTimeout time.Duration
 	// TerminateTimeout is how long Close waits for a server to exit after
-	// its stdin closes before it is signalled, then killed.
+	// its stdin closes before it is sent SIGTERM, and again before
+	// SIGKILL (default DefaultTerminateTimeout).
 	TerminateTimeout time.Duration
 	Logger           *slog.Logger
 	// Redactor holds the secrets (settings.Settings.Secrets: the API key,

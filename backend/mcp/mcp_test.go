@@ -240,3 +240,53 @@ func TestFilesystemServer(t *testing.T) {
 		t.Fatalf("outside the allowed folder: %v", err)
 	}
 }
+
+// Close ends a server the way the MCP specification asks: stdin closes
+// and a server that then exits is not signalled; one that lingers gets
+// SIGTERM after the default grace, not SIGKILL.
+func TestCloseEndsServersGently(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		linger bool
+		want   string
+	}{{false, "stdin closed"}, {true, "SIGTERM"}} {
+		marks := t.TempDir()
+		m := NewManager(map[string]settings.MCPServer{"go": mcptest.Config(marks)}, Options{})
+		if c.linger {
+			if _, err := m.Call(ctx, "go", "linger", nil); err != nil {
+				t.Fatal(err)
+			}
+		} else if _, err := m.Tools(ctx, "go"); err != nil {
+			t.Fatal(err)
+		}
+		pid := m.Pid("go")
+		if err := m.Close(); err != nil {
+			t.Errorf("linger=%v: Close: %v", c.linger, err)
+		}
+		waitGone(t, pid)
+		if got := mcptest.Mark(marks, "ended"); got != c.want {
+			t.Errorf("linger=%v: the server ended by %q, want %q", c.linger, got, c.want)
+		}
+	}
+}
+
+// BenchmarkStartClose is one session's cost to a command: start, list,
+// close. With a server that lingers after stdin closes the grace
+// (DefaultTerminateTimeout) is part of it.
+func BenchmarkStartClose(b *testing.B) {
+	for _, linger := range []bool{false, true} {
+		b.Run(map[bool]string{false: "exits", true: "lingers"}[linger], func(b *testing.B) {
+			for range b.N {
+				m := NewManager(map[string]settings.MCPServer{"go": mcptest.Config("")}, Options{})
+				if linger {
+					if _, err := m.Call(context.Background(), "go", "linger", nil); err != nil {
+						b.Fatal(err)
+					}
+				} else if _, err := m.Tools(context.Background(), "go"); err != nil {
+					b.Fatal(err)
+				}
+				m.Close()
+			}
+		})
+	}
+}

@@ -14,8 +14,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
+	"syscall"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,8 +66,25 @@ func MaybeServe() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mcptest:", err)
 	}
+	if !lingering.Load() {
+		mark("ended", "stdin closed")
+		os.Exit(0)
+	}
+	select {
+	case <-term:
+		mark("ended", "SIGTERM")
+	case <-time.After(time.Minute):
+		mark("ended", "timeout")
+	}
 	os.Exit(0)
 }
+
+// lingering is set by the linger tool, which from then on notes SIGTERM
+// in term rather than dying of it.
+var (
+	lingering atomic.Bool
+	term      = make(chan os.Signal, 1)
+)
 
 type textIn struct {
 	Text string `json:"text" jsonschema:"text to echo"`
@@ -114,6 +134,10 @@ func text(s string) *sdk.CallToolResult {
 //	leak {name}        writes "name=<value>" of the environment variable to
 //	                   stderr, then exits with status 3: a server that prints
 //	                   its own token as it dies
+//	linger {}          keeps running after its stdin closes, until SIGTERM
+//
+// The server records how it ended in the mark "ended": "stdin closed", or
+// after linger "SIGTERM".
 func NewServer() *sdk.Server {
 	s := sdk.NewServer(&sdk.Implementation{Name: "weft-mcptest", Version: "1"}, nil)
 	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
@@ -187,6 +211,12 @@ func NewServer() *sdk.Server {
 			fmt.Fprintf(os.Stderr, "mcptest: fatal: cannot authenticate with %s=%s\n", in.Name, os.Getenv(in.Name))
 			os.Exit(3)
 			return nil, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "linger", Description: "Keep running after stdin closes, until SIGTERM.", Annotations: ro},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			signal.Notify(term, syscall.SIGTERM)
+			lingering.Store(true)
+			return text("lingering"), nil, nil
 		})
 	return s
 }
