@@ -28,7 +28,10 @@ func reaskFeedback(o *outcome, attempt int, final bool) *reask.Feedback {
 		f.Failure = o.stageErr.Describe()
 	default:
 		var b strings.Builder
-		writeProblems(&b, o)
+		if len(o.errors) > 0 {
+			writeProblems(&b, o)
+		}
+		WriteDropped(&b, o.unused)
 		f.Problems = b.String()
 	}
 	if attempt >= 2 {
@@ -44,6 +47,21 @@ func reaskFeedback(o *outcome, attempt int, final bool) *reask.Feedback {
 	}
 	f.Hint = hint.String()
 	return f
+}
+
+// WriteDropped tells the model which steps of its reply the plan left
+// out, so that it sends them in the one list where they count. The
+// planner and the assistant both send it.
+func WriteDropped(b *strings.Builder, u Unused) {
+	if !u.Dropped() {
+		return
+	}
+	fmt.Fprintf(b, "The plan was read, but it leaves out %s of your reply, outside the plan's one list of steps:\n",
+		plural(len(u.Steps), "step", "steps"))
+	for _, s := range u.Steps {
+		b.WriteString("- " + s + "\n")
+	}
+	b.WriteString("Put every step in the one \"steps\" list (or \"nodes\" with \"edges\"), in one JSON object.\n")
 }
 
 // Describe is the stage error as a re-ask quotes it: the stage, and where

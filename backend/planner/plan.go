@@ -91,7 +91,8 @@ type Attempt struct {
 // Result is the outcome of PlanWorkflow.
 type Result struct {
 	// Valid is true when Workflow passed validation (or, with
-	// MaxRepairAttempts 0, parsed: see Validated).
+	// MaxRepairAttempts 0, parsed: see Validated). It says nothing of
+	// what the reading left out: see Unused.
 	Valid bool `json:"valid"`
 	// Validated is false when validation was skipped (MaxRepairAttempts 0).
 	Validated bool `json:"validated"`
@@ -102,6 +103,10 @@ type Result struct {
 	Warnings []Warning `json:"warnings"`
 	// Problems are Workflow's validation problems (errors and warnings).
 	Problems []validate.Problem `json:"problems"`
+	// Unused is what Workflow's reply held that the plan does not use.
+	// Steps left out make the plan unusable unseen even when Valid:
+	// `weft plan` exits 1 unless --allow-dropped, the desktop asks.
+	Unused Unused `json:"unused"`
 	// Attempts has one entry per model call that answered.
 	Attempts []Attempt `json:"attempts"`
 	LLMCalls int       `json:"llm_calls"`

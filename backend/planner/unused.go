@@ -1,0 +1,601 @@
+package planner
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// What a reading of a reply left out. Whatever stage read the reply (the
+// decoder or the alignment), the reply is read again here into value trees
+// (align_tree.go) and every object that looks like a step (stepLike) must
+// stand for a node of the result; what does not is dropped material, which
+// the re-ask loop never takes as a usable reply (never a silent fragment).
+// The measure compares content, not paths, so it holds for any reading.
+
+// Unused is what the reply held that the result does not use.
+type Unused struct {
+	// Steps are the reply's step-like objects no node stands for: where
+	// each was and what it named. A result with Steps is not usable
+	// unseen: the planner re-asks, `weft plan` exits 1 unless
+	// --allow-dropped, the desktop asks before applying.
+	Steps []string `json:"steps,omitempty"`
+	// Edges are edges of the reply between two of its steps that the
+	// result does not connect (not even through one node between, as
+	// the inference's EndLoop rerouting does).
+	Edges []string `json:"edges,omitempty"`
+	// Drafts are step-like objects of an earlier complete plan in the
+	// same reply that the chosen plan replaced (models correct
+	// themselves); said, not counted as dropped.
+	Drafts []string `json:"drafts,omitempty"`
+	// Text counts the characters of the reply outside its JSON (prose;
+	// code fences and reasoning blocks do not count).
+	Text int `json:"text,omitempty"`
+	// Partial: the reply was too large or deep to measure whole.
+	Partial bool `json:"partial,omitempty"`
+}
+
+// Dropped reports whether step-like material was left out.
+func (u Unused) Dropped() bool { return len(u.Steps) > 0 }
+
+// Summary is one line for messages: "2 steps of the reply are not in the
+// plan: …".
+func (u Unused) Summary() string {
+	if !u.Dropped() {
+		return ""
+	}
+	return fmt.Sprintf("%s of the reply not in the plan: %s", plural(len(u.Steps), "step is", "steps are"),
+		strings.Join(u.Steps, "; "))
+}
+
+// Warnings are the measure as warnings of stage "unused", for a result's
+// warning list.
+func (u Unused) Warnings() []Warning {
+	var ws []Warning
+	if s := u.Summary(); s != "" {
+		ws = append(ws, Warning{Stage: StageUnused, Message: s})
+	}
+	if len(u.Edges) > 0 {
+		ws = append(ws, Warning{Stage: StageUnused, Message: fmt.Sprintf("%s of the reply not in the plan: %s",
+			plural(len(u.Edges), "edge is", "edges are"), strings.Join(u.Edges, "; "))})
+	}
+	if len(u.Drafts) > 0 {
+		ws = append(ws, Warning{Stage: StageUnused, Message: fmt.Sprintf("an earlier draft in the reply was replaced by the plan; left out of it: %s",
+			strings.Join(u.Drafts, "; "))})
+	}
+	return ws
+}
+
+// ReadReply is ParseOutputContext, measured: it says what the reading
+// left out of the reply. When steps were left out, the alignment's reading
+// of the whole reply (align.go: every top-level value, any key, any depth)
+// is tried too, and taken when it leaves fewer out: the plan is completed
+// from the reply before the model is asked again.
+func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.Workflow, []Warning, Unused, error) {
+	w, ws, err := ParseOutputContext(ctx, text, opts)
+	if err != nil {
+		return nil, ws, Unused{}, err
+	}
+	u := MeasureUnused(text, w.Nodes, w.Edges)
+	if u.Dropped() {
+		if best, aws, aerr := alignReply(ctx, text, opts.Catalog); aerr == nil && best != nil && best.canon != "" {
+			if w2, ws2, err2 := ParseOutputContext(ctx, best.canon, opts); err2 == nil {
+				if u2 := MeasureUnused(text, w2.Nodes, w2.Edges); len(u2.Steps) < len(u.Steps) {
+					note := Warning{Stage: StageUnused, Message: fmt.Sprintf(
+						"the reply's first reading left %s out; read the reply whole instead", plural(len(u.Steps), "step", "steps"))}
+					w, u, ws = w2, u2, append(append([]Warning{note}, aws...), ws2...)
+				}
+			}
+		}
+	}
+	return w, append(ws, u.Warnings()...), u, nil
+}
+
+// StageUnused tags the warnings of the measure.
+const StageUnused = "unused"
+
+// stepObj is one step-like object of the reply.
+type stepObj struct {
+	where string
+	label string            // what it names: tool, id or name
+	tool  string            // the tool it names, if any
+	typ   workflow.NodeType // "" when it names no step type
+	sig   []string          // its own strings (ids, names, argument values)
+	node  int               // matched node, -1
+}
+
+// edgeObj is one edge-like item of the reply.
+type edgeObj struct{ from, to string }
+
+// block is one top-level value of the reply.
+type block struct {
+	steps []*stepObj
+	edges []edgeObj
+	plan  bool // holds a list of steps (a whole plan, not a lone step)
+}
+
+// MeasureUnused compares a reply with what was read from it: nodes and
+// edges are the result's (a plan's workflow, or what a patch adds and
+// updates).
+func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge) Unused {
+	b := newAlignBudget(context.Background())
+	vals := readValues(reply, b)
+	var u Unused
+	var blocks []*block
+	for i, v := range vals {
+		where := ""
+		if len(vals) > 1 {
+			where = fmt.Sprintf(" in JSON value %d of %d", i+1, len(vals))
+		}
+		bl := &block{}
+		collectSteps(v, "", where, bl, b, 0)
+		blocks = append(blocks, bl)
+	}
+	u.Partial = b.out
+	u.Text = proseChars(reply)
+	if len(blocks) == 0 {
+		return u
+	}
+
+	idx := nodeIndex(nodes, b)
+	// Each block is matched on its own, by content: a block that repeats
+	// steps of the plan (a draft, a step shown twice) matches them too.
+	used, usedN := -1, -1
+	for k, bl := range blocks {
+		n := matchBlock(bl.steps, idx)
+		if n > 0 && n >= usedN {
+			used, usedN = k, n
+		}
+	}
+	if used < 0 {
+		// Nothing matched by content: the block with the most steps.
+		for k, bl := range blocks {
+			if len(bl.steps) > 0 && (used < 0 || len(bl.steps) >= len(blocks[used].steps)) {
+				used = k
+			}
+		}
+		if used < 0 {
+			return u
+		}
+	}
+	// In the block that was read, what content cannot tell apart (a
+	// step renamed on the way, an id the mapping changed) pairs by type,
+	// in order, with the nodes still free.
+	pairByType(blocks[used].steps, nodes)
+	for k, bl := range blocks {
+		for _, s := range bl.steps {
+			if s.node >= 0 {
+				continue
+			}
+			switch {
+			case k != used && len(s.sig) == 0 && s.tool != "" && hasTool(nodes, s.tool):
+				// {tool_name: run_command} in prose: a mention of a step
+				// the plan has, with nothing of its own to lose.
+			case k < used && bl.plan && blocks[used].plan && matchedAny(bl.steps):
+				u.Drafts = append(u.Drafts, s.describe())
+			default:
+				u.Steps = append(u.Steps, s.describe())
+			}
+		}
+	}
+	u.Edges = droppedEdges(blocks[used], nodes, edges)
+	return u
+}
+
+func (s *stepObj) describe() string {
+	if s.label == "" {
+		return s.where
+	}
+	return s.where + " (" + s.label + ")"
+}
+
+func hasTool(nodes []workflow.Node, tool string) bool {
+	for i := range nodes {
+		if nodes[i].Params.Tool == tool {
+			return true
+		}
+	}
+	return false
+}
+
+func matchedAny(ss []*stepObj) bool {
+	for _, s := range ss {
+		if s.node >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// collectSteps walks v for step-like objects and edge lists. where is
+// the path so far, in reads "in JSON value 2 of 3".
+func collectSteps(v *vnode, path, in string, bl *block, b *alignBudget, depth int) {
+	if v == nil || depth > maxAlignDepth || !b.spend() {
+		return
+	}
+	var a aligner
+	switch v.kind {
+	case vStr:
+		if d := v.deref(b, depth, false); d != v {
+			collectSteps(d, path+" (a JSON string)", in, bl, b, depth+1)
+		}
+	case vArr:
+		if a.edgeList(v) && !anyStepLike(v) {
+			for _, it := range v.kids {
+				if from, to, ok := edgeEnds(&a, it); ok {
+					bl.edges = append(bl.edges, edgeObj{from, to})
+				}
+			}
+			return
+		}
+		if anyStepLike(v) {
+			bl.plan = true
+		}
+		for i, k := range v.kids {
+			collectSteps(k, fmt.Sprintf("%s[%d]", path, i), in, bl, b, depth+1)
+		}
+	case vObj:
+		var parts []int // fields that are parts of this step, not steps
+		if a.stepLike(v) && !holdsPlan(v) {
+			s := &stepObj{where: strings.TrimPrefix(path, ".") + in, node: -1}
+			if s.where == in {
+				s.where = "the reply" + in
+			}
+			s.typ, s.tool = stepTypeOf(v), toolOf(v)
+			s.sig = leafStrings(v, b, nil)
+			parts = stepParts(v, s, b)
+			for _, i := range parts {
+				s.sig = leafStrings(v.kids[i], b, s.sig)
+			}
+			s.label = stepLabel(v, s.tool)
+			if key := lastKey(path); key != "" {
+				s.sig = append(s.sig, key) // {"check": {…}}: the key is its id
+			}
+			bl.steps = append(bl.steps, s)
+		} else if a.objectOfSteps(v) && len(v.kids) > 1 {
+			bl.plan = true
+		}
+		for i, k := range v.keys {
+			if !slices.Contains(parts, i) {
+				collectSteps(v.kids[i], path+"."+k, in, bl, b, depth+1)
+			}
+		}
+	}
+}
+
+// holdsPlan reports whether an object holds a plan's list of steps or
+// nodes: a plan (or its wrapper), not a step, whatever else it has.
+func holdsPlan(v *vnode) bool {
+	for _, k := range []string{"steps", "nodes"} {
+		if l := v.get(k); l != nil && l.kind == vArr {
+			return true
+		}
+	}
+	return false
+}
+
+func anyStepLike(v *vnode) bool {
+	var a aligner
+	for _, k := range v.kids {
+		if k.kind == vObj && a.stepLike(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// lastKey is the last object key of a path (".steps.check" → "check"),
+// "" when the path ends in an index.
+func lastKey(path string) string {
+	i := strings.LastIndexByte(path, '.')
+	if i < 0 || strings.HasSuffix(path, "]") || strings.HasSuffix(path, ")") {
+		return ""
+	}
+	return path[i+1:]
+}
+
+// edgeEnds reads an edge item's two ends as text.
+func edgeEnds(a *aligner, it *vnode) (string, string, bool) {
+	fk, tk, ok := a.endpoints(it)
+	if !ok {
+		return "", "", false
+	}
+	switch it.kind {
+	case vObj:
+		return scalarText(it.get(fk)), scalarText(it.get(tk)), true
+	case vStr:
+		return arrowEdge(it.s)
+	case vArr:
+		return scalarText(it.kids[0]), scalarText(it.kids[1]), true
+	}
+	return "", "", false
+}
+
+// stepParts are the fields of step object v that complete it rather
+// than being steps of their own: an object value that looks like a step
+// but adds only what v lacks (Weft's node shape, {"type": "Tool",
+// "params": {"tool": …}}: the type outside, the tool inside). A value
+// naming a type or a tool v names too is a step of its own ("next": {…}).
+// The parts' type and tool become s's.
+func stepParts(v *vnode, s *stepObj, b *alignBudget) []int {
+	var a aligner
+	var out []int
+	for i, k := range v.kids {
+		k = k.deref(b, 0, false)
+		if k.kind != vObj || !a.stepLike(k) {
+			continue
+		}
+		typ, tool := stepTypeOf(k), toolOf(k)
+		if (typ != "" && s.typ != "") || (tool != "" && s.tool != "") {
+			continue
+		}
+		out = append(out, i)
+		if typ != "" {
+			s.typ = typ
+		}
+		if tool != "" {
+			s.tool = tool
+		}
+	}
+	return out
+}
+
+// toolOf is the tool an object names, "" when none.
+func toolOf(v *vnode) string {
+	for i, k := range v.keys {
+		if f, _, _ := fieldName(k, stepSchemas); f == "tool_name" {
+			return v.kids[i].text()
+		}
+	}
+	return ""
+}
+
+// stepTypeOf is the step type an object names, "" when none.
+func stepTypeOf(v *vnode) workflow.NodeType {
+	for i, k := range v.keys {
+		if f, _, _ := fieldName(k, stepSchemas); f == "step_type" {
+			if t, ok := NormalizeStepType(v.kids[i].text()); ok {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// stepLabel names a step object in messages: its tool, id or name.
+func stepLabel(v *vnode, tool string) string {
+	var parts []string
+	if tool != "" {
+		parts = append(parts, "tool_name "+clipText(tool, 40))
+	}
+	for i, k := range v.keys {
+		switch f, _, _ := fieldName(k, stepSchemas); f {
+		case "id", "name":
+			if t := v.kids[i].text(); t != "" {
+				parts = append(parts, f+" "+clipText(t, 40))
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func clipText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return fmt.Sprintf("%q", s)
+	}
+	r := []rune(s)
+	return fmt.Sprintf("%q…", string(r[:n]))
+}
+
+// leafStrings appends the strings of v that identify it: every string
+// value of 3 bytes or more, but those of step-like objects inside it
+// (they are steps of their own) and the values of its tool and step type
+// (many steps share those).
+func leafStrings(v *vnode, b *alignBudget, out []string) []string {
+	var a aligner
+	var walk func(n *vnode, top bool, depth int)
+	walk = func(n *vnode, top bool, depth int) {
+		if n == nil || depth > maxAlignDepth || !b.spend() {
+			return
+		}
+		switch n.kind {
+		case vStr:
+			if d := n.deref(b, depth, false); d != n {
+				walk(d, false, depth+1)
+			} else if len(strings.TrimSpace(n.s)) >= 3 {
+				out = append(out, strings.TrimSpace(n.s))
+			}
+		case vArr:
+			for _, k := range n.kids {
+				walk(k, false, depth+1)
+			}
+		case vObj:
+			if !top && a.stepLike(n) {
+				return
+			}
+			for i, k := range n.keys {
+				if top {
+					if f, _, _ := fieldName(k, stepSchemas); f == "tool_name" || f == "step_type" {
+						continue
+					}
+				}
+				walk(n.kids[i], false, depth+1)
+			}
+		}
+	}
+	walk(v, true, 0)
+	return out
+}
+
+// nodeIndex maps each identifying string of a node to the nodes that
+// have it: its key, name and id, and the strings of its parameters but
+// the tool's name.
+func nodeIndex(nodes []workflow.Node, b *alignBudget) map[string][]int {
+	idx := map[string][]int{}
+	for i := range nodes {
+		n := &nodes[i]
+		sig := []string{n.Key, n.Name, n.ID}
+		p := n.Params
+		p.Tool = ""
+		if raw, err := json.Marshal(p); err == nil {
+			if v := fromGJSON(gjson.ParseBytes(raw), b, 0); v != nil {
+				sig = leafStrings(v, b, sig)
+			}
+		}
+		for _, s := range sig {
+			if l := idx[s]; len(s) >= 3 && (len(l) == 0 || l[len(l)-1] != i) {
+				idx[s] = append(l, i)
+			}
+		}
+	}
+	return idx
+}
+
+// matchBlock pairs steps with nodes one to one by shared strings, most
+// shared first (document order among equals); it returns how many
+// paired. A step's pairing from an earlier block is reset.
+func matchBlock(steps []*stepObj, idx map[string][]int) int {
+	type pair struct{ s, n, score int }
+	var pairs []pair
+	for i, s := range steps {
+		s.node = -1
+		score := map[int]int{}
+		seen := map[string]bool{}
+		for _, x := range s.sig {
+			if !seen[x] {
+				seen[x] = true
+				for _, j := range idx[x] {
+					score[j]++
+				}
+			}
+		}
+		for j, n := range score {
+			pairs = append(pairs, pair{i, j, n})
+		}
+	}
+	sort.Slice(pairs, func(a, b int) bool {
+		pa, pb := pairs[a], pairs[b]
+		if pa.score != pb.score {
+			return pa.score > pb.score
+		}
+		if pa.s != pb.s {
+			return pa.s < pb.s
+		}
+		return pa.n < pb.n
+	})
+	taken := map[int]bool{}
+	n := 0
+	for _, p := range pairs {
+		if steps[p.s].node < 0 && !taken[p.n] {
+			steps[p.s].node, taken[p.n] = p.n, true
+			n++
+		}
+	}
+	return n
+}
+
+// pairByType pairs the block's unpaired steps with the unpaired nodes of
+// their type (any type when the step names none), in order.
+func pairByType(steps []*stepObj, nodes []workflow.Node) {
+	taken := make([]bool, len(nodes))
+	for _, s := range steps {
+		if s.node >= 0 {
+			taken[s.node] = true
+		}
+	}
+	for _, s := range steps {
+		if s.node >= 0 {
+			continue
+		}
+		for j := range nodes {
+			if !taken[j] && (s.typ == "" || s.typ == nodes[j].Type) {
+				s.node, taken[j] = j, true
+				break
+			}
+		}
+	}
+}
+
+// droppedEdges lists the block's edges between two of its steps that the
+// result does not connect within two hops.
+func droppedEdges(bl *block, nodes []workflow.Node, edges []workflow.Edge) []string {
+	if len(bl.edges) == 0 {
+		return nil
+	}
+	ref := map[string]int{}
+	for j := range nodes {
+		for _, s := range []string{nodes[j].ID, nodes[j].Key, nodes[j].Name} {
+			if s != "" {
+				ref[s] = j
+			}
+		}
+	}
+	for _, s := range bl.steps {
+		if s.node >= 0 {
+			for _, x := range s.sig {
+				if _, ok := ref[x]; !ok {
+					ref[x] = s.node
+				}
+			}
+		}
+	}
+	next := map[string][]string{}
+	for _, e := range edges {
+		next[e.From] = append(next[e.From], e.To)
+	}
+	reaches := func(a, b string) bool {
+		for _, x := range next[a] {
+			if x == b {
+				return true
+			}
+			for _, y := range next[x] {
+				if y == b {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	var out []string
+	for _, e := range bl.edges {
+		f, okf := ref[e.from]
+		t, okt := ref[e.to]
+		if okf && okt && f != t && !reaches(nodes[f].ID, nodes[t].ID) {
+			out = append(out, e.from+" → "+e.to)
+		}
+	}
+	return out
+}
+
+// proseChars counts the characters of the visible reply outside its JSON
+// blocks and code fences.
+func proseChars(reply string) int {
+	visible, _, _ := stripThink(strings.TrimPrefix(reply, "\uFEFF"))
+	cands := scanCandidates(visible)
+	n, at := 0, 0
+	count := func(s string) {
+		for _, line := range strings.Split(s, "\n") {
+			line = strings.TrimSpace(line)
+			if strings.HasPrefix(line, "```") {
+				continue
+			}
+			n += utf8.RuneCountInString(line)
+		}
+	}
+	for _, c := range cands {
+		if c.nested || c.start < at {
+			continue
+		}
+		count(visible[at:c.start])
+		at = c.end
+	}
+	count(visible[at:])
+	return n
+}
