@@ -104,6 +104,14 @@ describe('Inspector', () => {
     expect(screen.getByTestId('argfield-extra')).toHaveTextContent("Not in the tool's schema");
   });
 
+  it('shows an argument of the wrong kind as JSON', () => {
+    act(() => s().updateNode('n1', (n) => ({ ...n, params: { tool: 'http_request', arguments: { method: { verb: 'GET' }, retries: [2] } } })));
+    select('n1');
+    render(<Inspector />);
+    expect(screen.getByTestId<HTMLSelectElement>('arg-method').selectedOptions[0].textContent).toBe('{"verb":"GET"} (not allowed)');
+    expect(screen.getByTestId<HTMLInputElement>('arg-retries').value).toBe('[2]');
+  });
+
   it('switches the tool from the picker, built-in and MCP tools grouped', () => {
     select('n1');
     render(<Inspector />);

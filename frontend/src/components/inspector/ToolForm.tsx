@@ -18,10 +18,16 @@ function setArg(n: WorkflowNode, name: string, v: unknown): WorkflowNode {
   return setParam(n, 'arguments', args);
 }
 
+/** shown is an argument's value as a field shows it: a string as it is,
+ * anything else (a number, or a value of the wrong kind) as JSON. */
+function shown(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 export function parseJson(text: string, jsonType?: string): Parsed<unknown> {
   if (!text.trim()) return { ok: true, value: undefined };
   try {
-    const v = JSON.parse(text);
+    const v: unknown = JSON.parse(text);
     const problem = jsonTypeProblem(v, jsonType);
     return problem ? { ok: false, error: problem } : { ok: true, value: v };
   } catch (e) {
@@ -62,7 +68,7 @@ function ArgField({ f, value, onCommit }: { f: SchemaField; value: unknown; onCo
           id={id}
           testId={testId}
           value={value}
-          format={(v) => (v === undefined ? '' : typeof v === 'string' ? v : String(v))}
+          format={(v) => (v === undefined ? '' : shown(v))}
           parse={(t) =>
             // A template ({{key.field}}) is resolved at run time.
             /^\s*\{\{[\s\S]*\}\}\s*$/.test(t)
@@ -72,7 +78,7 @@ function ArgField({ f, value, onCommit }: { f: SchemaField; value: unknown; onCo
           onCommit={onCommit}
           onError={setError}
           inputMode={f.kind === 'integer' ? 'numeric' : 'decimal'}
-          placeholder={f.default !== undefined ? String(f.default) : 'number, or {{key.field}}'}
+          placeholder={f.default !== undefined ? shown(f.default) : 'number, or {{key.field}}'}
         />
       );
       break;
@@ -108,7 +114,7 @@ function ArgField({ f, value, onCommit }: { f: SchemaField; value: unknown; onCo
               {String(v)}
             </option>
           ))}
-          {!known && value !== undefined && <option value={JSON.stringify(value)}>{`${String(value)} (not allowed)`}</option>}
+          {!known && value !== undefined && <option value={JSON.stringify(value)}>{`${shown(value)} (not allowed)`}</option>}
         </select>
       );
       break;
