@@ -128,7 +128,7 @@ function ChangeRows({ changes }: { changes: NonNullable<Proposal['changes']> }) 
         >
           <I size={13} className="review-change-icon" />
           <span className="review-change-name">{n.name || n.key || n.id}</span>
-          <span className="review-change-type">{typeMeta(n.type as WorkflowNode['type']).label}</span>
+          <span className="review-change-type">{typeMeta(n.type).label}</span>
         </button>
         {n.fields?.length ? (
           <ul className="review-fields">

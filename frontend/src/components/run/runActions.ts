@@ -5,7 +5,7 @@
 // preview (store/assistantSlice.ts) and applied with its Apply button.
 import { api, errorMessage, type Api } from '../../api';
 import type { Proposal } from '../../store/assistantSlice';
-import type { AppStore, StoreState } from '../../store/index';
+import type { AppStore } from '../../store/index';
 import { logEntryFor } from '../../store/runSlice';
 import { refreshFileTrust } from '../../store/trustSlice';
 import { setPinned } from '../../graph/edit';
@@ -26,8 +26,6 @@ export interface RunActionsOptions {
   /** how long a missing event is waited for before it is skipped */
   gapMs?: number;
 }
-
-type Loose = StoreState & { setSidebarTab?: (t: 'inspector' | 'assistant' | 'run') => void; toast?: (text: string) => void };
 
 /** historyKeyOf names the history of a document: its file and id. */
 export function historyKeyOf(path: string, id: string | undefined): string {
@@ -53,8 +51,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
   }
 
   function showRunTab() {
-    const s = store.getState() as Loose;
-    s.setSidebarTab?.('run');
+    store.getState().setSidebarTab('run');
   }
 
   // The transport may deliver messages out of order (wails dev sends each
@@ -284,7 +281,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
   }
 
   function toast(text: string) {
-    (store.getState() as Loose).toast?.(text);
+    store.getState().toast(text);
   }
 
   /** pinFromRun pins what the step produced in the last run (secrets hidden), as one undo step. */
@@ -401,7 +398,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       return true;
     } catch (e) {
       apiImpl.log('warning', `keep fix: ${errorMessage(e)}`);
-      (store.getState() as Loose).toast?.(`Could not keep the fix: ${errorMessage(e)}`);
+      store.getState().toast(`Could not keep the fix: ${errorMessage(e)}`);
       return false;
     }
   }
