@@ -145,8 +145,8 @@ func stepRef(w *workflow.Workflow, nodeID string) string {
 func localFixes(o *outcome) []string {
 	var lines []string
 	for _, w := range o.warnings {
-		if w.Stage == StageLayout {
-			continue
+		if w.Stage == StageLayout || w.Stage == StageUnused && o.unused.Dropped() {
+			continue // the layout is Weft's; what was left out is listed above
 		}
 		s := fmt.Sprintf("[%s] %s", w.Stage, w.Message)
 		if w.NodeID != "" && o.wf != nil {

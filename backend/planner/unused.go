@@ -51,7 +51,11 @@ func (u Unused) Summary() string {
 	if !u.Dropped() {
 		return ""
 	}
-	return fmt.Sprintf("%s of the reply not in the plan: %s", plural(len(u.Steps), "step is", "steps are"),
+	verb := "are"
+	if len(u.Steps) == 1 {
+		verb = "is"
+	}
+	return fmt.Sprintf("%s of the reply %s not in the plan: %s", plural(len(u.Steps), "step", "steps"), verb,
 		strings.Join(u.Steps, "; "))
 }
 
@@ -63,8 +67,8 @@ func (u Unused) Warnings() []Warning {
 		ws = append(ws, Warning{Stage: StageUnused, Message: s})
 	}
 	if len(u.Edges) > 0 {
-		ws = append(ws, Warning{Stage: StageUnused, Message: fmt.Sprintf("%s of the reply not in the plan: %s",
-			plural(len(u.Edges), "edge is", "edges are"), strings.Join(u.Edges, "; "))})
+		ws = append(ws, Warning{Stage: StageUnused, Message: fmt.Sprintf("edges of the reply not in the plan: %s",
+			strings.Join(u.Edges, "; "))})
 	}
 	if len(u.Drafts) > 0 {
 		ws = append(ws, Warning{Stage: StageUnused, Message: fmt.Sprintf("an earlier draft in the reply was replaced by the plan; left out of it: %s",
@@ -76,8 +80,10 @@ func (u Unused) Warnings() []Warning {
 // ReadReply is ParseOutputContext, measured: it says what the reading
 // left out of the reply. When steps were left out, the alignment's reading
 // of the whole reply (align.go: every top-level value, any key, any depth)
-// is tried too, and taken when it leaves fewer out: the plan is completed
-// from the reply before the model is asked again.
+// is tried too, and taken when it leaves nothing out: the plan is
+// completed from the reply before the model is asked again. A reading
+// that only leaves out less is not taken: it would trade one fragment for
+// another.
 func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.Workflow, []Warning, Unused, error) {
 	w, ws, err := ParseOutputContext(ctx, text, opts)
 	if err != nil {
@@ -87,7 +93,7 @@ func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.W
 	if u.Dropped() {
 		if best, aws, aerr := alignReply(ctx, text, opts.Catalog); aerr == nil && best != nil && best.canon != "" {
 			if w2, ws2, err2 := ParseOutputContext(ctx, best.canon, opts); err2 == nil {
-				if u2 := MeasureUnused(text, w2.Nodes, w2.Edges); len(u2.Steps) < len(u.Steps) {
+				if u2 := MeasureUnused(text, w2.Nodes, w2.Edges); !u2.Dropped() {
 					note := Warning{Stage: StageUnused, Message: fmt.Sprintf(
 						"the reply's first reading left %s out; read the reply whole instead", plural(len(u.Steps), "step", "steps"))}
 					w, u, ws = w2, u2, append(append([]Warning{note}, aws...), ws2...)
