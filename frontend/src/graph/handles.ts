@@ -30,8 +30,11 @@ export function handleForOutput(o: EdgeOutput | null | undefined): OutputHandle 
       return { id: `case:${o.name ?? ''}`, label: o.name || '(unnamed)', kind: 'case' };
     case 'Error':
       return { id: 'error', label: 'error', kind: 'error' };
-    default:
-      return { id: `other:${o.type}:${o.name ?? ''}`, label: o.name ? `${o.type}(${o.name})` : o.type, kind: 'other' };
+    default: {
+      // A file may hold a type Go does not know (validate reports it): shown as it is.
+      const t: string = o.type;
+      return { id: `other:${t}:${o.name ?? ''}`, label: o.name ? `${t}(${o.name})` : t, kind: 'other' };
+    }
   }
 }
 
