@@ -62,8 +62,9 @@ test-go: vet
 test-temporal:
 	cd temporal/devserver && $(GO) vet ./... && staticcheck ./... && $(GO) test -count=1 -timeout 30m ./...
 
+# ESLint (frontend/eslint.config.js) first: a finding fails the suite.
 test-frontend:
-	cd frontend && npm test
+	cd frontend && npm run lint && npm test
 
 test-e2e:
 	scripts/e2e.sh
