@@ -30,9 +30,11 @@ APP_SOURCES := $(shell find . -name '*.go' -not -name '*_test.go' -not -path './
 	$(shell find frontend/src frontend/index.html frontend/package.json frontend/package-lock.json frontend/vite.config.ts frontend/tsconfig.json -type f -not -name '*.test.*' 2>/dev/null) \
 	go.mod go.sum wails.json
 
+# -skipbindings: the frontend calls Go through frontend/src/gen/bindings.ts
+# (make types), not through the bindings Wails would generate.
 build/bin/weft: $(APP_SOURCES)
 	scripts/deps.sh build
-	wails build -tags $(TAGS) -m -nosyncgomod
+	wails build -tags $(TAGS) -m -nosyncgomod -skipbindings
 
 build: build/bin/weft
 

@@ -108,7 +108,7 @@ DEV_PGID=""
 BIN="$ROOT/build/bin/weft"
 if [ "${WEFT_BENCH_NO_BUILD:-}" != 1 ] || [ ! -x "$BIN" ]; then
   echo "bench-editor: building the app (wails build)"
-  wails build -tags webkit2_41 -m -nosyncgomod -nocolour >"$ART/bench-editor-build.log" 2>&1 || { tail -30 "$ART/bench-editor-build.log" >&2; exit 1; }
+  wails build -tags webkit2_41 -m -nosyncgomod -skipbindings -nocolour >"$ART/bench-editor-build.log" 2>&1 || { tail -30 "$ART/bench-editor-build.log" >&2; exit 1; }
 fi
 rm -rf "$XDG_DATA_HOME/weft" # no autosave from the Chromium run: open straight on the sample
 echo "bench-editor: starting the built app"

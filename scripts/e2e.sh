@@ -26,8 +26,9 @@ port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # start_app LOG: starts `wails dev` in its own process group (so that it,
 # Vite and the Go app all stop together), records the group in
 # $SCRATCH/dev.pgid and waits until the app answers. -m: never `go mod
-# tidy`; -s: Vite serves the frontend, no build; -skipbindings: the committed
-# bindings are used as they are.
+# tidy`; -s: Vite serves the frontend, no build; -skipbindings: the frontend
+# calls Go through frontend/src/gen/bindings.ts (make types), not through
+# bindings Wails would generate.
 start_app() {
   local log=$1
   setsid wails dev -tags webkit2_41 -m -nosyncgomod -s -skipbindings -noreload -nogorebuild -nocolour \
