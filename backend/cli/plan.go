@@ -34,10 +34,12 @@ type planJSON struct {
 	Workflow  *workflow.Workflow `json:"workflow"`
 	Warnings  []planWarning      `json:"warnings"`
 	Problems  []validate.Problem `json:"problems"`
-	Attempts  []planner.Attempt  `json:"attempts"`
-	LLMCalls  int                `json:"llm_calls"`
-	Usage     llm.Usage          `json:"usage"`
-	Summary   string             `json:"summary"`
+	// Unused is what the plan left out of the model's reply.
+	Unused   planner.Unused    `json:"unused"`
+	Attempts []planner.Attempt `json:"attempts"`
+	LLMCalls int               `json:"llm_calls"`
+	Usage    llm.Usage         `json:"usage"`
+	Summary  string            `json:"summary"`
 	// Wrote is the file the workflow was written to: --out, or the
 	// draft beside it when --out held a file that an invalid draft must
 	// not replace.
@@ -57,7 +59,7 @@ type planWarning struct {
 
 func newPlanJSON(res planner.Result) planJSON {
 	j := planJSON{Valid: res.Valid, Validated: res.Validated, Workflow: res.Workflow, Warnings: []planWarning{},
-		Problems: res.Problems, Attempts: res.Attempts, LLMCalls: res.LLMCalls, Usage: res.Usage, Summary: res.Summary}
+		Problems: res.Problems, Unused: res.Unused, Attempts: res.Attempts, LLMCalls: res.LLMCalls, Usage: res.Usage, Summary: res.Summary}
 	for _, w := range res.Warnings {
 		j.Warnings = append(j.Warnings, planWarning{Stage: w.Stage, Message: w.Message, NodeID: w.NodeID})
 	}
@@ -80,7 +82,8 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 	out := fs.String("out", "", "write the workflow to `FILE` (atomically) instead of printing it")
 	asJSON := fs.Bool("json", false, "print the whole result as JSON")
 	force := fs.Bool("force", false, "with --out: replace an existing FILE even with an invalid draft, or when it cannot be kept as a version")
-	usage := "usage: weft plan --goal TEXT [--out FILE [--force]] [--json]"
+	allowDropped := fs.Bool("allow-dropped", false, "accept a valid plan that left steps of the model's reply out (exit 0 instead of 1)")
+	usage := "usage: weft plan --goal TEXT [--out FILE [--force]] [--allow-dropped] [--json]"
 	if err := fs.Parse(interspersed(args, map[string]bool{"goal": true, "out": true})); err != nil {
 		fmt.Fprintln(c.stderr, usage)
 		return exitUnusable
@@ -111,6 +114,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		return fail(exitUnusable, noModel(err))
 	}
 
+	usable := res.Usable(*allowDropped)
 	var dest planDest
 	if *out != "" && res.Workflow != nil {
 		var err error
@@ -119,7 +123,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		save := func(path string, w *workflow.Workflow) error {
 			return c.runService(s, true).SaveWorkflow(ctx, path, w, "")
 		}
-		if dest, err = c.writePlan(*out, res, *force, save); err != nil {
+		if dest, err = c.writePlan(*out, res, usable, *force, save); err != nil {
 			return fail(exitUnusable, err)
 		}
 	}
@@ -132,7 +136,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		if *out != "" {
 			report = c.stdout
 		}
-		c.planReport(report, res, *out, dest)
+		c.planReport(report, res, usable, *out, dest)
 		if *out == "" && res.Workflow != nil {
 			data, err := workflow.Marshal(res.Workflow)
 			if err != nil {
@@ -141,7 +145,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 			c.stdout.Write(data)
 		}
 	}
-	if !res.Valid || dest.refused != "" {
+	if !usable || dest.refused != "" {
 		return exitInvalid
 	}
 	return exitOK
@@ -156,11 +160,12 @@ type planDest struct {
 }
 
 // writePlan writes the planned workflow to out. A file already at out is
-// never replaced by something worse nor lost: an invalid draft goes
-// beside it (draftPath) unless force, and before a replacement the old
+// never replaced by something worse nor lost: a draft that is not usable
+// (invalid, or leaving steps of the reply out) goes beside it (draftPath)
+// unless force, and before a replacement the old
 // workflow is recorded in the versions store. The new workflow takes the
 // old one's id, so `weft versions FILE` lists what it replaced.
-func (c *cli) writePlan(out string, res planner.Result, force bool, save func(string, *workflow.Workflow) error) (planDest, error) {
+func (c *cli) writePlan(out string, res planner.Result, usable, force bool, save func(string, *workflow.Workflow) error) (planDest, error) {
 	old, exists, err := existingWorkflow(out)
 	if !exists {
 		if err := save(out, res.Workflow); err != nil {
@@ -175,8 +180,12 @@ func (c *cli) writePlan(out string, res planner.Result, force bool, save func(st
 		}
 		return planDest{file: draft, refused: why}, nil
 	}
-	if !res.Valid && !force {
+	switch {
+	case force:
+	case !res.Valid:
 		return refuse(fmt.Sprintf("%s already exists and the draft is invalid", out))
+	case !usable:
+		return refuse(fmt.Sprintf("%s already exists and the plan left steps of the reply out", out))
 	}
 	var k kept
 	if err == nil {
@@ -206,7 +215,7 @@ func (c *cli) progress(e planner.Event) {
 
 // planReport is the readable account of a plan: attempts, local repairs,
 // problems and the verdict.
-func (c *cli) planReport(w io.Writer, res planner.Result, out string, dest planDest) {
+func (c *cli) planReport(w io.Writer, res planner.Result, usable bool, out string, dest planDest) {
 	for _, a := range res.Attempts {
 		if a.Error == "" {
 			fmt.Fprintf(w, "attempt %d: ok\n", a.N)
@@ -228,6 +237,8 @@ func (c *cli) planReport(w io.Writer, res planner.Result, out string, dest planD
 	}
 	fmt.Fprintf(w, "%d LLM call(s), %d tokens\n", res.LLMCalls, res.Usage.TotalTokens)
 	switch {
+	case res.Valid && !usable:
+		fmt.Fprintf(w, "LEFT OUT: %s\nCheck the plan; pass --allow-dropped to accept it as it is\n", res.Summary)
 	case res.Valid:
 		fmt.Fprintf(w, "%s\n", res.Summary)
 	case res.Workflow != nil:
@@ -243,6 +254,8 @@ func (c *cli) planReport(w io.Writer, res planner.Result, out string, dest planD
 	case dest.refused != "":
 		fmt.Fprintf(w, "%s was NOT replaced: %s\nwrote the plan to %s instead; check it with `weft validate %s`, or pass --force to replace %s\n",
 			out, dest.refused, dest.file, dest.file, out)
+	case res.Valid && !usable:
+		fmt.Fprintf(w, "wrote the plan that LEFT steps OUT to %s\n", dest.file)
 	case res.Valid:
 		fmt.Fprintf(w, "wrote %s\n", dest.file)
 	default:

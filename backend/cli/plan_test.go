@@ -246,3 +246,41 @@ func TestPlanCLIRateLimit(t *testing.T) {
 		t.Errorf("stderr:\n%s", errOut)
 	}
 }
+
+// A valid plan that left steps of the reply out is not used unseen: exit 1
+// and a LEFT OUT verdict naming them, unless --allow-dropped accepts it.
+func TestPlanCLIDroppedSteps(t *testing.T) {
+	reply := `{"steps": [{"id": "list", "step_type": "Tool", "tool_name": "list_files", "arguments": {"path": "."}}],
+ "more_steps": [{"id": "report", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "{{list.count}} notes"}}]}`
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{nil, exitInvalid},
+		{[]string{"--allow-dropped"}, exitOK},
+	} {
+		srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(reply)))
+		args := append([]string{"plan", "--goal", "count my notes", "--json"}, tc.args...)
+		code, out, errOut := run(t, planEnv(t, srv, "1"), args...)
+		if code != tc.code {
+			t.Fatalf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", tc.args, code, tc.code, out, errOut)
+		}
+		var got struct {
+			Valid  bool `json:"valid"`
+			Unused struct {
+				Steps []string `json:"steps"`
+			} `json:"unused"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatalf("stdout is not JSON: %v\n%s", err, out)
+		}
+		if !got.Valid || len(got.Unused.Steps) != 1 || !strings.Contains(got.Unused.Steps[0], "more_steps[0]") {
+			t.Errorf("%v: valid %v, unused %v", tc.args, got.Valid, got.Unused.Steps)
+		}
+	}
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(reply)))
+	code, _, errOut := run(t, planEnv(t, srv, "1"), "plan", "--goal", "count my notes")
+	if code != exitInvalid || !strings.Contains(errOut, "LEFT OUT") || !strings.Contains(errOut, "--allow-dropped") {
+		t.Errorf("exit %d; the report should say what was left out and how to accept it:\n%s", code, errOut)
+	}
+}

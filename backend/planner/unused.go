@@ -104,6 +104,13 @@ func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.W
 	return w, append(ws, u.Warnings()...), u, nil
 }
 
+// Usable says whether a plan may be used as it is: valid, and leaving no
+// step of its reply out unless the person accepted that (allowDropped:
+// `weft plan --allow-dropped`, the desktop's confirmation).
+func (r Result) Usable(allowDropped bool) bool {
+	return r.Valid && r.Workflow != nil && (allowDropped || !r.Unused.Dropped())
+}
+
 // StageUnused tags the warnings of the measure.
 const StageUnused = "unused"
 
