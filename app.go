@@ -137,6 +137,9 @@ func (a *App) shutdown(context.Context) {
 	if a.service().Leave() && !a.waitRun(10*time.Second) {
 		slog.Warn("the run in progress did not stop within 10s of closing the window")
 	}
+	if err := a.service().Close(); err != nil {
+		slog.Warn("stopping the MCP servers", "error", err)
+	}
 }
 
 func (a *App) context() context.Context {

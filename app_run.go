@@ -46,9 +46,10 @@ func (a *App) service() *service.Service {
 	return a.svc
 }
 
-// serviceDeps wires the service to the App: its settings store, the MCP
-// servers and the planner as replanner. Its model clients are the
-// service's own (one circuit-breaker registry for the window).
+// serviceDeps wires the service to the App: its settings store and the
+// planner as replanner. Its model clients and MCP sessions are the
+// service's own (one circuit-breaker registry and one session per server
+// for the window).
 func (a *App) serviceDeps() service.Deps {
 	return service.Deps{
 		Settings: func() (settings.Settings, []string, error) {
@@ -58,7 +59,6 @@ func (a *App) serviceDeps() service.Deps {
 			}
 			return st.Effective()
 		},
-		ListTools: runner.Catalog,
 		Replanner: service.PlannerReplanner(nil, nil),
 		Builtin:   a.catalog,
 		Secret: func(name string) (string, error) {

@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/weft-dev/weft/backend/redact"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 )
 
@@ -45,6 +46,9 @@ type cli struct {
 	// temporalAPIKeyEnv names the variable holding the Temporal API key
 	// (weft run --api-key-env).
 	temporalAPIKeyEnv string
+	// services are the Services the command made (runService); their MCP
+	// servers stop when the command ends.
+	services []*service.Service
 }
 
 type command struct {
@@ -84,6 +88,11 @@ func Main(args []string) int {
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) int {
 	c, flush := newCLI(stdin, stdout, stderr, getenv)
 	code := c.main(ctx, args)
+	for _, svc := range c.services {
+		if err := svc.Close(); err != nil {
+			c.log.Warn("stopping the MCP servers", "error", err)
+		}
+	}
 	flush()
 	return code
 }

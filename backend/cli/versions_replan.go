@@ -15,7 +15,8 @@ import (
 
 // runService is the application layer for one run: the effective
 // settings loaded by the caller, this command's model client and logger,
-// and the planner as replanner (progress on stderr unless quiet).
+// and the planner as replanner (progress on stderr unless quiet). Its MCP
+// servers stop when the command ends (Run).
 func (c *cli) runService(s settings.Settings, quiet bool) *service.Service {
 	var progress func(planner.Event)
 	if !quiet {
@@ -26,7 +27,7 @@ func (c *cli) runService(s settings.Settings, quiet bool) *service.Service {
 			c.progress(e)
 		}
 	}
-	return service.New(service.Deps{
+	svc := service.New(service.Deps{
 		Settings: func() (settings.Settings, []string, error) { return s, nil, nil },
 		// A call that takes a while says so on stderr (every ~15 s, and
 		// at each retry wait), so a stalled server is never silence.
@@ -49,6 +50,8 @@ func (c *cli) runService(s settings.Settings, quiet bool) *service.Service {
 			return st.Secret(name)
 		},
 	})
+	c.services = append(c.services, svc)
+	return svc
 }
 
 // replannedJSON is the line `weft run --json` prints before the result of

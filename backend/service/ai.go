@@ -50,7 +50,7 @@ func (s *Service) AI(st settings.Settings) AI {
 	ai := aiOf(st, s.deps.Logger)
 	ai.Options = append([]llm.Option{llm.WithBreakerRegistry(s.breakers)}, ai.Options...)
 	ai.Options = append(ai.Options, s.deps.LLMOptions...)
-	ai.Catalog = func(ctx context.Context) *tools.Catalog { return s.catalogFor(ctx, st, nil) }
+	ai.Catalog = func(ctx context.Context) *tools.Catalog { return s.catalogFor(ctx, st, nil, "") }
 	return ai
 }
 

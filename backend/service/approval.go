@@ -96,14 +96,14 @@ func (s *Service) approvals() (*approval.Store, error) {
 // annotations), the folder that bounds harmless reads, and whether the
 // file is to be reviewed whole (its trust, files.go).
 func (s *Service) approvalScope(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string, fc fileCheck) (approval.Scope, *tools.Catalog) {
-	cat := s.catalogFor(ctx, st, w)
-	sc := approval.Scope{Catalog: cat, File: !fc.state.Trusted}
+	sc := approval.Scope{File: !fc.state.Trusted}
 	if path = strings.TrimSpace(path); path != "" {
 		if abs, err := filepath.Abs(path); err == nil {
 			sc.Dir = filepath.Dir(abs)
 		}
 	}
-	return sc, cat
+	sc.Catalog = s.catalogFor(ctx, st, w, sc.Dir)
+	return sc, sc.Catalog
 }
 
 // Approvals is the approval state of a workflow: the steps still waiting,

@@ -47,10 +47,13 @@ func (s *Service) ToolCatalog(ctx context.Context) CatalogResult {
 	if err != nil {
 		return fallback("MCP tools are not listed: " + err.Error())
 	}
-	return s.listTools(ctx, st)
+	return s.listTools(ctx, st, "")
 }
 
-func (s *Service) listTools(ctx context.Context, st settings.Settings) CatalogResult {
+// listTools lists the tools, starting the MCP servers in dir ("" the
+// current folder) through this Service's sessions, which a run in dir then
+// uses too.
+func (s *Service) listTools(ctx context.Context, st settings.Settings, dir string) CatalogResult {
 	if len(st.MCPServers) == 0 {
 		return CatalogResult{Tools: nonNil(s.deps.Builtin.List()), Warnings: []string{}}
 	}
@@ -64,7 +67,13 @@ func (s *Service) listTools(ctx context.Context, st settings.Settings) CatalogRe
 	}
 	ctx, cancel := context.WithTimeout(ctx, catalogTimeout)
 	defer cancel()
-	cat, errs := s.deps.ListTools(ctx, st)
+	var cat *tools.Catalog
+	var errs map[string]error
+	if s.deps.ListTools != nil {
+		cat, errs = s.deps.ListTools(ctx, st)
+	} else {
+		cat, errs = s.mcpFor(st, dir).Catalog(ctx, tools.Builtin())
+	}
 	res := CatalogResult{Warnings: []string{}}
 	if cat == nil {
 		cat = s.deps.Builtin
@@ -103,8 +112,9 @@ func (s *Service) cachedCatalog() *tools.Catalog {
 
 // catalogFor describes the tools w uses (nil w: every tool) for judging
 // its steps and for a replan: the cached listing when there is one; else
-// the built-ins when w needs no other; else the MCP servers are listed.
-func (s *Service) catalogFor(ctx context.Context, st settings.Settings, w *workflow.Workflow) *tools.Catalog {
+// the built-ins when w needs no other; else the MCP servers are listed,
+// started in dir ("" the current folder), where w's run will find them.
+func (s *Service) catalogFor(ctx context.Context, st settings.Settings, w *workflow.Workflow, dir string) *tools.Catalog {
 	s.cat.mu.Lock()
 	cached := s.cat.key != "" && len(s.cat.value.Tools) > 0
 	s.cat.mu.Unlock()
@@ -115,7 +125,7 @@ func (s *Service) catalogFor(ctx context.Context, st settings.Settings, w *workf
 	if len(st.MCPServers) == 0 || (w != nil && !usesOtherTools(w, builtin)) {
 		return builtin
 	}
-	return tools.NewCatalog(s.listTools(ctx, st).Tools...)
+	return tools.NewCatalog(s.listTools(ctx, st, dir).Tools...)
 }
 
 // usesOtherTools says whether a Tool node or an agent of w names a tool
@@ -143,5 +153,5 @@ func (s *Service) CatalogFor(ctx context.Context, w *workflow.Workflow) *tools.C
 	if err != nil {
 		st = settings.Settings{}
 	}
-	return s.catalogFor(ctx, st, w)
+	return s.catalogFor(ctx, st, w, "")
 }

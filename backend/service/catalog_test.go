@@ -44,17 +44,17 @@ func TestToolCatalogCache(t *testing.T) {
 	// Uncached, a workflow of built-ins needs no listing; one with an MCP
 	// tool does.
 	builtinOnly := &workflow.Workflow{Nodes: []workflow.Node{{ID: "l", Type: workflow.TypeTool, Params: workflow.Params{Tool: "log"}}}}
-	if c := svc.catalogFor(context.Background(), s, builtinOnly); c.Has("files.read") || calls != 2 {
+	if c := svc.catalogFor(context.Background(), s, builtinOnly, ""); c.Has("files.read") || calls != 2 {
 		t.Fatalf("catalogFor listed the servers for built-ins (%d calls)", calls)
 	}
 	failing = false
 	agent := &workflow.Workflow{Nodes: []workflow.Node{{ID: "a", Type: workflow.TypeAiStep, Params: workflow.Params{AllowedTools: []string{"files.write"}}}}}
-	if c := svc.catalogFor(context.Background(), s, agent); !c.Has("files.write") || calls != 3 {
+	if c := svc.catalogFor(context.Background(), s, agent, ""); !c.Has("files.write") || calls != 3 {
 		t.Fatalf("catalogFor did not list the servers for an MCP tool (%d calls)", calls)
 	}
 	// A good answer is cached, and tells side-effect tools apart.
 	svc.ToolCatalog(context.Background())
-	svc.catalogFor(context.Background(), s, nil)
+	svc.catalogFor(context.Background(), s, nil, "")
 	if calls != 3 {
 		t.Fatalf("calls = %d, want 3 (cached)", calls)
 	}

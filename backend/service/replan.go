@@ -204,7 +204,7 @@ func (s *Service) SaveReplanned(ctx context.Context, path string, old, nw *workf
 	if err != nil {
 		st = settings.Settings{}
 	}
-	out.Proposal = replan.Propose(old, nw, s.catalogFor(ctx, st, nw))
+	out.Proposal = replan.Propose(old, nw, s.catalogFor(ctx, st, nw, ""))
 	return out
 }
 

@@ -48,7 +48,9 @@ type Deps struct {
 	// LLMOptions are added to every model client the Service makes (the
 	// CLI: its logger and the lines that say a call takes a while).
 	LLMOptions []llm.Option
-	// ListTools lists the built-in and MCP tools (default runner.Catalog).
+	// ListTools, when set, lists the built-in and MCP tools (tests);
+	// by default the Service's own MCP sessions do, which its runs share
+	// (mcp.go).
 	ListTools func(ctx context.Context, s settings.Settings) (*tools.Catalog, map[string]error)
 	// Replanner makes a run's Replanner; nil leaves replanning unavailable.
 	Replanner ReplannerFactory
@@ -89,6 +91,7 @@ type Service struct {
 	last   *lastRun // partial.go
 
 	cat catalogCache // catalog.go
+	mcp mcpSessions  // mcp.go
 	// breakers is the circuit breaker of every model client this Service
 	// makes, one per endpoint (ai.go).
 	breakers *llm.BreakerRegistry
@@ -96,9 +99,6 @@ type Service struct {
 
 // New returns a Service over deps.
 func New(deps Deps) *Service {
-	if deps.ListTools == nil {
-		deps.ListTools = runner.Catalog
-	}
 	if deps.Versions == nil {
 		deps.Versions = versions.DefaultStore
 	}
@@ -537,14 +537,24 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		run.canReplan = true
 		run.hearReplans(rp)
 	}
+	// The servers the approval check listed tools with, in the run's folder.
+	mcpDir := ""
+	if path != "" {
+		mcpDir = filepath.Dir(path)
+	}
+	opts.MCP = s.mcpFor(st, mcpDir)
 	if s.deps.Tune != nil {
 		s.deps.Tune(&opts)
 	}
+	doneMCP := s.useMCP(opts.MCP)
 	started = true
 	res.Started = true
 	forwarded := make(chan struct{})
 	go run.forward(forwarded)
-	go s.runInBackground(ctx, run, runner.New(opts), w, forwarded)
+	go func() {
+		defer doneMCP()
+		s.runInBackground(ctx, run, runner.New(opts), w, forwarded)
+	}()
 	return run, res, nil
 }
 
@@ -735,7 +745,7 @@ func (s *Service) replanner(st settings.Settings, client llm.Client) runner.Repl
 	if s.deps.Replanner == nil {
 		return nil
 	}
-	ctxCatalog := func(ctx context.Context) *tools.Catalog { return s.catalogFor(ctx, st, nil) }
+	ctxCatalog := func(ctx context.Context) *tools.Catalog { return s.catalogFor(ctx, st, nil, "") }
 	return s.deps.Replanner(st, client, ctxCatalog)
 }
 

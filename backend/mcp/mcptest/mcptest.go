@@ -135,6 +135,8 @@ func text(s string) *sdk.CallToolResult {
 //	                   stderr, then exits with status 3: a server that prints
 //	                   its own token as it dies
 //	linger {}          keeps running after its stdin closes, until SIGTERM
+//	pid {}             returns the server's process id: which session a
+//	                   call reached
 //
 // The server records how it ended in the mark "ended": "stdin closed", or
 // after linger "SIGTERM".
@@ -211,6 +213,10 @@ func NewServer() *sdk.Server {
 			fmt.Fprintf(os.Stderr, "mcptest: fatal: cannot authenticate with %s=%s\n", in.Name, os.Getenv(in.Name))
 			os.Exit(3)
 			return nil, nil, nil
+		})
+	sdk.AddTool(s, &sdk.Tool{Name: "pid", Description: "Return the server's process id.", Annotations: ro},
+		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
+			return text(strconv.Itoa(os.Getpid())), nil, nil
 		})
 	sdk.AddTool(s, &sdk.Tool{Name: "linger", Description: "Keep running after stdin closes, until SIGTERM.", Annotations: ro},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
