@@ -7,8 +7,9 @@ import (
 )
 
 // The JSON of these types is read by run logs (events.jsonl), escalation
-// events, patterns.jsonl and the frontend's types.ts: the field names and
-// the inlined classification must not change.
+// events, patterns.jsonl and the frontend (its types are generated from these,
+// frontend/src/gen/bindings.ts): the field names and the inlined classification
+// must not change.
 func TestJSONShapes(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	cases := []struct {
