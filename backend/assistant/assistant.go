@@ -107,6 +107,10 @@ type Result struct {
 	// Valid is false when the patch could not be read or leaves the
 	// workflow invalid after all attempts: the UI must not apply it silently.
 	Valid bool `json:"valid"`
+	// Unused is what the change left out of the model's reply. Steps
+	// left out make a valid change one the UI asks about before applying
+	// (Usable).
+	Unused planner.Unused `json:"unused"`
 	// Validated is false when validation was skipped (MaxRepairAttempts 0).
 	Validated bool `json:"validated"`
 	// Tries says, for each reply before the one used, why it could not be
@@ -122,6 +126,10 @@ type Result struct {
 	// (and its summary updated): save it with SaveChat.
 	Conversation *Conversation `json:"-"`
 }
+
+// Usable says whether the change may be applied without asking: valid,
+// and leaving no step of the reply out.
+func (r *Result) Usable() bool { return r.Valid && !r.Unused.Dropped() }
 
 // ErrConfig marks a Chat call that cannot work as configured.
 var ErrConfig = errors.New("assistant: not configured")
@@ -249,7 +257,7 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 				r.emit(Progress{Kind: ProgressRepairing, Attempt: attempt, Max: max})
 			}
 		}}, func(attempt int, reply llm.Reply, _ []llm.Message) reask.Verdict {
-		o := r.evaluate(reply)
+		o := r.evaluate(ctx, reply)
 		o.attempt = attempt
 		if o.kind == KindConversation && sawChange {
 			// A model that answers a correction with prose has not fixed
@@ -308,15 +316,20 @@ type outcome struct {
 	validated bool
 	problems  []validate.Problem
 	errors    []validate.Problem
+	unused    planner.Unused // what the patch left out of the reply
 }
 
-func (o *outcome) ok() bool {
+// valid: the reply was read into a change that passes validation.
+func (o *outcome) valid() bool {
 	return !o.truncated && o.stageErr == nil && !o.dodged && len(o.errors) == 0
 }
 
+// ok: valid, and nothing that looks like a step was left out.
+func (o *outcome) ok() bool { return o.valid() && !o.unused.Dropped() }
+
 // evaluate classifies a reply and, for a change, builds, merges and
 // validates it.
-func (r *run) evaluate(reply llm.Reply) *outcome {
+func (r *run) evaluate(ctx context.Context, reply llm.Reply) *outcome {
 	o := &outcome{text: reply.Text}
 	if reply.FinishReason == "length" {
 		// A cut-off reply could be closed by the repair and look fine
@@ -338,8 +351,8 @@ func (r *run) evaluate(reply llm.Reply) *outcome {
 	case KindConversation:
 		return o
 	case KindPlan:
-		plan, ws, err := planner.ParseOutput(reply.Text, planner.ParseOptions{Features: opts.Features, Catalog: opts.Catalog})
-		o.warnings = ws // ParseOutput ran extraction and repair itself
+		plan, ws, unused, err := planner.ReadReply(ctx, reply.Text, planner.ParseOptions{Features: opts.Features, Catalog: opts.Catalog})
+		o.warnings, o.unused = ws, unused // ReadReply ran extraction and repair itself
 		if err != nil {
 			o.stageErr = asStageError(err)
 			return o
@@ -371,6 +384,8 @@ func (r *run) evaluate(reply llm.Reply) *outcome {
 			return o
 		}
 		o.patch = p
+		o.unused = planner.MeasureUnused(reply.Text, append(slices.Clone(p.AddedNodes), p.UpdatedNodes...), p.AddedEdges, opts.Features)
+		o.warnings = append(o.warnings, o.unused.Warnings()...)
 		if empty {
 			o.kind = KindPlan
 		}
@@ -416,7 +431,7 @@ func asStageError(err error) *planner.StageError {
 func (r *run) finish(conv *Conversation, o *outcome, attempts int) *Result {
 	res := &Result{
 		Kind: o.kind, Message: o.message, Patch: o.patch, Workflow: o.merged,
-		Valid: o.ok(), Validated: o.validated, Problems: o.problems,
+		Valid: o.valid(), Validated: o.validated, Problems: o.problems, Unused: o.unused,
 		Attempts: attempts, LLMCalls: r.calls, Usage: r.usage,
 	}
 	res.Warnings = append(append([]Warning{}, r.ws...), o.warnings...)

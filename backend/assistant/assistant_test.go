@@ -553,11 +553,35 @@ func TestMixedFlatAndGraphGraphWins(t *testing.T) {
 	 "add_nodes": [{"id": "g", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "graph"}}],
 	 "add_edges": [{"from": "notify", "to": "g"}]}`
 	c := script(mixed)
-	conf, _ := cfg(3)
+	conf, _ := cfg(1)
 	res := chat(t, c, pipeline(), "add logging", conf)
 	mustWarn(t, res, StagePatch, "used the graph form")
 	if len(res.Patch.AddedNodes) != 1 || res.Patch.AddedNodes[0].Params.Arguments["message"] != "graph" {
 		t.Fatalf("added = %+v", res.Patch.AddedNodes)
+	}
+	// The flat step is left out, and the change says so: valid, but not
+	// usable without asking (with more attempts, the model is asked again).
+	if !res.Valid || res.Usable() || len(res.Unused.Steps) != 1 || !strings.Contains(res.Unused.Steps[0], "add[0]") {
+		t.Errorf("valid %v usable %v unused %v", res.Valid, res.Usable(), res.Unused.Steps)
+	}
+}
+
+// A patch that leaves steps of the reply out is asked again, naming them.
+func TestPatchLeftOutStepsReasked(t *testing.T) {
+	first := `{"add_nodes": [{"id": "g", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "one"}}],
+	 "more_nodes": [{"id": "h", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "two"}}],
+	 "add_edges": [{"from": "notify", "to": "g"}]}`
+	fixed := `{"add_nodes": [{"id": "g", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "one"}},
+	 {"id": "h", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "two"}}],
+	 "add_edges": [{"from": "notify", "to": "g"}, {"from": "g", "to": "h"}]}`
+	c := script(first, fixed)
+	conf, _ := cfg(3)
+	res := chat(t, c, pipeline(), "log twice", conf)
+	if c.calls() != 2 || !res.Usable() || len(res.Patch.AddedNodes) != 2 {
+		t.Fatalf("calls %d, usable %v, added %d, unused %v", c.calls(), res.Usable(), len(res.Patch.AddedNodes), res.Unused.Steps)
+	}
+	if reask := lastUser(c.request(1)); !strings.Contains(reask, `more_nodes[0] (tool_name "log", id "h")`) || !strings.Contains(reask, `"add_nodes"`) {
+		t.Errorf("the re-ask does not name the step left out and where it goes:\n%s", reask)
 	}
 }
 

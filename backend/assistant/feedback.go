@@ -27,11 +27,18 @@ func feedback(o *outcome) *reask.Feedback {
 		f.Failure = "You answered in prose, but the change you proposed before is still invalid. Send the corrected change as JSON."
 	default:
 		var b strings.Builder
-		writeProblems(&b, o)
+		if len(o.errors) > 0 {
+			writeProblems(&b, o)
+		}
+		place := `"add_nodes" (new steps) or "update" (changed ones), in one JSON object`
+		if o.kind == KindPlan {
+			place = `the plan's one "steps" list (or "nodes" with "edges"), in one JSON object`
+		}
+		planner.WriteDropped(&b, o.unused, place)
 		f.Problems = b.String()
 	}
 	for _, w := range o.warnings {
-		if w.Stage != planner.StageLayout {
+		if w.Stage != planner.StageLayout && !(w.Stage == planner.StageUnused && o.unused.Dropped()) {
 			f.Fixes = append(f.Fixes, w.Message)
 		}
 	}

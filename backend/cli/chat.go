@@ -178,11 +178,12 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 		}
 	}
 
-	// A valid change is kept as a proposal: what is applied later (or
-	// below, with --apply) is these bytes, checked against this file.
+	// A usable change (valid, leaving no step of the reply out) is kept
+	// as a proposal: what is applied later (or below, with --apply) is
+	// these bytes, checked against this file.
 	var prop *assistant.Proposal
 	saved := false
-	if hasChange && res.Valid {
+	if hasChange && res.Usable() {
 		prop, err = assistant.NewProposal(file, content, message, res, time.Now())
 		if err != nil {
 			extra = append(extra, assistant.Warning{Stage: assistant.StagePatch, Message: err.Error()})
@@ -240,6 +241,8 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 		return exitInvalid
 	case applyErr != nil:
 		return exitUnusable
+	case !res.Usable() && hasChange:
+		return exitInvalid
 	case !res.Valid:
 		return exitInvalid
 	}

@@ -31,7 +31,7 @@ func reaskFeedback(o *outcome, attempt int, final bool) *reask.Feedback {
 		if len(o.errors) > 0 {
 			writeProblems(&b, o)
 		}
-		WriteDropped(&b, o.unused)
+		WriteDropped(&b, o.unused, `the one "steps" list (or "nodes" with "edges"), in one JSON object`)
 		f.Problems = b.String()
 	}
 	if attempt >= 2 {
@@ -50,18 +50,22 @@ func reaskFeedback(o *outcome, attempt int, final bool) *reask.Feedback {
 }
 
 // WriteDropped tells the model which steps of its reply the plan left
-// out, so that it sends them in the one list where they count. The
-// planner and the assistant both send it.
-func WriteDropped(b *strings.Builder, u Unused) {
+// out, so that it sends them in place, where they count (a plan's steps
+// list, a patch's add_nodes). The planner and the assistant both send it.
+func WriteDropped(b *strings.Builder, u Unused, place string) {
 	if !u.Dropped() {
 		return
 	}
-	fmt.Fprintf(b, "The plan was read, but it leaves out %s of your reply, outside the plan's one list of steps:\n",
-		plural(len(u.Steps), "step", "steps"))
+	verb := "were"
+	if len(u.Steps) == 1 {
+		verb = "was"
+	}
+	fmt.Fprintf(b, "Your reply was read, but %s of it %s left out, outside %s:\n",
+		plural(len(u.Steps), "step", "steps"), verb, place)
 	for _, s := range u.Steps {
 		b.WriteString("- " + s + "\n")
 	}
-	b.WriteString("Put every step in the one \"steps\" list (or \"nodes\" with \"edges\"), in one JSON object.\n")
+	b.WriteString("Put every step in " + place + ".\n")
 }
 
 // Describe is the stage error as a re-ask quotes it: the stage, and where

@@ -89,11 +89,11 @@ func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.W
 	if err != nil {
 		return nil, ws, Unused{}, err
 	}
-	u := MeasureUnused(text, w.Nodes, w.Edges)
+	u := MeasureUnused(text, w.Nodes, w.Edges, opts.Features)
 	if u.Dropped() {
 		if best, aws, aerr := alignReply(ctx, text, opts.Catalog); aerr == nil && best != nil && best.canon != "" {
 			if w2, ws2, err2 := ParseOutputContext(ctx, best.canon, opts); err2 == nil {
-				if u2 := MeasureUnused(text, w2.Nodes, w2.Edges); !u2.Dropped() {
+				if u2 := MeasureUnused(text, w2.Nodes, w2.Edges, opts.Features); !u2.Dropped() {
 					note := Warning{Stage: StageUnused, Message: fmt.Sprintf(
 						"the reply's first reading left %s out; read the reply whole instead", plural(len(u.Steps), "step", "steps"))}
 					w, u, ws = w2, u2, append(append([]Warning{note}, aws...), ws2...)
@@ -136,8 +136,9 @@ type block struct {
 
 // MeasureUnused compares a reply with what was read from it: nodes and
 // edges are the result's (a plan's workflow, or what a patch adds and
-// updates).
-func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge) Unused {
+// updates). Steps of a type f disables are refused, not left out: the
+// features stage says so, and asking for them again would not help.
+func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f Features) Unused {
 	b := newAlignBudget(context.Background())
 	vals := readValues(reply, b)
 	var u Unused
@@ -184,7 +185,7 @@ func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge) U
 	pairByType(blocks[used].steps, nodes)
 	for k, bl := range blocks {
 		for _, s := range bl.steps {
-			if s.node >= 0 {
+			if s.node >= 0 || s.typ == workflow.TypeAiStep && !f.AllowAgentSteps || s.typ == workflow.TypeAiTransform && !f.AllowAITransforms {
 				continue
 			}
 			switch {
@@ -370,14 +371,22 @@ func toolOf(v *vnode) string {
 	return ""
 }
 
-// stepTypeOf is the step type an object names, "" when none.
+// stepTypeOf is the step type an object names, or the one its prompt
+// makes it (an AiStep, as the decoder reads it); "" when none.
 func stepTypeOf(v *vnode) workflow.NodeType {
+	prompt := false
 	for i, k := range v.keys {
-		if f, _, _ := fieldName(k, stepSchemas); f == "step_type" {
+		switch f, _, _ := fieldName(k, stepSchemas); f {
+		case "step_type":
 			if t, ok := NormalizeStepType(v.kids[i].text()); ok {
 				return t
 			}
+		case "prompt":
+			prompt = true
 		}
+	}
+	if prompt {
+		return workflow.TypeAiStep
 	}
 	return ""
 }

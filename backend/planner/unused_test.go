@@ -89,7 +89,7 @@ func TestDroppedStepsAreReasked(t *testing.T) {
 		t.Fatalf("%d calls, want 2 (a re-ask for the left-out steps)", len(fake.calls))
 	}
 	reask := fake.lastUser(2)
-	for _, want := range []string{"leaves out 2 steps", `more_steps[0] (tool_name "write_file", id "save")`, `more_steps[1] (tool_name "log", id "report")`} {
+	for _, want := range []string{"2 steps of it were left out", `more_steps[0] (tool_name "write_file", id "save")`, `more_steps[1] (tool_name "log", id "report")`} {
 		if !strings.Contains(reask, want) {
 			t.Errorf("re-ask lacks %q:\n%s", want, reask)
 		}
@@ -158,7 +158,7 @@ func TestUnusedNothingOnCompleteReplies(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		if u := MeasureUnused(r.text, w.Nodes, w.Edges); u.Dropped() {
+		if u := MeasureUnused(r.text, w.Nodes, w.Edges, opts.Features); u.Dropped() {
 			t.Errorf("%s: %d nodes, yet %s", r.name, len(w.Nodes), u.Summary())
 		}
 	}
@@ -181,7 +181,7 @@ func TestUnusedCountsEveryPlacement(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", text, err)
 			}
-			u := MeasureUnused(text, w.Nodes, w.Edges)
+			u := MeasureUnused(text, w.Nodes, w.Edges, Features{})
 			if len(w.Nodes)+len(u.Steps) != n {
 				t.Errorf("%d steps under %q: %d nodes + %d named left out", n, key, len(w.Nodes), len(u.Steps))
 			}
