@@ -48,8 +48,10 @@ func Truncated(m map[string]any) map[string]string {
 // Field is the one lookup of root.name in root's outputs m, for
 // conditions and templates alike: a value cut at its cap is a
 // *TruncatedError, a field m lacks a *MissingFieldError (unless it is
-// lenient, or m is empty: a node that has not run).
+// lenient, or m is empty: a node that has not run). An alias the outputs
+// lack reads its field (FieldAlias: an MCP step's content is its text).
 func Field(root, name string, m map[string]any, lenient map[string]bool) (any, error) {
+	name = resolveAlias(name, m)
 	if why, cut := Truncated(m)[name]; cut {
 		return nil, &TruncatedError{Root: root, Field: name, Why: why}
 	}

@@ -100,10 +100,10 @@ func TestMissingFieldFailsTheReader(t *testing.T) {
 		e.opts.Tools = map[string]Tool{"echo": echo}
 		res := e.run(parse(t, `"nodes":[
  {"id":"a","key":"echo","type":"Tool","params":{"tool":"echo","arguments":{}}},
- {"id":"b","key":"say","name":"Say","type":"Tool","params":{"tool":"log","arguments":{"message":"{{echo.content}}"}}}],
+ {"id":"b","key":"say","name":"Say","type":"Tool","params":{"tool":"log","arguments":{"message":"{{echo.contents}}"}}}],
  "edges":[{"from":"a","to":"b"}]`))
 		wantOutcome(t, res, OutcomeFailed)
-		if res.StoppedAt == nil || res.StoppedAt.Key != "say" || !strings.Contains(res.Error, `echo has no field "content" (it has the fields data, text)`) {
+		if res.StoppedAt == nil || res.StoppedAt.Key != "say" || !strings.Contains(res.Error, `echo has no field "contents" (it has the fields data, text)`) {
 			t.Errorf("stopped at %+v: %q", res.StoppedAt, res.Error)
 		}
 	})
@@ -112,13 +112,28 @@ func TestMissingFieldFailsTheReader(t *testing.T) {
 		e.opts.Tools = map[string]Tool{"echo": echo}
 		res := e.run(parse(t, `"nodes":[
  {"id":"a","key":"echo","type":"Tool","params":{"tool":"echo","arguments":{}}},
- {"id":"i","key":"check","type":"If","params":{"condition":"echo.content == 'hello'"}},
+ {"id":"i","key":"check","type":"If","params":{"condition":"echo.contents == 'hello'"}},
  {"id":"t","key":"t","type":"Tool","params":{"tool":"log","arguments":{"message":"yes"}}},
  {"id":"f","key":"f","type":"Tool","params":{"tool":"log","arguments":{"message":"no"}}}],
  "edges":[{"from":"a","to":"i"},{"from":"i","to":"t","output":{"type":"IfTrue"}},{"from":"i","to":"f","output":{"type":"IfFalse"}}]`))
 		wantOutcome(t, res, OutcomeFailed)
-		if !strings.Contains(res.Error, `echo has no field "content"`) || len(e.rec.logs()) != 0 {
+		if !strings.Contains(res.Error, `echo has no field "contents"`) || len(e.rec.logs()) != 0 {
 			t.Errorf("%q, logs %q", res.Error, e.rec.logs())
+		}
+	})
+	// MCP's names of a result's parts read Weft's fields (expression.Field).
+	t.Run("alias", func(t *testing.T) {
+		e := newEnv(t)
+		e.opts.Tools = map[string]Tool{"echo": echo}
+		res := e.run(parse(t, `"nodes":[
+ {"id":"a","key":"echo","type":"Tool","params":{"tool":"echo","arguments":{}}},
+ {"id":"i","key":"check","type":"If","params":{"condition":"echo.content == 'hello' && echo.structuredContent.n == 1"}},
+ {"id":"t","key":"t","type":"Tool","params":{"tool":"log","arguments":{"message":"{{echo.content}} {{echo.structuredContent.n}}"}}},
+ {"id":"f","key":"f","type":"Tool","params":{"tool":"log","arguments":{"message":"no"}}}],
+ "edges":[{"from":"a","to":"i"},{"from":"i","to":"t","output":{"type":"IfTrue"}},{"from":"i","to":"f","output":{"type":"IfFalse"}}]`))
+		wantOutcome(t, res, OutcomeSucceeded)
+		if logs := e.rec.logs(); len(logs) != 1 || logs[0] != "hello 1" {
+			t.Errorf("logs %q", logs)
 		}
 	})
 }

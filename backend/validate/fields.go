@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -18,6 +19,12 @@ import (
 
 // CodeUnknownOutput is a reference to a field its node does not produce.
 const CodeUnknownOutput = "unknown_output"
+
+// CodeOutputAlias is a reference to a field by another name that reads
+// the field (expression.FieldAlias: an MCP step's content is its text, its
+// structuredContent its data): a warning that names the field, so the
+// step runs and a model is not asked again for it.
+const CodeOutputAlias = "output_alias"
 
 // knownFields returns the output names of a node, or false when they are
 // not known.
@@ -115,6 +122,10 @@ func (v *validator) checkFields() {
 				}
 				reported[r] = true
 				where := capitalize(v.placeName(kind, ii, caseIdx))
+				if f, ok := expression.FieldAlias(r.field); ok && slices.Contains(names[src], f) {
+					v.add(CodeOutputAlias, SeverityWarning, aliasMsg(where, r, f), []int32{ii, src})
+					continue
+				}
 				v.add(CodeUnknownOutput, SeverityError, unknownOutputMsg(where, r, v.typed(src), names[src]), []int32{ii, src})
 			}
 		}
@@ -154,11 +165,20 @@ func (v *validator) checkFields() {
 	}
 	if v.w != nil && v.w.DoneWhen != nil && v.w.DoneWhen.Condition != "" {
 		for _, r := range exprRefs(v.w.DoneWhen.Condition, nil) {
-			if src, known := lookup(r.key); known && !slices.Contains(names[src], r.field) {
+			src, known := lookup(r.key)
+			switch f, alias := expression.FieldAlias(r.field); {
+			case !known || slices.Contains(names[src], r.field):
+			case alias && slices.Contains(names[src], f):
+				v.add(CodeOutputAlias, SeverityWarning, aliasMsg("The workflow's done_when condition", r, f), []int32{src})
+			default:
 				v.add(CodeUnknownOutput, SeverityError, unknownOutputMsg("The workflow's done_when condition", r, v.typed(src), names[src]), []int32{src})
 			}
 		}
 	}
+}
+
+func aliasMsg(where string, r fieldRef, field string) string {
+	return fmt.Sprintf("%s reads %s.%s, which Weft calls %s.%s: it reads that (write %s.%s)", where, r.key, r.field, r.key, field, r.key, field)
 }
 
 func unknownOutputMsg(where string, r fieldRef, src string, names []string) string {
