@@ -259,6 +259,12 @@ export namespace assistant {
      * workflow invalid after all attempts: the UI must not apply it silently.
      */
     valid: boolean;
+    /**
+     * Unused is what the change left out of the model's reply. Steps
+     * left out make a valid change one the UI asks about before applying
+     * (Usable).
+     */
+    unused: planner.Unused;
     /** Validated is false when validation was skipped (MaxRepairAttempts 0). */
     validated: boolean;
     /**
@@ -813,6 +819,36 @@ export namespace main {
 }
 
 export namespace planner {
+  /** Unused is what the reply held that the result does not use. */
+  export interface Unused {
+    /**
+     * Steps are the reply's step-like objects no node stands for: where
+     * each was and what it named. A result with Steps is not usable
+     * unseen: the planner re-asks, `weft plan` exits 1 unless
+     * --allow-dropped, the desktop asks before applying.
+     */
+    steps?: string[];
+    /**
+     * Edges are edges of the reply between two of its steps that the
+     * result does not connect (not even through one node between, as
+     * the inference's EndLoop rerouting does).
+     */
+    edges?: string[];
+    /**
+     * Drafts are step-like objects of an earlier complete plan in the
+     * same reply that the chosen plan replaced (models correct
+     * themselves); said, not counted as dropped.
+     */
+    drafts?: string[];
+    /**
+     * Text counts the characters of the reply outside its JSON (prose;
+     * code fences and reasoning blocks do not count).
+     */
+    text?: number;
+    /** Partial: the reply was too large or deep to measure whole. */
+    partial?: boolean;
+  }
+
   /** Warning is something a stage fixed, guessed or dropped. */
   export interface Warning {
     /** "truncation","extract","repair","decode","align","features","map","edges","infer","layout","validate","reask" */

@@ -37,6 +37,7 @@ function merged(): Workflow {
 function result(over: Partial<AssistantResult> = {}): AssistantResult {
   return {
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    unused: {},
     kind: 'patch',
     message: 'Added a greeting.',
     patch: patch(),

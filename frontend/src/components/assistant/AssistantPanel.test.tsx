@@ -22,6 +22,7 @@ function invalidResult(): AssistantResult {
   const added = { id: 'n9', key: 'gate', name: 'Gate', type: 'If' as const, params: { condition: 'true' } };
   return {
     usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    unused: {},
     kind: 'patch',
     message: 'Added a gate.',
     patch: { added_nodes: [added], removed_node_ids: [], updated_nodes: [], added_edges: [], removed_edges: [], warnings: [] },
