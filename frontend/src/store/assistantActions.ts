@@ -106,6 +106,7 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
       warnings,
       problems: problems.filter((x) => x.severity === 'error'),
       valid,
+      leftOut: r.unused.steps ?? [],
       validated: r.validated,
       attempts: r.attempts,
     };
@@ -154,7 +155,8 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
   }
 
   /** apply merges the proposal into the document as one undo step. An
-   * invalid proposal needs anyway=true (the "Apply anyway" confirmation). */
+   * invalid proposal, or one that leaves steps of the model's reply out,
+   * needs anyway=true (the "Apply anyway" confirmation). */
   async function apply(opts?: { anyway?: boolean }): Promise<ApplyOutcome> {
     const { proposal, doc } = store.getState();
     if (!proposal || !doc) return 'none';
@@ -163,7 +165,7 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
       // not what was shown. Show the same patch against it and ask again.
       return reReview(proposal, doc);
     }
-    if (!proposal.valid && !opts?.anyway) {
+    if ((!proposal.valid || proposal.leftOut?.length) && !opts?.anyway) {
       store.getState().setConfirmingApplyAnyway(true);
       return 'needs-confirm';
     }

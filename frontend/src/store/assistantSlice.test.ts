@@ -274,6 +274,20 @@ describe('apply', () => {
     expect(store.getState().confirmingApplyAnyway).toBe(false);
   });
 
+  it('a valid change that leaves steps of the reply out needs an explicit Apply anyway', async () => {
+    fake.assistantSend.mockResolvedValue(result({ unused: { steps: ['more_nodes[0] (tool_name "log", id "h")'] } }));
+    const a = actions();
+    await a.send('add a greeting');
+    const before = store.getState().doc;
+    expect(store.getState().proposal?.leftOut).toEqual(['more_nodes[0] (tool_name "log", id "h")']);
+    expect(await a.apply()).toBe('needs-confirm');
+    expect(fake.applyPatch).not.toHaveBeenCalled();
+    expect(store.getState().doc).toBe(before);
+    expect(store.getState().confirmingApplyAnyway).toBe(true);
+    expect(await a.apply({ anyway: true })).toBe('applied');
+    expect(store.getState().doc!.nodes.map((n) => n.id)).toContain('n7');
+  });
+
   it('keeps the backend review and, when the document changed after it, reviews again instead of applying', async () => {
     const changes = {
       added_nodes: [],

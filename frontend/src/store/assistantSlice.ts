@@ -64,6 +64,9 @@ export interface Proposal {
   problems: Problem[];
   /** false: applying needs an explicit "Apply anyway" */
   valid: boolean;
+  /** steps of the model's reply the change leaves out (where each was and
+   * what it named); any: applying needs an explicit "Apply anyway" too */
+  leftOut?: string[];
   validated: boolean;
   attempts: number;
 }

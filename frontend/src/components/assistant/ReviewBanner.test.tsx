@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureOpen, fixtureWorkflow } from '../../test/fixtures';
 import type { ChangeSet } from '../../types';
@@ -176,5 +176,20 @@ describe('ReviewBanner', () => {
       expect.stringContaining('List files'),
       expect.stringContaining('Summarise'),
     ]);
+  });
+
+  it('names the steps of the reply a valid change leaves out, and asks before applying it', () => {
+    show(proposal({ leftOut: ['more_steps[0] (tool_name "log", id "report")'] }));
+    expect(screen.getByTestId('review-left-out').textContent).toContain('more_steps[0] (tool_name "log", id "report")');
+    expect(screen.getByTestId('review-validity').textContent).toContain('valid');
+    expect(screen.getByTestId('apply-change').textContent).toContain('Apply anyway');
+    act(() => useStore.getState().setConfirmingApplyAnyway(true));
+    expect(screen.getByTestId('apply-anyway-left-out').textContent).toContain('One step of the model');
+  });
+
+  it('a change that leaves nothing out applies at once', () => {
+    show(proposal({ leftOut: [] }));
+    expect(screen.queryByTestId('review-left-out')).toBeNull();
+    expect(screen.getByTestId('apply-change').textContent).not.toContain('anyway');
   });
 });

@@ -1,8 +1,9 @@
 // The review of a proposed change: what it adds, removes and modifies (the
 // canvas shows the same in green, red and amber) with every field it sets,
 // old → new in full (the backend's ChangeSet: nothing is computed here), its
-// validation errors and warnings, and Apply / Discard. An invalid change
-// needs "Apply anyway".
+// validation errors and warnings, the steps of the reply it leaves out, and
+// Apply / Discard. An invalid change, or one that leaves steps out, needs
+// "Apply anyway".
 import { Check, CircleAlert, GitPullRequestArrow, Minus, PencilLine, Plus, TriangleAlert, X } from 'lucide-react';
 import { useMemo } from 'react';
 import { typeMeta } from '../../graph/nodeMeta';
@@ -172,6 +173,8 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
   const edgesRemoved = p.diff.removed_edges?.length ?? 0;
   const title = p.kind === 'plan' ? 'Proposed plan' : 'Proposed change';
   const validity = !p.valid ? 'invalid' : p.validated ? 'valid' : 'unchecked';
+  const leftOut = p.leftOut ?? [];
+  const asks = !p.valid || leftOut.length > 0;
 
   return (
     <section className={`review ${validity}`} aria-label={title} data-testid="review-banner" data-valid={String(p.valid)}>
@@ -217,6 +220,22 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
         </ul>
       )}
 
+      {leftOut.length > 0 && (
+        <div className="review-problems" data-testid="review-left-out">
+          <p>
+            <TriangleAlert size={13} className="sev warning" /> The model&apos;s reply held{' '}
+            {leftOut.length === 1 ? 'a step' : `${leftOut.length} steps`} this change leaves out:
+          </p>
+          <ul>
+            {leftOut.map((s, i) => (
+              <li key={i}>
+                <code>{s}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+
       {p.warnings.length > 0 && (
         <details className="review-warnings" data-testid="review-warnings">
           <summary>
@@ -234,12 +253,25 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
       )}
 
       {confirming ? (
-        <div className="review-confirm" role="alertdialog" aria-label="Apply an invalid change" data-testid="apply-anyway-confirm">
-          <p>
-            This change leaves the workflow invalid
-            {p.problems.length ? ` (${p.problems.length} error${p.problems.length === 1 ? '' : 's'})` : ''}. You can fix it
-            on the canvas after applying, or undo it.
-          </p>
+        <div
+          className="review-confirm"
+          role="alertdialog"
+          aria-label={p.valid ? 'Apply a change that leaves steps out' : 'Apply an invalid change'}
+          data-testid="apply-anyway-confirm"
+        >
+          {!p.valid && (
+            <p>
+              This change leaves the workflow invalid
+              {p.problems.length ? ` (${p.problems.length} error${p.problems.length === 1 ? '' : 's'})` : ''}. You can fix
+              it on the canvas after applying, or undo it.
+            </p>
+          )}
+          {leftOut.length > 0 && (
+            <p data-testid="apply-anyway-left-out">
+              {leftOut.length === 1 ? 'One step' : `${leftOut.length} steps`} of the model&apos;s reply will not be in the
+              workflow. Apply without {leftOut.length === 1 ? 'it' : 'them'}, or discard and ask again.
+            </p>
+          )}
           <div className="review-actions">
             <button type="button" className="btn danger" onClick={() => void actions.apply({ anyway: true })}>
               Apply anyway
@@ -251,7 +283,7 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
         </div>
       ) : (
         <div className="review-actions">
-          {p.valid ? (
+          {!asks ? (
             <button type="button" className="btn primary" onClick={() => void actions.apply()} data-testid="apply-change">
               <Check size={14} /> Apply
             </button>
