@@ -437,66 +437,92 @@ func viaText(n *vnode) string {
 	return "a string"
 }
 
-// matchField finds the field of the schemas a key names: the canonical
-// name or a synonym (exact, after normalizing), else the nearest name by
-// edit distance (at most 1 for names of 4 to 7 letters, 2 from 8 on).
-// It returns the name matched (canonical or synonym) and whether the key
-// was that name already.
-func matchField(key string, schemas []string) (string, bool) {
-	n := norm(key)
-	best, bestD := "", 3
+// fieldGroup is the names of some schemas' fields, flattened once: each
+// canonical name and synonym with its normalized form and its field.
+type fieldGroup struct {
+	exact map[string]fieldEntry // by normalized name; the first schema's wins
+	all   []fieldEntry
+}
+
+type fieldEntry struct{ name, norm, canon string }
+
+func newFieldGroup(schemas ...string) *fieldGroup {
+	g := &fieldGroup{exact: map[string]fieldEntry{}}
 	for _, s := range schemas {
-		for f, alts := range synonyms[s] {
-			for _, name := range append([]string{f}, alts...) {
-				nn := norm(name)
-				if nn == n {
-					return name, true
+		fields := make([]string, 0, len(synonyms[s]))
+		for f := range synonyms[s] {
+			fields = append(fields, f)
+		}
+		slices.Sort(fields)
+		for _, f := range fields {
+			for _, name := range append([]string{f}, synonyms[s][f]...) {
+				e := fieldEntry{name: name, norm: norm(name), canon: f}
+				if _, dup := g.exact[e.norm]; !dup {
+					g.exact[e.norm] = e
 				}
-				if len(n) < 4 || len(nn) < 4 {
-					continue
-				}
-				limit := 1
-				if len(nn) >= 8 {
-					limit = 2
-				}
-				if d := distance(n, nn); d <= limit && (d < bestD || d == bestD && name < best) {
-					best, bestD = name, d
-				}
+				g.all = append(g.all, e)
 			}
 		}
 	}
-	return best, false
+	return g
 }
 
-// Schema lists for fieldName.
+// The field groups the stage matches keys against, and their schemas.
 var (
 	planSchema = []string{"plan"}
 	edgeSchema = []string{"edge"}
+	stepFields = newFieldGroup(stepSchemas...)
+	planFields = newFieldGroup(planSchema...)
+	edgeFields = newFieldGroup(edgeSchema...)
 )
+
+// groupOf returns the flattened group of a schema list (built once for
+// the lists the stage uses).
+func groupOf(schemas []string) *fieldGroup {
+	switch {
+	case slices.Equal(schemas, stepSchemas):
+		return stepFields
+	case slices.Equal(schemas, planSchema):
+		return planFields
+	case slices.Equal(schemas, edgeSchema):
+		return edgeFields
+	}
+	return newFieldGroup(schemas...)
+}
 
 // templateField are names under which a string is a template or an
 // expression, never an object to parse, whatever field they align to.
 var templateField = setOf("input", "inputs", "text", "data", "source", "from")
 
-// fieldName is matchField with the canonical field it belongs to.
+// fieldName finds the field of a group a key names: the canonical name or
+// a synonym (exact, after normalizing), else the nearest name by edit
+// distance (at most 1 for names of 4 to 7 letters, 2 from 8 on). It
+// returns the field, the name matched (canonical or synonym) and whether
+// the key was that name already; "" when nothing is near.
 func fieldName(key string, schemas []string) (canon, name string, exact bool) {
-	name, exact = matchField(key, schemas)
-	return canonicalOf(name, schemas), name, exact
-}
-
-// canonicalOf maps a field name or synonym to its canonical field.
-func canonicalOf(name string, schemas []string) string {
-	if name == "" {
-		return ""
+	g := groupOf(schemas)
+	n := norm(key)
+	if e, ok := g.exact[n]; ok {
+		return e.canon, e.name, true
 	}
-	for _, s := range schemas {
-		for f, alts := range synonyms[s] {
-			if f == name || slices.Contains(alts, name) {
-				return f
-			}
+	if len(n) < 4 {
+		return "", "", false
+	}
+	var best fieldEntry
+	bestD := 3
+	for _, e := range g.all {
+		if len(e.norm) < 4 || len(e.norm) > len(n)+2 || len(n) > len(e.norm)+2 {
+			continue
+		}
+		limit := 1
+		if len(e.norm) >= 8 {
+			limit = 2
+		}
+		if d := distance(n, e.norm); d <= limit && d < bestD {
+			best, bestD = e, d
 		}
 	}
-	return name
+	return best.canon, best.name, false
 }
 
 // nearStepType reads a step type one edit from a known one ("Tol",

@@ -335,3 +335,24 @@ func TestAlignOnlyWhenTheDecoderFails(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAlign is the alignment stage's cost on replies only it reads:
+// a 200-step plan under an envelope with its list renamed, as a JSON
+// string, and as block YAML (ParseOutput whole: the failed first
+// reading, the search, then the usual stages).
+func BenchmarkAlign(b *testing.B) {
+	bud := newAlignBudget(context.Background())
+	plan := fromGJSON(gjson.Parse(benchPlan(200, false)), bud, 0)
+	for _, rw := range []string{"envelope", "json string", "yaml"} {
+		text := alignRewrites[rw](plan.clone())
+		b.Run(strings.ReplaceAll(rw, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := ParseOutput(text, benchParseOptions); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
