@@ -102,6 +102,9 @@ func alignReply(ctx context.Context, text string, cat *tools.Catalog) (*interp, 
 	for _, n := range best.notes {
 		notes = append(notes, Warning{Stage: StageAlign, Message: n})
 	}
+	// What the repair changed in the values read (in any of them: the
+	// search read them all).
+	notes = append(notes, a.b.repairs...)
 	return best, notes, nil
 }
 

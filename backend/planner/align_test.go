@@ -356,3 +356,16 @@ func BenchmarkAlign(b *testing.B) {
 		})
 	}
 }
+
+// TestAlignSaysWhatItRepaired: JSON the alignment repaired to read it is
+// reported as the first reading reports it.
+func TestAlignSaysWhatItRepaired(t *testing.T) {
+	text := `{"tasks": [{"step_type": "Tool", "tool_name": "log", "arguments": {"message": "a"},}, {"step_type": "Tool", "tool_name": "log", "arguments": {"message": "b"}},]}`
+	w, ws, err := ParseOutput(text, ParseOptions{Catalog: testCatalog()})
+	if err != nil || len(w.Nodes) != 2 {
+		t.Fatalf("%v %v", err, ws)
+	}
+	if len(WarningsOf(ws, StageRepair)) == 0 || len(WarningsOf(ws, StageAlign)) == 0 {
+		t.Errorf("the repair or the alignment is not reported: %v", ws)
+	}
+}

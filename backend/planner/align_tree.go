@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +60,9 @@ type alignBudget struct {
 	nodes    int
 	deadline time.Time
 	out      bool // ran out: the search stopped early
+	// repairs are what the JSON repair changed in the values read, so
+	// that a reading says so like the first reading does (a few).
+	repairs []Warning
 }
 
 func newAlignBudget(ctx context.Context) *alignBudget {
@@ -136,9 +140,14 @@ func parseJSONish(s string, b *alignBudget, depth int) *vnode {
 	if s == "" || (s[0] != '{' && s[0] != '[') {
 		return nil
 	}
-	fixed, _, err := RepairJSON(s)
+	fixed, ws, err := RepairJSON(s)
 	if err != nil {
 		return nil
+	}
+	for _, w := range ws {
+		if len(b.repairs) < 6 && !slices.Contains(b.repairs, w) {
+			b.repairs = append(b.repairs, w)
+		}
 	}
 	r := gjson.Parse(fixed)
 	if !r.IsObject() && !r.IsArray() {
