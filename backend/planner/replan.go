@@ -61,6 +61,10 @@ func (p *Replanner) Replan(ctx context.Context, req failure.ReplanRequest) (*wor
 	if !res.Valid || res.Workflow == nil {
 		return nil, fmt.Errorf("the planner found no valid new plan: %s", res.Summary)
 	}
+	if !res.Usable(false) {
+		// A run never goes on with a fragment nobody has seen.
+		return nil, fmt.Errorf("the new plan leaves steps of the model's reply out: %s", res.Summary)
+	}
 	return res.Workflow, nil
 }
 

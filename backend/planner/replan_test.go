@@ -286,3 +286,13 @@ func TestPlanPromptKnownPatterns(t *testing.T) {
 		t.Fatal("no source, no section")
 	}
 }
+
+func TestReplanRefusesPlanThatLeavesStepsOut(t *testing.T) {
+	reply := `{"steps": [{"id": "check", "step_type": "Tool", "tool_name": "run_command", "arguments": {"command": "true"}}],
+ "more_steps": [{"id": "report", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "done"}}]}`
+	fake := &scripted{t: t, replies: []scriptedReply{answer(reply)}}
+	p := &Replanner{Client: fake, Config: Config{MaxRepairAttempts: 1}}
+	if _, err := p.Replan(context.Background(), failureRequest(t)); err == nil || !strings.Contains(err.Error(), "more_steps[0]") {
+		t.Fatalf("err %v", err)
+	}
+}

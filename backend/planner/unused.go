@@ -361,10 +361,17 @@ func stepParts(v *vnode, s *stepObj, b *alignBudget) []int {
 	return out
 }
 
+// stepField is the step field a key names (align.go's matching), "" when
+// none.
+func stepField(key string) string {
+	f, _, _ := fieldName(key, stepSchemas)
+	return f
+}
+
 // toolOf is the tool an object names, "" when none.
 func toolOf(v *vnode) string {
 	for i, k := range v.keys {
-		if f, _, _ := fieldName(k, stepSchemas); f == "tool_name" {
+		if stepField(k) == "tool_name" {
 			return v.kids[i].text()
 		}
 	}
@@ -376,7 +383,7 @@ func toolOf(v *vnode) string {
 func stepTypeOf(v *vnode) workflow.NodeType {
 	prompt := false
 	for i, k := range v.keys {
-		switch f, _, _ := fieldName(k, stepSchemas); f {
+		switch f := stepField(k); f {
 		case "step_type":
 			if t, ok := NormalizeStepType(v.kids[i].text()); ok {
 				return t
@@ -398,7 +405,7 @@ func stepLabel(v *vnode, tool string) string {
 		parts = append(parts, "tool_name "+clipText(tool, 40))
 	}
 	for i, k := range v.keys {
-		switch f, _, _ := fieldName(k, stepSchemas); f {
+		switch f := stepField(k); f {
 		case "id", "name":
 			if t := v.kids[i].text(); t != "" {
 				parts = append(parts, f+" "+clipText(t, 40))
@@ -444,7 +451,7 @@ func leafStrings(v *vnode, b *alignBudget, out []string) []string {
 			}
 			for i, k := range n.keys {
 				if top {
-					if f, _, _ := fieldName(k, stepSchemas); f == "tool_name" || f == "step_type" {
+					if f := stepField(k); f == "tool_name" || f == "step_type" {
 						continue
 					}
 				}
