@@ -34,6 +34,9 @@ func run(t *testing.T, env map[string]string, args ...string) (int, string, stri
 	c := &cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: os.Getenv,
 		log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	code := c.main(context.Background(), args)
+	for _, svc := range c.services { // as Run does: the command's MCP servers stop
+		svc.Close()
+	}
 	return code, out.String(), errb.String()
 }
 

@@ -8,12 +8,12 @@ import (
 
 	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/service"
-	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-func (c *cli) validate(_ context.Context, args []string) int {
+func (c *cli) validate(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	asJSON := fs.Bool("json", false, "print the result as JSON")
@@ -36,7 +36,18 @@ func (c *cli) validate(_ context.Context, args []string) int {
 		c.log.Info("load", "warning", wn)
 	}
 	have := c.secretNames()
-	res := validate.ValidateWith(w, tools.Builtin(), validate.Options{Secrets: have})
+	// MCP tools are checked against their servers' lists (cached; the
+	// settings are read only when the workflow names a tool not built in).
+	svc := service.New(service.Deps{Logger: c.log, Settings: func() (settings.Settings, []string, error) {
+		s, err := c.effective()
+		return s, nil, err
+	}})
+	c.services = append(c.services, svc)
+	cat, catWarnings := svc.ValidationCatalog(ctx, w, fs.Arg(0))
+	for _, wn := range catWarnings {
+		fmt.Fprintf(c.stderr, "weft: warning: %s\n", wn)
+	}
+	res := validate.ValidateWith(w, cat, validate.Options{Secrets: have})
 	if res.Problems == nil {
 		res.Problems = []validate.Problem{}
 	}

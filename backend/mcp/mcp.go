@@ -3,7 +3,9 @@
 // when it is first needed, lists its tools for the catalog (as
 // "server.tool"), calls them for Tool nodes and AI steps, and stops every
 // server cleanly, process group and all, so no browser or node process
-// outlives a run.
+// outlives its Manager (a run's, or a Service's: the command's or the
+// window's, backend/service). CatalogCache keeps servers' tool lists on
+// disk for validation.
 package mcp
 
 import (

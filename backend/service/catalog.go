@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/weft-dev/weft/backend/mcp"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -154,4 +158,51 @@ func (s *Service) CatalogFor(ctx context.Context, w *workflow.Workflow) *tools.C
 		st = settings.Settings{}
 	}
 	return s.catalogFor(ctx, st, w, "")
+}
+
+// ValidationCatalog describes the tools w uses for checking it (weft
+// validate): the built-ins, and the MCP tools w names from each server's
+// tool list cached on disk (mcp.CatalogCache), listed afresh by starting
+// the server when the cache is missing, older than a day, made for other
+// settings or lacking a tool w names. A server that cannot be listed is
+// left out with a warning (its steps are then unknown_tool). Every MCP
+// tool in it counts as acting, whatever its server annotated: it serves
+// validation, never approval.
+func (s *Service) ValidationCatalog(ctx context.Context, w *workflow.Workflow, path string) (*tools.Catalog, []string) {
+	if w == nil || !usesOtherTools(w, s.deps.Builtin) {
+		return s.deps.Builtin, nil // the settings are not even read
+	}
+	st, _, err := s.settings()
+	if err != nil {
+		return s.deps.Builtin, []string{"MCP tools are not checked: " + err.Error()}
+	}
+	if len(st.MCPServers) == 0 {
+		return s.deps.Builtin, nil
+	}
+	cache, err := mcp.DefaultCatalogCache()
+	if err != nil {
+		return s.deps.Builtin, []string{"MCP tools are not checked: " + err.Error()}
+	}
+	var names []string
+	for i := range w.Nodes {
+		n := &w.Nodes[i]
+		if n.Type == workflow.TypeTool {
+			names = append(names, n.Params.Tool)
+		}
+		names = append(names, n.Params.AllowedTools...)
+	}
+	dir := ""
+	if path != "" {
+		if abs, err := filepath.Abs(path); err == nil {
+			dir = filepath.Dir(abs)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, catalogTimeout)
+	defer cancel()
+	cat, errs := s.mcpFor(st, dir).ValidationCatalog(ctx, s.deps.Builtin, cache, names)
+	var warnings []string
+	for _, n := range slices.Sorted(maps.Keys(errs)) {
+		warnings = append(warnings, fmt.Sprintf("MCP server %q: %v; its tools are not checked", n, errs[n]))
+	}
+	return cat, warnings
 }

@@ -136,7 +136,8 @@ func text(s string) *sdk.CallToolResult {
 //	                   its own token as it dies
 //	linger {}          keeps running after its stdin closes, until SIGTERM
 //	pid {}             returns the server's process id: which session a
-//	                   call reached
+//	                   call reached (read-only, closed world: a model's
+//	                   step needs no approval for it)
 //
 // The server records how it ended in the mark "ended": "stdin closed", or
 // after linger "SIGTERM".
@@ -214,7 +215,8 @@ func NewServer() *sdk.Server {
 			os.Exit(3)
 			return nil, nil, nil
 		})
-	sdk.AddTool(s, &sdk.Tool{Name: "pid", Description: "Return the server's process id.", Annotations: ro},
+	closed := false
+	sdk.AddTool(s, &sdk.Tool{Name: "pid", Description: "Return the server's process id.", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: &closed}},
 		func(_ context.Context, _ *sdk.CallToolRequest, _ none) (*sdk.CallToolResult, any, error) {
 			return text(strconv.Itoa(os.Getpid())), nil, nil
 		})
