@@ -38,6 +38,9 @@ type Submission struct {
 	// Warnings are the run's first warnings, as a local run would give
 	// them (runner.StartWarnings).
 	Warnings []string
+	// CanReplan: a model is set up here, so replan is offered (the
+	// follower makes the plan).
+	CanReplan bool
 }
 
 // Submit checks req.Workflow as Start does (validation, then approval of
@@ -86,7 +89,7 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 		return res, "", nil
 	}
 	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, ReviewFile: pass.file, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries, Source: req.Source,
-		Warnings: runner.StartWarnings(w, st)})
+		Warnings: runner.StartWarnings(w, st), CanReplan: s.canReplan(st)})
 	if err != nil {
 		return res, "", err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
@@ -37,7 +36,7 @@ func runInput(sub Submission) temporal.RunInput {
 		src = runner.RunByPerson
 	}
 	return temporal.RunInput{Approved: sub.Approved, ReviewFile: sub.ReviewFile, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned,
-		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings}
+		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings, CanReplan: sub.CanReplan}
 }
 
 func (s *Service) getenv(k string) string {
@@ -151,8 +150,6 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 		rp = s.replanner(st, client)
 	}
 	run.canReplan = rp != nil
-	var replanned *workflow.Workflow
-	var replannedAt *runner.NodeRef
 	res, err := eng.Follow(ctx, id, temporal.Handler{
 		Event: func(e runner.Event) {
 			seq := e.Seq
@@ -163,30 +160,26 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			run.send(Event{Kind: KindRun, Run: &c})
 		},
 		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
-			// A replan is made here, where the model and the planner are:
-			// the Temporal run is aborted and its new plan proposed.
-			if rp != nil {
-				e.CanReplan = true
-				if !slices.Contains(e.Choices, runner.ActReplan) {
-					e.Choices = append(e.Choices, runner.ActReplan)
-				}
+			resp, err := run.Escalate(ctx, e)
+			if err != nil {
+				return resp, false
 			}
-			for {
-				resp, err := run.Escalate(ctx, e)
-				if err != nil {
+			if resp.Action == runner.ActReplan && rp != nil {
+				// A worker has no planner; the plan is made here, where
+				// the model is, and sent before the answer: the run's walk
+				// ends it replanned, or refuses the answer and asks again
+				// (as a local run does).
+				var a temporal.ReplanAnswer
+				if nw, err := s.replanTemporal(ctx, rp, req.Workflow, id, e, st); err != nil {
+					a.Error = err.Error()
+				} else if a.Workflow, err = workflow.Marshal(nw); err != nil {
+					a.Error = err.Error()
+				}
+				if err := eng.Replanned(ctx, id, a); err != nil {
 					return resp, false
 				}
-				if resp.Action != runner.ActReplan || rp == nil {
-					return resp, true // without a planner here, the run's walk refuses it as a local run does
-				}
-				nw, err := s.replanTemporal(ctx, rp, req.Workflow, id, e, st)
-				if err != nil {
-					e.Notice = "the replan failed: " + err.Error()
-					continue
-				}
-				replanned, replannedAt = nw, &runner.NodeRef{ID: e.NodeID, Key: e.NodeKey, Name: e.NodeName}
-				return runner.Response{Action: runner.ActAbort}, true
 			}
+			return resp, true
 		},
 		Notice: func(msg string) { run.send(Event{Kind: KindNotice, Notice: &msg}) },
 	})
@@ -205,10 +198,6 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			fin.Outcome, fin.Error, fin.Err = runner.OutcomeFailed, fmt.Sprintf("following Temporal run %s: %v", id, err), err
 		}
 	} else {
-		if replanned != nil { // aborted on the service for the new plan
-			res.Outcome, res.Replanned, res.StoppedAt = runner.OutcomeReplanned, replanned, replannedAt
-			res.Error = fmt.Sprintf("%s failed; a new plan was made", replannedAt.Key)
-		}
 		// Logged beside the workflow like a local run (history, weft
 		// stats), from the service, with its events whole.
 		if req.Path != "" {
@@ -238,6 +227,13 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 	run.mu.Unlock()
 	c := fin
 	run.send(Event{Kind: KindFinished, Finished: &c})
+}
+
+// canReplan says whether runs started here can be replanned: a model is
+// set up, so a planner can be made (as a local run's Replanner is).
+func (s *Service) canReplan(st settings.Settings) bool {
+	client, err := s.client(st)
+	return err == nil && client != nil && s.replanner(st, client) != nil
 }
 
 // replanTemporal asks the planner for a new version after the failure the

@@ -233,6 +233,15 @@ func (e *Engine) Input(ctx context.Context, runID string) (RunInput, error) {
 // Respond answers the escalation the run waits at. An answer the run's
 // worker would refuse (this process does not have the run's key) is
 // refused here, saying so: the worker would drop it and wait on.
+// Replanned sends the plan made for a replan answer (or why there is
+// none) to a run; send it before the answer.
+func (e *Engine) Replanned(ctx context.Context, runID string, a ReplanAnswer) error {
+	if err := e.Client.SignalWorkflow(ctx, runID, "", SignalReplanned, a); err != nil {
+		return fmt.Errorf("temporal: sending the new plan to run %s: %w", runID, err)
+	}
+	return nil
+}
+
 func (e *Engine) Respond(ctx context.Context, runID string, resp runner.Response) error {
 	if sv, err := e.Serving(ctx, runID); err == nil && sv.Unreadable != nil {
 		return fmt.Errorf("temporal: answer run %s: %w", runID, sv.Unreadable)

@@ -43,7 +43,9 @@ type engine struct {
 	w     *wf.Workflow
 	state State
 	resp  workflow.ReceiveChannel
-	keys  []string // every node key, for conditions
+	// replans holds the plans followers made for replan answers.
+	replans workflow.ReceiveChannel
+	keys    []string // every node key, for conditions
 	v1    bool
 }
 
@@ -75,12 +77,12 @@ func run(ctx workflow.Context, in RunInput, v1 bool) (*runner.Result, error) {
 	info := workflow.GetInfo(ctx)
 	started := workflow.Now(ctx)
 	e := &engine{ctx: ctx, in: in, w: w, v1: v1, state: State{Phase: PhaseRunning, Events: []runner.Event{}},
-		resp: workflow.GetSignalChannel(ctx, SignalRespond)}
+		resp: workflow.GetSignalChannel(ctx, SignalRespond), replans: workflow.GetSignalChannel(ctx, SignalReplanned)}
 	for i := range w.Nodes {
 		e.keys = append(e.keys, w.Nodes[i].Key)
 	}
 	e.walk, err = flow.New(w, flow.Config{RunID: info.WorkflowExecution.ID, UsePinned: in.UsePinned, DefaultRetries: in.DefaultRetries,
-		CanAsk: true, Seed: uint64(started.UnixNano()), Warnings: warnings, Emit: e.emit})
+		CanAsk: true, CanReplan: in.CanReplan, Seed: uint64(started.UnixNano()), Warnings: warnings, Emit: e.emit})
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.invalid", nil)
 	}
@@ -116,7 +118,9 @@ func (e *engine) do(c flow.Command) flow.Input {
 		in = e.ask(c.Escalation)
 	case flow.KindGoal:
 		in = e.goal()
-	default: // replan: a person replans from the desktop, not a worker
+	case flow.KindReplan:
+		in = e.replanned()
+	default:
 		in.Error = fmt.Sprintf("a Temporal run cannot %s", c.Kind)
 	}
 	in.Now = workflow.Now(e.ctx)
@@ -286,6 +290,24 @@ func (e *engine) goal() flow.Input {
 		return flow.Input{Failure: out.Failure}
 	}
 	return flow.Input{Failure: &failure.Record{Error: out.Error, Classification: failure.Classification{Severity: failure.SevHigh, Category: failure.CatUnknown}}}
+}
+
+// replanned is the plan the follower made for the replan answer just
+// received: a worker has no planner, the person's side does, and sends
+// it (SignalReplanned) before the answer, so it is already here.
+func (e *engine) replanned() flow.Input {
+	var a ReplanAnswer
+	if !e.replans.ReceiveAsync(&a) {
+		return flow.Input{Error: "no plan came with the answer: replanning is done where the run is followed with a model (the app, or weft run's prompt)"}
+	}
+	if a.Error != "" {
+		return flow.Input{Error: a.Error}
+	}
+	nw, _, err := wf.Parse(a.Workflow)
+	if err != nil {
+		return flow.Input{Error: "the new plan does not load: " + err.Error()}
+	}
+	return flow.Input{Workflow: nw}
 }
 
 // ask waits, durably, for an answer to an escalation (a signal).

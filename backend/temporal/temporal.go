@@ -28,6 +28,9 @@ const (
 	WorkflowTypeV1 = "weft.run"
 	// SignalRespond carries a runner.Response to the escalation waiting.
 	SignalRespond = "weft.respond"
+	// SignalReplanned carries a ReplanAnswer: the new plan a follower
+	// made with its model for a replan answer, sent just before it.
+	SignalReplanned = "weft.replanned"
 	// QueryState returns the run's State.
 	QueryState = "weft.state"
 )
@@ -57,10 +60,20 @@ type RunInput struct {
 	// Source is who started the run (manual, schedule), recorded in its
 	// result; "" in runs submitted before it was kept.
 	Source runner.RunSource `json:"source,omitempty"`
+	// CanReplan: the submitter has a planner (a model), so replan is
+	// offered; the follower makes the plan and sends it (SignalReplanned).
+	CanReplan bool `json:"can_replan,omitempty"`
 	// Warnings are the run's first warnings, from the submitter, which
 	// knows the MCP servers the person configured (runner.StartWarnings);
 	// nil in runs submitted before they were sent.
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// ReplanAnswer is a follower's replan for a run's replan answer: the new
+// workflow, already marked as replanned, or why there is none.
+type ReplanAnswer struct {
+	Workflow json.RawMessage `json:"workflow,omitempty"`
+	Error    string          `json:"error,omitempty"`
 }
 
 // WorkflowTypes are every workflow type of a Weft run.

@@ -3,6 +3,7 @@ package devserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,8 +15,11 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
+	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/tools"
 	wf "github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -297,4 +301,52 @@ func jsonOf(t *testing.T, dir string, v any) string {
 		t.Fatal(err)
 	}
 	return strings.ReplaceAll(string(b), dir, "$DIR")
+}
+
+// failingReplanner stands for a planner whose model gave no usable plan.
+type failingReplanner struct{}
+
+func (failingReplanner) Replan(context.Context, failure.ReplanRequest) (*wf.Workflow, error) {
+	return nil, errors.New("the model gave no usable plan")
+}
+
+// With a planner where the run is started and followed, a replan answer
+// ends the run replanned on both engines (a Temporal worker has none: the
+// follower makes the plan and sends it with the answer), and a replan
+// that fails is refused and asked again the same way.
+func TestEngineContractReplan(t *testing.T) {
+	_, st, _ := temporalSetup(t, "weft-contract-replan")
+	st.Run.DefaultRetries = 0
+	st.LLM.Model = "fake-model"
+	doc := `{"format":"weft/v1","id":"rp","name":"rp","nodes":[
+ {"id":"a","key":"a","type":"Tool","params":{"tool":"run_command","arguments":{"command":"exit 2"}},"retry":{"max_attempts":1}}],"edges":[]}`
+	w, _, err := wf.Parse([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nw := w.Clone()
+	nw.Nodes[0].Params.Arguments["command"] = "true"
+	for _, tc := range []struct {
+		name string
+		rp   runner.Replanner
+	}{{"replanned", fixedReplanner{nw}}, {"replan-fails-then-abort", failingReplanner{}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			svc := service.New(service.Deps{
+				Settings: func() (settings.Settings, []string, error) { return st, nil, nil },
+				NewLLM: func(s settings.Settings) (llm.Client, error) {
+					return llm.New(llm.Config{BaseURL: "http://127.0.0.1:1/v1", Model: s.LLM.Model})
+				},
+				Replanner: func(settings.Settings, llm.Client, func(context.Context) *tools.Catalog) runner.Replanner {
+					return tc.rp
+				},
+				Getenv: func(string) string { return "" },
+			})
+			c := contractCase{name: tc.name, doc: doc, answers: []runner.Response{{Action: runner.ActReplan}}}
+			local := runOnEngine(t, svc, "local", c)
+			if local.err != "" || len(local.events) == 0 {
+				t.Fatalf("the case did not run: %s", local.err)
+			}
+			compareRuns(t, local, runOnEngine(t, svc, "temporal", c))
+		})
+	}
 }
