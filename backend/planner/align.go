@@ -70,6 +70,9 @@ type aligner struct {
 func alignReply(ctx context.Context, text string, cat *tools.Catalog) (*interp, []Warning, error) {
 	a := &aligner{b: newAlignBudget(ctx), cat: cat, seen: map[*vnode]bool{}}
 	vals := readValues(text, a.b)
+	if len(vals) == 0 {
+		vals = a.parseCalls(text)
+	}
 	var steplike []*vnode
 	for i, v := range vals {
 		where := "the reply"
@@ -79,7 +82,7 @@ func alignReply(ctx context.Context, text string, cat *tools.Catalog) (*interp, 
 		if v.via == "YAML" {
 			where += " (read as YAML)"
 		}
-		if v.kind == vObj && a.stepLike(v) {
+		if st, _ := a.asStep(v, 0); st != nil {
 			// A step: its nested lists are its branches, not plans.
 			steplike = append(steplike, v)
 			a.stepList(&vnode{kind: vArr, kids: []*vnode{v}}, nil, where+", a single step", 0)
@@ -234,7 +237,7 @@ func (a *aligner) objectOfSteps(n *vnode) bool {
 		return false
 	}
 	for _, k := range n.kids {
-		if k.kind != vObj || !a.stepLike(k) {
+		if st, _ := a.asStep(k, 0); st == nil {
 			return false
 		}
 	}
@@ -295,10 +298,13 @@ func (a *aligner) stepList(n, parent *vnode, where string, depth int) bool {
 	steps := &vnode{kind: vArr}
 	penalty, good := 0.0, 0
 	for i, it := range items {
-		it = it.deref(a.b, depth+1, false)
-		if it.kind != vObj || !a.stepLike(it) {
+		it, note := a.asStep(it.deref(a.b, depth+1, false), depth+1)
+		if it == nil {
 			penalty += skippedItem
 			continue
+		}
+		if note != "" {
+			notes = append(notes, fmt.Sprintf("item %d: %s", i, note))
 		}
 		st, sn, p := a.alignStep(it, fmt.Sprintf("item %d", i), depth+1)
 		notes = append(notes, sn...)

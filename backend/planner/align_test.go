@@ -369,3 +369,80 @@ func TestAlignSaysWhatItRepaired(t *testing.T) {
 		t.Errorf("the repair or the alignment is not reported: %v", ws)
 	}
 }
+
+// TestAlignToolCalls: replies written as function calls, in the shapes
+// function-calling models use, alone or in lists, read as Tool steps of
+// the catalog's tools; a name the catalog lacks is no call.
+func TestAlignToolCalls(t *testing.T) {
+	calls := map[string]func(tool, args string) string{
+		"name/parameters": func(tool, args string) string { return `{"name": "` + tool + `", "parameters": ` + args + `}` },
+		"name/arguments":  func(tool, args string) string { return `{"name": "` + tool + `", "arguments": ` + args + `}` },
+		"string arguments": func(tool, args string) string {
+			q, _ := json.Marshal(args)
+			return `{"name": "` + tool + `", "arguments": ` + string(q) + `}`
+		},
+		"function envelope": func(tool, args string) string {
+			return `{"type": "function", "function": {"name": "` + tool + `", "parameters": ` + args + `}}`
+		},
+		"action input": func(tool, args string) string { return `{"action": "` + tool + `", "action_input": ` + args + `}` },
+		"tool map":     func(tool, args string) string { return `{"` + tool + `": ` + args + `}` },
+		"foreign type": func(tool, args string) string {
+			return `{"step_type": "processing", "title": "Do it", "function": "` + tool + `", "args": ` + args + `}`
+		},
+	}
+	type step struct{ tool, args, py string }
+	steps := []step{
+		{"read_file", `{"path": "notes.txt"}`, `read_file(path="notes.txt")`},
+		{"http_request", `{"method": "GET", "url": "https://example.com/a,b"}`, `http_request(method='GET', url="https://example.com/a,b")`},
+		{"github.create_issue", `{"title": "x", "draft": true}`, `github.create_issue(title="x", draft=True)`},
+	}
+	check := func(t *testing.T, text string, want []step) {
+		t.Helper()
+		w, ws, err := ParseOutput(text, ParseOptions{Catalog: testCatalog()})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		if len(w.Nodes) != len(want) {
+			t.Fatalf("%d nodes, want %d; %v\n%s", len(w.Nodes), len(want), ws, text)
+		}
+		for i, s := range want {
+			var args map[string]any
+			_ = json.Unmarshal([]byte(s.args), &args)
+			got, _ := json.Marshal(w.Nodes[i].Params.Arguments)
+			exp, _ := json.Marshal(args)
+			if w.Nodes[i].Params.Tool != s.tool || string(got) != string(exp) {
+				t.Errorf("node %d: %s %s, want %s %s\n%s", i, w.Nodes[i].Params.Tool, got, s.tool, exp, text)
+			}
+		}
+	}
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			var list []string
+			for _, s := range steps {
+				c := call(s.tool, s.args)
+				check(t, "```json\n"+c+"\n```", []step{s})
+				list = append(list, c)
+			}
+			check(t, "["+strings.Join(list, ", ")+"]", steps)
+			check(t, `{"action": [`+strings.Join(list, ", ")+`]}`, steps)
+			check(t, strings.Join(list, "\n"), steps)
+		})
+	}
+	t.Run("python", func(t *testing.T) {
+		var lines []string
+		for _, s := range steps {
+			check(t, s.py, []step{s})
+			lines = append(lines, s.py)
+		}
+		check(t, strings.Join(lines, "\n"), steps)
+		check(t, strings.Join(lines, "; "), steps)
+	})
+	for _, text := range []string{`{"name": "send_fax", "parameters": {"to": "x"}}`, `send_fax(to="x")`, "read_file(path=\"x\")\nand then the rest"} {
+		if _, _, err := ParseOutput(text, ParseOptions{Catalog: testCatalog()}); err == nil {
+			t.Errorf("%s: read as a plan", text)
+		}
+	}
+	if _, _, err := ParseOutput(`{"name": "read_file", "parameters": {"path": "x"}}`, ParseOptions{}); err == nil {
+		t.Errorf("without a catalog any name would be a tool")
+	}
+}
