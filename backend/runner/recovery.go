@@ -71,7 +71,20 @@ func (r *run) learnings(tool string, limit int) []failure.Pattern {
 // knownFixes are the learnings that match the failure (same signature
 // first, then same category).
 func (r *run) knownFixes(tool string, f failure.Record) []failure.Pattern {
-	all := r.learnings(tool, 0)
+	return KnownFixes(r.pats, tool, f)
+}
+
+// KnownFixes are the patterns of store that match a failure of tool (same
+// signature first, then same category), at most five: what an escalation
+// offers as fixes that worked before, whichever engine ran the step.
+func KnownFixes(store *failure.PatternStore, tool string, f failure.Record) []failure.Pattern {
+	if store == nil {
+		return nil
+	}
+	all, err := store.Relevant(tool, 0)
+	if err != nil {
+		return nil
+	}
 	sig := failure.Signature(f.Error)
 	var same, related []failure.Pattern
 	for _, p := range all {

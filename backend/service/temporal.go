@@ -9,6 +9,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/flow"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/temporal"
@@ -160,6 +161,17 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			run.send(Event{Kind: KindRun, Run: &c})
 		},
 		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
+			// The fixes that worked before are this machine's learning,
+			// offered as a local run offers them (a worker has none).
+			if len(e.Failures) > 0 && len(e.KnownFixes) == 0 {
+				if pats, err := failure.DefaultPatternStore(); err == nil {
+					tool := string(e.NodeType)
+					if n := req.Workflow.NodeByID(e.NodeID); n != nil {
+						tool = flow.ToolName(n)
+					}
+					e.KnownFixes = runner.KnownFixes(pats, tool, e.Failures[len(e.Failures)-1])
+				}
+			}
 			resp, err := run.Escalate(ctx, e)
 			if err != nil {
 				return resp, false

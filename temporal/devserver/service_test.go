@@ -38,6 +38,16 @@ func TestServiceOnTemporal(t *testing.T) {
 	if err := wf.Save(path, doc); err != nil {
 		t.Fatal(err)
 	}
+	// What this machine learned is offered at the escalation, as for a
+	// local run, though the worker has no pattern store of its own.
+	pats, err := failure.DefaultPatternStore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := pats.Record(failure.Pattern{Time: time.Now(), Tool: "run_command", Category: failure.CatUnknown, FailureType: failure.FailExecution,
+		Signature: "other", Error: "an earlier failure", Resolution: "skip", Attempts: 1}); err != nil {
+		t.Fatal(err)
+	}
 	events := make(chan service.Event, 1000)
 	res, err := svc.Start(context.Background(), service.StartRequest{Workflow: doc, Path: path, Sink: service.SinkFunc(func(e service.Event) { events <- e })})
 	if err != nil || !res.Started {
@@ -57,6 +67,9 @@ func TestServiceOnTemporal(t *testing.T) {
 			case service.KindEscalation:
 				if e.Escalation.Escalation.NodeKey != "a" {
 					t.Fatalf("escalation %+v", e.Escalation)
+				}
+				if kf := e.Escalation.Escalation.KnownFixes; len(kf) != 1 || kf[0].Resolution != "skip" {
+					t.Errorf("known fixes %+v", kf)
 				}
 				if st := svc.Status(); !st.Running || st.Escalation == nil {
 					t.Errorf("status while waiting %+v", st)
