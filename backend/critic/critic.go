@@ -14,7 +14,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
@@ -246,14 +245,5 @@ func str(v any) string {
 	return string(b)
 }
 
-// clip cuts s to n bytes at a rune boundary, saying it did.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("\n…[%d more bytes not shown]", len(s)-cut)
-}
+// clip cuts s to n bytes, saying it did (reask.Clip).
+func clip(s string, n int) string { return reask.Clip(s, n) }

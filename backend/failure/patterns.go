@@ -79,8 +79,8 @@ func (s *PatternStore) Record(p Pattern) error {
 	if p.Signature == "" {
 		p.Signature = Signature(p.Error)
 	}
-	p.Error = truncate(p.Error, 500)
-	p.Fix = truncate(p.Fix, 1000)
+	p.Error = Truncate(p.Error, 500)
+	p.Fix = Truncate(p.Fix, 1000)
 	p.Count = 0
 	line, err := json.Marshal(p)
 	if err != nil {
@@ -225,7 +225,7 @@ func Signature(msg string) string {
 	s = sigHex.ReplaceAllString(s, "<id>")
 	s = sigNum.ReplaceAllString(s, "<n>")
 	s = sigSpace.ReplaceAllString(s, " ")
-	return truncate(strings.ToLower(s), 200)
+	return Truncate(strings.ToLower(s), 200)
 }
 
 // firstLine is s up to its first newline.
@@ -236,9 +236,9 @@ func firstLine(s string) string {
 	return s
 }
 
-// truncate keeps the first n bytes of s (on a rune boundary) and marks the
-// cut; the runner cuts the same way.
-func truncate(s string, n int) string {
+// Truncate keeps the first n bytes of s (on a rune boundary) and marks
+// the cut: how failure records, patterns and run events cut text.
+func Truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -2,22 +2,13 @@ package flow
 
 import (
 	"encoding/json"
-	"fmt"
-	"unicode/utf8"
+
+	"github.com/weft-dev/weft/backend/failure"
 )
 
 // Truncate keeps the first n bytes of s (on a rune boundary) and marks the
-// cut.
-func Truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("…[%d more bytes]", len(s)-cut)
-}
+// cut (failure.Truncate).
+func Truncate(s string, n int) string { return failure.Truncate(s, n) }
 
 // Bounded returns a copy of outputs fit for an event line: long strings are
 // cut and deep values rendered as (cut) JSON.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/flow"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/failure"
@@ -83,7 +84,7 @@ func ReplanWorkflow(ctx context.Context, client llm.Client, req failure.ReplanRe
 	l := newLoop(client, replanName(req.Workflow.Name, "Replanned workflow"), cfg)
 	patterns := req.Patterns
 	if len(patterns) == 0 && cfg.Patterns != nil {
-		patterns, _ = cfg.Patterns.Relevant(replanTool(&req.FailedNode), replanMaxPatterns)
+		patterns, _ = cfg.Patterns.Relevant(flow.ToolName(&req.FailedNode), replanMaxPatterns)
 	}
 	l.first = ReplanPrompt(req, patterns)
 	res, err := l.run(ctx)
@@ -120,17 +121,6 @@ func replanName(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// failedTool names a node's tool the way the runner's patterns do.
-func replanTool(n *workflow.Node) string {
-	switch n.Type {
-	case workflow.TypeTool:
-		return n.Params.Tool
-	case workflow.TypeAiTransform:
-		return "AiTransform/" + n.Params.Kind
-	}
-	return string(n.Type)
 }
 
 // ReplanPrompt is the first user turn of a replan: the current workflow in
@@ -212,7 +202,7 @@ func ReplanPrompt(req failure.ReplanRequest, patterns []failure.Pattern) string 
 	}
 
 	if len(patterns) > 0 {
-		fmt.Fprintf(&b, "\n# Known failure patterns of %s\n\n", replanTool(n))
+		fmt.Fprintf(&b, "\n# Known failure patterns of %s\n\n", flow.ToolName(n))
 		for i, p := range patterns {
 			if i == replanMaxPatterns {
 				break

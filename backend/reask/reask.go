@@ -167,13 +167,15 @@ func Ask(ctx context.Context, client llm.Client, msgs []llm.Message, cfg Config,
 			}
 		}
 		reason = v.Reason
-		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: clip(reply.Text, maxEcho)},
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: Clip(reply.Text, maxEcho)},
 			llm.Message{Role: llm.RoleUser, Content: text})
 	}
 	return run, nil
 }
 
-func clip(s string, n int) string {
+// Clip cuts s to n bytes at a rune boundary, saying how much it left out:
+// how a model is shown a long text.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
