@@ -53,8 +53,9 @@ func (a *aligner) knownTool(s string) bool {
 // toolCall reads n as a tool call: the key whose string value names a
 // catalog tool, its arguments under any arguments name (or the one other
 // key holding an object), or a single key naming a tool with the
-// arguments as its value; or an object inside n that is such a call (the
-// {"type": "function", "function": {…}} envelope).
+// arguments as its value; or such a call under n's "function",
+// "tool_call" or "call" (the {"type": "function", "function": {…}}
+// envelope).
 func (a *aligner) toolCall(n *vnode, depth int) (*vnode, string) {
 	if depth > maxAlignDepth || !a.b.spend() {
 		return nil, ""
@@ -75,8 +76,11 @@ func (a *aligner) toolCall(n *vnode, depth int) (*vnode, string) {
 		}
 	}
 	if toolAt < 0 {
-		for _, v := range n.kids {
-			if v.kind == vObj {
+		// Only a call's own envelope: under a tool name's key
+		// ("function", "tool_call") or "call".
+		for i, v := range n.kids {
+			f, _, _ := fieldName(n.keys[i], stepSchemas)
+			if v.kind == vObj && (f == "tool_name" || normEq("call", n.keys[i]) || normEq("functioncall", n.keys[i])) {
 				if c, tool := a.toolCall(v, depth+1); c != nil {
 					if id := n.get("id"); id != nil && c.get("id") == nil {
 						c.set("id", id)
