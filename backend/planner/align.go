@@ -284,6 +284,7 @@ func (a *aligner) stepList(n, parent *vnode, where string, depth int) bool {
 	case vArr:
 		items = n.kids
 	case vObj:
+		notes = append(notes, "the steps are an object; read its keys as step ids")
 		for i, k := range n.kids {
 			c := a.copyObj(k)
 			if c.get("id") == nil {

@@ -1,7 +1,6 @@
 package planner
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -1274,26 +1273,9 @@ func decodePlan(js string) (*Plan, []Warning, error) {
 		stepsV = root
 		warn("", `the reply is a bare list; read it as {"steps": [...]}`)
 	case root.IsObject():
+		// A plan under other keys ({"plan": {"workflow": {"steps": …}}})
+		// is the alignment stage's to find (align.go), at any depth.
 		top := fieldsOf(root)
-		// {"plan": {"steps": …}}, {"plan": {"workflow": {"nodes": …}}} and
-		// similar wrappers, a few levels deep.
-		var path []string
-		for depth := 0; depth < 4 && !top.has("steps", "nodes"); depth++ {
-			found := false
-			for _, f := range top.list {
-				if f.val.IsObject() && containsPlan(f.val, 3-depth) {
-					path = append(path, f.key)
-					root, top, found = f.val, fieldsOf(f.val), true
-					break
-				}
-			}
-			if !found {
-				break
-			}
-		}
-		if len(path) > 0 {
-			warn("", "read the plan inside %q", strings.Join(path, "."))
-		}
 		if !top.has("steps", "nodes") && (top.has("step_type", "tool_name") || top.has("tool")) {
 			stepsV = gjson.Parse("[" + root.Raw + "]")
 			warn("", `the reply is a single step; read it as {"steps": [it]}`)
@@ -1332,34 +1314,6 @@ func decodePlan(js string) (*Plan, []Warning, error) {
 	if !itemsV.Exists() || itemsV.Type == gjson.Null {
 		return nil, mergeItemWarnings(all, nil), &StageError{Stage: StageDecode, Path: "steps",
 			Msg: `no "steps" array (or "nodes" and "edges"); the reply must be {"steps": [...]} or {"nodes": [...], "edges": [...]}`}
-	}
-	if itemsV.IsObject() {
-		// {"steps": {"check": {…}, …}}: keys are ids.
-		var b strings.Builder
-		b.WriteByte('[')
-		i := 0
-		itemsV.ForEach(func(k, v gjson.Result) bool {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			i++
-			if v.IsObject() && !v.Get("id").Exists() {
-				kb, _ := json.Marshal(k.String())
-				b.WriteString(`{"id":` + string(kb))
-				if inner := strings.TrimSpace(v.Raw[1:]); inner != "}" {
-					b.WriteByte(',')
-					b.WriteString(inner)
-				} else {
-					b.WriteByte('}')
-				}
-			} else {
-				b.WriteString(v.Raw)
-			}
-			return true
-		})
-		b.WriteByte(']')
-		itemsV = gjson.Parse(b.String())
-		warn("", "%q is an object; read its keys as step ids", itemsKey)
 	}
 	if !itemsV.IsArray() {
 		return nil, mergeItemWarnings(all, nil), &StageError{Stage: StageDecode, Path: itemsKey,
@@ -1594,26 +1548,6 @@ func (d *stepDecoder) doneWhen(v gjson.Result) *workflow.DoneWhen {
 	}
 	d.warn("done_when %s states nothing usable; left it out", trimRaw(v.Raw))
 	return nil
-}
-
-// containsPlan reports whether v, or an object inside it at most depth
-// levels down, has "steps" or "nodes".
-func containsPlan(v gjson.Result, depth int) bool {
-	if !v.IsObject() {
-		return false
-	}
-	if v.Get("steps").Exists() || v.Get("nodes").Exists() {
-		return true
-	}
-	if depth <= 0 {
-		return false
-	}
-	found := false
-	v.ForEach(func(_, x gjson.Result) bool {
-		found = x.IsObject() && containsPlan(x, depth-1)
-		return !found
-	})
-	return found
 }
 
 // dropOrphanEndLoops removes top-level EndLoop steps that name no Loop in

@@ -265,8 +265,6 @@ func TestDecodePlan(t *testing.T) {
 		{name: "graph", in: `{"nodes": [{"id": "a", "tool_name": "log"}, {"id": "b", "tool_name": "log"}], "edges": [{"from": "a", "to": "b"}]}`, graph: true, steps: 2, edges: 1},
 		{name: "bare array", in: `[{"tool_name": "log"}]`, steps: 1, warnings: []string{"bare list"}},
 		{name: "single step", in: `{"step_type": "Tool", "tool_name": "log"}`, steps: 1, warnings: []string{"single step"}},
-		{name: "wrapper", in: `{"plan": {"name": "P", "steps": [{"tool_name": "log"}]}}`, steps: 1, warnings: []string{`inside "plan"`}},
-		{name: "steps map", in: `{"steps": {"a": {"tool_name": "log"}, "b": {"tool_name": "wait"}}}`, steps: 2, warnings: []string{"read its keys as step ids"}},
 		{name: "nodes without edges", in: `{"nodes": [{"tool_name": "log"}, {"tool_name": "wait"}]}`, steps: 2, warnings: []string{"nodes without edges"}},
 		{name: "steps with edges", in: `{"steps": [{"id": "a", "tool_name": "log"}, {"id": "b", "tool_name": "log"}], "edges": [["a", "b"]]}`, graph: true, steps: 2, edges: 1, warnings: []string{`"steps" came with "edges"`}},
 		{name: "empty nodes, steps given", in: `{"nodes": [], "steps": [{"tool_name": "log"}]}`, steps: 1},

@@ -100,8 +100,17 @@ func ParseOutputContext(ctx context.Context, text string, opts ParseOptions) (*w
 		case best == nil:
 			return nil, append(warnings, aws...), err
 		}
-		// The first reading's warnings were about a reading that failed.
-		warnings = append([]Warning{{Stage: StageAlign, Message: "the reply could not be read as written (" + err.Error() + ")"}}, aws...)
+		// The first reading's warnings were about a reading that failed,
+		// but for what it dropped around the JSON (reasoning, prose,
+		// fences), which the alignment dropped too.
+		var kept []Warning
+		for _, w := range warnings {
+			if w.Stage == StageExtract && !strings.HasPrefix(w.Message, "the reply holds ") &&
+				!strings.HasPrefix(w.Message, "no JSON block holds") && !strings.HasPrefix(w.Message, "the JSON is not closed") {
+				kept = append(kept, w)
+			}
+		}
+		warnings = append(append(kept, Warning{Stage: StageAlign, Message: "the reply could not be read as written (" + err.Error() + ")"}), aws...)
 		plan, decodeStart, decoded[1] = best.plan, len(warnings), len(best.ws)
 		warnings = append(warnings, best.ws...)
 	}
