@@ -89,7 +89,6 @@ func ParseOutput(text string, opts ParseOptions) (*workflow.Workflow, []Warning,
 // deadline (it has a time budget of its own besides).
 func ParseOutputContext(ctx context.Context, text string, opts ParseOptions) (*workflow.Workflow, []Warning, error) {
 	plan, warnings, decoded, err := readPlan(text)
-	decodeStart := decoded[0]
 	if err != nil {
 		// The reply cannot be read as written: search it for the best
 		// reading as a plan (align.go).
@@ -111,7 +110,7 @@ func ParseOutputContext(ctx context.Context, text string, opts ParseOptions) (*w
 			}
 		}
 		warnings = append(append(kept, Warning{Stage: StageAlign, Message: "the reply could not be read as written (" + err.Error() + ")"}), aws...)
-		plan, decodeStart, decoded[1] = best.plan, len(warnings), len(best.ws)
+		plan, decoded = best.plan, span{len(warnings), len(best.ws)}
 		warnings = append(warnings, best.ws...)
 	}
 
@@ -124,7 +123,7 @@ func ParseOutputContext(ctx context.Context, text string, opts ParseOptions) (*w
 	w, ws := MapPlan(plan, opts.Catalog)
 	warnings = append(warnings, ws...)
 	// Decode warnings about a step now know its node.
-	plan.attachNodeIDs(warnings[decodeStart : decodeStart+decoded[1]])
+	plan.attachNodeIDs(warnings[decoded.start : decoded.start+decoded.n])
 
 	warnings = append(warnings, BuildEdges(plan, w)...)
 	warnings = append(warnings, InferControlFlowEdges(w)...)
@@ -134,9 +133,9 @@ func ParseOutputContext(ctx context.Context, text string, opts ParseOptions) (*w
 
 // readPlan is the reading of the reply as written: extract the JSON,
 // repair it, decode it. It returns the plan, all warnings, and where the
-// decoder's warnings are among them (start, count).
-func readPlan(text string) (*Plan, []Warning, [2]int, error) {
-	var decoded [2]int
+// decoder's warnings are among them.
+func readPlan(text string) (*Plan, []Warning, span, error) {
+	var decoded span
 	var warnings []Warning
 
 	js, ws, err := ExtractJSON(text)
@@ -165,10 +164,10 @@ func readPlan(text string) (*Plan, []Warning, [2]int, error) {
 		cut = findTruncation(js)
 	}
 
-	decoded[0] = len(warnings)
+	decoded.start = len(warnings)
 	plan, ws, err := decodePlan(fixed) // RepairJSON returns valid JSON
 	warnings = append(warnings, ws...)
-	decoded[1] = len(ws)
+	decoded.n = len(ws)
 	if err != nil {
 		return nil, warnings, decoded, err
 	}
@@ -181,6 +180,9 @@ func readPlan(text string) (*Plan, []Warning, [2]int, error) {
 	}
 	return plan, warnings, decoded, nil
 }
+
+// span is a run of warnings: from start, n of them.
+type span struct{ start, n int }
 
 // WarningsOf returns the messages of the warnings of one stage.
 func WarningsOf(ws []Warning, stage string) []string {
