@@ -125,7 +125,7 @@ func GoalPromptFor(goal string, cat *tools.Catalog) string {
 		return GoalPrompt(goal)
 	}
 	var b strings.Builder
-	b.WriteString("Goal: " + strings.TrimSpace(goal) + "\n\n# Tools this goal may need, in full\n\n")
+	b.WriteString("Goal: " + strings.TrimSpace(goal) + "\n\n# Tools this goal may need, in full (arguments are strings unless typed)\n\n")
 	for _, t := range rel {
 		writeToolDetail(&b, t)
 	}
@@ -260,7 +260,7 @@ func writeCatalog(b *strings.Builder, cat *tools.Catalog) {
 		b.WriteString(`Write MCP tools' full "server.tool" name in tool_name.` + "\n")
 	}
 	if compact {
-		b.WriteString("One-line tools list required arguments; the goal's message details the likely ones.\n")
+		b.WriteString("One-line tools: name(required arguments, strings unless typed): what it does; the goal's message details the likely ones.\n")
 	}
 }
 
@@ -304,13 +304,13 @@ var builtinLines = map[string]string{
 // sentence: the goal's message gives several tools in full.
 func writeToolDetail(b *strings.Builder, t tools.Tool) {
 	fmt.Fprintf(b, "- %s: %s\n", t.Name, firstSentence(t.Description, 160))
-	args := describeSchema(t.InputSchema)
+	args := describeArgs(t.InputSchema, true)
 	if len(args) == 0 {
 		b.WriteString("  arguments: none\n")
 	}
 	for _, a := range args {
 		if name, d, ok := strings.Cut(a, ": "); ok {
-			a = name + ": " + firstSentence(d, 70)
+			a = name + ": " + firstSentence(d, 60)
 		}
 		b.WriteString("  - " + a + "\n")
 	}
@@ -323,40 +323,69 @@ func firstSentence(s string, n int) string {
 		s = s[:i+1]
 	}
 	if len(s) > n {
-		cut := n
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = strings.TrimSpace(s[:cut]) + "…"
+		s = cutAtWord(s, n) + "…"
 	}
 	return s
 }
 
-// maxLineDescription bounds a one-line tool's description.
-const maxLineDescription = 45
+// cutAtWord cuts s to at most n bytes at a space (within one long word,
+// at a rune's start) and drops the words left hanging.
+func cutAtWord(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut] != ' ' {
+		cut--
+	}
+	if cut == 0 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return trimDangling(s[:cut])
+}
 
-// writeToolLine writes a tool in one line: name(required: type, +N
-// optional): the first sentence of its description, cut. MCP tools all
-// output text and data, so the line leaves outputs out; the goal's
-// message shows the full arguments of the tools the goal may need.
+// maxLineDescription bounds a one-line tool's description.
+const maxLineDescription = 36
+
+// writeToolLine writes a tool in one line: name(required arguments): the
+// first sentence of its description, cut at a word.
+// MCP tools all output text and data, so the line leaves outputs out; the
+// goal's message shows the full arguments of the tools the goal may need.
+// Terse on purpose (issue 24): with 50 tools every byte of a line counts
+// fifty times in every plan request.
 func writeToolLine(b *strings.Builder, t tools.Tool) {
 	desc := strings.Join(strings.Fields(t.Description), " ")
 	if i := strings.Index(desc, ". "); i > 0 {
 		desc = desc[:i]
 	}
 	desc = strings.TrimSuffix(desc, ".")
-	if len(desc) > maxLineDescription {
-		cut := maxLineDescription
-		for cut > 0 && !utf8.RuneStart(desc[cut]) {
-			cut--
-		}
-		desc = strings.TrimSpace(desc[:cut]) + "…"
-	}
-	fmt.Fprintf(b, "- %s(%s): %s\n", t.Name, signature(t.InputSchema), desc)
+	fmt.Fprintf(b, "- %s(%s): %s\n", t.Name, signature(t.InputSchema), cutAtWord(desc, maxLineDescription))
 }
 
-// signature renders the required arguments with their types and counts
-// the optional ones: "url: string, +2 optional".
+// dangling are words a cut description should not end on.
+var dangling = setOf("a", "an", "the", "of", "to", "in", "on", "at", "as", "by", "and", "or", "for", "with", "from", "into", "onto", "along", "between",
+	"that", "which", "can", "be", "is", "are", "its", "their", "all", "two")
+
+// trimDangling drops the punctuation and the words left hanging at the end
+// of a cut description ("Drop files onto an" → "Drop files").
+func trimDangling(s string) string {
+	for {
+		s = strings.TrimRight(s, " ,;:(")
+		i := strings.LastIndexByte(s, ' ')
+		if i < 0 || !dangling[strings.ToLower(s[i+1:])] {
+			return s
+		}
+		s = s[:i]
+	}
+}
+
+// signature renders the required arguments, with their types where not
+// strings: "url, depth: integer". Optional ones are left out: a plan can
+// only use those it knows, and the goal's message gives the likely tools
+// in full.
 func signature(raw json.RawMessage) string {
 	var s struct {
 		Properties map[string]schemaProp `json:"properties"`
@@ -370,15 +399,15 @@ func signature(raw json.RawMessage) string {
 	for _, r := range s.Required {
 		if p, ok := s.Properties[r]; ok && !req[r] {
 			req[r] = true
-			typ := typeName(p.Type)
-			if typ == "" {
-				typ = "any"
+			switch typ := typeName(p.Type); typ {
+			case "string":
+				parts = append(parts, r)
+			case "":
+				parts = append(parts, r+": any")
+			default:
+				parts = append(parts, r+": "+typ)
 			}
-			parts = append(parts, r+": "+typ)
 		}
-	}
-	if opt := len(s.Properties) - len(req); opt > 0 {
-		parts = append(parts, fmt.Sprintf("+%d optional", opt))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -396,7 +425,12 @@ type schemaProp struct {
 // describeSchema renders an argument schema, one line per argument:
 // required arguments first, in the schema's order, then the optional ones
 // by name. A schema it cannot read is shown as it is.
-func describeSchema(raw json.RawMessage) []string {
+func describeSchema(raw json.RawMessage) []string { return describeArgs(raw, false) }
+
+// describeArgs is describeSchema; terse leaves the type of string
+// arguments out (the goal's message says arguments are strings unless
+// typed).
+func describeArgs(raw json.RawMessage, terse bool) []string {
 	var s struct {
 		Properties map[string]schemaProp `json:"properties"`
 		Required   []string              `json:"required"`
@@ -431,7 +465,7 @@ func describeSchema(raw json.RawMessage) []string {
 			typ = "array of " + typeName(p.Items.Type)
 		}
 		var attrs []string
-		if typ != "" {
+		if typ != "" && (typ != "string" || !terse) {
 			attrs = append(attrs, typ)
 		}
 		if req[n] {

@@ -12,13 +12,22 @@ import (
 	"github.com/weft-dev/weft/backend/tools"
 )
 
-// realCatalog is the built-ins plus the tools of two real MCP servers from
-// npm (@playwright/mcp, server-filesystem and server-memory), as users
-// configure them.
-func realCatalog(b testing.TB) *tools.Catalog {
+// realCatalog is the built-ins plus the tools of three real MCP servers
+// from npm (@playwright/mcp, server-filesystem and server-memory: 48
+// tools), as users configure them.
+func realCatalog(b testing.TB) *tools.Catalog { return realServers(b, false) }
+
+// largeCatalog is realCatalog plus the reference server
+// (server-everything): 62 MCP tools.
+func largeCatalog(b testing.TB) *tools.Catalog { return realServers(b, true) }
+
+func realServers(b testing.TB, everything bool) *tools.Catalog {
 	dir := b.TempDir()
 	servers := map[string]settings.MCPServer{"browser": mcptest.Playwright(b, dir), "fs": mcptest.Filesystem(b, dir),
 		"memory": mcptest.Memory(b, filepath.Join(dir, "memory.jsonl"))}
+	if everything {
+		servers["everything"] = mcptest.Everything(b)
+	}
 	cat, errs := mcp.Catalog(context.Background(), servers, tools.Builtin(), mcp.Options{})
 	for name, err := range errs {
 		b.Fatalf("MCP server %s: %v", name, err)
@@ -40,6 +49,7 @@ func BenchmarkPromptTokens(b *testing.B) {
 	}{
 		{"builtins", func(testing.TB) *tools.Catalog { return tools.Builtin() }},
 		{"mcp", realCatalog},
+		{"mcp62", largeCatalog},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			cat := c.cat(b)
@@ -59,9 +69,11 @@ func BenchmarkPromptTokens(b *testing.B) {
 }
 
 // The system prompt does not depend on the goal: byte-identical across
-// plans and re-asks, so a server's prefix cache hits.
+// plans and re-asks, so a server's prefix cache hits. With the four real
+// servers' 62 tools (issue 24 asks for 50) a plan request is at most 2,500
+// tokens.
 func TestSystemPromptIsStableAndLean(t *testing.T) {
-	cat := realCatalog(t)
+	cat := largeCatalog(t)
 	if mcpCount(cat) <= compactAbove {
 		t.Fatalf("the real servers list only %d tools", mcpCount(cat))
 	}
@@ -71,10 +83,8 @@ func TestSystemPromptIsStableAndLean(t *testing.T) {
 		t.Fatal("the system prompt differs between calls")
 	}
 	tokens := estimateTokens(llm.Message{Content: a}, llm.Message{Content: GoalPromptFor("take a screenshot of example.com", cat)})
-	// 2,550: http_request's follow_redirects and save_to (a download must
-	// name them to be safe) cost about 20 tokens of the 2,500 it had.
-	if tokens > 2550 {
-		t.Errorf("prompt of a plan with %d MCP tools is %d tokens; the budget is 2,550", mcpCount(cat), tokens)
+	if tokens > 2500 {
+		t.Errorf("prompt of a plan with %d MCP tools is %d tokens; the budget is 2,500", mcpCount(cat), tokens)
 	}
 	user := GoalPromptFor("navigate the browser to example.com and take a screenshot", cat)
 	for _, want := range []string{"browser.browser_navigate", "browser.browser_take_screenshot", "in full"} {

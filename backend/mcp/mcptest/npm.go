@@ -93,3 +93,11 @@ func Memory(t testing.TB, file string) settings.MCPServer {
 	return settings.MCPServer{Command: "node", Args: []string{filepath.Join(nm, "@modelcontextprotocol", "server-memory", "dist", "index.js")},
 		Env: map[string]string{"MEMORY_FILE_PATH": file}}
 }
+
+// Everything is @modelcontextprotocol/server-everything, the MCP reference
+// server (echo, get-sum, structured content…), over stdio.
+func Everything(t testing.TB) settings.MCPServer {
+	t.Helper()
+	nm := NodeModules(t)
+	return settings.MCPServer{Command: "node", Args: []string{filepath.Join(nm, "@modelcontextprotocol", "server-everything", "dist", "index.js"), "stdio"}}
+}
