@@ -120,8 +120,24 @@ type stepObj struct {
 	label string            // what it names: tool, id or name
 	tool  string            // the tool it names, if any
 	typ   workflow.NodeType // "" when it names no step type
+	ids   []string          // its id, key and name (and the key it is under)
 	sig   []string          // its own strings (ids, names, argument values)
 	node  int               // matched node, -1
+
+	v     *vnode // the object, and its fields that are parts of it
+	parts []int
+}
+
+// signature fills s.sig, once: the strings that identify the step.
+func (m *measurer) signature(s *stepObj) []string {
+	if s.sig == nil {
+		sig := m.leafStrings(s.v, []string{})
+		for _, i := range s.parts {
+			sig = m.leafStrings(s.v.kids[i], sig)
+		}
+		s.sig = append(sig, s.ids...)
+	}
+	return s.sig
 }
 
 // edgeObj is one edge-like item of the reply.
@@ -140,8 +156,13 @@ type block struct {
 // features stage says so, and asking for them again would not help.
 func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f Features) Unused {
 	b := newAlignBudget(context.Background())
-	vals := readValues(reply, b)
+	m := newMeasurer(b)
 	var u Unused
+	if m.cannotLeaveOut(reply, nodes) {
+		u.Text = proseChars(reply)
+		return u
+	}
+	vals := readValues(reply, b)
 	var blocks []*block
 	for i, v := range vals {
 		where := ""
@@ -149,7 +170,7 @@ func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f
 			where = fmt.Sprintf(" in JSON value %d of %d", i+1, len(vals))
 		}
 		bl := &block{}
-		collectSteps(v, "", where, bl, b, 0)
+		m.collect(v, "", where, bl, false, 0)
 		blocks = append(blocks, bl)
 	}
 	u.Partial = b.out
@@ -158,12 +179,24 @@ func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f
 		return u
 	}
 
-	idx := nodeIndex(nodes, b)
+	if len(blocks) == 1 {
+		// One value, the one read: when its steps pair with nodes of
+		// their types, nothing is left out, and content need not say
+		// which is which (the common, valid reply stops here).
+		if pairByType(blocks[0].steps, nodes) {
+			u.Edges = droppedEdges(blocks[0], nodes, edges)
+			return u
+		}
+		for _, s := range blocks[0].steps {
+			s.node = -1
+		}
+	}
+	idx := nodeIndex(nodes)
 	// Each block is matched on its own, by content: a block that repeats
 	// steps of the plan (a draft, a step shown twice) matches them too.
 	used, usedN := -1, -1
 	for k, bl := range blocks {
-		n := matchBlock(bl.steps, idx)
+		n := m.matchBlock(bl.steps, idx)
 		if n > 0 && n >= usedN {
 			used, usedN = k, n
 		}
@@ -189,7 +222,7 @@ func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f
 				continue
 			}
 			switch {
-			case k != used && len(s.sig) == 0 && s.tool != "" && hasTool(nodes, s.tool):
+			case k != used && len(m.signature(s)) == 0 && s.tool != "" && hasTool(nodes, s.tool):
 				// {tool_name: run_command} in prose: a mention of a step
 				// the plan has, with nothing of its own to lose.
 			case k < used && bl.plan && blocks[used].plan && matchedAny(bl.steps):
@@ -228,60 +261,232 @@ func matchedAny(ss []*stepObj) bool {
 	return false
 }
 
-// collectSteps walks v for step-like objects and edge lists. where is
-// the path so far, in reads "in JSON value 2 of 3".
-func collectSteps(v *vnode, path, in string, bl *block, b *alignBudget, depth int) {
-	if v == nil || depth > maxAlignDepth || !b.spend() {
+// measurer walks a reply's value trees. The alignment's rules say what
+// looks like a step (stepLike) and which field a key names (fieldName);
+// the measurer asks each question once per object and once per key, so a
+// reply of many steps with the same keys costs little more than reading it.
+type measurer struct {
+	b      *alignBudget
+	a      aligner
+	fields map[string]string // key → step field, "" for none
+	like   map[*vnode]bool
+	types  map[string]workflow.NodeType // a type's name, as stepLike reads it → type ("-": near one)
+}
+
+// typeName reads a value as stepLike does a step_type's: a step type's
+// name, or one edit from one.
+func (m *measurer) typeName(s string) (workflow.NodeType, bool) {
+	t, ok := m.types[s]
+	if !ok {
+		if n, named := NormalizeStepType(s); named {
+			t = n
+		} else if nearStepType(s) != "" {
+			t = "-"
+		}
+		m.types[s] = t
+	}
+	return t, t != ""
+}
+
+func newMeasurer(b *alignBudget) *measurer {
+	return &measurer{b: b, fields: map[string]string{}, like: map[*vnode]bool{}, types: map[string]workflow.NodeType{}}
+}
+
+// stepField is the step field a key names, "" when none.
+func (m *measurer) stepField(key string) string {
+	f, ok := m.fields[key]
+	if !ok {
+		f, _, _ = fieldName(key, stepSchemas)
+		m.fields[key] = f
+	}
+	return f
+}
+
+// signals are the step fields one of which an object must have to be
+// step-like (align.go's stepLike looks at no other).
+var signals = setOf("step_type", "kind", "tool_name", "exit_condition", "loop_id", "prompt", "cases")
+
+// stepLike is the alignment's stepLike, asked once per object and only
+// of objects with a key that can make one a step. Inside a step (its
+// arguments, its parts) only keys spelled as a field or synonym count:
+// argument names are many and never fields, and matching each by edit
+// distance would cost more than reading the reply.
+func (m *measurer) stepLike(v *vnode, inStep bool) bool {
+	if v == nil || v.kind != vObj {
+		return false
+	}
+	like, ok := m.like[v]
+	if !ok {
+		for _, k := range v.keys {
+			f := ""
+			if inStep {
+				f = stepFields.exact[norm(k)].canon
+			} else {
+				f = m.stepField(k)
+			}
+			if signals[f] {
+				like = m.a.stepLike(v)
+				break
+			}
+		}
+		m.like[v] = like
+	}
+	return like
+}
+
+// collect walks v for step-like objects and edge lists. path is where v
+// is; in says in which value of the reply ("in JSON value 2 of 3").
+func (m *measurer) collect(v *vnode, path, in string, bl *block, inStep bool, depth int) {
+	if v == nil || depth > maxAlignDepth || !m.b.spend() {
 		return
 	}
-	var a aligner
 	switch v.kind {
 	case vStr:
-		if d := v.deref(b, depth, false); d != v {
-			collectSteps(d, path+" (a JSON string)", in, bl, b, depth+1)
+		if d := v.deref(m.b, depth, false); d != v {
+			m.collect(d, path+" (a JSON string)", in, bl, inStep, depth+1)
 		}
 	case vArr:
-		if a.edgeList(v) && !anyStepLike(v) {
+		steps := m.anyStepLike(v, inStep)
+		if !steps && m.a.edgeList(v) {
 			for _, it := range v.kids {
-				if from, to, ok := edgeEnds(&a, it); ok {
+				if from, to, ok := edgeEnds(&m.a, it); ok {
 					bl.edges = append(bl.edges, edgeObj{from, to})
 				}
 			}
 			return
 		}
-		if anyStepLike(v) {
-			bl.plan = true
-		}
+		bl.plan = bl.plan || steps
 		for i, k := range v.kids {
-			collectSteps(k, fmt.Sprintf("%s[%d]", path, i), in, bl, b, depth+1)
+			if worthWalking(k) {
+				m.collect(k, fmt.Sprintf("%s[%d]", path, i), in, bl, inStep, depth+1)
+			}
 		}
 	case vObj:
 		var parts []int // fields that are parts of this step, not steps
-		if a.stepLike(v) && !holdsPlan(v) {
+		step := m.stepLike(v, inStep) && !holdsPlan(v)
+		if step {
 			s := &stepObj{where: strings.TrimPrefix(path, ".") + in, node: -1}
 			if s.where == in {
 				s.where = "the reply" + in
 			}
-			s.typ, s.tool = stepTypeOf(v), toolOf(v)
-			s.sig = leafStrings(v, b, nil)
-			parts = stepParts(v, s, b)
-			for _, i := range parts {
-				s.sig = leafStrings(v.kids[i], b, s.sig)
-			}
-			s.label = stepLabel(v, s.tool)
+			s.typ, s.tool = m.stepTypeOf(v), m.toolOf(v)
+			parts = m.stepParts(v, s)
+			s.label, s.ids = m.stepLabel(v, s.tool)
 			if key := lastKey(path); key != "" {
-				s.sig = append(s.sig, key) // {"check": {…}}: the key is its id
+				s.ids = append(s.ids, key) // {"check": {…}}: the key is its id
 			}
+			s.v, s.parts = v, parts
 			bl.steps = append(bl.steps, s)
-		} else if a.objectOfSteps(v) && len(v.kids) > 1 {
+		} else if len(v.kids) > 1 && m.objectOfSteps(v, inStep) {
 			bl.plan = true
 		}
 		for i, k := range v.keys {
-			if !slices.Contains(parts, i) {
-				collectSteps(v.kids[i], path+"."+k, in, bl, b, depth+1)
+			if worthWalking(v.kids[i]) && !slices.Contains(parts, i) {
+				m.collect(v.kids[i], path+"."+k, in, bl, inStep || step, depth+1)
 			}
 		}
 	}
+}
+
+// cannotLeaveOut is the measure's fast path, for the common valid reply:
+// one JSON value, valid as it is, no string in it that holds JSON, and no
+// more objects that may be steps (a key that is a step field's: an
+// over-count of stepLike, never an under-count) than the result has
+// nodes, per kind (an EndLoop the inference added stands for no step).
+// Then no step can have been left out, and the value tree need not be
+// built.
+func (m *measurer) cannotLeaveOut(reply string, nodes []workflow.Node) bool {
+	visible, _, _ := stripThink(strings.TrimPrefix(reply, "\uFEFF"))
+	var js string
+	for _, c := range scanCandidates(visible) {
+		if c.nested {
+			continue
+		}
+		if js != "" || !c.closed {
+			return false
+		}
+		js = visible[c.start:c.end]
+	}
+	if js == "" || !validJSON(js) {
+		return false
+	}
+	var steps, ends int
+	ok := true
+	var walk func(r gjson.Result, inStep bool)
+	walk = func(r gjson.Result, inStep bool) {
+		switch {
+		case r.IsObject():
+			step, end := false, false
+			r.ForEach(func(k, v gjson.Result) bool {
+				f := ""
+				if inStep {
+					f = stepFields.exact[norm(k.Str)].canon
+				} else {
+					f = m.stepField(k.Str)
+				}
+				switch f {
+				case "step_type", "kind":
+					// a type's name, as stepLike asks ({"type": "IfTrue"}
+					// is an edge's output, no step)
+					t, named := m.typeName(v.Str)
+					step = step || named || f == "kind" && transformKinds[strings.ToLower(v.Str)]
+					end = end || t == workflow.TypeEndLoop
+				default:
+					step = step || signals[f]
+					end = end || f == "loop_id"
+				}
+				return true
+			})
+			if step {
+				steps++
+				if end {
+					ends++
+				}
+			}
+			r.ForEach(func(_, v gjson.Result) bool { walk(v, inStep || step); return ok })
+		case r.IsArray():
+			r.ForEach(func(_, v gjson.Result) bool { walk(v, inStep); return ok })
+		case r.Type == gjson.String:
+			// A string that may hold JSON may hold steps: the full
+			// measure reads it. A template ("{{read.content}}") holds none.
+			if t := strings.TrimLeft(r.Str, " \t\r\n"); t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '`') && !strings.HasPrefix(t, "{{") {
+				ok = false
+			}
+		}
+	}
+	walk(gjson.Parse(js), false)
+	if !ok {
+		return false
+	}
+	endNodes := 0
+	for i := range nodes {
+		if nodes[i].Type == workflow.TypeEndLoop {
+			endNodes++
+		}
+	}
+	return steps <= len(nodes) && steps-ends <= len(nodes)-endNodes
+}
+
+// objectOfSteps: every value is a step-like object ({"check": {…}}).
+func (m *measurer) objectOfSteps(v *vnode, inStep bool) bool {
+	for _, k := range v.kids {
+		if !m.stepLike(k, inStep) {
+			return false
+		}
+	}
+	return len(v.kids) > 0
+}
+
+// worthWalking: a container, or a string that may hold JSON.
+func worthWalking(v *vnode) bool {
+	switch v.kind {
+	case vObj, vArr:
+		return true
+	case vStr:
+		t := strings.TrimLeft(v.s, " \t\r\n")
+		return t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '`')
+	}
+	return false
 }
 
 // holdsPlan reports whether an object holds a plan's list of steps or
@@ -295,10 +500,9 @@ func holdsPlan(v *vnode) bool {
 	return false
 }
 
-func anyStepLike(v *vnode) bool {
-	var a aligner
+func (m *measurer) anyStepLike(v *vnode, inStep bool) bool {
 	for _, k := range v.kids {
-		if k.kind == vObj && a.stepLike(k) {
+		if m.stepLike(k, inStep) {
 			return true
 		}
 	}
@@ -338,81 +542,98 @@ func edgeEnds(a *aligner, it *vnode) (string, string, bool) {
 // "params": {"tool": …}}: the type outside, the tool inside). A value
 // naming a type or a tool v names too is a step of its own ("next": {…}).
 // The parts' type and tool become s's.
-func stepParts(v *vnode, s *stepObj, b *alignBudget) []int {
-	var a aligner
+func (m *measurer) stepParts(v *vnode, s *stepObj) []int {
 	var out []int
 	for i, k := range v.kids {
-		k = k.deref(b, 0, false)
-		if k.kind != vObj || !a.stepLike(k) {
+		k = k.deref(m.b, 0, false)
+		if !m.stepLike(k, true) {
 			continue
 		}
-		typ, tool := stepTypeOf(k), toolOf(k)
-		if (typ != "" && s.typ != "") || (tool != "" && s.tool != "") {
+		named, tool := m.namedType(k), m.toolOf(k)
+		if (named != "" && m.namedType(v) != "") || (tool != "" && s.tool != "") {
 			continue
 		}
 		out = append(out, i)
-		if typ != "" {
-			s.typ = typ
+		if named != "" || s.typ == "" {
+			s.typ = m.stepTypeOf(k)
 		}
 		if tool != "" {
 			s.tool = tool
+			if s.typ == "" {
+				s.typ = workflow.TypeTool
+			}
 		}
 	}
 	return out
 }
 
-// stepField is the step field a key names (align.go's matching), "" when
-// none.
-func stepField(key string) string {
-	f, _, _ := fieldName(key, stepSchemas)
-	return f
-}
-
 // toolOf is the tool an object names, "" when none.
-func toolOf(v *vnode) string {
+func (m *measurer) toolOf(v *vnode) string {
 	for i, k := range v.keys {
-		if stepField(k) == "tool_name" {
+		if m.stepField(k) == "tool_name" {
 			return v.kids[i].text()
 		}
 	}
 	return ""
 }
 
-// stepTypeOf is the step type an object names, or the one its prompt
-// makes it (an AiStep, as the decoder reads it); "" when none.
-func stepTypeOf(v *vnode) workflow.NodeType {
-	prompt := false
+// impliedType is the step type a field implies when a step names none,
+// as the decoder reads it.
+var impliedType = map[string]workflow.NodeType{
+	"tool_name": workflow.TypeTool, "exit_condition": workflow.TypeLoop, "loop_id": workflow.TypeEndLoop,
+	"cases": workflow.TypeSwitch, "prompt": workflow.TypeAiStep,
+}
+
+// namedType is the step type an object names, "" when none.
+func (m *measurer) namedType(v *vnode) workflow.NodeType {
 	for i, k := range v.keys {
-		switch f := stepField(k); f {
-		case "step_type":
+		if m.stepField(k) == "step_type" {
 			if t, ok := NormalizeStepType(v.kids[i].text()); ok {
 				return t
 			}
-		case "prompt":
-			prompt = true
 		}
-	}
-	if prompt {
-		return workflow.TypeAiStep
 	}
 	return ""
 }
 
-// stepLabel names a step object in messages: its tool, id or name.
-func stepLabel(v *vnode, tool string) string {
-	var parts []string
+// stepTypeOf is the step type an object names, or the one its fields
+// imply; "" when neither.
+func (m *measurer) stepTypeOf(v *vnode) workflow.NodeType {
+	var implied workflow.NodeType
+	for i, k := range v.keys {
+		switch f := m.stepField(k); f {
+		case "step_type":
+			if t, ok := NormalizeStepType(v.kids[i].text()); ok {
+				return t
+			}
+		default:
+			if t, ok := impliedType[f]; ok && implied == "" {
+				implied = t
+			}
+		}
+	}
+	return implied
+}
+
+// stepLabel names a step object in messages (its tool, id or name), and
+// returns its ids (id, key, name) for edges to refer to it by.
+func (m *measurer) stepLabel(v *vnode, tool string) (string, []string) {
+	var parts, ids []string
 	if tool != "" {
 		parts = append(parts, "tool_name "+clipText(tool, 40))
 	}
 	for i, k := range v.keys {
-		switch f := stepField(k); f {
-		case "id", "name":
+		switch f := m.stepField(k); f {
+		case "id", "name", "key":
 			if t := v.kids[i].text(); t != "" {
-				parts = append(parts, f+" "+clipText(t, 40))
+				ids = append(ids, t)
+				if f != "key" {
+					parts = append(parts, f+" "+clipText(t, 40))
+				}
 			}
 		}
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, ", "), ids
 }
 
 func clipText(s string, n int) string {
@@ -423,35 +644,37 @@ func clipText(s string, n int) string {
 	return fmt.Sprintf("%q…", string(r[:n]))
 }
 
-// leafStrings appends the strings of v that identify it: every string
-// value of 3 bytes or more, but those of step-like objects inside it
-// (they are steps of their own) and the values of its tool and step type
-// (many steps share those).
-func leafStrings(v *vnode, b *alignBudget, out []string) []string {
-	var a aligner
+// minSig is the length a string needs to identify a step.
+const minSig = 3
+
+// leafStrings appends the strings of step v that identify it: every
+// string value of minSig bytes or more, but those of step-like objects
+// inside it (they are steps of their own) and the values of its tool and
+// step type (many steps share those).
+func (m *measurer) leafStrings(v *vnode, out []string) []string {
 	var walk func(n *vnode, top bool, depth int)
 	walk = func(n *vnode, top bool, depth int) {
-		if n == nil || depth > maxAlignDepth || !b.spend() {
+		if n == nil || depth > maxAlignDepth || !m.b.spend() {
 			return
 		}
 		switch n.kind {
 		case vStr:
-			if d := n.deref(b, depth, false); d != n {
+			if d := n.deref(m.b, depth, false); d != n {
 				walk(d, false, depth+1)
-			} else if len(strings.TrimSpace(n.s)) >= 3 {
-				out = append(out, strings.TrimSpace(n.s))
+			} else if t := strings.TrimSpace(n.s); len(t) >= minSig {
+				out = append(out, t)
 			}
 		case vArr:
 			for _, k := range n.kids {
 				walk(k, false, depth+1)
 			}
 		case vObj:
-			if !top && a.stepLike(n) {
+			if !top && m.stepLike(n, true) {
 				return
 			}
 			for i, k := range n.keys {
 				if top {
-					if f := stepField(k); f == "tool_name" || f == "step_type" {
+					if f := m.stepField(k); f == "tool_name" || f == "step_type" {
 						continue
 					}
 				}
@@ -466,22 +689,36 @@ func leafStrings(v *vnode, b *alignBudget, out []string) []string {
 // nodeIndex maps each identifying string of a node to the nodes that
 // have it: its key, name and id, and the strings of its parameters but
 // the tool's name.
-func nodeIndex(nodes []workflow.Node, b *alignBudget) map[string][]int {
+func nodeIndex(nodes []workflow.Node) map[string][]int {
 	idx := map[string][]int{}
+	add := func(s string, i int) {
+		s = strings.TrimSpace(s)
+		if l := idx[s]; len(s) >= minSig && (len(l) == 0 || l[len(l)-1] != i) {
+			idx[s] = append(l, i)
+		}
+	}
+	var walk func(r gjson.Result, i int)
+	walk = func(r gjson.Result, i int) {
+		switch {
+		case r.IsObject() || r.IsArray():
+			r.ForEach(func(_, v gjson.Result) bool { walk(v, i); return true })
+		case r.Type == gjson.String:
+			if t := strings.TrimSpace(r.Str); t != "" && (t[0] == '{' || t[0] == '[') && gjson.Valid(t) {
+				walk(gjson.Parse(t), i) // a JSON string, as leafStrings reads it
+			} else {
+				add(r.Str, i)
+			}
+		}
+	}
 	for i := range nodes {
 		n := &nodes[i]
-		sig := []string{n.Key, n.Name, n.ID}
+		add(n.Key, i)
+		add(n.Name, i)
+		add(n.ID, i)
 		p := n.Params
 		p.Tool = ""
 		if raw, err := json.Marshal(p); err == nil {
-			if v := fromGJSON(gjson.ParseBytes(raw), b, 0); v != nil {
-				sig = leafStrings(v, b, sig)
-			}
-		}
-		for _, s := range sig {
-			if l := idx[s]; len(s) >= 3 && (len(l) == 0 || l[len(l)-1] != i) {
-				idx[s] = append(l, i)
-			}
+			walk(gjson.ParseBytes(raw), i)
 		}
 	}
 	return idx
@@ -490,14 +727,14 @@ func nodeIndex(nodes []workflow.Node, b *alignBudget) map[string][]int {
 // matchBlock pairs steps with nodes one to one by shared strings, most
 // shared first (document order among equals); it returns how many
 // paired. A step's pairing from an earlier block is reset.
-func matchBlock(steps []*stepObj, idx map[string][]int) int {
+func (m *measurer) matchBlock(steps []*stepObj, idx map[string][]int) int {
 	type pair struct{ s, n, score int }
 	var pairs []pair
 	for i, s := range steps {
 		s.node = -1
 		score := map[int]int{}
 		seen := map[string]bool{}
-		for _, x := range s.sig {
+		for _, x := range m.signature(s) {
 			if !seen[x] {
 				seen[x] = true
 				for _, j := range idx[x] {
@@ -531,25 +768,35 @@ func matchBlock(steps []*stepObj, idx map[string][]int) int {
 }
 
 // pairByType pairs the block's unpaired steps with the unpaired nodes of
-// their type (any type when the step names none), in order.
-func pairByType(steps []*stepObj, nodes []workflow.Node) {
+// their type (any type when the step names none), in order; it reports
+// whether every step has a node.
+func pairByType(steps []*stepObj, nodes []workflow.Node) bool {
 	taken := make([]bool, len(nodes))
 	for _, s := range steps {
 		if s.node >= 0 {
 			taken[s.node] = true
 		}
 	}
+	// next[t] is where the search for a free node of type t resumes
+	// ("" for any type): linear in steps and nodes.
+	next := map[workflow.NodeType]int{}
+	all := true
 	for _, s := range steps {
 		if s.node >= 0 {
 			continue
 		}
-		for j := range nodes {
-			if !taken[j] && (s.typ == "" || s.typ == nodes[j].Type) {
-				s.node, taken[j] = j, true
-				break
-			}
+		j := next[s.typ]
+		for j < len(nodes) && (taken[j] || s.typ != "" && s.typ != nodes[j].Type) {
+			j++
 		}
+		next[s.typ] = j
+		if j == len(nodes) {
+			all = false
+			continue
+		}
+		s.node, taken[j] = j, true
 	}
+	return all
 }
 
 // droppedEdges lists the block's edges between two of its steps that the
@@ -568,7 +815,7 @@ func droppedEdges(bl *block, nodes []workflow.Node, edges []workflow.Edge) []str
 	}
 	for _, s := range bl.steps {
 		if s.node >= 0 {
-			for _, x := range s.sig {
+			for _, x := range s.ids {
 				if _, ok := ref[x]; !ok {
 					ref[x] = s.node
 				}

@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -191,5 +192,23 @@ func TestUnusedCountsEveryPlacement(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkReadReply is what the re-ask loop runs on a valid reply:
+// ParseOutput and the measure of what it left out. Compare with
+// BenchmarkParseOutputSteps (the same plans) for the measure's cost.
+func BenchmarkReadReply(b *testing.B) {
+	for _, n := range []int{20, 200, 2000} {
+		text := benchPlan(n, false)
+		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, u, err := ReadReply(context.Background(), text, benchParseOptions); err != nil || u.Dropped() {
+					b.Fatal(err, u.Steps)
+				}
+			}
+		})
 	}
 }
