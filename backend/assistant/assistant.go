@@ -577,7 +577,7 @@ func isPlan(root gjson.Result) bool {
 // patch or a plan ("" for neither).
 func changeKind(js string) Kind {
 	for _, k := range patchKeyOrder {
-		for _, name := range append([]string{k}, patchKeys[k]...) {
+		for _, name := range append([]string{k}, patchKeys(k)...) {
 			if strings.Contains(js, `"`+name+`"`) || strings.Contains(js, name+":") {
 				return KindPatch
 			}
@@ -597,7 +597,7 @@ func changeKind(js string) Kind {
 func patchFromText(text string) (string, []Warning, bool) {
 	first := -1
 	for _, k := range patchKeyOrder {
-		for _, name := range append([]string{k}, patchKeys[k]...) {
+		for _, name := range append([]string{k}, patchKeys(k)...) {
 			for _, pat := range []string{`"` + name + `"`, `'` + name + `'`, name + ":"} {
 				if i := strings.Index(text, pat); i >= 0 && (first < 0 || i < first) {
 					first = i

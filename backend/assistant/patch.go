@@ -15,14 +15,9 @@ import (
 // patchKeys are the top-level keys of the model's patch format, with the
 // other names models use for them. "message" is not among them: a reply
 // holding only a message is conversation.
-var patchKeys = map[string][]string{
-	"add":             {"add_steps", "append", "append_steps", "insert", "insert_steps"},
-	"add_nodes":       {"nodes_to_add", "new_nodes", "added_nodes"},
-	"add_edges":       {"edges_to_add", "new_edges", "added_edges"},
-	"remove_node_ids": {"remove_nodes", "removed_node_ids", "delete_node_ids", "delete_nodes", "remove"},
-	"remove_edges":    {"removed_edges", "delete_edges", "edges_to_remove"},
-	"update":          {"update_nodes", "updates", "updated_nodes", "modify", "change"},
-}
+// patchKeys are the other names of each patch key: the planner's synonym
+// table, schema "patch".
+func patchKeys(k string) []string { return planner.Synonyms("patch", k) }
 
 var patchKeyOrder = []string{"add", "add_nodes", "add_edges", "remove_node_ids", "remove_edges", "update"}
 
@@ -68,11 +63,31 @@ func isPatchObject(root gjson.Result) bool {
 	}
 	keys := objectKeys(root)
 	for _, k := range patchKeyOrder {
-		if _, _, ok := lookupKey(keys, k, patchKeys[k]...); ok {
+		if _, _, ok := patchKey(keys, k); ok {
 			return true
 		}
 	}
 	return false
+}
+
+// patchKey looks a patch key up by its names, then by edit distance
+// ("remove_node_id", "add_edgs"): the alias used is returned for the
+// warning.
+func patchKey(keys map[string]gjson.Result, k string) (gjson.Result, string, bool) {
+	if v, alias, ok := lookupKey(keys, k, patchKeys(k)...); ok {
+		return v, alias, true
+	}
+	names := make([]string, 0, len(keys))
+	for nk := range keys {
+		names = append(names, nk)
+	}
+	sort.Strings(names)
+	for _, nk := range names {
+		if f, exact := planner.AlignKey(nk, "patch"); f == k && !exact && keys[nk].Type != gjson.Null {
+			return keys[nk], nk, true
+		}
+	}
+	return gjson.Result{}, "", false
 }
 
 // patchOptions are what building a patch needs beside the workflow.
@@ -119,7 +134,7 @@ func buildPatch(js string, w *workflow.Workflow, opts patchOptions) (*WorkflowPa
 	}
 	keys := objectKeys(root)
 	get := func(k string) (gjson.Result, bool) {
-		v, alias, ok := lookupKey(keys, k, patchKeys[k]...)
+		v, alias, ok := patchKey(keys, k)
 		if ok && alias != "" {
 			b.warn(StagePatch, "", "read %q as %q", alias, k)
 		}

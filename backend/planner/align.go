@@ -479,12 +479,22 @@ func newFieldGroup(schemas ...string) *fieldGroup {
 
 // The field groups the stage matches keys against, and their schemas.
 var (
-	planSchema = []string{"plan"}
-	edgeSchema = []string{"edge"}
-	stepFields = newFieldGroup(stepSchemas...)
-	planFields = newFieldGroup(planSchema...)
-	edgeFields = newFieldGroup(edgeSchema...)
+	planSchema  = []string{"plan"}
+	edgeSchema  = []string{"edge"}
+	stepFields  = newFieldGroup(stepSchemas...)
+	planFields  = newFieldGroup(planSchema...)
+	edgeFields  = newFieldGroup(edgeSchema...)
+	patchSchema = []string{"patch"}
+	patchFields = newFieldGroup(patchSchema...)
 )
+
+// AlignKey returns the field of a schema of the synonym table a key names:
+// by its name or a synonym (exact true), else the nearest name by edit
+// distance (as the align stage matches keys); "" when none is near.
+func AlignKey(key, schema string) (field string, exact bool) {
+	f, _, exact := fieldName(key, []string{schema})
+	return f, exact
+}
 
 // groupOf returns the flattened group of a schema list (built once for
 // the lists the stage uses).
@@ -496,6 +506,8 @@ func groupOf(schemas []string) *fieldGroup {
 		return planFields
 	case slices.Equal(schemas, edgeSchema):
 		return edgeFields
+	case slices.Equal(schemas, patchSchema):
+		return patchFields
 	}
 	return newFieldGroup(schemas...)
 }

@@ -81,10 +81,23 @@ var synonyms = map[string]map[string][]string{
 		"type": {"kind", "output"},
 		"name": {"case", "value", "label"},
 	},
+	// The assistant's patch object (backend/assistant).
+	"patch": {
+		"add":             {"add_steps", "append", "append_steps", "insert", "insert_steps"},
+		"add_nodes":       {"nodes_to_add", "new_nodes", "added_nodes"},
+		"add_edges":       {"edges_to_add", "new_edges", "added_edges"},
+		"remove_node_ids": {"remove_nodes", "removed_node_ids", "delete_node_ids", "delete_nodes", "remove"},
+		"remove_edges":    {"removed_edges", "delete_edges", "edges_to_remove"},
+		"update":          {"update_nodes", "updates", "updated_nodes", "modify", "change"},
+	},
 }
 
 // syn returns the synonyms of a field of a schema.
 func syn(schema, field string) []string { return synonyms[schema][field] }
+
+// Synonyms returns the other names models write for a field of a schema
+// of the table (read-only).
+func Synonyms(schema, field string) []string { return syn(schema, field) }
 
 // stepSchemas are the schemas whose fields a step object may carry.
 var stepSchemas = []string{"step", "Tool", "AiStep", "AiTransform", "If", "Switch", "Loop", "EndLoop"}
