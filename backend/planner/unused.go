@@ -158,8 +158,10 @@ func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f
 	b := newAlignBudget(context.Background())
 	m := newMeasurer(b)
 	var u Unused
-	if m.cannotLeaveOut(reply, nodes) {
-		u.Text = proseChars(reply)
+	visible, _, _ := stripThink(strings.TrimPrefix(reply, "\uFEFF"))
+	cands := scanCandidates(visible)
+	u.Text = proseChars(visible, cands)
+	if m.cannotLeaveOut(visible, cands, nodes) {
 		return u
 	}
 	vals := readValues(reply, b)
@@ -174,7 +176,6 @@ func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f
 		blocks = append(blocks, bl)
 	}
 	u.Partial = b.out
-	u.Text = proseChars(reply)
 	if len(blocks) == 0 {
 		return u
 	}
@@ -395,10 +396,9 @@ func (m *measurer) collect(v *vnode, path, in string, bl *block, inStep bool, de
 // nodes, per kind (an EndLoop the inference added stands for no step).
 // Then no step can have been left out, and the value tree need not be
 // built.
-func (m *measurer) cannotLeaveOut(reply string, nodes []workflow.Node) bool {
-	visible, _, _ := stripThink(strings.TrimPrefix(reply, "\uFEFF"))
+func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []workflow.Node) bool {
 	var js string
-	for _, c := range scanCandidates(visible) {
+	for _, c := range cands {
 		if c.nested {
 			continue
 		}
@@ -417,7 +417,12 @@ func (m *measurer) cannotLeaveOut(reply string, nodes []workflow.Node) bool {
 		switch {
 		case r.IsObject():
 			step, end := false, false
+			var buf [16]gjson.Result
+			kids := buf[:0] // one pass: the keys, and the values to walk after
 			r.ForEach(func(k, v gjson.Result) bool {
+				if v.IsObject() || v.IsArray() || v.Type == gjson.String {
+					kids = append(kids, v)
+				}
 				f := ""
 				if inStep {
 					f = stepFields.exact[norm(k.Str)].canon
@@ -443,7 +448,11 @@ func (m *measurer) cannotLeaveOut(reply string, nodes []workflow.Node) bool {
 					ends++
 				}
 			}
-			r.ForEach(func(_, v gjson.Result) bool { walk(v, inStep || step); return ok })
+			for _, v := range kids {
+				if walk(v, inStep || step); !ok {
+					break
+				}
+			}
 		case r.IsArray():
 			r.ForEach(func(_, v gjson.Result) bool { walk(v, inStep); return ok })
 		case r.Type == gjson.String:
@@ -851,10 +860,8 @@ func droppedEdges(bl *block, nodes []workflow.Node, edges []workflow.Edge) []str
 }
 
 // proseChars counts the characters of the visible reply outside its JSON
-// blocks and code fences.
-func proseChars(reply string) int {
-	visible, _, _ := stripThink(strings.TrimPrefix(reply, "\uFEFF"))
-	cands := scanCandidates(visible)
+// blocks (cands) and code fences.
+func proseChars(visible string, cands []candidate) int {
 	n, at := 0, 0
 	count := func(s string) {
 		for _, line := range strings.Split(s, "\n") {

@@ -195,19 +195,39 @@ func TestUnusedCountsEveryPlacement(t *testing.T) {
 	}
 }
 
-// BenchmarkReadReply is what the re-ask loop runs on a valid reply:
-// ParseOutput and the measure of what it left out. Compare with
-// BenchmarkParseOutputSteps (the same plans) for the measure's cost.
+// BenchmarkReadReply is what the re-ask loop runs on a reply: ParseOutput
+// and the measure of what it left out. Compare with
+// BenchmarkParseOutputSteps and BenchmarkParseOutputSloppy (the same
+// plans) for the measure's cost.
 func BenchmarkReadReply(b *testing.B) {
-	for _, n := range []int{20, 200, 2000} {
-		text := benchPlan(n, false)
-		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
-			b.SetBytes(int64(len(text)))
+	for _, sloppy := range []bool{false, true} {
+		for _, n := range []int{20, 200, 2000} {
+			text := benchPlan(n, sloppy)
+			b.Run(fmt.Sprintf("sloppy=%v/steps=%d", sloppy, n), func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, _, u, err := ReadReply(context.Background(), text, benchParseOptions); err != nil || u.Dropped() {
+						b.Fatal(err, u.Steps)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkMeasureUnused is the measure alone, on a reply already read.
+func BenchmarkMeasureUnused(b *testing.B) {
+	for _, sloppy := range []bool{false, true} {
+		text := benchPlan(200, sloppy)
+		w, _, err := ParseOutput(text, benchParseOptions)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("sloppy=%v/steps=200", sloppy), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, _, u, err := ReadReply(context.Background(), text, benchParseOptions); err != nil || u.Dropped() {
-					b.Fatal(err, u.Steps)
-				}
+				MeasureUnused(text, w.Nodes, w.Edges, benchParseOptions.Features)
 			}
 		})
 	}
