@@ -85,12 +85,19 @@ func alignReply(ctx context.Context, text string, cat *tools.Catalog) (*interp, 
 		if st, _ := a.asStep(v, 0); st != nil {
 			// A step: its nested lists are its branches, not plans.
 			steplike = append(steplike, v)
-			a.stepList(&vnode{kind: vArr, kids: []*vnode{v}}, nil, where+", a single step", 0)
 			continue
 		}
 		a.walk(v, where, "", 0)
 	}
-	if len(steplike) > 1 {
+	switch {
+	case len(steplike) == 1:
+		where := "the reply"
+		if len(vals) > 1 {
+			where = "one of the reply's JSON values"
+		}
+		a.stepList(&vnode{kind: vArr, kids: steplike}, nil, where+", a single step", 0)
+	case len(steplike) > 1 && !a.b.out:
+		// Each alone would be a fragment of this reading: only it counts.
 		a.stepList(&vnode{kind: vArr, kids: steplike}, nil, fmt.Sprintf("the reply's %d JSON values, each a step", len(steplike)), 0)
 	}
 	var notes []Warning
@@ -102,13 +109,64 @@ func alignReply(ctx context.Context, text string, cat *tools.Catalog) (*interp, 
 		return nil, notes, err
 	}
 	notes = append(notes, Warning{Stage: StageAlign, Message: fmt.Sprintf("the reply is not in the plan format; read %s as the plan (%d step(s), score %.1f)", best.where, best.steps, best.score)})
-	for _, n := range best.notes {
+	for _, n := range mergeNotes(best.notes) {
 		notes = append(notes, Warning{Stage: StageAlign, Message: n})
 	}
 	// What the repair changed in the values read (in any of them: the
 	// search read them all).
 	notes = append(notes, a.b.repairs...)
 	return best, notes, nil
+}
+
+// maxAlignNotes bounds the notes of a reading after merging.
+const maxAlignNotes = 24
+
+// mergeNotes merges the same note made about several items ("item 3:
+// read key …") into one naming them, as the decoder merges its warnings,
+// and bounds the list.
+func mergeNotes(notes []string) []string {
+	type group struct {
+		text  string
+		items []string
+	}
+	var order []*group
+	byText := map[string]*group{}
+	for _, n := range notes {
+		item, text := "", n
+		if strings.HasPrefix(n, "item ") {
+			if i := strings.Index(n, ": "); i > 0 {
+				item, text = n[:i], n[i+2:]
+			}
+		}
+		g := byText[text]
+		if g == nil {
+			g = &group{text: text}
+			byText[text] = g
+			order = append(order, g)
+		}
+		if item != "" {
+			g.items = append(g.items, item)
+		}
+	}
+	var out []string
+	for _, g := range order {
+		switch len(g.items) {
+		case 0:
+			out = append(out, g.text)
+		case 1:
+			out = append(out, g.items[0]+": "+g.text)
+		default:
+			items := g.items
+			if len(items) > 4 {
+				items = append(slices.Clip(items[:4]), fmt.Sprintf("and %d more", len(g.items)-4))
+			}
+			out = append(out, fmt.Sprintf("%s (%s)", g.text, strings.Join(items, ", ")))
+		}
+	}
+	if len(out) > maxAlignNotes {
+		out = append(out[:maxAlignNotes], fmt.Sprintf("and %d more notes of the same kinds", len(out)-maxAlignNotes))
+	}
+	return out
 }
 
 // readValues reads the reply into its top-level values: each JSON block
@@ -121,8 +179,12 @@ func readValues(text string, b *alignBudget) []*vnode {
 		for _, c := range scanCandidates(src) {
 			// Only complete values: the last item of a cut-off one may
 			// hold half a value, which only the decoder knows to drop.
-			if c.nested || !c.closed || len(out) >= maxAlignValues {
+			if c.nested || !c.closed {
 				continue
+			}
+			if len(out) >= maxAlignValues {
+				b.out = true // said in a warning; no reading is made of all values
+				break
 			}
 			if v := parseJSONish(src[c.start:c.end], b, 0); v != nil {
 				out = append(out, v)

@@ -174,10 +174,11 @@ func (a *aligner) parseCalls(s string) []*vnode {
 			}
 			args.keys, args.kids = append(args.keys, k), append(args.kids, scalarNode(pyLiteral(part[eq+1:]), a.b, 1))
 		}
-		out = append(out, callStep(line[:open], args, nil))
 		if len(out) >= maxAlignValues {
-			break
+			a.b.out = true
+			return nil // more calls than the stage reads: none, rather than some
 		}
+		out = append(out, callStep(line[:open], args, nil))
 	}
 	return out
 }

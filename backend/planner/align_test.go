@@ -446,3 +446,24 @@ func TestAlignToolCalls(t *testing.T) {
 		t.Errorf("without a catalog any name would be a tool")
 	}
 }
+
+// TestAlignNeverAFragmentOfValues: separate step values are read all
+// together or not at all (past the stage's bound), never one of them
+// alone; the same note about many items is one warning.
+func TestAlignNeverAFragmentOfValues(t *testing.T) {
+	step := `{"step_tpye": "Tool", "tool_name": "log", "arguments": {"message": "x"}}` + "\n"
+	w, ws, err := ParseOutput(strings.Repeat(step, 50), ParseOptions{Catalog: testCatalog()})
+	if err != nil || len(w.Nodes) != 50 {
+		t.Fatalf("%v %v", err, ws)
+	}
+	if n := len(WarningsOf(ws, StageAlign)); n > 6 {
+		t.Errorf("%d align warnings for one kind of note", n)
+	}
+	w, ws, err = ParseOutput(strings.Repeat(step, maxAlignValues+1), ParseOptions{Catalog: testCatalog()})
+	if err == nil {
+		t.Errorf("past the bound, read %d of %d steps", len(w.Nodes), maxAlignValues+1)
+	}
+	if !slices.ContainsFunc(ws, func(w Warning) bool { return strings.Contains(w.Message, "too large") }) {
+		t.Errorf("the bound is not said: %v", ws)
+	}
+}

@@ -49,7 +49,7 @@ const (
 	maxAlignNodes      = 200_000 // values built and visited, in all
 	maxAlignDepth      = 48      // nesting, strings parsed counted
 	maxAlignCandidates = 16      // interpretations scored
-	maxAlignValues     = 32      // top-level values of one reply
+	maxAlignValues     = 1000    // top-level values (or calls) of one reply
 	maxAlignStringJSON = 1 << 20 // longest string parsed as JSON/YAML
 	alignTimeBudget    = 250 * time.Millisecond
 )

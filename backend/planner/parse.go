@@ -100,12 +100,11 @@ func ParseOutputContext(ctx context.Context, text string, opts ParseOptions) (*w
 			return nil, append(warnings, aws...), err
 		}
 		// The first reading's warnings were about a reading that failed,
-		// but for what it dropped around the JSON (reasoning, prose,
-		// fences), which the alignment dropped too.
+		// but for the reasoning it removed, which the alignment removed
+		// too.
 		var kept []Warning
 		for _, w := range warnings {
-			if w.Stage == StageExtract && !strings.HasPrefix(w.Message, "the reply holds ") &&
-				!strings.HasPrefix(w.Message, "no JSON block holds") && !strings.HasPrefix(w.Message, "the JSON is not closed") {
+			if w.Stage == StageExtract && strings.Contains(w.Message, "reasoning") {
 				kept = append(kept, w)
 			}
 		}
