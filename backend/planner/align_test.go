@@ -467,3 +467,22 @@ func TestAlignNeverAFragmentOfValues(t *testing.T) {
 		t.Errorf("the bound is not said: %v", ws)
 	}
 }
+
+// TestAlignTieIsReaskedWithTheCandidates: the planner re-asks a reply whose
+// readings tie, quoting where each was found, and takes the answer.
+func TestAlignTieIsReaskedWithTheCandidates(t *testing.T) {
+	step := func(msg string) string {
+		return `{"step_type": "Tool", "tool_name": "log", "arguments": {"message": "` + msg + `"}}`
+	}
+	tie := `{"draft": {"stps": [` + step("a") + `,` + step("b") + `]}, "final": {"stps": [` + step("c") + `,` + step("d") + `]}}`
+	fake, res, err := planWith(t, Config{MaxRepairAttempts: 2}, answer(tie), answer(replyValidFlat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Valid || res.LLMCalls != 2 {
+		t.Fatalf("valid=%v calls=%d", res.Valid, res.LLMCalls)
+	}
+	if r := fake.lastUser(2); !strings.Contains(r, StageAlign) || !strings.Contains(r, `"draft"`) || !strings.Contains(r, `"final"`) {
+		t.Errorf("the re-ask does not name the candidates:\n%s", r)
+	}
+}

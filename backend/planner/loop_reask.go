@@ -185,6 +185,7 @@ var stageConstruct = map[string]string{
 	StageExtract: exJSON,
 	StageRepair:  exJSON,
 	StageDecode:  exJSON,
+	StageAlign:   exJSON,
 	StageMap:     exTool,
 	StageEdges:   exGraph,
 }
@@ -304,7 +305,7 @@ func stageLabel(stage string) string {
 	switch stage {
 	case StageExtract:
 		return "finding the JSON"
-	case StageRepair, StageDecode:
+	case StageRepair, StageDecode, StageAlign:
 		return "reading the JSON"
 	case StageFeatures:
 		return "checking the allowed step types"
