@@ -93,6 +93,7 @@ FUZZ_TARGETS := \
 	./backend/validate:FuzzValidateGraph \
 	./backend/validate:FuzzExprRefs \
 	./backend/planner:FuzzParseOutput \
+	./backend/planner:FuzzMeasureUnused \
 	./backend/planner:FuzzAlign \
 	./backend/expression:FuzzEvalCondition \
 	./backend/render:FuzzRenderTemplate \

@@ -161,7 +161,8 @@ func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f
 	visible, _, _ := stripThink(strings.TrimPrefix(reply, "\uFEFF"))
 	cands := scanCandidates(visible)
 	u.Text = proseChars(visible, cands)
-	if m.cannotLeaveOut(visible, cands, nodes) {
+	if ok, pairs := m.cannotLeaveOut(visible, cands, nodes); ok {
+		u.Edges = droppedEdges(&block{edges: pairs}, nodes, edges)
 		return u
 	}
 	vals := readValues(reply, b)
@@ -270,8 +271,19 @@ type measurer struct {
 	b      *alignBudget
 	a      aligner
 	fields map[string]string // key → step field, "" for none
+	edges  map[string]string // key → edge field, "" for none
 	like   map[*vnode]bool
 	types  map[string]workflow.NodeType // a type's name, as stepLike reads it → type ("-": near one)
+}
+
+// edgeField is the edge field a key names ("from", "to", …), "" when none.
+func (m *measurer) edgeField(key string) string {
+	f, ok := m.edges[key]
+	if !ok {
+		f, _, _ = fieldName(key, edgeSchema)
+		m.edges[key] = f
+	}
+	return f
 }
 
 // typeName reads a value as stepLike does a step_type's: a step type's
@@ -290,7 +302,7 @@ func (m *measurer) typeName(s string) (workflow.NodeType, bool) {
 }
 
 func newMeasurer(b *alignBudget) *measurer {
-	return &measurer{b: b, fields: map[string]string{}, like: map[*vnode]bool{}, types: map[string]workflow.NodeType{}}
+	return &measurer{b: b, fields: map[string]string{}, edges: map[string]string{}, like: map[*vnode]bool{}, types: map[string]workflow.NodeType{}}
 }
 
 // stepField is the step field a key names, "" when none.
@@ -390,33 +402,37 @@ func (m *measurer) collect(v *vnode, path, in string, bl *block, inStep bool, de
 }
 
 // cannotLeaveOut is the measure's fast path, for the common valid reply:
-// one JSON value, valid as it is, no string in it that holds JSON, and no
+// one JSON value, valid as it is, no string in it that holds JSON, no
 // more objects that may be steps (a key that is a step field's: an
 // over-count of stepLike, never an under-count) than the result has
 // nodes, per kind (an EndLoop the inference added stands for no step).
+// It returns the reply's edges (objects with a from and a to, [from, to]
+// lists) for droppedEdges.
 // Then no step can have been left out, and the value tree need not be
 // built.
-func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []workflow.Node) bool {
+func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []workflow.Node) (bool, []edgeObj) {
 	var js string
 	for _, c := range cands {
 		if c.nested {
 			continue
 		}
 		if js != "" || !c.closed {
-			return false
+			return false, nil
 		}
 		js = visible[c.start:c.end]
 	}
 	if js == "" || !validJSON(js) {
-		return false
+		return false, nil
 	}
 	var steps, ends int
+	var pairs []edgeObj
 	ok := true
 	var walk func(r gjson.Result, inStep bool)
 	walk = func(r gjson.Result, inStep bool) {
 		switch {
 		case r.IsObject():
 			step, end := false, false
+			var from, to string
 			var buf [16]gjson.Result
 			kids := buf[:0] // one pass: the keys, and the values to walk after
 			r.ForEach(func(k, v gjson.Result) bool {
@@ -428,6 +444,14 @@ func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []wor
 					f = stepFields.exact[norm(k.Str)].canon
 				} else {
 					f = m.stepField(k.Str)
+				}
+				if !inStep {
+					switch m.edgeField(k.Str) {
+					case "from":
+						from = v.String()
+					case "to":
+						to = v.String()
+					}
 				}
 				switch f {
 				case "step_type", "kind":
@@ -447,6 +471,8 @@ func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []wor
 				if end {
 					ends++
 				}
+			} else if from != "" && to != "" {
+				pairs = append(pairs, edgeObj{from, to})
 			}
 			for _, v := range kids {
 				if walk(v, inStep || step); !ok {
@@ -454,7 +480,19 @@ func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []wor
 				}
 			}
 		case r.IsArray():
-			r.ForEach(func(_, v gjson.Result) bool { walk(v, inStep); return ok })
+			var pair [2]string
+			n := 0
+			r.ForEach(func(_, v gjson.Result) bool {
+				if n < 2 {
+					pair[n] = v.Str
+				}
+				n++
+				walk(v, inStep)
+				return ok
+			})
+			if !inStep && (n == 2 || n == 3) && pair[0] != "" && pair[1] != "" {
+				pairs = append(pairs, edgeObj{pair[0], pair[1]}) // ["a", "b"] or ["a", "b", "IfTrue"]
+			}
 		case r.Type == gjson.String:
 			// A string that may hold JSON may hold steps: the full
 			// measure reads it. A template ("{{read.content}}") holds none.
@@ -465,7 +503,7 @@ func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []wor
 	}
 	walk(gjson.Parse(js), false)
 	if !ok {
-		return false
+		return false, nil
 	}
 	endNodes := 0
 	for i := range nodes {
@@ -473,7 +511,7 @@ func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []wor
 			endNodes++
 		}
 	}
-	return steps <= len(nodes) && steps-ends <= len(nodes)-endNodes
+	return steps <= len(nodes) && steps-ends <= len(nodes)-endNodes, pairs
 }
 
 // objectOfSteps: every value is a step-like object ({"check": {…}}).

@@ -232,3 +232,55 @@ func BenchmarkMeasureUnused(b *testing.B) {
 		})
 	}
 }
+
+// TestUnusedEdgesAndText: an edge of the reply the plan does not connect
+// (not even through one node between) is named; prose outside the JSON is
+// counted, fences and reasoning are not.
+func TestUnusedEdgesAndText(t *testing.T) {
+	step := func(id string) string {
+		return `{"id": "` + id + `", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "step ` + id + `"}}`
+	}
+	nodes := `"nodes": [` + step("a") + `, ` + step("b") + `, ` + step("c") + `, ` + step("d") + `]`
+	for _, tc := range []struct {
+		name, reply string
+		edges       []string
+		text        int
+	}{
+		// nodes without edges are chained a → b → c → d: a → d is three hops
+		{"edges under an unknown key", `{` + nodes + `, "wiring": [{"from": "a", "to": "d"}, {"from": "a", "to": "c"}]}`, []string{"a → d"}, 0},
+		{"edges read", `{` + nodes + `, "edges": [{"from": "a", "to": "b"}, {"from": "b", "to": "c"}, {"from": "c", "to": "d"}]}`, nil, 0},
+		{"prose, fence and reasoning", "<think>let me see</think>Here it is:\n```json\n{" + nodes + "}\n```\nDone.", nil, len("Here it is:") + len("Done.")},
+	} {
+		w, _, err := ParseOutput(tc.reply, ParseOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		u := MeasureUnused(tc.reply, w.Nodes, w.Edges, Features{})
+		if fmt.Sprint(u.Edges) != fmt.Sprint(tc.edges) || u.Text != tc.text || u.Dropped() {
+			t.Errorf("%s: edges %q (want %q), text %d (want %d), steps %v", tc.name, u.Edges, tc.edges, u.Text, tc.text, u.Steps)
+		}
+	}
+}
+
+// FuzzMeasureUnused: no reply makes the measure panic or name more steps
+// than the reply could hold, whatever result it is compared with.
+func FuzzMeasureUnused(f *testing.F) {
+	for _, reply := range placements() {
+		f.Add(reply)
+	}
+	for _, s := range []string{"", "{", `{"steps": "[{\"tool_name\": \"x\"}]"}`, `[[[[{"tool": "a"}]]]]`, "```\n{\"tool_name\": 1}\n```"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, reply string) {
+		w, _, err := ParseOutput(reply, ParseOptions{})
+		var u Unused
+		if err == nil {
+			u = MeasureUnused(reply, w.Nodes, w.Edges, Features{})
+		} else {
+			u = MeasureUnused(reply, nil, nil, Features{})
+		}
+		if len(u.Steps)+len(u.Drafts) > strings.Count(reply, "{") {
+			t.Fatalf("%d steps named in a reply with %d objects", len(u.Steps)+len(u.Drafts), strings.Count(reply, "{"))
+		}
+	})
+}
