@@ -257,7 +257,7 @@ func writeCatalog(b *strings.Builder, cat *tools.Catalog) {
 		mcp = mcp || t.Server != ""
 	}
 	if mcp {
-		b.WriteString(`Write MCP tools' full "server.tool" name in tool_name.` + "\n")
+		b.WriteString(`Write MCP tools' full "server.tool" name in tool_name; their outputs are text and data.` + "\n")
 	}
 	if compact {
 		b.WriteString("One-line tools: name(required arguments, strings unless typed): what it does; the goal's message details the likely ones.\n")
