@@ -1,6 +1,8 @@
 package assistant
 
 import (
+	"math"
+
 	"github.com/weft-dev/weft/backend/planner"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -182,9 +184,20 @@ func (b *builder) place() {
 		}
 	}
 	row := 0
+	// taken holds the nodes already in place: the workflow's and the new
+	// ones placed before; a new node never lands on one of them (placed
+	// relative to the step before it, an inserted step would land exactly
+	// on the step after it).
+	taken := make([]workflow.Position, 0, len(b.w.Nodes)+len(b.p.AddedNodes))
+	for _, n := range b.w.Nodes {
+		if p, ok := final[n.ID]; ok && !pendingNew(b.p.AddedNodes, n.ID) {
+			taken = append(taken, p)
+		}
+	}
 	for i := range b.p.AddedNodes {
 		n := &b.p.AddedNodes[i]
 		if n.Position != nil {
+			taken = append(taken, *n.Position)
 			continue
 		}
 		p, ok := final[n.ID]
@@ -196,6 +209,46 @@ func (b *builder) place() {
 				p = laid[n.ID]
 			}
 		}
+		p = freeSpot(p, taken)
+		taken = append(taken, p)
 		n.Position = &p
 	}
+}
+
+// pendingNew reports whether id is one of the added nodes (an added node
+// may reuse the id of a node it replaces).
+func pendingNew(added []workflow.Node, id string) bool {
+	for i := range added {
+		if added[i].ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// Room a node takes on the canvas, with a margin: the editor draws nodes
+// 220 wide and up to about 110 high.
+const (
+	placeWidth  = 240.0
+	placeHeight = 120.0
+)
+
+// freeSpot moves p down, a sibling gap at a time, until no node in taken
+// overlaps it. The search is bounded by len(taken) steps: each step clears
+// at least the node it overlapped.
+func freeSpot(p workflow.Position, taken []workflow.Position) workflow.Position {
+	for range len(taken) + 1 {
+		hit := false
+		for _, q := range taken {
+			if math.Abs(q.X-p.X) < placeWidth && math.Abs(q.Y-p.Y) < placeHeight {
+				hit = true
+				p.Y = q.Y + planner.LayoutSiblingGap
+				break
+			}
+		}
+		if !hit {
+			return p
+		}
+	}
+	return p
 }
