@@ -61,7 +61,7 @@ func (c *cli) commands() map[string]command {
 		"validate": {"check a workflow file: weft validate FILE [--json]", (*cli).validate},
 		"settings": {"show or change settings: weft settings path | get [KEY] | set KEY VALUE", (*cli).settings},
 		"version":  {"print the version", (*cli).version},
-		"plan":     {"ask the model for a workflow: weft plan --goal TEXT [--out FILE] [--json]", (*cli).plan},
+		"plan":     {"ask the model for a workflow: weft plan --goal TEXT [--out FILE [--force]] [--allow-dropped] [--json]", (*cli).plan},
 		"chat":     {"ask the assistant about or change a workflow: weft chat FILE --message TEXT [--apply] [--json] | FILE --apply ID", (*cli).chat},
 		"stats":    {"repair and retry rates by model: weft stats [--model MODEL] [--json]", (*cli).stats},
 		"run":      {"run a workflow with real tools: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--engine local|temporal …]", (*cli).run},
