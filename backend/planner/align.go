@@ -61,7 +61,30 @@ type aligner struct {
 	b     *alignBudget
 	cat   *tools.Catalog
 	cands []*interp
-	seen  map[*vnode]bool // step lists already read
+	seen  map[*vnode]bool // step lists and edge lists already read
+	names map[string]fieldMatch
+}
+
+// fieldMatch is a remembered fieldName result.
+type fieldMatch struct {
+	canon, name string
+	exact       bool
+}
+
+// field is fieldName, remembered: a reply repeats its keys in every item.
+func (a *aligner) field(key string, schemas []string) (string, string, bool) {
+	k := schemas[0] + "\x00" + key
+	if m, ok := a.names[k]; ok {
+		return m.canon, m.name, m.exact
+	}
+	c, n, e := fieldName(key, schemas)
+	if len(a.names) < 4096 {
+		if a.names == nil {
+			a.names = map[string]fieldMatch{}
+		}
+		a.names[k] = fieldMatch{c, n, e}
+	}
+	return c, n, e
 }
 
 // alignReply reads text by schema alignment. It returns nil, nil, nil
@@ -310,7 +333,7 @@ func (a *aligner) objectOfSteps(n *vnode) bool {
 // any of their names.
 func (a *aligner) stepLike(n *vnode) bool {
 	for i, k := range n.keys {
-		switch f, _, _ := fieldName(k, stepSchemas); f {
+		switch f, _, _ := a.field(k, stepSchemas); f {
 		case "step_type", "kind":
 			t := n.kids[i].text()
 			if _, ok := NormalizeStepType(t); ok || nearStepType(t) != "" || f == "kind" && transformKinds[strings.ToLower(t)] {
@@ -388,13 +411,14 @@ func (a *aligner) stepList(n, parent *vnode, where string, depth int) bool {
 			if v == n || v.inner == n {
 				continue
 			}
-			f, _, _ := fieldName(k, planSchema)
+			f, _, _ := a.field(k, planSchema)
 			switch {
 			case f == "name" && v.kind == vStr, f == "done_when" && (v.kind == vStr || v.kind == vObj):
 				plan.set(f, v)
 			}
 			if e := v.deref(a.b, depth, false); edges == nil && e.kind == vArr && a.edgeList(e) {
 				edges = e
+				a.seen[e] = true // not to be searched for steps again
 				if f != "edges" {
 					notes = append(notes, fmt.Sprintf("read %q as the plan's edges", k))
 				}
@@ -444,7 +468,7 @@ func (a *aligner) alignStep(n *vnode, label string, depth int) (*vnode, []string
 	}
 	for i, k := range n.keys {
 		v := n.kids[i]
-		canon, f, exact := fieldName(k, stepSchemas)
+		canon, f, exact := a.field(k, stepSchemas)
 		key := k
 		if f != "" && !exact {
 			key = f
@@ -645,7 +669,7 @@ func (a *aligner) endpoints(it *vnode) (from, to string, ok bool) {
 	switch it.kind {
 	case vObj:
 		for _, k := range it.keys {
-			switch f, _, _ := fieldName(k, edgeSchema); f {
+			switch f, _, _ := a.field(k, edgeSchema); f {
 			case "from", "to":
 				if f == "from" {
 					from = k

@@ -34,7 +34,7 @@ func (a *aligner) asStep(n *vnode, depth int) (*vnode, string) {
 // typed reports whether n names a step type (under any of its names).
 func (a *aligner) typed(n *vnode) bool {
 	for i, k := range n.keys {
-		if f, _, _ := fieldName(k, stepSchemas); f == "step_type" {
+		if f, _, _ := a.field(k, stepSchemas); f == "step_type" {
 			t := n.kids[i].text()
 			if _, ok := NormalizeStepType(t); ok || nearStepType(t) != "" {
 				return true
@@ -67,7 +67,7 @@ func (a *aligner) toolCall(n *vnode, depth int) (*vnode, string) {
 	}
 	toolAt := -1
 	for i, k := range n.keys {
-		if f, _, _ := fieldName(k, stepSchemas); f == "step_type" || f == "id" {
+		if f, _, _ := a.field(k, stepSchemas); f == "step_type" || f == "id" {
 			continue
 		}
 		if n.kids[i].kind == vStr && a.knownTool(n.kids[i].s) {
@@ -79,7 +79,7 @@ func (a *aligner) toolCall(n *vnode, depth int) (*vnode, string) {
 		// Only a call's own envelope: under a tool name's key
 		// ("function", "tool_call") or "call".
 		for i, v := range n.kids {
-			f, _, _ := fieldName(n.keys[i], stepSchemas)
+			f, _, _ := a.field(n.keys[i], stepSchemas)
 			if v.kind == vObj && (f == "tool_name" || normEq("call", n.keys[i]) || normEq("functioncall", n.keys[i])) {
 				if c, tool := a.toolCall(v, depth+1); c != nil {
 					if id := n.get("id"); id != nil && c.get("id") == nil {
@@ -97,7 +97,7 @@ func (a *aligner) toolCall(n *vnode, depth int) (*vnode, string) {
 			continue
 		}
 		v := n.kids[i].deref(a.b, depth, true)
-		if f, _, _ := fieldName(k, stepSchemas); f == "arguments" || normEq("actioninput", k) || normEq("toolinput", k) {
+		if f, _, _ := a.field(k, stepSchemas); f == "arguments" || normEq("actioninput", k) || normEq("toolinput", k) {
 			argsAt = i
 			break
 		}
@@ -117,7 +117,7 @@ func (a *aligner) toolCall(n *vnode, depth int) (*vnode, string) {
 		if i == toolAt || i == argsAt {
 			continue
 		}
-		if f, _, _ := fieldName(k, stepSchemas); f == "step_type" {
+		if f, _, _ := a.field(k, stepSchemas); f == "step_type" {
 			continue // "function", "processing": another schema's word
 		}
 		rest.keys, rest.kids = append(rest.keys, k), append(rest.kids, n.kids[i])

@@ -91,8 +91,8 @@ func distance(a, b string) int {
 	if len(b) > 64 {
 		b = b[:64]
 	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+	var pb, cb [65]int // names are cut at 64 bytes: no allocation
+	prev, cur := pb[:len(b)+1], cb[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
