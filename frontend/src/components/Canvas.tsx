@@ -34,13 +34,21 @@ export const OVERVIEW_ZOOM = 0.25;
 const NO_NODES: WeftFlowNode[] = [];
 const NO_EDGES: WeftFlowEdge[] = [];
 
+/** shownNodes are the nodes on the canvas: a change's preview while one is
+ * under review, else the workflow's. Fitting goes by these. */
+function shownNodes(): WeftFlowNode[] {
+  const s = useStore.getState();
+  return s.previewNodes ?? s.nodes;
+}
+
 function FocusFollower() {
   const focus = useStore((s) => s.focusRequest);
+  const previewing = useStore((s) => !!s.previewNodes);
   const rf = useReactFlow();
   useEffect(() => {
     if (!focus) return;
-    const { doc, nodes } = useStore.getState();
-    if (!focus.nodeIds.length) {
+    const { doc, previewNodes } = useStore.getState();
+    if (!focus.nodeIds.length && !previewNodes) {
       // A large workflow opens on its start, at a readable zoom.
       const vp = doc ? startViewport(doc) : null;
       if (vp) {
@@ -50,15 +58,28 @@ function FocusFollower() {
     }
     const fit = () => {
       const vp = focus.nodeIds.length
-        ? fitViewport(useStore.getState().nodes, { ids: focus.nodeIds, padding: 0.6, maxZoom: 1.25 })
-        : fitViewport(useStore.getState().nodes);
+        ? fitViewport(shownNodes(), { ids: focus.nodeIds, padding: 0.6, maxZoom: 1.25 })
+        : fitViewport(shownNodes());
       if (vp) void rf.setViewport(vp, { duration: focus.nodeIds.length ? 300 : 0 });
     };
     fit();
     // Once more after React Flow has measured freshly loaded nodes.
-    const t = nodes.length ? window.setTimeout(fit, 40) : undefined;
+    const t = shownNodes().length ? window.setTimeout(fit, 40) : undefined;
     return () => window.clearTimeout(t);
   }, [focus, rf]);
+  // A plan applied to an empty workflow is the whole workflow now: fit it
+  // (its preview was fitted; the applied nodes may be measured otherwise).
+  const emptyBefore = useRef(false);
+  useEffect(() => {
+    const doc = useStore.getState().doc;
+    if (previewing) {
+      emptyBefore.current = !doc?.nodes.length;
+      return;
+    }
+    if (!emptyBefore.current || !doc?.nodes.length) return;
+    emptyBefore.current = false;
+    useStore.getState().requestFitAll();
+  }, [previewing]);
   return null;
 }
 
@@ -92,7 +113,7 @@ function CanvasInner() {
       return rf.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 2 });
     };
     canvasBridge.fitView = (o) => {
-      const vp = fitViewport(useStore.getState().nodes);
+      const vp = fitViewport(shownNodes());
       if (vp) void rf.setViewport(vp, { duration: o?.duration ?? 200 });
     };
     canvasBridge.size = () => {
