@@ -424,84 +424,7 @@ func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []wor
 	if js == "" || !validJSON(js) {
 		return false, nil
 	}
-	var steps, ends int
-	var pairs []edgeObj
-	ok := true
-	var walk func(r gjson.Result, inStep bool)
-	walk = func(r gjson.Result, inStep bool) {
-		switch {
-		case r.IsObject():
-			step, end := false, false
-			var from, to string
-			var buf [16]gjson.Result
-			kids := buf[:0] // one pass: the keys, and the values to walk after
-			r.ForEach(func(k, v gjson.Result) bool {
-				if v.IsObject() || v.IsArray() || v.Type == gjson.String {
-					kids = append(kids, v)
-				}
-				f := ""
-				if inStep {
-					f = stepFields.exact[norm(k.Str)].canon
-				} else {
-					f = m.stepField(k.Str)
-				}
-				if !inStep {
-					switch m.edgeField(k.Str) {
-					case "from":
-						from = v.String()
-					case "to":
-						to = v.String()
-					}
-				}
-				switch f {
-				case "step_type", "kind":
-					// a type's name, as stepLike asks ({"type": "IfTrue"}
-					// is an edge's output, no step)
-					t, named := m.typeName(v.Str)
-					step = step || named || f == "kind" && transformKinds[strings.ToLower(v.Str)]
-					end = end || t == workflow.TypeEndLoop
-				default:
-					step = step || signals[f]
-					end = end || f == "loop_id"
-				}
-				return true
-			})
-			if step {
-				steps++
-				if end {
-					ends++
-				}
-			} else if from != "" && to != "" {
-				pairs = append(pairs, edgeObj{from, to})
-			}
-			for _, v := range kids {
-				if walk(v, inStep || step); !ok {
-					break
-				}
-			}
-		case r.IsArray():
-			var pair [2]string
-			n := 0
-			r.ForEach(func(_, v gjson.Result) bool {
-				if n < 2 {
-					pair[n] = v.Str
-				}
-				n++
-				walk(v, inStep)
-				return ok
-			})
-			if !inStep && (n == 2 || n == 3) && pair[0] != "" && pair[1] != "" {
-				pairs = append(pairs, edgeObj{pair[0], pair[1]}) // ["a", "b"] or ["a", "b", "IfTrue"]
-			}
-		case r.Type == gjson.String:
-			// A string that may hold JSON may hold steps: the full
-			// measure reads it. A template ("{{read.content}}") holds none.
-			if t := strings.TrimLeft(r.Str, " \t\r\n"); t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '`') && !strings.HasPrefix(t, "{{") {
-				ok = false
-			}
-		}
-	}
-	walk(gjson.Parse(js), false)
+	steps, ends, pairs, ok := m.countSteps(js)
 	if !ok {
 		return false, nil
 	}
@@ -512,6 +435,110 @@ func (m *measurer) cannotLeaveOut(visible string, cands []candidate, nodes []wor
 		}
 	}
 	return steps <= len(nodes) && steps-ends <= len(nodes)-endNodes, pairs
+}
+
+// countSteps scans valid JSON once, token by token (no value is built):
+// how many objects may be steps (a key that names a step field, fuzzy
+// matched: an over-count of stepLike) and how many of them EndLoops, and
+// the edges (objects with a from and a to, [from, to] lists). ok is false
+// when a string may hold JSON (and so steps): the full measure reads it.
+// A template ("{{read.content}}") holds none.
+func (m *measurer) countSteps(js string) (steps, ends int, pairs []edgeObj, ok bool) {
+	type frame struct {
+		obj       bool
+		field     string // the current key's step field
+		edge      string // the current key's edge field
+		step, end bool
+		from, to  string
+		n         int // an array's items
+		pair      [2]string
+	}
+	stack := make([]frame, 0, 16)
+	expectKey := false
+	value := func() { // a value ended in the container on top
+		if len(stack) > 0 && !stack[len(stack)-1].obj {
+			stack[len(stack)-1].n++
+		}
+	}
+	for i := 0; i < len(js); i++ {
+		switch c := js[i]; c {
+		case '{', '[':
+			stack = append(stack, frame{obj: c == '{'})
+			expectKey = c == '{'
+		case '}', ']':
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			switch {
+			case f.obj && f.step:
+				steps++
+				if f.end {
+					ends++
+				}
+			case f.obj && f.from != "" && f.to != "":
+				pairs = append(pairs, edgeObj{f.from, f.to})
+			case !f.obj && (f.n == 2 || f.n == 3) && f.pair[0] != "" && f.pair[1] != "":
+				pairs = append(pairs, edgeObj{f.pair[0], f.pair[1]}) // ["a", "b"] or ["a", "b", "IfTrue"]
+			}
+			value()
+		case ',':
+			expectKey = len(stack) > 0 && stack[len(stack)-1].obj
+		case '"':
+			j := i + 1
+			esc := false
+			for ; js[j] != '"'; j++ {
+				if js[j] == '\\' {
+					esc = true
+					j++
+				}
+			}
+			str := js[i+1 : j]
+			if esc {
+				str = gjson.Parse(js[i : j+1]).Str
+			}
+			i = j
+			top := &stack[len(stack)-1]
+			if top.obj && expectKey {
+				top.field, top.edge = m.stepField(str), m.edgeField(str)
+				if signals[top.field] && top.field != "step_type" && top.field != "kind" {
+					top.step = true
+					top.end = top.end || top.field == "loop_id"
+				}
+				expectKey = false
+				continue
+			}
+			if t := strings.TrimLeft(str, " \t\r\n"); t != "" && (t[0] == '{' || t[0] == '[' || t[0] == '`') && !strings.HasPrefix(t, "{{") {
+				return 0, 0, nil, false
+			}
+			if top.obj {
+				switch top.field {
+				case "step_type", "kind":
+					// a type's name, as stepLike asks ({"type": "IfTrue"}
+					// is an edge's output, no step)
+					t, named := m.typeName(str)
+					if named || top.field == "kind" && transformKinds[strings.ToLower(str)] {
+						top.step = true
+					}
+					top.end = top.end || t == workflow.TypeEndLoop
+				}
+				switch top.edge {
+				case "from":
+					top.from = str
+				case "to":
+					top.to = str
+				}
+			} else if top.n < 2 {
+				top.pair[top.n] = str
+			}
+			value()
+		case ' ', '\t', '\r', '\n', ':':
+		default: // a number, true, false or null
+			for i+1 < len(js) && !strings.ContainsRune(",}] \t\r\n", rune(js[i+1])) {
+				i++
+			}
+			value()
+		}
+	}
+	return steps, ends, pairs, true
 }
 
 // objectOfSteps: every value is a step-like object ({"check": {…}}).
