@@ -93,6 +93,9 @@ func (a *aligner) field(key string, schemas []string) (string, string, bool) {
 func alignReply(ctx context.Context, text string, cat *tools.Catalog) (*interp, []Warning, error) {
 	a := &aligner{b: newAlignBudget(ctx), cat: cat, seen: map[*vnode]bool{}}
 	vals := readValues(text, a.b)
+	if calls := a.taggedCalls(text); len(calls) > 0 {
+		vals = calls // their arguments are among the JSON values: not steps
+	}
 	if len(vals) == 0 {
 		vals = a.parseCalls(text)
 	}

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -226,4 +227,29 @@ func pyLiteral(s string) string {
 	default:
 		return t
 	}
+}
+
+// taggedCall is Llama 3.1's custom tool-call format:
+// <function=read_file>{"path": "x"}</function>.
+var taggedCall = regexp.MustCompile(`<function=([A-Za-z_][\w.\-/]*)>\s*(\{[^<]*\})\s*</function>`)
+
+// taggedCalls reads the calls written in that format, of catalog tools;
+// nil when there are none (or more than the stage reads).
+func (a *aligner) taggedCalls(text string) []*vnode {
+	if a.cat == nil || !strings.Contains(text, "<function=") {
+		return nil
+	}
+	var out []*vnode
+	for _, m := range taggedCall.FindAllStringSubmatch(text, maxAlignValues+1) {
+		if len(out) >= maxAlignValues {
+			a.b.out = true
+			return nil
+		}
+		args := parseJSONish(m[2], a.b, 1)
+		if !a.knownTool(m[1]) || args == nil || args.kind != vObj {
+			continue
+		}
+		out = append(out, callStep(m[1], args, nil))
+	}
+	return out
 }

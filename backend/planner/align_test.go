@@ -428,6 +428,15 @@ func TestAlignToolCalls(t *testing.T) {
 			check(t, strings.Join(list, "\n"), steps)
 		})
 	}
+	t.Run("llama tags", func(t *testing.T) {
+		var tags []string
+		for _, s := range steps {
+			tag := "<function=" + s.tool + ">" + s.args + "</function>"
+			check(t, tag, []step{s})
+			tags = append(tags, tag)
+		}
+		check(t, "I will call these:\n"+strings.Join(tags, "\n"), steps)
+	})
 	t.Run("python", func(t *testing.T) {
 		var lines []string
 		for _, s := range steps {
