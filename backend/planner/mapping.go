@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -111,6 +112,11 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 			if fixed, what := jsCondition(*c); what != "" {
 				*c = fixed
 				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf("%s: %s in a condition", s.Path, what)})
+			}
+			if fixed, ok := templateCondition(*c); ok {
+				ws = append(ws, Warning{Stage: StageMap, NodeID: n.ID, Message: fmt.Sprintf(
+					"%s: a condition is an expression, not a template: read %q as %q", s.Path, *c, fixed)})
+				*c = fixed
 			}
 		}
 		p.nodeIDs[s.Path] = n.ID
@@ -527,6 +533,39 @@ func jsCondition(s string) (string, string) {
 		return s, ""
 	}
 	return b.String(), strings.Join(did, ", ")
+}
+
+// templateCondition reads a condition written with template braces
+// ("{{check.exit_code}} == 0", "{{ a.ok }}") as the expression they hold;
+// ok is false when there are none, or the result would not compile.
+func templateCondition(s string) (string, bool) {
+	if !strings.Contains(s, "{{") {
+		return s, false
+	}
+	if _, err := expression.Compile(s); err == nil {
+		return s, false // braces inside a string literal
+	}
+	var b strings.Builder
+	rest := s
+	for {
+		i := strings.Index(rest, "{{")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i:], "}}")
+		if j < 0 {
+			return s, false
+		}
+		b.WriteString(rest[:i])
+		b.WriteString(strings.TrimSpace(rest[i+2 : i+j]))
+		rest = rest[i+j+2:]
+	}
+	b.WriteString(rest)
+	out := strings.TrimSpace(b.String())
+	if _, err := expression.Compile(out); err != nil || out == "" {
+		return s, false
+	}
+	return out, true
 }
 
 func condIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
