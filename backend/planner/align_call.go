@@ -153,7 +153,7 @@ func (a *aligner) parseCalls(s string) []*vnode {
 	}
 	var out []*vnode
 	for _, line := range strings.FieldsFunc(stripFence(s), func(r rune) bool { return r == '\n' || r == ';' }) {
-		line = strings.TrimSpace(line)
+		line = strings.Trim(listMarker(strings.TrimSpace(line)), "` ")
 		if line == "" || strings.HasPrefix(line, "```") {
 			continue
 		}
@@ -182,6 +182,21 @@ func (a *aligner) parseCalls(s string) []*vnode {
 		out = append(out, callStep(line[:open], args, nil))
 	}
 	return out
+}
+
+// listMarker drops a Markdown list marker ("- ", "* ", "2. ", "2) ").
+func listMarker(line string) string {
+	if strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") {
+		return line[2:]
+	}
+	i := 0
+	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+		i++
+	}
+	if i > 0 && i+1 < len(line) && (line[i] == '.' || line[i] == ')') && line[i+1] == ' ' {
+		return line[i+2:]
+	}
+	return line
 }
 
 // splitArgs splits call arguments at the commas outside quotes and brackets.

@@ -445,6 +445,7 @@ func TestAlignToolCalls(t *testing.T) {
 		}
 		check(t, strings.Join(lines, "\n"), steps)
 		check(t, strings.Join(lines, "; "), steps)
+		check(t, "1. `"+strings.Join(lines, "`\n2. `")+"`", steps)
 	})
 	for _, text := range []string{`{"name": "send_fax", "parameters": {"to": "x"}}`, `send_fax(to="x")`, "read_file(path=\"x\")\nand then the rest"} {
 		if _, _, err := ParseOutput(text, ParseOptions{Catalog: testCatalog()}); err == nil {
