@@ -77,28 +77,6 @@ type PlanEdge struct {
 	Unknown string
 }
 
-// stepTypeAliases maps a normalized step_type (lower case, letters and
-// digits only) to its node type.
-var stepTypeAliases = map[string]workflow.NodeType{
-	"tool": workflow.TypeTool, "toolcall": workflow.TypeTool, "toolstep": workflow.TypeTool, "toolnode": workflow.TypeTool,
-	"aistep": workflow.TypeAiStep, "agent": workflow.TypeAiStep, "agentstep": workflow.TypeAiStep, "aiagent": workflow.TypeAiStep,
-	"aitransform": workflow.TypeAiTransform, "transform": workflow.TypeAiTransform, "aitransformation": workflow.TypeAiTransform,
-	"if": workflow.TypeIf, "ifelse": workflow.TypeIf, "condition": workflow.TypeIf, "conditional": workflow.TypeIf, "branch": workflow.TypeIf,
-	"switch": workflow.TypeSwitch, "match": workflow.TypeSwitch,
-	"loop": workflow.TypeLoop, "repeat": workflow.TypeLoop, "loopstart": workflow.TypeLoop, "startloop": workflow.TypeLoop, "beginloop": workflow.TypeLoop,
-	"endloop": workflow.TypeEndLoop, "loopend": workflow.TypeEndLoop, "endrepeat": workflow.TypeEndLoop,
-}
-
-// pseudoSteps are step types models invent for the ends of a flow; they
-// carry no work and are skipped.
-var pseudoSteps = map[string]bool{
-	"start": true, "end": true, "begin": true, "finish": true, "stop": true, "done": true,
-	"exit": true, "terminate": true, "noop": true, "entry": true, "startnode": true, "endnode": true,
-}
-
-// transformKinds are the kinds an AiTransform can have.
-var transformKinds = map[string]bool{"summarize": true, "extract": true, "classify": true}
-
 // norm lower-cases s and keeps only letters and digits: "End_Loop" → "endloop".
 func norm(s string) string {
 	var buf [64]byte
@@ -1089,17 +1067,6 @@ func (d *stepDecoder) output(e *PlanEdge, v gjson.Result) {
 		d.warn("output must be a string or an object, got %s; left the edge unlabelled", jsonKind(v))
 	}
 }
-
-// Label vocabularies, normalized.
-var (
-	trueLabels  = setOf("iftrue", "true", "yes", "y", "then", "truebranch", "ontrue", "success", "succeeded", "pass", "passed", "ok", "1", "match", "matched", "exists")
-	falseLabels = setOf("iffalse", "false", "no", "n", "else", "falsebranch", "onfalse", "failure", "fail", "failed", "0", "otherwise", "nomatch", "missing", "notexists")
-	bodyLabels  = setOf("loopbody", "body", "loop", "iterate", "iteration", "each", "foreach", "repeat", "continue", "inside", "do", "next")
-	doneLabels  = setOf("loopdone", "done", "exit", "exitloop", "loopexit", "after", "afterloop", "end", "endloop", "finished", "finish", "complete", "completed", "break", "out")
-	defLabels   = setOf("switchdefault", "default", "else", "otherwise", "fallback", "none")
-	caseTypes   = setOf("switchcase", "case")
-	errorLabels = setOf("error", "onerror", "iferror", "catch", "onfailure", "failed", "failure", "fail", "errorbranch")
-)
 
 func knownLabel(n string) bool {
 	for _, set := range []map[string]bool{trueLabels, falseLabels, bodyLabels, doneLabels, defLabels, caseTypes, errorLabels} {

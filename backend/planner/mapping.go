@@ -307,21 +307,6 @@ func resolveTool(n *workflow.Node, s *Step, cat *tools.Catalog) []Warning {
 	return warn("unknown tool %q (not in the catalog)", t)
 }
 
-// toolAliases map the names models invent for what a built-in does.
-// Only unambiguous ones: "run" or "get" could mean anything.
-var toolAliases = map[string]string{
-	"shell": "run_command", "bash": "run_command", "sh": "run_command", "exec": "run_command", "execute": "run_command",
-	"runshell": "run_command", "shellcommand": "run_command", "terminal": "run_command", "command": "run_command",
-	"executecommand": "run_command", "runcmd": "run_command", "cmd": "run_command", "subprocess": "run_command",
-	"print": "log", "echo": "log", "printmessage": "log", "logmessage": "log", "output": "log", "say": "log", "notify": "log",
-	"fetch": "http_request", "curl": "http_request", "http": "http_request", "httpget": "http_request", "httppost": "http_request",
-	"request": "http_request", "webrequest": "http_request", "apicall": "http_request", "wget": "http_request", "fetchurl": "http_request",
-	"cat": "read_file", "read": "read_file", "readfile": "read_file", "openfile": "read_file", "readtext": "read_file", "filereader": "read_file",
-	"write": "write_file", "writefile": "write_file", "savefile": "write_file", "save": "write_file", "createfile": "write_file", "appendfile": "write_file",
-	"ls": "list_files", "dir": "list_files", "listdir": "list_files", "listdirectory": "list_files", "glob": "list_files", "findfiles": "list_files", "listfolder": "list_files",
-	"sleep": "wait", "delay": "wait", "pause": "wait",
-}
-
 func nearTool(t string, cat *tools.Catalog) (string, bool) {
 	cands := []string{
 		strings.ReplaceAll(t, "__", "."),

@@ -1,5 +1,7 @@
 package planner
 
+import "github.com/weft-dev/weft/backend/workflow"
+
 // The synonym table: for each field of the plan schema, the other names
 // models write for it, most common first. It is data, read in two places:
 // the decoder looks fields up under these names (with a "read X as Y"
@@ -101,3 +103,55 @@ func Synonyms(schema, field string) []string { return syn(schema, field) }
 
 // stepSchemas are the schemas whose fields a step object may carry.
 var stepSchemas = []string{"step", "Tool", "AiStep", "AiTransform", "If", "Switch", "Loop", "EndLoop"}
+
+// The value vocabularies: the words models write for a step type, an
+// edge label and a built-in tool. Like the field table above, they are
+// data the decoder, the mapping stage and the alignment stage read.
+
+// stepTypeAliases maps a normalized step_type (lower case, letters and
+// digits only) to its node type.
+var stepTypeAliases = map[string]workflow.NodeType{
+	"tool": workflow.TypeTool, "toolcall": workflow.TypeTool, "toolstep": workflow.TypeTool, "toolnode": workflow.TypeTool,
+	"aistep": workflow.TypeAiStep, "agent": workflow.TypeAiStep, "agentstep": workflow.TypeAiStep, "aiagent": workflow.TypeAiStep,
+	"aitransform": workflow.TypeAiTransform, "transform": workflow.TypeAiTransform, "aitransformation": workflow.TypeAiTransform,
+	"if": workflow.TypeIf, "ifelse": workflow.TypeIf, "condition": workflow.TypeIf, "conditional": workflow.TypeIf, "branch": workflow.TypeIf,
+	"switch": workflow.TypeSwitch, "match": workflow.TypeSwitch,
+	"loop": workflow.TypeLoop, "repeat": workflow.TypeLoop, "loopstart": workflow.TypeLoop, "startloop": workflow.TypeLoop, "beginloop": workflow.TypeLoop,
+	"endloop": workflow.TypeEndLoop, "loopend": workflow.TypeEndLoop, "endrepeat": workflow.TypeEndLoop,
+}
+
+// pseudoSteps are step types models invent for the ends of a flow; they
+// carry no work and are skipped.
+var pseudoSteps = map[string]bool{
+	"start": true, "end": true, "begin": true, "finish": true, "stop": true, "done": true,
+	"exit": true, "terminate": true, "noop": true, "entry": true, "startnode": true, "endnode": true,
+}
+
+// transformKinds are the kinds an AiTransform can have.
+var transformKinds = map[string]bool{"summarize": true, "extract": true, "classify": true}
+
+// Label vocabularies, normalized.
+var (
+	trueLabels  = setOf("iftrue", "true", "yes", "y", "then", "truebranch", "ontrue", "success", "succeeded", "pass", "passed", "ok", "1", "match", "matched", "exists")
+	falseLabels = setOf("iffalse", "false", "no", "n", "else", "falsebranch", "onfalse", "failure", "fail", "failed", "0", "otherwise", "nomatch", "missing", "notexists")
+	bodyLabels  = setOf("loopbody", "body", "loop", "iterate", "iteration", "each", "foreach", "repeat", "continue", "inside", "do", "next")
+	doneLabels  = setOf("loopdone", "done", "exit", "exitloop", "loopexit", "after", "afterloop", "end", "endloop", "finished", "finish", "complete", "completed", "break", "out")
+	defLabels   = setOf("switchdefault", "default", "else", "otherwise", "fallback", "none")
+	caseTypes   = setOf("switchcase", "case")
+	errorLabels = setOf("error", "onerror", "iferror", "catch", "onfailure", "failed", "failure", "fail", "errorbranch")
+)
+
+// toolAliases map the names models invent for what a built-in does.
+// Only unambiguous ones: "run" or "get" could mean anything.
+var toolAliases = map[string]string{
+	"shell": "run_command", "bash": "run_command", "sh": "run_command", "exec": "run_command", "execute": "run_command",
+	"runshell": "run_command", "shellcommand": "run_command", "terminal": "run_command", "command": "run_command",
+	"executecommand": "run_command", "runcmd": "run_command", "cmd": "run_command", "subprocess": "run_command",
+	"print": "log", "echo": "log", "printmessage": "log", "logmessage": "log", "output": "log", "say": "log", "notify": "log",
+	"fetch": "http_request", "curl": "http_request", "http": "http_request", "httpget": "http_request", "httppost": "http_request",
+	"request": "http_request", "webrequest": "http_request", "apicall": "http_request", "wget": "http_request", "fetchurl": "http_request",
+	"cat": "read_file", "read": "read_file", "readfile": "read_file", "openfile": "read_file", "readtext": "read_file", "filereader": "read_file",
+	"write": "write_file", "writefile": "write_file", "savefile": "write_file", "save": "write_file", "createfile": "write_file", "appendfile": "write_file",
+	"ls": "list_files", "dir": "list_files", "listdir": "list_files", "listdirectory": "list_files", "glob": "list_files", "findfiles": "list_files", "listfolder": "list_files",
+	"sleep": "wait", "delay": "wait", "pause": "wait",
+}
