@@ -72,3 +72,24 @@ describe('Canvas fitting during a preview', () => {
     await waitFor(() => expect(onScreen(useStore.getState().nodes)).toBe(true));
   });
 });
+
+describe('Canvas first view', () => {
+  it('opens a new, empty workflow at full size, not at the zoom of the one before', async () => {
+    useStore.getState().loadDocument(fixtureOpen());
+    render(<Canvas />);
+    await screen.findByTestId('node-n1');
+    act(() => canvasBridge.setViewport({ x: 10, y: 10, zoom: 0.3 }));
+    await act(async () => useStore.getState().newDocument());
+    await waitFor(() => expect(canvasBridge.getViewport()?.zoom).toBe(1));
+  });
+
+  it('opens a workflow too wide to read when fitted at a readable zoom (the fixture in the 1200×800 test canvas)', async () => {
+    useStore.getState().loadDocument(fixtureOpen());
+    render(<Canvas />);
+    await screen.findByTestId('node-n1');
+    // As it opens (React Flow starts at zoom 1): from far out, then asked for the opening view.
+    act(() => canvasBridge.setViewport({ x: 10, y: 10, zoom: 0.3 }));
+    await act(async () => useStore.getState().requestFitAll());
+    await waitFor(() => expect(canvasBridge.getViewport()?.zoom).toBeGreaterThanOrEqual(0.75)); // text about 10 px
+  });
+});

@@ -49,7 +49,13 @@ function FocusFollower() {
     if (!focus) return;
     const { doc, previewNodes } = useStore.getState();
     if (!focus.nodeIds.length && !previewNodes) {
-      // A large workflow opens on its start, at a readable zoom.
+      // An empty workflow opens at full size (the zoom of the one before
+      // would stay, perhaps far out); what the palette adds is readable.
+      if (doc && !doc.nodes.length) {
+        void rf.setViewport({ x: 0, y: 0, zoom: 1 });
+        return;
+      }
+      // A workflow too large to read when fitted opens on its start.
       const vp = doc ? startViewport(doc) : null;
       if (vp) {
         void rf.setViewport(vp);

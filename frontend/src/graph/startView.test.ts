@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fixtureWorkflow } from '../test/fixtures';
 import type { Workflow } from '../types';
 import { handleForOutput } from './handles';
-import { entryOrder, LARGE_WORKFLOW, startNodes } from './startView';
+import { entryOrder, LARGE_WORKFLOW, READABLE_ZOOM, startNodes } from './startView';
 import { handlesFor, toFlowNodes } from './toFlow';
 
 /** A chain of n Tool nodes, 300 px apart. */
@@ -24,8 +24,25 @@ describe('start view', () => {
     expect(startNodes(fixtureWorkflow(), { width: 1600, height: 900 })).toEqual([]);
   });
 
-  it('fits a small workflow whole even when wide (the sample in a laptop window)', () => {
-    expect(startNodes(chain(8), { width: 680, height: 650 })).toEqual([]); // 2,320 px wide, like the sample
+  it('opens a small but wide workflow on its first steps, not fitted unreadably small (the sample in a laptop window)', () => {
+    // 2,320 px wide, like the sample: fitted whole it was at zoom 0.25.
+    const ids = startNodes(chain(8), { width: 680, height: 650 });
+    expect(ids.slice(0, 3)).toEqual(['c0', 'c1', 'c2']);
+    expect(ids.length).toBeLessThan(8);
+  });
+
+  it('whatever it opens on is drawn at a readable zoom, for workflows of every width in canvases of every size', () => {
+    for (const n of [1, 2, 3, 5, 8, 13, 40, 300]) {
+      for (const size of [{ width: 680, height: 650 }, { width: 1000, height: 700 }, { width: 1600, height: 900 }]) {
+        const w = chain(n);
+        const ids = startNodes(w, size);
+        const shown = ids.length ? ids.length : n;
+        // A chain's nodes are 300 apart and 220 wide; 12% padding each side.
+        const zoom = Math.min(1, size.width / ((shown - 1) * 300 + 220) / 1.24);
+        if (ids.length && ids.length <= 3) continue; // at least three are shown, clamped to the readable zoom by the viewport
+        expect(zoom, `${n} nodes in ${size.width}×${size.height}`).toBeGreaterThanOrEqual(READABLE_ZOOM * 0.8);
+      }
+    }
   });
 
   it('opens a wide workflow on its first steps, as many as fit at a readable zoom', () => {

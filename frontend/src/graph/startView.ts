@@ -2,7 +2,8 @@
 // the canvas at a readable zoom is fitted whole; a larger one (unreadable
 // when fitted, and for hundreds of nodes slow to draw all at once) opens on
 // its start: the entry nodes and the first steps after them, as many as fit
-// at a readable zoom. F (fit view) and the minimap show it all.
+// at a readable zoom. F (fit view) and the minimap show it all. (The sample
+// once opened fitted whole at zoom 0.3, its text about 4 px high.)
 import type { Workflow } from '../types';
 
 /** Workflows with more nodes than this open on their start. */
@@ -10,15 +11,11 @@ export const LARGE_WORKFLOW = 250;
 /** How many nodes the start view tries to show. */
 export const START_NODES = 24;
 
-/** Fitting below this zoom makes text unreadable; show the start instead. */
-export const READABLE_ZOOM = 0.45;
-/** A small workflow (SMALL_WORKFLOW nodes or fewer) is fitted whole down to
- * this zoom: seeing all of it beats reading its first steps (the sample
- * opened cropped in a laptop-sized window). */
-export const SMALL_FIT_ZOOM = 0.2;
-export const SMALL_WORKFLOW = 40;
+/** Fitting below this zoom makes node text too small to read (at 0.3 it
+ * is about 4 px); a workflow that does not fit at it opens on its start. */
+export const READABLE_ZOOM = 0.75;
 /** The zoom the start view aims for. */
-export const START_ZOOM = 0.6;
+export const START_ZOOM = 0.75;
 
 /** entryOrder lists node ids breadth-first from the entries (at most limit). */
 export function entryOrder(w: Workflow, limit = START_NODES): string[] {
@@ -74,8 +71,8 @@ function zoomToFit(b: Box, size: Size, pad: number): number {
 }
 
 /** startNodes returns the ids to show on open, or [] to fit everything:
- * the workflow's first steps, as many as fit at START_ZOOM, when fitting the
- * whole would be below READABLE_ZOOM. */
+ * the workflow's first steps, as many as fit at START_ZOOM (at least three),
+ * when fitting the whole would be below READABLE_ZOOM. */
 export function startNodes(w: Workflow, size?: Size | null, nodeWidth = 220, nodeHeight = 110): string[] {
   const all = boundsOf(
     w,
@@ -85,8 +82,7 @@ export function startNodes(w: Workflow, size?: Size | null, nodeWidth = 220, nod
   );
   if (!all) return [];
   if (size) {
-    const enough = w.nodes.length <= SMALL_WORKFLOW ? SMALL_FIT_ZOOM : READABLE_ZOOM;
-    if (zoomToFit(all, size, 0.12) >= enough) return [];
+    if (zoomToFit(all, size, 0.12) >= READABLE_ZOOM) return [];
   } else if (w.nodes.length <= LARGE_WORKFLOW) return [];
   const order = entryOrder(w, Math.min(w.nodes.length, 400));
   if (!size) return order.slice(0, START_NODES);

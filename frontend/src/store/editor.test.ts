@@ -315,6 +315,16 @@ describe('adding nodes', () => {
     expect(s().doc!.edges.some((e) => e.to === id2)).toBe(false);
   });
 
+  it('opens the added node\'s form in the inspector, from any tab (the assistant tab stayed open)', () => {
+    s().setSidebarTab('assistant');
+    s().addNode({ type: 'AiStep' }, { x: 0, y: 0 });
+    expect(s().sidebarTab).toBe('inspector');
+    s().setSidebarTab('assistant');
+    const ids = s().insertOnEdge(edgeKey(s().doc!.edges[0]), { type: 'AiStep' }, { x: 0, y: 0 });
+    expect(ids).toHaveLength(1);
+    expect(s().sidebarTab).toBe('inspector');
+  });
+
   it('starts a new, empty document', () => {
     typeName('n1', 'x');
     s().newDocument();

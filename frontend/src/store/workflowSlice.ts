@@ -337,6 +337,8 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
         }
       }
       get().commit(next, { select: [ids[0]], label: `Insert ${spec.type}` });
+      // Its form is what to fill in next.
+      get().setSidebarTab('inspector');
       return ids;
     },
 
@@ -382,6 +384,8 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
         }
       }
       get().commit(next, { select: [ids[0]], label: `Add ${spec.type}` });
+      // Its form is what to fill in next.
+      get().setSidebarTab('inspector');
       return ids;
     },
 
