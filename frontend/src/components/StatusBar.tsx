@@ -10,7 +10,10 @@ export function StatusBar() {
   const settingsWarnings = useStore((s) => s.settingsWarnings);
   const setSettingsWarnings = useStore((s) => s.setSettingsWarnings);
   const setPreferencesOpen = useStore((s) => s.setPreferencesOpen);
-  if (!status && !warnings.length && !settingsWarnings.length) return null;
+  const noModel = useStore((s) => s.modelMissing);
+  const setModelMissing = useStore((s) => s.setModelMissing);
+  const setSidebarTab = useStore((s) => s.setSidebarTab);
+  if (!status && !warnings.length && !settingsWarnings.length && !noModel) return null;
   return (
     <div className="banners">
       {status && (
@@ -30,6 +33,19 @@ export function StatusBar() {
             </button>
           </span>
           <button type="button" className="icon" aria-label="Dismiss" onClick={() => setSettingsWarnings([])}>
+            <X size={14} />
+          </button>
+        </div>
+      )}
+      {noModel && (
+        <div className="banner info" role="status" data-testid="no-model-banner">
+          <span>
+            No model is configured: the assistant cannot plan or change workflows, and AI steps cannot run.{' '}
+            <button type="button" className="link" onClick={() => setSidebarTab('assistant')}>
+              Set up a model
+            </button>
+          </span>
+          <button type="button" className="icon" aria-label="Dismiss" onClick={() => setModelMissing(false)}>
             <X size={14} />
           </button>
         </div>

@@ -4,6 +4,7 @@
 import { api, errorMessage } from '../api';
 import { layoutWorkflow } from '../graph/layout';
 import { missingPositions } from '../graph/toFlow';
+import { modelMissing } from '../components/assistant/ModelSetup';
 import { canvasBridge, startViewport } from '../components/canvasBridge';
 import type { OpenResult, Workflow } from '../types';
 import { useStore, type AppStore } from './index';
@@ -349,6 +350,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     try {
       const v = await api.getSettings();
       get().setSettingsWarnings(v.warnings ?? []);
+      get().setModelMissing(modelMissing(v.settings.llm));
     } catch (e) {
       get().setSettingsWarnings([`The settings could not be read: ${errorMessage(e)}`]);
     }
@@ -369,6 +371,10 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     void loadCatalog();
     void refreshRecent();
     void loadSettingsWarnings();
+    // Preferences may have set a model up (or cleared it): read them again on close.
+    store.subscribe((s, prev) => {
+      if (prev.preferencesOpen && !s.preferencesOpen) void loadSettingsWarnings();
+    });
     void loadScheduleNotices();
     try {
       const a = await api.loadAutosave();

@@ -25,7 +25,7 @@ vi.mock('../api', () => ({
     setDirty: vi.fn(async () => {}),
     confirmClose: vi.fn(async () => {}),
     cancelClose: vi.fn(async () => {}),
-    getSettings: vi.fn(async () => ({ warnings: [] })),
+    getSettings: vi.fn(async () => ({ warnings: [], settings: { llm: { model: 'm', base_url: 'http://127.0.0.1:1' } } })),
     scheduleNotices: vi.fn(async () => []),
     onCloseRequested: vi.fn((cb: () => void) => {
       closeHandlers.push(cb);
@@ -147,10 +147,21 @@ describe('autosave', () => {
   it('shows settings values that could not be used', async () => {
     mocked.getSettings.mockResolvedValueOnce({
       warnings: ['max_repair_attempts: "abc" is not a whole number; using 3 (in /home/u/.config/weft/settings.json)'],
+      settings: { llm: { model: 'm', base_url: 'http://127.0.0.1:1' } },
     } as never);
     await actions.startup();
     await vi.waitFor(() => expect(s().settingsWarnings).toHaveLength(1));
     expect(s().settingsWarnings[0]).toContain('max_repair_attempts');
+  });
+
+  it('says on the main screen when no model is configured, until Preferences set one', async () => {
+    mocked.getSettings.mockResolvedValueOnce({ warnings: [], settings: { llm: { model: '', base_url: '' } } } as never);
+    await actions.startup();
+    await vi.waitFor(() => expect(s().modelMissing).toBe(true));
+    expect(s().settingsWarnings).toEqual([]);
+    s().setPreferencesOpen(true);
+    s().setPreferencesOpen(false); // saved with a model (the default mock)
+    await vi.waitFor(() => expect(s().modelMissing).toBe(false));
   });
 
   it('tells of scheduled runs that failed or did not happen', async () => {

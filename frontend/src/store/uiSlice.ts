@@ -80,6 +80,10 @@ export interface UiSlice {
    * were replaced by defaults), or where an unreadable file went. */
   settingsWarnings: string[];
   setSettingsWarnings(w: string[]): void;
+  /** no model is configured: the main screen says so (the assistant's
+   * setup is only seen on its tab) */
+  modelMissing: boolean;
+  setModelMissing(missing: boolean): void;
   setPendingConnect(p: PendingConnect | null): void;
   setStatus(s: Status | null): void;
   setBusy(b: boolean): void;
@@ -133,6 +137,10 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   settingsWarnings: [],
   setSettingsWarnings(settingsWarnings) {
     set({ settingsWarnings });
+  },
+  modelMissing: false,
+  setModelMissing(modelMissing) {
+    set({ modelMissing });
   },
   setPendingConnect(pendingConnect) {
     set({ pendingConnect });

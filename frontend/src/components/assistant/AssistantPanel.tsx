@@ -12,7 +12,7 @@ import { progressText, receivedText, type ChatEntry } from '../../store/assistan
 import { api } from '../../api';
 import { assistantActions } from './actions';
 import { Markdown } from './Markdown';
-import { ModelSetup, type SetupApi } from './ModelSetup';
+import { ModelSetup, modelMissing, type SetupApi } from './ModelSetup';
 import { ReviewBanner } from './ReviewBanner';
 
 const STATE_LABEL: Record<string, string> = {
@@ -113,7 +113,11 @@ export function AssistantPanel({ actions = assistantActions, setupApi = api }: {
     Promise.resolve()
       .then(() => setupApi.getSettings())
       .then(
-        (v) => live && setNeedsSetup(!v.settings.llm.model?.trim() || !v.settings.llm.base_url?.trim()),
+        (v) => {
+          const missing = modelMissing(v.settings.llm);
+          useStore.getState().setModelMissing(missing);
+          if (live) setNeedsSetup(missing);
+        },
         () => live && setNeedsSetup(null),
       );
     return () => {
@@ -184,6 +188,7 @@ export function AssistantPanel({ actions = assistantActions, setupApi = api }: {
               onPreferences={() => openPreferences(true)}
               onDone={(m) => {
                 setNeedsSetup(false);
+                useStore.getState().setModelMissing(false);
                 setSetupNote(m);
                 setError(null);
               }}

@@ -9,6 +9,11 @@ import type { LocalServer } from '../../types';
 
 export type SetupApi = Pick<Api, 'getSettings' | 'saveSettings' | 'testConnection' | 'discoverModelServers'>;
 
+/** modelMissing says whether settings name no model to talk to. */
+export function modelMissing(llm: { model?: string; base_url?: string }): boolean {
+  return !llm.model?.trim() || !llm.base_url?.trim();
+}
+
 type Phase = 'idle' | 'looking' | 'found' | 'saving' | 'done';
 
 export function ModelSetup({ onDone, onPreferences, deps = api }: { onDone: (message: string) => void; onPreferences: () => void; deps?: SetupApi }) {
