@@ -46,7 +46,7 @@ type engine struct {
 	// replans holds the plans followers made for replan answers.
 	replans workflow.ReceiveChannel
 	keys    []string // every node key, for conditions
-	v1    bool
+	v1      bool
 }
 
 // Run is the Temporal workflow weft.run.v2 (WorkflowType).
