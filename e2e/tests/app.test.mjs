@@ -52,19 +52,26 @@ describe('Weft desktop app', () => {
     await page.waitForSelector('[data-testid="problems-panel"] :is(.problems-empty, .problem-row)');
     const res = await page.evaluate((w) => window.go.main.App.ValidateWorkflow(w), sample.workflow);
     assert.equal(await page.locator('[data-testid="problem-row"]').count(), res.problems.length);
-    await page.waitForTimeout(400); // let fitView settle
-    // It opens whole, not cropped: every node inside the canvas.
-    const outside = await page.evaluate(() => {
-      const pane = document.querySelector('.react-flow').getBoundingClientRect();
-      return [...document.querySelectorAll('.react-flow__node')]
-        .filter((n) => {
-          const r = n.getBoundingClientRect();
-          return r.left < pane.left - 1 || r.right > pane.right + 1 || r.top < pane.top - 1 || r.bottom > pane.bottom + 1;
-        })
-        .map((n) => n.getAttribute('data-id'));
-    });
-    assert.deepEqual(outside, [], 'nodes outside the canvas on open');
+    await page.waitForTimeout(400); // let the view settle
+    // nodesOnScreen lists the nodes wholly inside the canvas, and their on-screen width.
+    const nodesOnScreen = () =>
+      page.evaluate(() => {
+        const pane = document.querySelector('.react-flow').getBoundingClientRect();
+        return [...document.querySelectorAll('.react-flow__node')]
+          .map((n) => ({ id: n.getAttribute('data-id'), r: n.getBoundingClientRect() }))
+          .filter(({ r }) => r.left >= pane.left - 1 && r.right <= pane.right + 1 && r.top >= pane.top - 1 && r.bottom <= pane.bottom + 1)
+          .map(({ id, r }) => ({ id, width: r.width }));
+      });
+    // It opens legible (fitted whole it was at zoom 0.3, text about 4 px):
+    // nodes at 3/4 of their size or more, the first step whole on screen.
+    const first = await nodesOnScreen();
+    assert.ok(first.some((n) => n.id === 'check_notes'), `the first step is on screen: ${JSON.stringify(first)}`);
+    for (const n of first) assert.ok(n.width >= 0.75 * 220 - 1, `node ${n.id} drawn ${n.width} px wide`);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-sample.png') });
+    // Fit shows it whole.
+    await page.locator('.react-flow__controls-fitview').click();
+    await page.waitForTimeout(400);
+    assert.deepEqual((await nodesOnScreen()).map((n) => n.id).sort(), ids, 'every node inside the canvas after Fit');
     // A larger, sharper shot for docs/screenshot.png.
     await page.setViewportSize({ width: 1600, height: 780 });
     await page.locator('.react-flow__controls-fitview').click();

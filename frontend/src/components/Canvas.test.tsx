@@ -93,3 +93,18 @@ describe('Canvas first view', () => {
     await waitFor(() => expect(canvasBridge.getViewport()?.zoom).toBeGreaterThanOrEqual(0.75)); // text about 10 px
   });
 });
+
+describe('Canvas start view', () => {
+  it('shows the entry whole when even the first steps are wider than the canvas at a readable zoom', async () => {
+    const w = fixtureWorkflow(); // n1 is the entry, at x 0
+    w.nodes = w.nodes.map((n, i) => ({ ...n, position: { x: i * 900, y: 0 } }));
+    useStore.getState().loadDocument(fixtureOpen({ workflow: w }));
+    render(<Canvas />);
+    await screen.findByTestId('node-n1');
+    act(() => canvasBridge.setViewport({ x: 10, y: 10, zoom: 0.3 }));
+    await act(async () => useStore.getState().requestFitAll());
+    await waitFor(() => expect(canvasBridge.getViewport()?.zoom).toBeGreaterThanOrEqual(0.75));
+    const entry = useStore.getState().nodes.filter((n) => n.id === 'n1');
+    expect(onScreen(entry)).toBe(true);
+  });
+});

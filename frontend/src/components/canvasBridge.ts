@@ -51,7 +51,14 @@ export function startViewport(w: Workflow): Viewport | null {
   const size = canvasBridge.size();
   const start = startNodes(w, size, NODE_WIDTH, 110);
   const b = start.length && size ? boundsOf(w, start, NODE_WIDTH, 110) : null;
-  return b && size ? viewportFor(b, size, { maxZoom: 1, minZoom: START_ZOOM }) : null;
+  if (!b || !size) return null;
+  const vp = viewportFor(b, size, { maxZoom: 1, minZoom: START_ZOOM });
+  // Wider (or taller) than the canvas at a readable zoom: show its
+  // beginning, the entry, rather than its middle with the entry cut off.
+  const margin = 24;
+  if (b.width * vp.zoom > size.width - 2 * margin) vp.x = margin - b.x * vp.zoom;
+  if (b.height * vp.zoom > size.height - 2 * margin) vp.y = margin - b.y * vp.zoom;
+  return vp;
 }
 
 /** boundsOfNodes is the box around flow nodes (all of them, or those in ids). */
