@@ -3,7 +3,30 @@
 import { CircleAlert, CircleCheck, LoaderCircle } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api';
+import { useStore } from '../../store';
+import type { Problem } from '../../types';
 import { Field, TextInput } from './fields';
+
+/** Codes of the workflow problems that are about what a condition reads. */
+const CONDITION_CODES = new Set(['unknown_output', 'unknown_variable', 'output_alias', 'exit_code_fails']);
+const NO_PROBLEMS: Problem[] = [];
+
+/** conditionProblems picks, from the problems of the node a condition
+ * belongs to, those about this condition's text: the node's own problems
+ * (it comes first in node_ids) whose message says it reads a key.field the
+ * text reads, or names an unknown key the text reads (not a suggestion:
+ * a stale problem goes once the text is fixed). The syntax check alone said "valid" while the problems
+ * list said the output did not exist. */
+export function conditionProblems(text: string, nodeId: string, problems: Problem[]): Problem[] {
+  const refs = [...text.matchAll(/(?<![\w.?#])([A-Za-z_]\w*)\.([A-Za-z_]\w*)/g)];
+  if (!refs.length) return NO_PROBLEMS;
+  return problems.filter(
+    (p) =>
+      CONDITION_CODES.has(p.code) &&
+      p.node_ids?.[0] === nodeId &&
+      refs.some(([whole, key]) => new RegExp(`\\breads ${whole.replace('.', '\\.')}(?!\\w)|\\bkey '${key}'`).test(p.message)),
+  );
+}
 
 /** How long the check waits after the last keystroke. */
 export const CHECK_DELAY_MS = 250;
@@ -56,7 +79,10 @@ export function ConditionInput({
   placeholder = 'e.g. check.exit_code == 0',
   hint,
   testId,
+  nodeId,
 }: {
+  /** the node the condition belongs to: its workflow problems about the condition show here */
+  nodeId?: string;
   label: string;
   value: string | undefined;
   onCommit: (v: string) => void;
@@ -68,12 +94,25 @@ export function ConditionInput({
   const id = useId();
   const text = value ?? '';
   const check = useConditionCheck(text);
+  const nodeProblems = useStore((s) => (nodeId ? s.problemsByNode[nodeId] : undefined) ?? NO_PROBLEMS);
+  const about = nodeId ? conditionProblems(text, nodeId, nodeProblems) : NO_PROBLEMS;
   let status = null;
   if (check.state === 'checking') {
     status = (
       <span className="cond-status checking">
         <LoaderCircle size={12} className="spin" /> checking…
       </span>
+    );
+  } else if (check.state === 'ok' && about.length) {
+    // Well formed, but the workflow check found what it reads wrong.
+    status = (
+      <>
+        {about.map((p, i) => (
+          <span key={i} className={`cond-status ${p.severity}`} role={p.severity === 'error' ? 'alert' : undefined} data-testid={testId && `${testId}-problem`}>
+            <CircleAlert size={12} /> {p.message}
+          </span>
+        ))}
+      </>
     );
   } else if (check.state === 'ok') {
     status = (

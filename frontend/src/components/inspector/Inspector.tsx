@@ -153,6 +153,7 @@ function Advanced({ node, commit, commitDoc }: { node: WorkflowNode; commit: Com
       <ConditionInput
         label="Verify"
         testId="inspector-verify"
+        nodeId={node.id}
         value={node.verify}
         placeholder={`e.g. ${node.key || 'step'}.exit_code == 0`}
         hint="Must hold for an attempt to count as a success."

@@ -123,6 +123,7 @@ export function IfForm({ node, commit }: { node: WorkflowNode; commit: Commit })
       label="Condition"
       required
       testId="inspector-condition"
+      nodeId={node.id}
       value={node.params?.condition}
       onCommit={(v) => commit((n) => setParam(n, 'condition', v), 'condition')}
       hint="true takes the true branch, false the false branch"
@@ -191,6 +192,7 @@ function CaseRow({
         label="Condition"
         required
         testId={`case-condition-${i}`}
+        nodeId={node.id}
         value={c.condition}
         onCommit={(v) =>
           commit(
@@ -232,6 +234,7 @@ export function LoopForm({ node, commit }: { node: WorkflowNode; commit: Commit 
       <ConditionInput
         label="Exit condition"
         testId="inspector-exit-condition"
+        nodeId={node.id}
         value={node.params?.exit_condition}
         onCommit={(v) => commit((n) => setParam(n, 'exit_condition', v || undefined), 'exit_condition')}
         hint="Checked after each iteration from the second on; empty runs until max iterations."
