@@ -358,7 +358,7 @@ func (r *run) evaluate(ctx context.Context, reply llm.Reply) *outcome {
 			return o
 		}
 		if empty {
-			o.patch = &WorkflowPatch{AddedNodes: plan.Nodes, AddedEdges: plan.Edges}
+			o.patch = &WorkflowPatch{Name: planName(plan, r.w, true), AddedNodes: plan.Nodes, AddedEdges: plan.Edges}
 		} else {
 			p, ws := planToPatch(plan, r.w, opts)
 			o.patch, o.kind = p, KindPatch

@@ -411,7 +411,7 @@ func TestTruncatedReplyIsReasked(t *testing.T) {
 }
 
 func TestPlanForNonEmptyWorkflowExtends(t *testing.T) {
-	plan := `{"steps": [
+	plan := `{"name": "Archive it", "steps": [
 	  {"id": "archive", "step_type": "Tool", "name": "Archive", "tool_name": "run_command", "arguments": {"command": "mv a.zip old/"}},
 	  {"id": "report", "step_type": "Tool", "name": "Report", "tool_name": "log", "arguments": {"message": "archived"}}]}`
 	c := script(plan)
@@ -427,10 +427,13 @@ func TestPlanForNonEmptyWorkflowExtends(t *testing.T) {
 	if len(res.Patch.RemovedNodeIDs) != 0 {
 		t.Error("an extension removed nodes")
 	}
+	if m := merged(t, res); m.Name != "Fetch archive" {
+		t.Errorf("an extension renamed the workflow to %q", m.Name)
+	}
 }
 
 func TestPlanForNonEmptyWorkflowReplaces(t *testing.T) {
-	plan := `{"steps": [
+	plan := `{"name": "Fetch with wget", "steps": [
 	  {"id": "download", "step_type": "Tool", "name": "Download", "tool_name": "run_command", "arguments": {"command": "wget https://example.com/a.zip"}},
 	  {"id": "unzip", "step_type": "Tool", "name": "Unzip", "tool_name": "run_command", "arguments": {"command": "unzip -o a.zip"}}]}`
 	c := script(plan)
@@ -447,19 +450,25 @@ func TestPlanForNonEmptyWorkflowReplaces(t *testing.T) {
 	if m.NodeByKey("download").ID != "id_download" {
 		t.Error("a kept step lost its id")
 	}
+	if m.Name != "Fetch with wget" {
+		t.Errorf("a replacing plan's name was not applied: %q", m.Name)
+	}
 	if len(res.Diff.RemovedNodeIDs) != 1 || res.Diff.RemovedNodeIDs[0] != "id_notify" || len(res.Diff.ModifiedNodeIDs) != 2 {
 		t.Errorf("diff = %+v", res.Diff)
 	}
 }
 
 func TestPlanForEmptyWorkflow(t *testing.T) {
-	plan := `{"steps": [{"id": "hello", "step_type": "Tool", "name": "Hello", "tool_name": "log", "arguments": {"message": "hi"}}]}`
+	plan := `{"name": "Say hello", "steps": [{"id": "hello", "step_type": "Tool", "name": "Hello", "tool_name": "log", "arguments": {"message": "hi"}}]}`
 	c := script(plan)
 	conf, _ := cfg(3)
 	empty := workflow.New("new")
 	res := chat(t, c, empty, "log hi", conf)
 	if res.Kind != KindPlan || !res.Valid || len(res.Patch.AddedNodes) != 1 {
 		t.Fatalf("result = %s %v %+v", res.Kind, res.Valid, res.Patch)
+	}
+	if m := merged(t, res); m.Name != "Say hello" {
+		t.Errorf("the plan's name was not applied: %q", m.Name)
 	}
 	if sys := c.request(0)[0].Content; !strings.Contains(sys, "You plan automation workflows") || !strings.Contains(sys, "plain prose") {
 		t.Error("an empty workflow does not get the planner prompt")

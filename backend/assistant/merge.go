@@ -24,6 +24,9 @@ const (
 // old one). A removed edge without an output removes every edge between the
 // two nodes.
 type WorkflowPatch struct {
+	// Name renames the workflow: a plan's name, when the plan fills an
+	// empty workflow or replaces it ("" keeps the name).
+	Name           string          `json:"name,omitempty"`
 	AddedNodes     []workflow.Node `json:"added_nodes"`
 	RemovedNodeIDs []string        `json:"removed_node_ids"`
 	UpdatedNodes   []workflow.Node `json:"updated_nodes"`
@@ -73,6 +76,9 @@ func MergePatchIntoWorkflow(w *workflow.Workflow, p *WorkflowPatch) (*workflow.W
 		warnings = append(warnings, Warning{Stage: StageMerge, Message: fmt.Sprintf(format, a...), NodeID: nodeID})
 	}
 	out := &workflow.Workflow{Format: w.Format, ID: w.ID, Name: w.Name, Extra: cloneExtra(w.Extra)}
+	if p != nil && p.Name != "" {
+		out.Name = p.Name
+	}
 	if out.Format == "" {
 		out.Format = workflow.Format
 	}

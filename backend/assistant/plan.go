@@ -2,6 +2,7 @@ package assistant
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -27,12 +28,25 @@ func planToPatch(plan, w *workflow.Workflow, opts patchOptions) (*WorkflowPatch,
 			reused++
 		}
 	}
-	if reused*2 > len(w.Nodes) {
+	replace := reused*2 > len(w.Nodes)
+	if replace {
 		b.replaceWith(plan, reused)
 	} else {
 		b.extendWith(plan, reused)
 	}
+	b.p.Name = planName(plan, w, replace)
 	return &b.p, b.ws
+}
+
+// planName is the name a plan gives the workflow: its own, when it fills
+// an empty workflow or replaces one; a plan that only extends a workflow
+// leaves the name the person gave it ("").
+func planName(plan, w *workflow.Workflow, replaces bool) string {
+	name := strings.TrimSpace(plan.Name)
+	if name == "" || name == w.Name || !(replaces || len(w.Nodes) == 0) {
+		return ""
+	}
+	return name
 }
 
 func (b *builder) replaceWith(plan *workflow.Workflow, reused int) {

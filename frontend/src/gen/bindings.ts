@@ -322,6 +322,11 @@ export namespace assistant {
    * two nodes.
    */
   export interface WorkflowPatch {
+    /**
+     * Name renames the workflow: a plan's name, when the plan fills an
+     * empty workflow or replaces it ("" keeps the name).
+     */
+    name?: string;
     added_nodes: workflow.Node[] | null;
     removed_node_ids: string[] | null;
     updated_nodes: workflow.Node[] | null;
