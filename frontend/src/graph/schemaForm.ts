@@ -2,7 +2,8 @@
 // inspector's arguments form: one per property, typed string, integer,
 // number, boolean, enum or JSON (objects, arrays and anything richer).
 
-export type FieldKind = 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'enum' | 'json';
+/** numbers: a list of numbers (an array of integer or number items), typed as "0, 1". */
+export type FieldKind = 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'enum' | 'numbers' | 'json';
 
 export interface SchemaField {
   name: string;
@@ -17,6 +18,8 @@ export interface SchemaField {
   format?: string;
   /** for json fields: the JSON type expected ("object", "array", …) */
   jsonType?: string;
+  /** for numbers fields: the items are whole numbers */
+  integerItems?: boolean;
 }
 
 export interface SchemaForm {
@@ -68,6 +71,17 @@ export function fieldFor(name: string, s: unknown, required: boolean): SchemaFie
     case 'boolean':
       f.kind = t;
       return f;
+    case 'array': {
+      const it = isObj(schema.items) ? baseType(schema.items) : undefined;
+      if (it === 'integer' || it === 'number') {
+        f.kind = 'numbers';
+        f.integerItems = it === 'integer';
+        return f;
+      }
+      f.kind = 'json';
+      f.jsonType = t;
+      return f;
+    }
     default:
       f.kind = 'json';
       f.jsonType = t ?? (isObj(schema.properties) ? 'object' : undefined);

@@ -244,6 +244,42 @@ describe('Inspector', () => {
     expect(await screen.findByTestId('inspector-condition-ok')).toBeInTheDocument();
   });
 
+  it('takes a list of numbers as "0, 1" (ok_exit_codes wanted raw JSON)', () => {
+    const runCommand = {
+      name: 'run_command',
+      description: 'Run a shell command.',
+      input_schema: {
+        type: 'object',
+        properties: { command: { type: 'string' }, ok_exit_codes: { type: 'array', items: { type: 'integer' }, default: [0] } },
+        required: ['command'],
+      },
+      outputs: [{ name: 'exit_code', type: 'integer', description: '' }],
+      side_effects: true,
+    };
+    act(() => s().setTools([...TOOLS, runCommand]));
+    act(() => s().updateNode('n1', (n) => ({ ...n, params: { tool: 'run_command', arguments: { command: 'test -f x' } } })));
+    select('n1');
+    render(<Inspector />);
+    const input = screen.getByTestId('arg-ok_exit_codes');
+    for (const [typed, want] of [
+      ['0, 1', [0, 1]],
+      ['0,1,2', [0, 1, 2]],
+      ['[0, 1]', [0, 1]],
+      ['0 1', [0, 1]],
+      ['', undefined],
+    ] as const) {
+      fireEvent.change(input, { target: { value: typed } });
+      fireEvent.blur(input);
+      expect(node('n1').params.arguments?.ok_exit_codes, typed).toEqual(want);
+    }
+    fireEvent.change(input, { target: { value: '0, 1.5' } });
+    fireEvent.blur(input);
+    expect(screen.getByTestId('argfield-ok_exit_codes')).toHaveTextContent('"1.5" is not a whole number');
+    // A saved list shows as typed.
+    act(() => s().updateNode('n1', (n) => ({ ...n, params: { ...n.params, arguments: { command: 'x', ok_exit_codes: [0, 2] } } })));
+    expect(screen.getByTestId('arg-ok_exit_codes')).toHaveValue('0, 2');
+  });
+
   it('picks the Loop of an EndLoop and moves its edge there', () => {
     act(() => {
       s().addNode({ type: 'Loop' }, { x: 0, y: 500 });

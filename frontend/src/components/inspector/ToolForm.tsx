@@ -7,7 +7,7 @@ import { setParam } from '../../graph/edit';
 import { jsonTypeProblem, missingRequired, schemaForm, type SchemaField } from '../../graph/schemaForm';
 import { useStore } from '../../store';
 import type { Tool, WorkflowNode } from '../../types';
-import { DraftInput, Field, parseNumber, TextInput, type Parsed } from './fields';
+import { DraftInput, Field, parseNumber, parseNumberList, TextInput, type Parsed } from './fields';
 
 type Commit = (f: (n: WorkflowNode) => WorkflowNode, field: string) => void;
 
@@ -119,6 +119,22 @@ function ArgField({ f, value, onCommit }: { f: SchemaField; value: unknown; onCo
       );
       break;
     }
+    case 'numbers':
+      input = (
+        <DraftInput<unknown>
+          id={id}
+          testId={testId}
+          value={value}
+          // A list of numbers shows as "0, 1"; anything else as JSON, to be retyped.
+          format={(v) => (Array.isArray(v) && v.every((x) => typeof x === 'number') ? v.join(', ') : v === undefined ? '' : shown(v))}
+          parse={(t) => parseNumberList(t, { integer: f.integerItems })}
+          onCommit={onCommit}
+          onError={setError}
+          mono
+          placeholder={f.default !== undefined && Array.isArray(f.default) ? `e.g. ${f.default.join(', ')}` : 'e.g. 0, 1'}
+        />
+      );
+      break;
     default:
       input = (
         <DraftInput<unknown>

@@ -182,6 +182,22 @@ export function parseNumber(
   return ok(n);
 }
 
+/** parseNumberList reads a list of numbers typed as "0, 1" (spaces or
+ * commas between, brackets optional); '' is absent. */
+export function parseNumberList(text: string, o: { integer?: boolean } = {}): Parsed<number[] | undefined> {
+  const t = text.trim().replace(/^\[|\]$/g, '').trim();
+  if (t === '') return ok(undefined);
+  const out: number[] = [];
+  for (const part of t.split(/[\s,]+/).filter(Boolean)) {
+    const n = Number(part);
+    if (!Number.isFinite(n) || (o.integer && !Number.isInteger(n))) {
+      return { ok: false, error: `${JSON.stringify(part)} is not ${o.integer ? 'a whole number' : 'a number'}: write ${o.integer ? 'whole ' : ''}numbers separated by commas, like 0, 1.` };
+    }
+    out.push(n);
+  }
+  return ok(out);
+}
+
 /** NumberField: '' means absent (undefined). */
 export function NumberField({
   label,
