@@ -129,7 +129,8 @@ func (g *gen) tool(key, command string) int {
 			command = "echo {{" + g.prevKey() + "}}" // control nodes have no outputs
 		}
 	}
-	return g.add(key, workflow.TypeTool, workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": command}})
+	// The statuses the conditions branch on are answers, not failures.
+	return g.add(key, workflow.TypeTool, workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": command, "ok_exit_codes": []any{0.0, 64.0, 75.0}}})
 }
 
 func (g *gen) edge(from, to int, out workflow.OutputType, name string) {

@@ -114,6 +114,13 @@ func (v *validator) checkFields() {
 		check := func(kind place, caseIdx int32) {
 			for _, r := range refs {
 				src, known := lookup(r.key)
+				if known && r.field == "exit_code" && (kind == condIf || kind == condCase || kind == condExit) && !reported[r] && v.failsOnNonZero(src) {
+					if reported == nil {
+						reported = map[fieldRef]bool{}
+					}
+					reported[r] = true
+					v.add(CodeExitCodeFails, SeverityInfo, exitCodeMsg(capitalize(v.placeName(kind, ii, caseIdx)), r, v.label(src)), []int32{ii, src})
+				}
 				if !known || slices.Contains(names[src], r.field) || reported[r] {
 					continue
 				}
@@ -175,6 +182,37 @@ func (v *validator) checkFields() {
 			}
 		}
 	}
+}
+
+// failsOnNonZero reports whether node i is a run_command step whose run
+// stops on any exit status but 0: no other status in ok_exit_codes and
+// on_error stop. (A list the run would refuse is reported elsewhere.)
+func (v *validator) failsOnNonZero(i int32) bool {
+	n := &v.nodes[i]
+	if n.Type != workflow.TypeTool || n.Params.Tool != "run_command" || n.ErrorMode() != workflow.OnErrorStop {
+		return false
+	}
+	codes, ok := n.Params.Arguments["ok_exit_codes"]
+	if !ok || codes == nil {
+		return true
+	}
+	list, ok := codes.([]any)
+	if !ok {
+		return false
+	}
+	for _, c := range list {
+		if f, isNum := c.(float64); !isNum || f != 0 {
+			if i, isInt := c.(int); !isInt || i != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func exitCodeMsg(where string, r fieldRef, step string) string {
+	return fmt.Sprintf("%s reads %s.%s, but any exit status other than 0 fails %s and stops the run, so it only ever sees 0: "+
+		"list the statuses that are answers in its ok_exit_codes (for test, grep and diff: [0, 1]), or set its on_error", where, r.key, r.field, step)
 }
 
 func aliasMsg(where string, r fieldRef, field string) string {

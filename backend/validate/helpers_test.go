@@ -19,7 +19,14 @@ func node(id string, t workflow.NodeType, p workflow.Params) workflow.Node {
 	return workflow.Node{ID: id, Key: id, Name: title(id), Type: t, Params: p}
 }
 
+// cmd is a run_command step whose status is an answer (ok_exit_codes
+// [0, 1]), as the fixtures branch on it; failOnNonZero makes one that
+// fails on any status but 0.
 func cmd(id, command string) workflow.Node {
+	return node(id, workflow.TypeTool, workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": command, "ok_exit_codes": []any{0.0, 1.0}}})
+}
+
+func failOnNonZero(id, command string) workflow.Node {
 	return node(id, workflow.TypeTool, workflow.Params{Tool: "run_command", Arguments: map[string]any{"command": command}})
 }
 

@@ -6,12 +6,15 @@ package validate
 
 import "github.com/weft-dev/weft/backend/workflow"
 
-// Severity of a problem: errors make a workflow invalid, warnings do not.
+// Severity of a problem: errors make a workflow invalid, warnings and
+// infos do not. An info tells of something that works as written but
+// perhaps not as meant.
 type Severity string
 
 const (
 	SeverityError   Severity = "error"
 	SeverityWarning Severity = "warning"
+	SeverityInfo    Severity = "info"
 )
 
 // Problem codes: a fixed contract shared with the CLI, the UI and the
@@ -91,6 +94,12 @@ const (
 	// step's arguments (a warning; Problem.Path says where, the message
 	// shows it masked): move it to the credentials store.
 	CodeLiteralSecret = "literal_secret"
+
+	// Added with issue 28: a condition branches on the exit_code of a
+	// run_command step that fails on any status but 0 (no other status
+	// in its ok_exit_codes, on_error stop), so the branch for another
+	// status is never taken (an info).
+	CodeExitCodeFails = "exit_code_fails"
 )
 
 // Problem is one thing wrong with a workflow.

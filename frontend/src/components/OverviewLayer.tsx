@@ -82,7 +82,7 @@ export function OverviewLayer({ nodes, edges }: { nodes: WeftFlowNode[]; edges: 
       g.fillStyle = C.family[family] ?? C.family.unknown;
       g.fillRect(x, y, 12, h);
       const ps = problems[n.id];
-      g.strokeStyle = n.selected ? C.accent : ps?.length ? (ps.some((p) => p.severity === 'error') ? C.error : C.warning) : C.border;
+      g.strokeStyle = n.selected ? C.accent : ps?.some((p) => p.severity === 'error') ? C.error : ps?.some((p) => p.severity === 'warning') ? C.warning : C.border;
       g.lineWidth = (n.selected || ps?.length ? 3 : 1) / zoom;
       g.strokeRect(x, y, w, h);
       if (showNames) {

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureOpen, fixtureWorkflow } from '../test/fixtures';
 
@@ -50,6 +50,24 @@ describe('ProblemsPanel', () => {
     expect(rows[0]).toHaveTextContent('Is big');
     expect(screen.getByTestId('error-count')).toHaveTextContent('1');
     expect(screen.getByTestId('warning-count')).toHaveTextContent('1');
+  });
+
+  it('lists info-level problems after warnings, counted apart, as notes', () => {
+    useStore.getState().setValidation({
+      valid: true,
+      problems: [
+        { code: 'exit_code_fails', severity: 'info', message: "The condition of If 'Is big' reads list.exit_code, but …", node_ids: ['n3', 'n1'], edges: null },
+        { code: 'unknown_tool', severity: 'warning', message: 'tool "x" is not in the catalog', node_ids: ['n1'], edges: null },
+      ],
+    });
+    render(<ProblemsPanel />);
+    const rows = screen.getAllByTestId('problem-row');
+    expect(rows.map((r) => r.getAttribute('data-code'))).toEqual(['unknown_tool', 'exit_code_fails']);
+    expect(rows[1]).toHaveClass('info');
+    expect(within(rows[1]).getByLabelText('note')).toBeInTheDocument();
+    expect(screen.getByTestId('error-count')).toHaveTextContent('0');
+    expect(screen.getByTestId('warning-count')).toHaveTextContent('1');
+    expect(screen.getByTestId('info-count')).toHaveTextContent('1');
   });
 
   it('selects and focuses the problem nodes on click', async () => {

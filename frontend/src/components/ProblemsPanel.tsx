@@ -1,6 +1,6 @@
 // Lists the backend's validation problems; clicking one selects its nodes
 // and centres them on the canvas.
-import { CircleAlert, CircleCheck, KeyRound, LoaderCircle, TriangleAlert } from 'lucide-react';
+import { CircleAlert, CircleCheck, Info, KeyRound, LoaderCircle, TriangleAlert } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useStore } from '../store';
 import type { Problem } from '../types';
@@ -25,7 +25,9 @@ export function ProblemsPanel() {
   const problems = useMemo(() => (empty ? all.filter((p) => p.code !== 'no_nodes') : all), [all, empty]);
   const names = useMemo(() => new Map((doc?.nodes ?? []).map((n) => [n.id, n.name || n.key || n.id])), [doc]);
   const errors = problems.filter((p) => p.severity === 'error').length;
-  const warnings = problems.length - errors;
+  const warnings = problems.filter((p) => p.severity === 'warning').length;
+  // Infos: what works as written but perhaps not as meant (exit_code_fails).
+  const infos = problems.length - errors - warnings;
   const selectedKey = selected.join(',');
   // The row last clicked stays highlighted while its nodes stay selected.
   const [clicked, setClicked] = useState<Problem | null>(null);
@@ -46,6 +48,11 @@ export function ProblemsPanel() {
         <span className={`count warning${warnings ? '' : ' zero'}`} data-testid="warning-count">
           <TriangleAlert size={13} /> {warnings}
         </span>
+        {infos > 0 && (
+          <span className="count info" data-testid="info-count" title="Notes: works as written, perhaps not as meant">
+            <Info size={13} /> {infos}
+          </span>
+        )}
         {validating && (
           <span className="problems-busy">
             <LoaderCircle size={13} className="spin" /> validating…
@@ -86,8 +93,10 @@ export function ProblemsPanel() {
                 >
                   {p.severity === 'error' ? (
                     <CircleAlert size={14} className="sev error" aria-label="error" />
-                  ) : (
+                  ) : p.severity === 'warning' ? (
                     <TriangleAlert size={14} className="sev warning" aria-label="warning" />
+                  ) : (
+                    <Info size={14} className="sev info" aria-label="note" />
                   )}
                   <code className="problem-code">{p.code}</code>
                   <span className="problem-message">{p.message}</span>

@@ -16,7 +16,7 @@ const NO_PROBLEMS: Problem[] = [];
 export function ProblemBadge({ problems }: { problems: Problem[] }) {
   if (!problems.length) return null;
   const errors = problems.filter((p) => p.severity === 'error').length;
-  const severity = errors ? 'error' : 'warning';
+  const severity = errors ? 'error' : problems.some((p) => p.severity === 'warning') ? 'warning' : 'info';
   const title = problems.map((p) => `${p.severity}: ${p.message}`).join('\n');
   return (
     <span className={`problem-badge ${severity}`} title={title} data-testid="problem-badge" data-severity={severity}>
@@ -52,7 +52,8 @@ function WeftNodeImpl({ id, data, selected }: NodeProps<WeftFlowNode>) {
   if (pinned) classes.push('pinned');
   if (selected) classes.push('selected');
   if (preview) classes.push(`preview-${preview}`);
-  if (problems.length) classes.push(problems.some((p) => p.severity === 'error') ? 'has-error' : 'has-warning');
+  if (problems.some((p) => p.severity === 'error')) classes.push('has-error');
+  else if (problems.some((p) => p.severity === 'warning')) classes.push('has-warning');
   if (run && !preview) classes.push(runClass(run)); // run panel
 
   return (

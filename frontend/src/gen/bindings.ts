@@ -1354,8 +1354,12 @@ export namespace validate {
     problems: validate.Problem[] | null;
   }
 
-  /** Severity of a problem: errors make a workflow invalid, warnings do not. */
-  export type Severity = 'error' | 'warning';
+  /**
+   * Severity of a problem: errors make a workflow invalid, warnings and
+   * infos do not. An info tells of something that works as written but
+   * perhaps not as meant.
+   */
+  export type Severity = 'error' | 'warning' | 'info';
 }
 
 export namespace workflow {

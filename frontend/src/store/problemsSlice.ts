@@ -42,9 +42,9 @@ export function indexByNode(problems: Problem[]): Record<string, Problem[]> {
   return out;
 }
 
-/** Sort errors before warnings, keeping the backend's order otherwise. */
+/** Sort errors before warnings before infos, keeping the backend's order otherwise. */
 export function sortProblems(problems: Problem[]): Problem[] {
-  const rank = (p: Problem) => (p.severity === 'error' ? 0 : 1);
+  const rank = (p: Problem) => (p.severity === 'error' ? 0 : p.severity === 'warning' ? 1 : 2);
   return problems
     .map((p, i) => ({ p, i }))
     .sort((a, b) => rank(a.p) - rank(b.p) || a.i - b.i)

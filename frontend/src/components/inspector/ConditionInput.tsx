@@ -1,6 +1,6 @@
 // A condition (expr-lang) with a live syntax check through the backend's
 // CheckCondition, debounced while typing.
-import { CircleAlert, CircleCheck, LoaderCircle } from 'lucide-react';
+import { CircleAlert, CircleCheck, Info, LoaderCircle } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api';
 import { useStore } from '../../store';
@@ -109,7 +109,7 @@ export function ConditionInput({
       <>
         {about.map((p, i) => (
           <span key={i} className={`cond-status ${p.severity}`} role={p.severity === 'error' ? 'alert' : undefined} data-testid={testId && `${testId}-problem`}>
-            <CircleAlert size={12} /> {p.message}
+            {p.severity === 'info' ? <Info size={12} /> : <CircleAlert size={12} />} {p.message}
           </span>
         ))}
       </>
