@@ -102,7 +102,7 @@ export function SecretsNeededDialog({ apiImpl = api, onSaved }: { apiImpl?: Secr
   const toast = useStore((s) => s.toast);
   const uid = useId();
   const box = useRef<HTMLDivElement>(null);
-  useFocusTrap(box);
+  useFocusTrap(box, open && missing.length > 0);
   if (!open || !missing.length) return null;
 
   const nameOf = (id: string) => {

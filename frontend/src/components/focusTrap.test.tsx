@@ -1,5 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { useFocusTrap } from './focusTrap';
 
@@ -40,4 +40,60 @@ describe('useFocusTrap', () => {
     fireEvent.keyDown(mid, { key: 'Tab' });
     expect(document.activeElement).toBe(mid);
   });
+});
+
+function Opener({ keepMounted }: { keepMounted?: boolean }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" onClick={() => setOpen(true)}>
+        open
+      </button>
+      {keepMounted ? <StaysMounted open={open} onClose={() => setOpen(false)} /> : open && <Closable onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function Closable({ onClose }: { onClose: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box);
+  return (
+    <div ref={box} role="dialog">
+      <input aria-label="field" autoFocus />
+      <button type="button" onClick={onClose}>
+        close
+      </button>
+    </div>
+  );
+}
+
+function StaysMounted({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box, open);
+  if (!open) return null;
+  return (
+    <div ref={box} role="dialog">
+      <input aria-label="field" autoFocus />
+      <button type="button" onClick={onClose}>
+        close
+      </button>
+    </div>
+  );
+}
+
+describe('useFocusTrap on close', () => {
+  for (const keepMounted of [false, true]) {
+    it(`gives focus back to the dialog's opener, not the page body${keepMounted ? ' (a dialog that stays mounted)' : ''}`, () => {
+      render(<Opener keepMounted={keepMounted} />);
+      const opener = screen.getByText('open');
+      opener.focus();
+      fireEvent.click(opener);
+      expect(document.activeElement).toBe(screen.getByLabelText('field'));
+      const close = screen.getByText('close');
+      close.focus();
+      fireEvent.click(close);
+      expect(screen.queryByRole('dialog')).toBeNull();
+      expect(document.activeElement).toBe(opener);
+    });
+  }
 });

@@ -1,7 +1,9 @@
 // Keeps keyboard focus inside a modal dialog: Tab from its last control
 // goes to its first, Shift+Tab from the first to the last, and focus that
-// has left it (a click behind a backdrop) comes back on the next Tab.
-import { useEffect, type RefObject } from 'react';
+// has left it (a click behind a backdrop) comes back on the next Tab. When
+// the dialog closes, focus goes back to what had it when the dialog opened
+// (its opener), not to the page body.
+import { useEffect, useState, type RefObject } from 'react';
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -9,7 +11,29 @@ export function focusables(box: HTMLElement): HTMLElement[] {
   return [...box.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.closest('[hidden], [inert]') && el.getAttribute('aria-hidden') !== 'true');
 }
 
-export function useFocusTrap(ref: RefObject<HTMLElement | null>): void {
+/** useFocusTrap traps focus in ref's element while the calling component
+ * is mounted; a dialog that stays mounted while closed passes open, and
+ * closing it counts as the end. */
+export function useFocusTrap(ref: RefObject<HTMLElement | null>, open = true): void {
+  // The opener: what had focus as the dialog opened, read while rendering
+  // (by the time effects run, an autoFocus field inside has taken focus).
+  const [opener, setOpener] = useState<Element | null>(() => (open ? document.activeElement : null));
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    setOpener(open ? document.activeElement : null);
+  }
+  useEffect(() => {
+    if (!open || !(opener instanceof HTMLElement) || opener === document.body) return;
+    const box = ref.current;
+    return () => {
+      // Only when focus was in the dialog or is lost; never take it from
+      // where the person has since put it.
+      const now = document.activeElement;
+      const lost = !now || now === document.body || !now.isConnected || (!!box && box.contains(now));
+      if (lost && opener.isConnected) opener.focus();
+    };
+  }, [open, opener, ref]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const box = ref.current;

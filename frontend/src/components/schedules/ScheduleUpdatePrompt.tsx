@@ -23,7 +23,7 @@ export function ScheduleUpdatePrompt({ apiImpl = api }: { apiImpl?: ScheduleUpda
   const toast = useStore((s) => s.toast);
   const uid = useId();
   const box = useRef<HTMLDivElement>(null);
-  useFocusTrap(box);
+  useFocusTrap(box, !!offer);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [pending, setPending] = useState<StepsWaiting | null>(null);
