@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fixtureOpen, fixtureWorkflow } from '../test/fixtures';
 
@@ -106,5 +106,18 @@ describe('Canvas start view', () => {
     await waitFor(() => expect(canvasBridge.getViewport()?.zoom).toBeGreaterThanOrEqual(0.75));
     const entry = useStore.getState().nodes.filter((n) => n.id === 'n1');
     expect(onScreen(entry)).toBe(true);
+  });
+});
+
+describe('Canvas right-click', () => {
+  it('selects the node it opens the menu on, unless it is part of the selection', async () => {
+    useStore.getState().loadDocument(fixtureOpen());
+    render(<Canvas />);
+    const n3 = await screen.findByTestId('node-n3');
+    fireEvent.contextMenu(n3);
+    expect(useStore.getState().selectedNodeIds).toEqual(['n3']);
+    act(() => useStore.getState().selectNodes(['n1', 'n2']));
+    fireEvent.contextMenu(await screen.findByTestId('node-n2'));
+    expect(useStore.getState().selectedNodeIds).toEqual(['n1', 'n2']);
   });
 });

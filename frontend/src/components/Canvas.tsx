@@ -268,7 +268,16 @@ function CanvasInner() {
     },
     [rf],
   );
-  const onNodeContextMenu = useCallback((e: ReactMouseEvent, n: WeftFlowNode) => openMenu(e, 'node', n.id), [openMenu]);
+  const onNodeContextMenu = useCallback(
+    (e: ReactMouseEvent, n: WeftFlowNode) => {
+      // The menu acts on what is selected: a right-clicked node outside
+      // the selection becomes it (as in file managers and n8n).
+      const s = useStore.getState();
+      if (!s.previewNodes && !s.selectedNodeIds.includes(n.id)) s.selectNodes([n.id]);
+      openMenu(e, 'node', n.id);
+    },
+    [openMenu],
+  );
   const onEdgeContextMenu = useCallback((e: ReactMouseEvent, ed: WeftFlowEdge) => ed.data && openMenu(e, 'edge', ed.data.key), [openMenu]);
   const onPaneContextMenu = useCallback((e: ReactMouseEvent | MouseEvent) => openMenu(e, 'pane'), [openMenu]);
 
