@@ -111,6 +111,12 @@ function RecentMenu({ actions, disabled }: { actions: Actions; disabled: boolean
   );
 }
 
+/** sentenceCase lowers a history label's first letter for "Undo …", and
+ * only that: "Add AI step" reads "Undo add AI step" (not "add ai step"). */
+function sentenceCase(label: string): string {
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
 export function Toolbar({ actions }: { actions: Actions }) {
   const fileName = useStore((s) => s.fileName);
   const path = useStore((s) => s.path);
@@ -164,7 +170,7 @@ export function Toolbar({ actions }: { actions: Actions }) {
           className="icon-only"
           onClick={undo}
           disabled={!canUndo || previewing}
-          title={`Undo${undoLabel ? ` ${undoLabel.toLowerCase()}` : ''} (${MOD}+Z)`}
+          title={`Undo${undoLabel ? ` ${sentenceCase(undoLabel)}` : ''} (${MOD}+Z)`}
           aria-label="Undo"
           data-testid="undo-button"
         >
@@ -175,7 +181,7 @@ export function Toolbar({ actions }: { actions: Actions }) {
           className="icon-only"
           onClick={redo}
           disabled={!canRedo || previewing}
-          title={`Redo${redoLabel ? ` ${redoLabel.toLowerCase()}` : ''} (${MOD}+Shift+Z)`}
+          title={`Redo${redoLabel ? ` ${sentenceCase(redoLabel)}` : ''} (${MOD}+Shift+Z)`}
           aria-label="Redo"
           data-testid="redo-button"
         >

@@ -338,7 +338,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
         onFallback: (why) => api.log('warning', `layout fell back to simple layering: ${errorMessage(why)}`),
       });
       if (get().docSeq !== docSeq) return;
-      get().setPositions(pos, { direction: 'LR' });
+      get().setPositions(pos, { direction: 'LR', label: 'Auto-layout' });
       get().requestFitAll();
     },
   };

@@ -325,6 +325,15 @@ describe('adding nodes', () => {
     expect(s().sidebarTab).toBe('inspector');
   });
 
+  it('names an added node in the undo history as the palette does (not "Add AiStep")', () => {
+    s().addNode({ type: 'AiStep' }, { x: 0, y: 0 });
+    expect(s().past.at(-1)!.label).toBe('Add AI step');
+    s().addNode({ type: 'Tool', tool: 'read_file' }, { x: 0, y: 300 });
+    expect(s().past.at(-1)!.label).toBe('Add read_file');
+    s().setPositions({ n1: { x: 500, y: 500 } }, { label: 'Auto-layout' });
+    expect(s().past.at(-1)!.label).toBe('Auto-layout');
+  });
+
   it('starts a new, empty document', () => {
     typeName('n1', 'x');
     s().newDocument();

@@ -24,8 +24,15 @@ import {
 } from '../graph/edit';
 import { flowDirection, missingPositions, toFlowEdges, toFlowNodes, type Direction, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import type { OpenResult, Position, Workflow, WorkflowNode } from '../types';
+import { typeMeta } from '../graph/nodeMeta';
 import type { StoreState } from './index';
 import { untrustedFile } from './trustSlice';
+
+/** specLabel names what a palette entry adds, for the undo history: its
+ * tool, or its type as the palette says it ("AI step", not "AiStep"). */
+function specLabel(spec: NodeSpec): string {
+  return spec.tool ?? typeMeta(spec.type).label;
+}
 
 /** Edits in one group (one field) within this many ms of each other are one undo step. */
 export const GROUP_MS = 1500;
@@ -82,7 +89,7 @@ export interface WorkflowSlice {
   undo(): void;
   redo(): void;
   /** setPositions writes node positions; markDirty false: a layout on load, outside the history. */
-  setPositions(pos: Record<string, Position>, opts?: { markDirty?: boolean; direction?: Direction }): void;
+  setPositions(pos: Record<string, Position>, opts?: { markDirty?: boolean; direction?: Direction; label?: string }): void;
   onNodesChange(changes: NodeChange<WeftFlowNode>[]): void;
   onEdgesChange(changes: EdgeChange<WeftFlowEdge>[]): void;
   /** connect adds the edge if it is allowed; the result says why not. */
@@ -278,7 +285,7 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
         return;
       }
       if (direction !== s.direction) set({ direction });
-      get().commit(next, { label: 'Move' });
+      get().commit(next, { label: opts?.label ?? 'Move' });
     },
 
     onNodesChange(changes) {
@@ -336,7 +343,7 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
           break;
         }
       }
-      get().commit(next, { select: [ids[0]], label: `Insert ${spec.type}` });
+      get().commit(next, { select: [ids[0]], label: `Insert ${specLabel(spec)}` });
       // Its form is what to fill in next.
       get().setSidebarTab('inspector');
       return ids;
@@ -383,7 +390,7 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
           }
         }
       }
-      get().commit(next, { select: [ids[0]], label: `Add ${spec.type}` });
+      get().commit(next, { select: [ids[0]], label: `Add ${specLabel(spec)}` });
       // Its form is what to fill in next.
       get().setSidebarTab('inspector');
       return ids;
