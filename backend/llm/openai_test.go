@@ -759,8 +759,15 @@ func TestTestConnection(t *testing.T) {
 		if err != nil || !info.ModelListed || info.ChatChecked || len(info.Models) != 2 || srv.Calls() != 0 {
 			t.Fatalf("%+v %v", info, err)
 		}
-		if !strings.Contains(info.Message, `model "test-model" is available`) {
+		if !strings.Contains(info.Message, `model "test-model" is available (the server lists 2 models)`) {
 			t.Fatalf("message %q", info.Message)
+		}
+	})
+	t.Run("one model listed", func(t *testing.T) {
+		srv := llmtest.Start(t, llmtest.WithModels("test-model"))
+		info, err := newClient(t, srv.URL).TestConnection(context.Background())
+		if err != nil || !strings.HasSuffix(info.Message, "(the server lists 1 model).") {
+			t.Fatalf("message %q %v", info.Message, err)
 		}
 	})
 	t.Run("no models endpoint", func(t *testing.T) {

@@ -53,11 +53,15 @@ func (c *OpenAI) TestConnection(ctx context.Context) (ConnectionInfo, error) {
 		info.ChatChecked = true
 	}
 	info.Latency = c.now().Sub(start)
+	listed := fmt.Sprintf("%d models", len(info.Models))
+	if len(info.Models) == 1 {
+		listed = "1 model" // not "(1 models)"
+	}
 	switch {
 	case info.ModelListed:
-		info.Message = fmt.Sprintf("Connected to %s; model %q is available (%d models).", c.endpoint, c.model, len(info.Models))
+		info.Message = fmt.Sprintf("Connected to %s; model %q is available (the server lists %s).", c.endpoint, c.model, listed)
 	case len(info.Models) > 0:
-		info.Message = fmt.Sprintf("Connected to %s; model %q answered (it is not in the server's list of %d models).", c.endpoint, c.model, len(info.Models))
+		info.Message = fmt.Sprintf("Connected to %s; model %q answered (it is not in the server's list of %s).", c.endpoint, c.model, listed)
 	default:
 		info.Message = fmt.Sprintf("Connected to %s; model %q answered.", c.endpoint, c.model)
 	}
