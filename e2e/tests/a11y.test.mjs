@@ -128,4 +128,29 @@ describe('Accessibility', () => {
     }
     await page.keyboard.press('Escape');
   });
+
+  it('a dialog gives focus back to its opener; a focused field shows a 2 px ring; code fields draw no ligatures', async () => {
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+    const prefs = page.locator('[data-testid="preferences-button"]');
+    await prefs.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid="preferences-dialog"]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="preferences-dialog"]', { state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'preferences-button', 'focus went back to the opener');
+
+    await page.locator('[data-testid="tab-inspector"]').click();
+    await page.locator('.react-flow__node').first().click(); // (the reload above opened whatever the app opens)
+    const field = page.locator('[data-testid="inspector-name"]');
+    await field.focus();
+    const ring = await field.evaluate((el) => {
+      const cs = getComputedStyle(el);
+      return { width: parseFloat(cs.outlineWidth), style: cs.outlineStyle };
+    });
+    assert.ok(ring.width >= 2 && ring.style === 'solid', `focus ring ${JSON.stringify(ring)}`);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-a11y-field-focus.png') });
+    const mono = await page.evaluate(() => [...document.querySelectorAll('.inspector .mono')].map((el) => getComputedStyle(el).fontVariantLigatures));
+    assert.ok(mono.length > 0, 'the inspector shows a code field');
+    assert.deepEqual([...new Set(mono)], ['none'], 'code fields draw no ligatures');
+  });
 });
