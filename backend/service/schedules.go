@@ -359,9 +359,13 @@ const missGrace = 5 * time.Minute
 
 // lastScheduledRun is the newest run in h a schedule started: runs the
 // person started (the editor, weft run) are never a schedule's.
-func lastScheduledRun(h History) (Record, bool) {
+func lastScheduledRun(h History, since time.Time) (Record, bool) {
 	for _, r := range h.Runs {
-		if r.BySchedule() {
+		// A run from before the schedule was made is not one of its
+		// runs, whatever it says (a new schedule showed "last run …
+		// succeeded" from a run made in the editor).
+		// (To the second: a log may keep its start time so.)
+		if r.BySchedule() && !r.Started.Before(since.Truncate(time.Second)) {
 			return r, true
 		}
 	}
@@ -396,7 +400,7 @@ func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []Sched
 		var last time.Time
 		lastRun, lastBad := "", false
 		if h, err := s.RunHistory(sc.File, w.ID); err == nil {
-			if run, ok := lastScheduledRun(h); ok {
+			if run, ok := lastScheduledRun(h, sc.Created); ok {
 				last = run.Started
 				r.LastRun, r.Outcome = &last, string(run.Outcome)
 				if !run.Complete {

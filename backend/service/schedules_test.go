@@ -124,3 +124,30 @@ func TestTemporalScheduleState(t *testing.T) {
 		t.Fatalf("after a failed run: %+v", rows[0])
 	}
 }
+
+// A new schedule has no last run: runs from before it was made, even ones
+// that say a schedule started them (or say nothing, as old logs do), are
+// not its runs.
+func TestNewScheduleHasNoLastRun(t *testing.T) {
+	svc := testService(t, nil)
+	w, path := runFile(t, "wf-newsched", [2]string{"one", "echo one"})
+	for _, src := range []runner.RunSource{runner.RunBySchedule, runner.RunByPerson} {
+		if _, fin, err := svc.Run(context.Background(), StartRequest{Workflow: w, Path: path, ApprovedBy: "test", Source: src}); err != nil || fin.Outcome != runner.OutcomeSucceeded {
+			t.Fatalf("run: %+v %v", fin, err)
+		}
+	}
+	// Made a second later than the runs started (logs may keep their start to the second).
+	sc := schedule.Schedule{ID: "n-1", File: path, Cron: "0 7 * * *", Backend: "fake", Created: time.Now().Add(time.Second)}
+	rows := svc.ScheduleStates([]schedule.Schedule{sc}, time.Now())
+	if rows[0].LastRun != nil || rows[0].Outcome != "" || strings.Contains(rows[0].State, "last run") {
+		t.Fatalf("a new schedule shows an earlier run as its last: %+v", rows[0])
+	}
+	// Its own runs are.
+	sc.Created = time.Now()
+	if _, fin, err := svc.Run(context.Background(), StartRequest{Workflow: w, Path: path, ApprovedBy: "test", Source: runner.RunBySchedule}); err != nil || fin.Outcome != runner.OutcomeSucceeded {
+		t.Fatalf("run: %+v %v", fin, err)
+	}
+	if rows = svc.ScheduleStates([]schedule.Schedule{sc}, time.Now()); rows[0].LastRun == nil || rows[0].Outcome != "succeeded" {
+		t.Fatalf("its own run is not shown: %+v", rows[0])
+	}
+}
