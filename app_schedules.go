@@ -107,6 +107,9 @@ func (a *App) RemoveSchedule(id string) error {
 // what is wrong with it.
 type CronPreview struct {
 	Error string `json:"error,omitempty"`
+	// Words says it in words ("at 07:00, on weekdays"); "" for a shape
+	// that the expression and its next runs say better.
+	Words string `json:"words,omitempty"`
 	// Next are the next run times (RFC 3339, local time).
 	Next []string `json:"next"`
 }
@@ -119,6 +122,7 @@ func (a *App) PreviewCron(expr string) CronPreview {
 		p.Error = err.Error()
 		return p
 	}
+	p.Words = schedule.Describe(expr)
 	t := time.Now()
 	for len(p.Next) < 3 {
 		n, ok := c.Next(t)

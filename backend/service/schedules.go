@@ -336,7 +336,9 @@ type ScheduleState struct {
 	// State says it in words: paused, the file changed since it was
 	// scheduled, missed the run due at …, the last run's outcome, not run
 	// yet.
-	State   string     `json:"state"`
+	State string `json:"state"`
+	// Words says the cron expression in words (schedule.Describe), if it can.
+	Words   string     `json:"words,omitempty"`
 	LastRun *time.Time `json:"last_run,omitempty"`
 	Outcome string     `json:"last_outcome,omitempty"`
 	Missed  *time.Time `json:"missed,omitempty"`
@@ -379,7 +381,7 @@ func lastScheduledRun(h History, since time.Time) (Record, bool) {
 func (s *Service) ScheduleStates(all []schedule.Schedule, now time.Time) []ScheduleState {
 	out := []ScheduleState{}
 	for _, sc := range all {
-		r := ScheduleState{Schedule: sc}
+		r := ScheduleState{Schedule: sc, Words: schedule.Describe(sc.Cron)}
 		if c, err := schedule.ParseCron(sc.Cron); err == nil && !sc.Paused {
 			if n, ok := c.Next(now); ok {
 				r.Next = &n

@@ -709,6 +709,11 @@ export namespace main {
    */
   export interface CronPreview {
     error?: string;
+    /**
+     * Words says it in words ("at 07:00, on weekdays"); "" for a shape
+     * that the expression and its next runs say better.
+     */
+    words?: string;
     /** Next are the next run times (RFC 3339, local time). */
     next: string[] | null;
   }
@@ -1112,6 +1117,8 @@ export namespace service {
      * yet.
      */
     state: string;
+    /** Words says the cron expression in words (schedule.Describe), if it can. */
+    words?: string;
     last_run?: string;
     last_outcome?: string;
     missed?: string;

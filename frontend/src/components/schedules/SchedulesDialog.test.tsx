@@ -82,6 +82,14 @@ describe('SchedulesDialog', () => {
     expect((await screen.findByTestId('schedule-action-error')).textContent).toContain('systemctl --user disable');
   });
 
+  it('says the cron expression in words, in the form and in the list', async () => {
+    fake.listSchedules.mockResolvedValue(view({ schedules: [{ ...daily, words: 'at 07:00, every day' }] }));
+    fake.previewCron.mockImplementation(async () => ({ words: 'at 07:00, on weekdays', next: ['2026-11-26T07:00:00Z'] }));
+    open();
+    expect((await screen.findByTestId('schedule-words')).textContent).toBe('at 07:00, every day');
+    await waitFor(() => expect(screen.getByTestId('schedule-preview').textContent).toMatch(/^At 07:00, on weekdays\. Next runs:/));
+  });
+
   it('checks the cron expression as it is typed', async () => {
     open();
     await waitFor(() => expect(screen.getByTestId('schedule-preview').textContent).toContain('Next runs:'));

@@ -61,6 +61,7 @@ function ScheduleRow({
       <div className="sched-main">
         <div className="sched-name">
           <strong title={s.file}>{name}</strong> <code>{s.cron}</code>
+          {s.words && <span className="sched-words" data-testid="schedule-words">{s.words}</span>}
           {s.args?.includes('--pinned') && <span className="sched-tag">pinned data</span>}
         </div>
         <div className="sched-detail">
@@ -272,7 +273,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
                       {preview?.error
                         ? preview.error
                         : preview
-                          ? `Next runs: ${preview.next.map(when).join(' · ')}`
+                          ? `${preview.words ? `${preview.words[0].toUpperCase()}${preview.words.slice(1)}. ` : ''}Next runs: ${preview.next.map(when).join(' · ')}`
                           : 'minute hour day-of-month month day-of-week, e.g. 0 7 * * 1-5'}
                     </div>
                   </div>
