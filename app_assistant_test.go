@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/weft-dev/weft/backend/validate"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -176,8 +177,13 @@ func TestAssistantSendRepairsAndSavesTheChat(t *testing.T) {
 
 	// Preview and apply use the same merge as the assistant did.
 	pv := a.PreviewPatch(w, *res.Patch)
-	if !pv.Valid || len(pv.Problems) != 0 || keysOf(pv.Workflow, pv.Diff.AddedNodeIDs) != "big,fail" || len(pv.Diff.RemovedEdges) != 1 {
+	if !pv.Valid || keysOf(pv.Workflow, pv.Diff.AddedNodeIDs) != "big,fail" || len(pv.Diff.RemovedEdges) != 1 {
 		t.Fatalf("preview = %+v", pv)
+	}
+	// Only a note: the If reads an exit code that, not listed in the
+	// download's ok_exit_codes, never reaches it but as 0.
+	if len(pv.Problems) != 1 || pv.Problems[0].Severity != validate.SeverityInfo || pv.Problems[0].Code != "exit_code_fails" {
+		t.Fatalf("preview problems = %+v", pv.Problems)
 	}
 	// The banner's review is the one the reply carried.
 	if res.Changes == nil || !reflect.DeepEqual(pv.Changes, *res.Changes) || len(pv.Changes.AddedNodes) != 2 {

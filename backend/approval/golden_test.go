@@ -13,7 +13,9 @@ import (
 // content fingerprints of the nodes of existing files (recorded in
 // testdata/fingerprints.golden.json before workflow files were written
 // without HTML escaping) do not change, neither as loaded nor after a save
-// and reload by this version.
+// and reload by this version. testdata/golden holds frozen copies of
+// example files that have since been edited, so their content stays what
+// was fingerprinted.
 func TestFingerprintsStayPut(t *testing.T) {
 	b, err := os.ReadFile("testdata/fingerprints.golden.json")
 	if err != nil {
