@@ -172,8 +172,18 @@ func TestDevServerSurvivesRestart(t *testing.T) {
 		t.Fatalf("weft-temporal-dev on SIGTERM: %v", err)
 	}
 	devServer(t, addr, "--port", port, "--db", db)
-	show, code := weftDone(t, home, append([]string{"runs", "show", id}, tflags...)...)
-	if code != 0 || !strings.Contains(show, "▸ First") || !strings.Contains(show, "▸ Last") {
-		t.Fatalf("weft runs show %s after a restart: exit %d\n%s", id, code, show)
+	// The run's events are replayed by a worker: the one still running
+	// polls again once it reconnected (until then runs show says so and
+	// shows the end only).
+	var show string
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(time.Second) {
+		var code int
+		show, code = weftDone(t, home, append([]string{"runs", "show", id}, tflags...)...)
+		if code == 0 && strings.Contains(show, "▸ First") && strings.Contains(show, "▸ Last") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("weft runs show %s after a restart: exit %d\n%s", id, code, show)
+		}
 	}
 }
