@@ -315,7 +315,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		r.mcp = mcp.NewManager(o.Settings.MCPServers, mcp.Options{Dir: dir, Logger: o.Logger, Redactor: red})
 		defer r.mcp.Close()
 	}
-	warnings := startWarnings(res, w, func(tool string) bool { _, _, ok := r.mcp.Resolve(tool); return ok })
+	warnings := ValidationWarnings(res, w, func(tool string) bool { _, _, ok := r.mcp.Resolve(tool); return ok })
 	r.pats = o.Patterns
 	if r.pats == nil {
 		if r.pats, err = failure.DefaultPatternStore(); err != nil {
@@ -365,10 +365,10 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	return result, nil
 }
 
-// startWarnings are the problems of a valid workflow that do not stop a
-// run: its first warnings. A tool an MCP server provides is not one (its
-// server is asked only when the step runs).
-func startWarnings(res validate.Result, w *workflow.Workflow, mcpTool func(string) bool) []string {
+// ValidationWarnings are the problems of a valid workflow that do not
+// stop a run: its first warnings. A tool mcpTool says an MCP server
+// provides is not one (its server is asked only when the step runs).
+func ValidationWarnings(res validate.Result, w *workflow.Workflow, mcpTool func(string) bool) []string {
 	var out []string
 	for _, p := range res.Problems {
 		if p.Code == validate.CodeUnknownTool && len(p.NodeIDs) > 0 {
@@ -386,7 +386,7 @@ func startWarnings(res validate.Result, w *workflow.Workflow, mcpTool func(strin
 // the MCP servers the person configured, as a local run does.
 func StartWarnings(w *workflow.Workflow, s settings.Settings) []string {
 	m := mcp.NewManager(s.MCPServers, mcp.Options{})
-	return startWarnings(validate.Validate(w, tools.Builtin()), w, func(tool string) bool { _, _, ok := m.Resolve(tool); return ok })
+	return ValidationWarnings(validate.Validate(w, tools.Builtin()), w, func(tool string) bool { _, _, ok := m.Resolve(tool); return ok })
 }
 
 // drive does what the walk asks, on this machine, until the run ends:

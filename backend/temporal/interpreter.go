@@ -67,12 +67,8 @@ func run(ctx workflow.Context, in RunInput, v1 bool) (*runner.Result, error) {
 		return nil, temporal.NewNonRetryableApplicationError(ie.Error(), "weft.invalid", nil)
 	}
 	warnings := in.Warnings
-	if warnings == nil { // an older submitter: all but unknown tools (MCP tools resolve on the worker)
-		for _, p := range vr.Problems {
-			if p.Code != validate.CodeUnknownTool {
-				warnings = append(warnings, p.Message)
-			}
-		}
+	if warnings == nil { // an older submitter's run: any unknown tool may be an MCP tool its worker resolves
+		warnings = runner.ValidationWarnings(vr, w, func(string) bool { return true })
 	}
 	info := workflow.GetInfo(ctx)
 	started := workflow.Now(ctx)
