@@ -203,12 +203,6 @@ func New(w *workflow.Workflow, cfg Config) (*Walk, error) {
 	return m, nil
 }
 
-// Graph is the walk's index of the workflow.
-func (m *Walk) Graph() *Graph { return m.g }
-
-// StartNode is where the walk begins.
-func (m *Walk) StartNode() *workflow.Node { return m.start }
-
 // Vars are the outputs so far by node key (every key; a step that has not
 // run reads as an empty object). Read only.
 func (m *Walk) Vars() map[string]any { return m.vars }
@@ -236,9 +230,6 @@ func (m *Walk) Details() []NodeStat {
 	}
 	return out
 }
-
-// Verdict is the workflow's goal check so far.
-func (m *Walk) Verdict() *Verdict { return m.verdict }
 
 // Start emits run_started and walks to the first thing it needs.
 func (m *Walk) Start(now time.Time) Command {
