@@ -3,17 +3,17 @@ package runner
 import (
 	"context"
 	"errors"
+	"time"
+
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/flow"
 	"github.com/weft-dev/weft/backend/redact"
-	"time"
-
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// What another engine (package temporal) needs to walk a workflow exactly
-// as Run does: the same edges, start node and conditions. Steps run
-// through Step.
+// What another engine (package temporal), driving the same walk (package
+// flow), needs from the runner besides Step: conditions evaluated as Run
+// evaluates them, and the goal check.
 
 // EvalCondition evaluates a condition (If, Switch case, Loop exit) over
 // vars (outputs by key) as Run does, keys being every node key of the

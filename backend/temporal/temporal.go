@@ -1,13 +1,13 @@
 // Package temporal runs weft/v1 workflows on Temporal (issue 13): a
-// Temporal workflow interprets the graph deterministically (the walk,
-// conditions, loops, branches, on_error and escalations, by the runner's
-// own rules: runner.Nav, runner.EvalCondition) and runs each step attempt
-// as an activity (runner.Step: the same tools, templates, verify,
-// redaction and approval gate as a local run). Retries are Temporal's,
-// from the node's retry policy; a failure the classifier marks not
-// retryable is not retried. A step that still fails waits, durably, for an
-// answer by signal (retry, skip, abort, fix). The run carries its
-// workflow's content, so editing the file does not change runs in flight.
+// Temporal workflow drives the same walk as the local runner (package
+// flow: branches, loops, retries, on_error, escalations, the goal check)
+// and does only what it asks, deterministically: each step attempt is an
+// activity (runner.Step: the same tools, templates, verify, redaction and
+// approval gate as a local run), conditions are local activities
+// (runner.EvalCondition), waits between attempts are timers, and an
+// escalation waits, durably, for an answer by signal (retry, skip, abort,
+// fix, replan). The run carries its workflow's content, so editing the
+// file does not change runs in flight.
 package temporal
 
 import (
