@@ -22,7 +22,7 @@ const (
 	// heldoutTuneFloor is what the tune half scored when the set was
 	// committed: fewer passing cases is a regression. Raise it when the
 	// parser passes more.
-	heldoutTuneFloor = 45
+	heldoutTuneFloor = 114
 )
 
 var heldoutDetail = flag.Bool("heldout.detail", false, "log each failing case of the held-out half (never while tuning the parser)")
@@ -129,17 +129,23 @@ func scoreHeldout(cases []heldoutCase) (int, []string) {
 	return len(cases) - len(fails), fails
 }
 
-// heldoutSets are the files that only measure: the held-out half of the
-// first set, and a second set gathered from threads in neither half.
-var heldoutSets = []string{"heldout", "heldout2"}
+// tuneSets may guide the parser's work: the tune half of the first set,
+// and the two held-out sets that were measured, reported and then retired
+// into tuning (tune2.json was heldout.json, tune3.json was heldout2.json;
+// docs/benchmarks.md has their scores from before anyone tuned on them).
+var tuneSets = []string{"tune", "tune2", "tune3"}
+
+// heldoutSets are the files that only measure, gathered from threads in
+// no tune file by someone who did not work on the parser.
+var heldoutSets = []string{"heldout3"}
 
 // TestHeldoutSplit: the set is large and varied enough, and split by
 // source, so no thread's habit is in two files.
 func TestHeldoutSplit(t *testing.T) {
-	tune, held := loadHeldout(t, "tune"), loadHeldout(t, "heldout")
+	var all []heldoutCase
 	file := map[string]string{}
 	ids := map[string]bool{}
-	for _, name := range append([]string{"tune"}, heldoutSets...) {
+	for _, name := range append(append([]string{}, tuneSets...), heldoutSets...) {
 		for _, c := range loadHeldout(t, name) {
 			if ids[c.ID] {
 				t.Errorf("duplicate id %q", c.ID)
@@ -149,30 +155,30 @@ func TestHeldoutSplit(t *testing.T) {
 				t.Errorf("%s is in %s.json and %s.json", c.SourceURL, f, name)
 			}
 			file[c.SourceURL] = name
+			all = append(all, c)
 		}
 	}
-	if n := len(tune) + len(held); n < 60 {
-		t.Errorf("tune and heldout: %d cases, want at least 60", n)
+	if len(all) < 60 {
+		t.Errorf("%d cases in all, want at least 60", len(all))
 	}
-	sources := map[string]bool{}
-	for _, c := range append(tune, held...) {
-		sources[c.SourceURL] = true
-	}
-	if len(sources) < 10 {
-		t.Errorf("tune and heldout: %d sources, want at least 10", len(sources))
+	if len(file) < 10 {
+		t.Errorf("%d sources in all, want at least 10", len(file))
 	}
 }
 
-// TestHeldoutTune fails when the tune half scores below its floor.
+// TestHeldoutTune fails when the tune files score below their floor.
 func TestHeldoutTune(t *testing.T) {
-	cases := loadHeldout(t, "tune")
+	var cases []heldoutCase
+	for _, name := range tuneSets {
+		cases = append(cases, loadHeldout(t, name)...)
+	}
 	pass, fails := scoreHeldout(cases)
 	for _, f := range fails {
 		t.Log(f)
 	}
-	t.Logf("tune half: %d of %d (%.1f%%)", pass, len(cases), 100*float64(pass)/float64(len(cases)))
+	t.Logf("tune files: %d of %d (%.1f%%)", pass, len(cases), 100*float64(pass)/float64(len(cases)))
 	if pass < heldoutTuneFloor {
-		t.Errorf("tune half: %d pass, below the floor of %d", pass, heldoutTuneFloor)
+		t.Errorf("tune files: %d pass, below the floor of %d", pass, heldoutTuneFloor)
 	}
 }
 
@@ -188,6 +194,10 @@ func TestHeldoutScore(t *testing.T) {
 				t.Log(f)
 			}
 		}
+		if len(cases) == 0 {
+			t.Logf("%s: no cases yet", name)
+			continue
+		}
 		t.Logf("%s: %d of %d (%.1f%%)", name, pass, len(cases), 100*float64(pass)/float64(len(cases)))
 	}
 }
@@ -195,7 +205,7 @@ func TestHeldoutScore(t *testing.T) {
 // BenchmarkHeldout reports each file's pass rate next to the time to
 // judge all its replies.
 func BenchmarkHeldout(b *testing.B) {
-	for _, name := range append([]string{"tune"}, heldoutSets...) {
+	for _, name := range append(append([]string{}, tuneSets...), heldoutSets...) {
 		cases := loadHeldout(b, name)
 		b.Run(name, func(b *testing.B) {
 			var pass int
