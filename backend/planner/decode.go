@@ -1434,18 +1434,27 @@ func (p *Plan) allSteps() []*Step {
 	return out
 }
 
-// dropTruncated removes the item a cut-off reply ended inside.
-func (p *Plan) dropTruncated(js string, cut truncation) []Warning {
+// dropTruncated removes the item a cut-off reply ended inside. Each
+// warning (stage "truncation") names the item's path: ReadReply
+// counts a cut step among the material the plan left out, so a plan made
+// of a cut-off reply is never used unseen (its end is unknown).
+func (p *Plan) dropTruncated(cut truncation) []Warning {
 	path := cut.path()
 	if cut.container == "edges" {
 		for i, e := range p.Edges {
 			if e.Path == path && i == len(p.Edges)-1 {
 				p.Edges = p.Edges[:i]
-				return []Warning{{Stage: StageRepair, Message: fmt.Sprintf(
+				return []Warning{{Stage: StageTruncation, Message: fmt.Sprintf(
 					"the reply was cut off inside %s (%s → %s); dropped that edge rather than guess the rest", path, e.From, e.To)}}
 			}
 		}
+		if cut.index >= len(p.Edges) {
+			return []Warning{{Stage: StageTruncation, Message: "the reply was cut off after a comma, before " + path + " began"}}
+		}
 		return nil
+	}
+	if cut.index >= len(p.Steps) {
+		return []Warning{{Stage: StageTruncation, Message: "the reply was cut off after a comma, before " + path + " began"}}
 	}
 	for i := len(p.Steps) - 1; i >= 0; i-- {
 		if p.Steps[i].Path == path && i == len(p.Steps)-1 {
@@ -1454,8 +1463,8 @@ func (p *Plan) dropTruncated(js string, cut truncation) []Warning {
 				label += fmt.Sprintf(" (%q)", p.Steps[i].ID)
 			}
 			p.Steps = p.Steps[:i]
-			return []Warning{{Stage: StageRepair, Message: fmt.Sprintf(
-				"the reply was cut off inside %s; dropped that step rather than guess its missing fields", label)}}
+			return []Warning{{Stage: StageTruncation, Message: "the reply was cut off inside " + label +
+				"; dropped that step rather than guess its missing fields"}}
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -83,15 +84,20 @@ func loadHeldout(t testing.TB, half string) []heldoutCase {
 }
 
 // judgeHeldout runs the reply through the planner's local stages and
-// judges the result as the planner does (validation, unknown tools as
-// errors). It returns "" when the case passes: a valid plan with the
+// judges the result as the planner does (ReadReply, validation, unknown
+// tools as errors, a plan that leaves steps of the reply out unused). It returns "" when the case passes: a valid plan with the
 // expected step count, or no valid plan for a reply without a correct
 // reading. A plan with fewer steps than the reply holds fails, whatever
 // its warnings say.
 func judgeHeldout(c heldoutCase) string {
 	opts := ParseOptions{Features: Features{AllowAITransforms: true, AllowAgentSteps: true}, Catalog: testCatalog()}
-	w, _, err := ParseOutput(c.Reply, opts)
+	w, _, unused, err := ReadReply(context.Background(), c.Reply, opts)
 	var errs []string
+	if err == nil && unused.Dropped() {
+		// The planner does not use a plan that leaves steps of its reply
+		// out (outcome.ok): it asks again, as for no plan.
+		errs = append(errs, "leaves out "+unused.Summary())
+	}
 	if err == nil {
 		res := validate.Validate(w, opts.Catalog)
 		for _, p := range StrictTools(res.Problems, w, opts.Catalog, nil) {

@@ -151,7 +151,7 @@ func readPlan(text string) (*Plan, []Warning, span, error) {
 		}
 	}
 
-	fixed, ws, err := RepairJSON(js)
+	fixed, ws, cutOff, err := repairJSON(js)
 	warnings = append(warnings, ws...)
 	if err != nil {
 		return nil, warnings, decoded, err
@@ -159,7 +159,7 @@ func readPlan(text string) (*Plan, []Warning, span, error) {
 	// A reply cut off mid-item: the repair closed the brackets, but the
 	// last item may hold half a value. Remember which, to drop it.
 	var cut truncation
-	if fixed != js {
+	if cutOff {
 		cut = findTruncation(js)
 	}
 
@@ -171,7 +171,7 @@ func readPlan(text string) (*Plan, []Warning, span, error) {
 		return nil, warnings, decoded, err
 	}
 	if cut.container != "" {
-		warnings = append(warnings, plan.dropTruncated(fixed, cut)...)
+		warnings = append(warnings, plan.dropTruncated(cut)...)
 		if len(plan.Steps) == 0 {
 			return nil, warnings, decoded, &StageError{Stage: StageDecode, Path: cut.container,
 				Msg: "the reply was cut off inside the only step; no complete step is left"}

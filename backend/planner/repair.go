@@ -17,8 +17,16 @@ import (
 // with the strict parse error and the kinds of fixes made. When the repair
 // fails the StageError carries the line and column of the strict error.
 func RepairJSON(s string) (string, []Warning, error) {
+	out, ws, _, err := repairJSON(s)
+	return out, ws, err
+}
+
+// repairJSON is RepairJSON that also says whether the repair closed what
+// the text left open at its end (brackets, a string) as a cut-off reply
+// leaves it, rather than a missing closing quote.
+func repairJSON(s string) (string, []Warning, bool, error) {
 	if validJSON(s) {
-		return s, nil, nil
+		return s, nil, false, nil
 	}
 	line, col, msg := strictError(s)
 	// The linear repair knows exactly what it fixed; what it cannot do
@@ -35,6 +43,7 @@ func RepairJSON(s string) (string, []Warning, error) {
 			repaired = lib
 			fixes = lexJSONish(s)
 			fixes.count[fixUnclosedString] = 0
+			fixes.count[fixUnclosed] = 0 // closed by the quote
 			fixes.note(fixMissingQuote, 0)
 		}
 	}
@@ -44,7 +53,7 @@ func RepairJSON(s string) (string, []Warning, error) {
 	}
 	if !ok || !validJSON(repaired) {
 		if len(s) > maxLibraryRepair {
-			return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col, Msg: fmt.Sprintf(
+			return "", nil, false, &StageError{Stage: StageRepair, Line: line, Column: col, Msg: fmt.Sprintf(
 				"invalid JSON: %s (the reply is too large, %d KB, for a full local repair)", msg, len(s)>>10)}
 		}
 		var rerr error
@@ -53,7 +62,7 @@ func RepairJSON(s string) (string, []Warning, error) {
 			rerr = errors.New("the repaired text is still not valid JSON")
 		}
 		if rerr != nil {
-			return "", nil, &StageError{Stage: StageRepair, Line: line, Column: col,
+			return "", nil, false, &StageError{Stage: StageRepair, Line: line, Column: col,
 				Msg: fmt.Sprintf("invalid JSON: %s (local repair failed: %v)", msg, rerr)}
 		}
 		fixes = lexJSONish(s)
@@ -64,7 +73,7 @@ func RepairJSON(s string) (string, []Warning, error) {
 	}
 	w := Warning{Stage: StageRepair, Message: fmt.Sprintf(
 		"the JSON did not parse (line %d, column %d: %s); repaired locally: %s", line, col, msg, kinds)}
-	return repaired, []Warning{w}, nil
+	return repaired, []Warning{w}, fixes.count[fixUnclosed] > 0 || fixes.count[fixUnclosedString] > 0, nil
 }
 
 // maxLibraryRepair bounds the input of the repair library, whose time
@@ -223,6 +232,7 @@ type lexResult struct {
 	count    [numFixes]int
 	stack    []lexFrame
 	inString bool // the text ends inside a string
+	last     int  // the class of the last token (tokComma: a value was promised)
 }
 
 func (r *lexResult) note(kind, off int) {
@@ -394,6 +404,7 @@ func lexJSONish(s string) *lexResult {
 	if len(r.stack) > 0 {
 		r.note(fixUnclosed, len(s))
 	}
+	r.last = prev
 	return r
 }
 
@@ -403,7 +414,9 @@ func isWordByte(c byte) bool {
 
 func isNumberStart(c byte) bool { return c == '-' || c >= '0' && c <= '9' }
 
-// truncation says which list item a cut-off reply ended inside.
+// truncation says which list item a cut-off reply ended inside, or
+// before: a list whose last token is a comma promised an item that never
+// began.
 type truncation struct {
 	container string // "steps", "nodes" or "edges"; "" when no item was cut
 	index     int    // 0-based index of the cut item
@@ -414,7 +427,8 @@ func (t truncation) path() string { return fmt.Sprintf("%s[%d]", t.container, t.
 
 // findTruncation looks at the brackets still open at the end of the JSON:
 // when an item of the outermost steps/nodes/edges list (or of a bare
-// top-level list) is still open, that item was cut off.
+// top-level list) is still open, or the list's last token is a comma,
+// that item was cut off.
 func findTruncation(js string) truncation {
 	lx := lexJSONish(js)
 	for d, f := range lx.stack {
@@ -428,8 +442,11 @@ func findTruncation(js string) truncation {
 		if name != "steps" && name != "nodes" && name != "edges" {
 			continue
 		}
-		if d+1 < len(lx.stack) && f.items > 0 {
+		switch {
+		case d+1 < len(lx.stack) && f.items > 0:
 			return truncation{container: name, index: f.items - 1}
+		case d+1 == len(lx.stack) && lx.last == tokComma:
+			return truncation{container: name, index: f.items}
 		}
 		return truncation{}
 	}

@@ -142,7 +142,8 @@ func TestFindTruncation(t *testing.T) {
 		want truncation
 	}{
 		{`{"steps": [{"id": "a"}, {"id": "b", "name": "x`, truncation{"steps", 1}},
-		{`{"steps": [{"id": "a"}, {"id": "b"}, `, truncation{}},
+		{`{"steps": [{"id": "a"}, {"id": "b"}, `, truncation{"steps", 2}}, // promised, never began
+		{`{"steps": [{"id": "a"}, {"id": "b"}`, truncation{}},                 // only the closers missing
 		{`{"steps": [{"id": "a", "arguments": {"command": "ls`, truncation{"steps", 0}},
 		{`{"nodes": [{"id": "a"}], "edges": [{"from": "a", "to": "b"}, {"from": "b", "to`, truncation{"edges", 1}},
 		{`[{"id": "a"}, {"id": "b"`, truncation{"steps", 1}},
@@ -166,7 +167,7 @@ func TestParseOutputDropsTheCutItem(t *testing.T) {
 	if len(w.Nodes) != 1 || w.Nodes[0].Key != "a" {
 		t.Fatalf("want only step a, got %d nodes", len(w.Nodes))
 	}
-	if !containsWarning(ws, StageRepair, `cut off inside steps[1] ("b")`) {
+	if !containsWarning(ws, StageTruncation, `cut off inside steps[1] ("b")`) {
 		t.Errorf("no warning about the cut step: %v", ws)
 	}
 	// The only step cut: nothing is left.

@@ -101,6 +101,17 @@ func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.W
 			}
 		}
 	}
+	// What a cut-off reply lost (readPlan's truncation warnings): a step
+	// the reply began, or promised, whose end is unknown.
+	for _, x := range ws {
+		switch {
+		case x.Stage != StageTruncation:
+		case strings.Contains(x.Message, " edges["):
+			u.Edges = append(u.Edges, x.Message)
+		default:
+			u.Steps = append(u.Steps, x.Message)
+		}
+	}
 	return w, append(ws, u.Warnings()...), u, nil
 }
 
