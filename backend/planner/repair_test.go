@@ -143,7 +143,7 @@ func TestFindTruncation(t *testing.T) {
 	}{
 		{`{"steps": [{"id": "a"}, {"id": "b", "name": "x`, truncation{"steps", 1}},
 		{`{"steps": [{"id": "a"}, {"id": "b"}, `, truncation{"steps", 2}}, // promised, never began
-		{`{"steps": [{"id": "a"}, {"id": "b"}`, truncation{}},                 // only the closers missing
+		{`{"steps": [{"id": "a"}, {"id": "b"}`, truncation{}},             // only the closers missing
 		{`{"steps": [{"id": "a", "arguments": {"command": "ls`, truncation{"steps", 0}},
 		{`{"nodes": [{"id": "a"}], "edges": [{"from": "a", "to": "b"}, {"from": "b", "to`, truncation{"edges", 1}},
 		{`[{"id": "a"}, {"id": "b"`, truncation{"steps", 1}},
