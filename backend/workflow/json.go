@@ -509,6 +509,9 @@ func decodeTopField(w *Workflow, k string, v json.RawMessage) error {
 		return json.Unmarshal(v, &w.DoneWhen)
 	case "pinned":
 		return json.Unmarshal(v, &w.Pinned)
+	case "inputs":
+		w.Inputs = append(json.RawMessage(nil), v...) // v may point into the file's bytes
+		return nil
 	}
 	// A field added to Workflow without a case here: decode through the
 	// struct, so it is never dropped.

@@ -7,8 +7,8 @@ import (
 )
 
 // ReferenceRoots are the roots a template reads besides node keys:
-// {{secrets.NAME}} names a secret of the credentials store, and inputs is
-// kept for a workflow's inputs. No node may have one as its key: a file
+// {{secrets.NAME}} names a secret of the credentials store, and
+// {{inputs.NAME}} a value the run was given (Workflow.Inputs declares them). No node may have one as its key: a file
 // that does (written before they were reserved) is migrated when it is
 // read (migrateReferenceRoots).
 var ReferenceRoots = []string{"secrets", "inputs"}
@@ -44,6 +44,12 @@ func (w *Workflow) migrateReferenceRoots() []string {
 		key := UniqueKey(old+"_step", taken)
 		taken[key] = true
 		w.Nodes[i].Key = key
+		if old == "inputs" && len(w.Inputs) > 0 {
+			// The file declares inputs, so it was written after the key
+			// was reserved: {{inputs.…}} in it means the inputs.
+			warnings = append(warnings, fmt.Sprintf("node '%s': the key %q is reserved for the workflow's inputs; renamed to %q ({{inputs.…}} still reads the inputs)", w.Nodes[i].Label(), old, key))
+			continue
+		}
 		w.renameRoot(old, key)
 		warnings = append(warnings, fmt.Sprintf("node '%s': the key %q is reserved ({{%s.…}} is no step's output); renamed to %q, and what read it now reads %s", w.Nodes[i].Label(), old, old, key, key))
 	}

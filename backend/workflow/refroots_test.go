@@ -41,3 +41,43 @@ func TestReferenceRootKeysAreMigrated(t *testing.T) {
 		}
 	}
 }
+
+// A file that declares inputs was written after the key was reserved: a
+// node keyed inputs is renamed, and {{inputs.…}} keeps reading the inputs.
+func TestInputsKeyInFileWithInputs(t *testing.T) {
+	w, warnings, err := Parse([]byte(`{"format":"weft/v1","id":"w","name":"new","inputs":{"type":"object","properties":{"x":{"type":"string"}}},"nodes":[
+ {"id":"a","key":"inputs","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo {{inputs.x}}"}}}],"edges":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Nodes[0].Key != "inputs_step" || w.Nodes[0].Params.Arguments["command"] != "echo {{inputs.x}}" {
+		t.Fatalf("key %s, command %v", w.Nodes[0].Key, w.Nodes[0].Params.Arguments["command"])
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "still reads the inputs") {
+		t.Fatalf("warnings %q", warnings)
+	}
+}
+
+// The inputs schema is kept as written: its property order is the order
+// a form asks in, and a save must not sort it.
+func TestInputsRoundTripInOrder(t *testing.T) {
+	src := `{"format":"weft/v1","id":"w","name":"n","inputs":{"type":"object","properties":{"zeta":{"type":"string"},"alpha":{"type":"integer","default":12345678901234567}},"required":["zeta"]},"nodes":[],"edges":[]}`
+	for _, data := range []string{src, " " + src} {
+		w, _, err := Parse([]byte(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Marshal(w.Clone())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(out)
+		if z, a := strings.Index(s, `"zeta"`), strings.Index(s, `"alpha"`); z < 0 || a < z || !strings.Contains(s, "12345678901234567") {
+			t.Fatalf("inputs not kept as written:\n%s", s)
+		}
+	}
+	w, _, _ := Parse([]byte(`{"format":"weft/v1","id":"w","name":"n","nodes":[],"edges":[]}`))
+	if out, _ := Marshal(w); strings.Contains(string(out), "inputs") {
+		t.Fatalf("a workflow without inputs saved some:\n%s", out)
+	}
+}

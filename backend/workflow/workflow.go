@@ -3,6 +3,7 @@
 package workflow
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -281,6 +282,10 @@ type Workflow struct {
 	// should be a JSON object (validate reports any other); it is data for
 	// the steps after, never run.
 	Pinned map[string]any `json:"pinned,omitempty"`
+	// Inputs declares what a run is given (package inputs): a JSON
+	// Schema object whose properties are the inputs, read by steps as
+	// {{inputs.NAME}}. Kept as written (property order is the form's).
+	Inputs json.RawMessage `json:"inputs,omitempty"`
 
 	Extra Extra `json:"-"`
 }
