@@ -254,13 +254,7 @@ func runCommand(ctx context.Context, c ToolCall) (map[string]any, error) {
 			return out, fmt.Errorf("run_command: %w", runErr)
 		}
 	}
-	// A status the node does not accept fails the step (n8n, GitHub
-	// Actions, Ansible); a signal always does.
-	sig := signalOf(cmd.ProcessState)
-	if sig != 0 || !containsInt(okCodes, code) {
-		return out, &ExitStatusError{Code: code, Signal: sig, Stderr: stderr.buf.String()}
-	}
-	return out, nil
+	return out, exitStatus(okCodes, code, signalOf(cmd.ProcessState), stderr.buf.String())
 }
 
 func signalOf(ps *os.ProcessState) syscall.Signal {

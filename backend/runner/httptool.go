@@ -101,12 +101,8 @@ func httpRequest(ctx context.Context, c ToolCall) (map[string]any, error) {
 		return nil, fmt.Errorf("http_request: %w", err)
 	}
 	defer resp.Body.Close()
-	headers := make(map[string]any, len(resp.Header))
-	for k, vs := range resp.Header {
-		headers[k] = strings.Join(vs, ", ")
-	}
-	out := map[string]any{"status": resp.StatusCode, "headers": headers}
-	failed := resp.StatusCode >= 400 && !containsInt(okStatus, resp.StatusCode)
+	out := map[string]any{"status": resp.StatusCode, "headers": headerOutputs(resp.Header)}
+	failed := httpFailed(okStatus, resp.StatusCode)
 	if saveTo != "" && !failed {
 		p := resolve(c.Dir, saveTo)
 		size, sum, err := saveBody(ctx, resp.Body, p)

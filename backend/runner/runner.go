@@ -133,6 +133,11 @@ type Options struct {
 	Patterns *failure.PatternStore
 	// Tools adds (or overrides) tools by name.
 	Tools map[string]Tool
+	// Effects, when set, answers every tool call and every AI step in
+	// place of the tools, the MCP servers and the model (standin.go):
+	// a run in which nothing acts, for workflow tests. Since nothing a
+	// model wrote can act, such a run needs no approval.
+	Effects Effects
 	// ExprTimeout bounds each condition evaluation (default 500ms).
 	ExprTimeout time.Duration
 	// MaxLogBytes caps events.jsonl and retry.log each (default
@@ -541,10 +546,8 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 		} else {
 			outputs, err = r.callTool(actx, n, n.Params.Tool, args)
 		}
-	case workflow.TypeAiStep:
-		outputs, trace, err = r.aiStep(actx, n, rc)
-	case workflow.TypeAiTransform:
-		outputs, trace, err = r.aiTransform(actx, n, rc)
+	case workflow.TypeAiStep, workflow.TypeAiTransform:
+		outputs, trace, err = r.ai(actx, n, attempt, rc)
 	}
 	out := make(map[string]any, len(outputs)+2)
 	for k, v := range outputs {
@@ -623,6 +626,20 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 		Classification: c, DurationMs: r.opts.Now().Sub(start).Milliseconds(), RetryAfterMs: retryAfter.Milliseconds()}
 }
 
+// ai runs one attempt of an AI step: with the model, or by the stand-in
+// (Options.Effects) when there is one.
+func (r *run) ai(ctx context.Context, n *workflow.Node, attempt int, rc *retryContext) (map[string]any, string, error) {
+	switch {
+	case r.opts.Effects != nil:
+		out, err := r.opts.Effects.AI(ctx, n, attempt)
+		return out, "", err
+	case n.Type == workflow.TypeAiStep:
+		return r.aiStep(ctx, n, rc)
+	default:
+		return r.aiTransform(ctx, n, rc)
+	}
+}
+
 // statusOnly reports whether err is only a tool's status check (an exit
 // status or HTTP status the node did not accept), which a node's verify
 // replaces. A signal is not: the command did not finish.
@@ -641,6 +658,9 @@ func statusOnly(err error) bool {
 func (r *run) callTool(ctx context.Context, n *workflow.Node, name string, args map[string]any) (map[string]any, error) {
 	if args == nil {
 		args = map[string]any{}
+	}
+	if r.opts.Effects != nil { // a stand-in answers: no secret is read, nothing acts
+		return r.opts.Effects.Tool(ctx, EffectCall{Node: n, Name: name, Args: args, Dir: r.dir})
 	}
 	args, sec, err := r.openSecrets(name, args)
 	if err != nil {
