@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -93,11 +94,10 @@ func (a *aligner) field(key string, schemas []string) (string, string, bool) {
 func alignReply(ctx context.Context, text string, cat *tools.Catalog) (*interp, []Warning, error) {
 	a := &aligner{b: newAlignBudget(ctx), cat: cat, seen: map[*vnode]bool{}}
 	vals := readValues(text, a.b)
-	if calls := a.taggedCalls(text); len(calls) > 0 {
-		vals = calls // their arguments are among the JSON values: not steps
-	}
-	if len(vals) == 0 {
-		vals = a.parseCalls(text)
+	if calls := a.readCalls(text); len(calls) > 0 {
+		// Their arguments are among the JSON values; the calls are one
+		// reading, competing with the values' readings.
+		a.stepList(&vnode{kind: vArr, kids: calls}, nil, fmt.Sprintf("the reply's %s written as text", plural(len(calls), "tool call", "tool calls")), 0)
 	}
 	var steplike []*vnode
 	for i, v := range vals {
@@ -200,6 +200,14 @@ func mergeNotes(notes []string) []string {
 // block that is an object or array of objects.
 func readValues(text string, b *alignBudget) []*vnode {
 	visible, thoughts, _ := stripThink(strings.TrimPrefix(text, "\uFEFF"))
+	if t := strings.TrimSpace(stripFence(visible)); strings.HasPrefix(t, `"`) {
+		// The whole reply is one JSON string: the plan encoded once
+		// more (or more often).
+		if v := parseJSONish(t, b, 0); v != nil {
+			v.via = "a JSON string"
+			return []*vnode{v}
+		}
+	}
 	var out []*vnode
 	for _, src := range []string{visible, strings.Join(thoughts, "\n")} {
 		for _, c := range scanCandidates(src) {
@@ -935,11 +943,21 @@ func (a *aligner) pick() (*interp, error) {
 		return 0
 	})
 	best := a.cands[0]
-	if len(a.cands) == 1 || best.score-a.cands[1].score >= alignLead(best.score) {
+	// Readings that do the same (the same steps with the same arguments,
+	// in the same order) are one reading found twice, not rivals: a
+	// call written as text read also as a YAML object.
+	rivals := []*interp{best}
+	for _, c := range a.cands[1:] {
+		if c.plan == nil || best.plan == nil || sameEffect(best.plan, c.plan) {
+			continue
+		}
+		rivals = append(rivals, c)
+	}
+	if len(rivals) == 1 || best.score-rivals[1].score >= alignLead(best.score) {
 		return best, nil
 	}
 	var names []string
-	for i, c := range a.cands {
+	for i, c := range rivals {
 		if i >= 4 || best.score-c.score >= alignLead(best.score) {
 			break
 		}
@@ -951,4 +969,25 @@ func (a *aligner) pick() (*interp, error) {
 }
 
 // alignLead is the lead the best reading needs over the runner-up.
+// sameEffect reports whether two plans have the same steps: type, tool,
+// arguments, condition and prompt, in order, branches included.
+func sameEffect(x, y *Plan) bool {
+	var sig func(ss []Step, b *strings.Builder)
+	sig = func(ss []Step, b *strings.Builder) {
+		for _, st := range ss {
+			args, _ := json.Marshal(st.Params.Arguments) // map keys sorted
+			fmt.Fprintf(b, "%s|%s|%s|%s|%s;", st.Type, st.Params.Tool, args, st.Params.Condition, st.Params.Prompt)
+			for _, br := range st.Branches {
+				fmt.Fprintf(b, "%s[", br.Output)
+				sig(br.Steps, b)
+				b.WriteString("]")
+			}
+		}
+	}
+	var a, b strings.Builder
+	sig(x.Steps, &a)
+	sig(y.Steps, &b)
+	return a.String() == b.String() && len(x.Edges) == len(y.Edges)
+}
+
 func alignLead(best float64) float64 { return max(alignMinLead, alignRelLead*best) }

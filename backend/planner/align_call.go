@@ -3,7 +3,10 @@ package planner
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // Tool calls as steps. Models trained for function calling answer a plan
@@ -144,43 +147,298 @@ func callStep(tool string, args, rest *vnode) *vnode {
 	return st
 }
 
-// parseCalls reads Python-style calls, one a line or separated by ";":
-// read_file(path="notes.txt", limit=10). Only calls of catalog tools with
-// keyword arguments count; anything else on a line means no calls.
-func (a *aligner) parseCalls(s string) []*vnode {
+// Calls written as text. Models trained for function calling write their
+// calls in their chat template's notation when no server parses it:
+// read_file(path="x") and [f(a=1), g(b=2)] (Python), <function=read_file>
+// {…}</function> (Llama 3.1), <tool_call><function=f><parameter=path>x
+// </parameter> (Qwen), <invoke name="f"><parameter name="path">
+// (Claude's XML), f[ARGS]{…} (Mistral), "Action: f / Action Input: {…}"
+// (ReAct). What they share is the catalog: a tool's name in the text,
+// followed within a few characters by its arguments (a JSON object,
+// parenthesised arguments, or parameter tags). readCalls reads that
+// shape rather than each notation; a name in prose ("use read_file to")
+// has no arguments after it and is no call.
+
+// maxCallGap bounds the text between a tool's name and its arguments.
+const maxCallGap = 64
+
+// readCalls returns the tool calls written as text in the reply, in
+// order: each a catalog tool's name (as written, or an alias) outside
+// JSON structure, followed by its arguments. nil when there are none, or
+// more than the stage reads.
+func (a *aligner) readCalls(text string) []*vnode {
 	if a.cat == nil {
 		return nil
 	}
 	var out []*vnode
-	for _, line := range strings.FieldsFunc(stripFence(s), func(r rune) bool { return r == '\n' || r == ';' }) {
-		line = strings.Trim(listMarker(strings.TrimSpace(line)), "` ")
-		if line == "" || strings.HasPrefix(line, "```") {
+	for i := 0; i < len(text); {
+		if !isCallNameStart(text[i]) || i > 0 && isCallNameByte(text[i-1]) {
+			i++
 			continue
 		}
-		open := strings.IndexByte(line, '(')
-		if open <= 0 || !strings.HasSuffix(line, ")") || !a.knownTool(line[:open]) {
+		j := i
+		for j < len(text) && isCallNameByte(text[j]) {
+			j++
+		}
+		name := strings.TrimRight(text[i:j], ".-/")
+		end := i + len(name)
+		tool, ok := a.callTool(name)
+		if !ok || jsonData(text, i, end) {
+			i = j
+			continue
+		}
+		if !a.b.spend() {
 			return nil
 		}
-		args := &vnode{kind: vObj}
-		for _, part := range splitArgs(line[open+1 : len(line)-1]) {
-			eq := strings.IndexByte(part, '=')
-			if eq <= 0 {
-				return nil
-			}
-			k := strings.TrimSpace(part[:eq])
-			for j := 0; j < len(k); j++ {
-				if !isIdentByte(k[j]) {
-					return nil
-				}
-			}
-			args.keys, args.kids = append(args.keys, k), append(args.kids, scalarNode(pyLiteral(part[eq+1:]), a.b, 1))
+		args, next, ok := a.callArgs(text, end, tool)
+		if !ok {
+			i = j
+			continue
 		}
 		if len(out) >= maxAlignValues {
 			a.b.out = true
 			return nil // more calls than the stage reads: none, rather than some
 		}
-		out = append(out, callStep(line[:open], args, nil))
+		out = append(out, callStep(name, args, nil))
+		i = next
 	}
+	return out
+}
+
+// callTool is the catalog tool a word names: exactly, or by an alias
+// (not by edit distance: prose is full of words near a tool's name).
+func (a *aligner) callTool(w string) (string, bool) {
+	if len(w) > 128 || w == "" {
+		return "", false
+	}
+	if a.cat.Has(w) {
+		return w, true
+	}
+	if alias, ok := toolAliases[norm(w)]; ok && a.cat.Has(alias) {
+		return alias, true
+	}
+	return "", false
+}
+
+func isCallNameStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isCallNameByte(c byte) bool  { return isIdentByte(c) || c == '.' || c == '-' || c == '/' }
+
+// jsonData reports whether text[i:end] is a quoted JSON (or Python)
+// string followed by , } ] or : — a value or key of JSON structure,
+// which the JSON readings read, not a call.
+func jsonData(text string, i, end int) bool {
+	if i == 0 || end >= len(text) {
+		return false
+	}
+	q := text[i-1]
+	if (q != '"' && q != '\'') || text[end] != q {
+		return false
+	}
+	k := end + 1
+	for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n') {
+		k++
+	}
+	return k == len(text) || strings.IndexByte(",}]:", text[k]) >= 0
+}
+
+// callArgs reads the arguments that follow a tool's name at text[at:]:
+// after a gap of tags, punctuation and at most two words ("[ARGS]",
+// "\nAction Input:", "\">\n", "</name>"), a JSON object, parenthesised
+// arguments (right after the name), or parameter tags. It returns them
+// and where the call ends.
+func (a *aligner) callArgs(text string, at int, tool string) (*vnode, int, bool) {
+	if at < len(text) && text[at] == '(' {
+		return a.parenArgs(text, at, tool)
+	}
+	words := 0
+	for k := at; k < len(text) && k-at <= maxCallGap; k++ {
+		c := text[k]
+		switch {
+		case c == '{':
+			end, depth := matchBracket(text, k)
+			if depth != 0 {
+				return nil, 0, false
+			}
+			v := parseJSONish(text[k:end], a.b, 1)
+			if v == nil || v.kind != vObj {
+				return nil, 0, false
+			}
+			return v, end, true
+		case c == '<':
+			if v, end := a.paramTags(text, k, tool); v != nil {
+				return v, end, true
+			}
+			gt := strings.IndexByte(text[k:], '>')
+			if gt < 0 {
+				return nil, 0, false
+			}
+			k += gt // a tag between the name and its arguments
+		case c == '[':
+			rb := strings.IndexByte(text[k:], ']')
+			if rb < 0 || rb > 16 {
+				return nil, 0, false
+			}
+			k += rb // a marker: [ARGS]
+		case isCallNameStart(c):
+			if words++; words > 2 {
+				return nil, 0, false
+			}
+			for k+1 < len(text) && isIdentByte(text[k+1]) {
+				k++
+			}
+		case c == '(' || c == ')' || c == '.' && k+1 < len(text) && text[k+1] == ' ':
+			return nil, 0, false // prose
+		}
+	}
+	return nil, 0, false
+}
+
+// parenArgs reads name(...) arguments: keyword arguments (k=v or k: v),
+// a single JSON object, or positional values given to the tool's
+// parameters in the order its schema lists them.
+func (a *aligner) parenArgs(text string, at int, tool string) (*vnode, int, bool) {
+	end := closeParen(text, at)
+	if end < 0 {
+		return nil, 0, false
+	}
+	inner := strings.TrimSpace(text[at+1 : end])
+	args := &vnode{kind: vObj}
+	if strings.HasPrefix(inner, "{") {
+		if v := parseJSONish(inner, a.b, 1); v != nil && v.kind == vObj {
+			return v, end + 1, true
+		}
+	}
+	params := a.paramNames(tool)
+	for n, part := range splitArgs(inner) {
+		k, v, ok := keywordArg(part)
+		if !ok {
+			if n >= len(params) {
+				return nil, 0, false
+			}
+			k, v = params[n], part // positional
+		}
+		args.keys, args.kids = append(args.keys, k), append(args.kids, scalarNode(pyLiteral(v), a.b, 1))
+	}
+	return args, end + 1, true
+}
+
+// keywordArg splits k=v (or k: v) with an identifier k.
+func keywordArg(part string) (string, string, bool) {
+	eq := strings.IndexAny(part, "=:")
+	if eq <= 0 {
+		return "", "", false
+	}
+	k := strings.TrimSpace(part[:eq])
+	if k == "" {
+		return "", "", false
+	}
+	for j := 0; j < len(k); j++ {
+		if !isIdentByte(k[j]) {
+			return "", "", false
+		}
+	}
+	return k, part[eq+1:], true
+}
+
+// closeParen is the offset of the ) closing the ( at text[at], outside
+// quotes and brackets; -1 when there is none.
+func closeParen(text string, at int) int {
+	depth := 0
+	var quote byte
+	for i := at; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			if depth == 0 {
+				if c != ')' {
+					return -1
+				}
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// paramTag is one parameter element: <parameter=K>V</parameter>,
+// <parameter name="K">V</parameter> (any tag name), or <K>V</K> for a
+// parameter K of the tool.
+var paramTag = regexp.MustCompile(`^\s*<([A-Za-z_][\w-]*)(?:=([^>\s]+)|\s+name\s*=\s*["']([^"']+)["'])?\s*>`)
+
+// paramTags reads the parameter elements starting at text[at]; nil when
+// the first is none.
+func (a *aligner) paramTags(text string, at int, tool string) (*vnode, int) {
+	params := a.paramNames(tool)
+	args := &vnode{kind: vObj}
+	k := at
+	for len(args.keys) < maxAlignValues && a.b.spend() {
+		m := paramTag.FindStringSubmatchIndex(text[k:])
+		if m == nil {
+			break
+		}
+		tag := text[k+m[2] : k+m[3]]
+		key := ""
+		switch {
+		case m[4] >= 0:
+			key = strings.Trim(text[k+m[4]:k+m[5]], `"'`)
+		case m[6] >= 0:
+			key = text[k+m[6] : k+m[7]]
+		case slices.Contains(params, tag):
+			key = tag
+		default:
+			return finishTags(args, k)
+		}
+		bodyAt := k + m[1]
+		close := strings.Index(text[bodyAt:], "</"+tag)
+		if close < 0 {
+			return finishTags(args, k)
+		}
+		body := strings.Trim(text[bodyAt:bodyAt+close], "\r\n")
+		args.keys, args.kids = append(args.keys, key), append(args.kids, scalarNode(body, a.b, 1))
+		k = bodyAt + close + 2 + len(tag)
+		if gt := strings.IndexByte(text[k:], '>'); gt >= 0 {
+			k += gt + 1
+		}
+	}
+	return finishTags(args, k)
+}
+
+func finishTags(args *vnode, end int) (*vnode, int) {
+	if len(args.keys) == 0 {
+		return nil, 0
+	}
+	return args, end
+}
+
+// paramNames are a tool's parameters in the order its input schema lists
+// them (required ones first).
+func (a *aligner) paramNames(tool string) []string {
+	t, ok := a.cat.Lookup(tool)
+	if !ok {
+		return nil
+	}
+	s := gjson.ParseBytes(t.InputSchema)
+	var out []string
+	for _, r := range s.Get("required").Array() {
+		out = append(out, r.String())
+	}
+	s.Get("properties").ForEach(func(k, _ gjson.Result) bool {
+		if !slices.Contains(out, k.String()) {
+			out = append(out, k.String())
+		}
+		return true
+	})
 	return out
 }
 
@@ -242,29 +500,4 @@ func pyLiteral(s string) string {
 	default:
 		return t
 	}
-}
-
-// taggedCall is Llama 3.1's custom tool-call format:
-// <function=read_file>{"path": "x"}</function>.
-var taggedCall = regexp.MustCompile(`<function=([A-Za-z_][\w.\-/]*)>\s*(\{[^<]*\})\s*</function>`)
-
-// taggedCalls reads the calls written in that format, of catalog tools;
-// nil when there are none (or more than the stage reads).
-func (a *aligner) taggedCalls(text string) []*vnode {
-	if a.cat == nil || !strings.Contains(text, "<function=") {
-		return nil
-	}
-	var out []*vnode
-	for _, m := range taggedCall.FindAllStringSubmatch(text, maxAlignValues+1) {
-		if len(out) >= maxAlignValues {
-			a.b.out = true
-			return nil
-		}
-		args := parseJSONish(m[2], a.b, 1)
-		if !a.knownTool(m[1]) || args == nil || args.kind != vObj {
-			continue
-		}
-		out = append(out, callStep(m[1], args, nil))
-	}
-	return out
 }

@@ -447,7 +447,58 @@ func TestAlignToolCalls(t *testing.T) {
 		check(t, strings.Join(lines, "; "), steps)
 		check(t, "1. `"+strings.Join(lines, "`\n2. `")+"`", steps)
 	})
-	for _, text := range []string{`{"name": "send_fax", "parameters": {"to": "x"}}`, `send_fax(to="x")`, "read_file(path=\"x\")\nand then the rest"} {
+	// Calls written in chat-template notations, not JSON: each notation
+	// alone, and the calls one after the other.
+	tags := func(s step, open func(k string) string, close string) string {
+		var b strings.Builder
+		gjson.Parse(s.args).ForEach(func(k, v gjson.Result) bool {
+			b.WriteString(open(k.String()) + v.String() + close + "\n")
+			return true
+		})
+		return b.String()
+	}
+	notations := map[string]func(s step) string{
+		"qwen xml": func(s step) string {
+			return "<tool_call>\n<function=" + s.tool + ">\n" + tags(s, func(k string) string { return "<parameter=" + k + ">" }, "</parameter>") + "</function>\n</tool_call>"
+		},
+		"invoke xml": func(s step) string {
+			return `<invoke name="` + s.tool + `">` + "\n" + tags(s, func(k string) string { return `<parameter name="` + k + `">` }, "</parameter>") + "</invoke>"
+		},
+		"args marker": func(s step) string { return "[TOOL_CALLS]" + s.tool + "[ARGS]" + s.args },
+		"react":       func(s step) string { return "Thought: this is next.\nAction: " + s.tool + "\nAction Input: " + s.args },
+		"python":      func(s step) string { return s.py },
+	}
+	for name, write := range notations {
+		t.Run(name, func(t *testing.T) {
+			var all []string
+			for _, s := range steps {
+				check(t, write(s), []step{s})
+				all = append(all, write(s))
+			}
+			check(t, strings.Join(all, "\n"), steps)
+			check(t, strings.Join(all, "\n")+"\n\nI will report back once these ran.", steps)
+		})
+	}
+	t.Run("python list", func(t *testing.T) {
+		var all []string
+		for _, s := range steps {
+			all = append(all, s.py)
+		}
+		check(t, "["+strings.Join(all, ", ")+"]", steps)
+	})
+	t.Run("plan in JSON strings", func(t *testing.T) {
+		var list []string
+		for _, s := range steps {
+			list = append(list, `{"step_type": "Tool", "tool_name": "`+s.tool+`", "arguments": `+s.args+`}`)
+		}
+		text := `{"steps": [` + strings.Join(list, ", ") + `]}`
+		for layers := 1; layers <= 3; layers++ {
+			q, _ := json.Marshal(text)
+			text = string(q)
+			check(t, text, steps)
+		}
+	})
+	for _, text := range []string{`{"name": "send_fax", "parameters": {"to": "x"}}`, `send_fax(to="x")`, "use read_file to read the notes, then log (the rest)", "run_command is how: run_command then log."} {
 		if _, _, err := ParseOutput(text, ParseOptions{Catalog: testCatalog()}); err == nil {
 			t.Errorf("%s: read as a plan", text)
 		}

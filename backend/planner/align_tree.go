@@ -133,10 +133,44 @@ func fromGJSON(r gjson.Result, b *alignBudget, depth int) *vnode {
 	return &vnode{kind: vNull}
 }
 
+// maxStringLayers bounds how many times a value may have been
+// JSON-encoded into a string and still be read.
+const maxStringLayers = 4
+
+// jsonInString returns the value the text s holds when s is JSON text
+// itself, through up to maxStringLayers encodings: `{"a": 1}`, or
+// `"{\"a\": 1}"` (a plan or arguments JSON-encoded once more); layers
+// counts the encodings undone. ok is false when s holds no JSON object or
+// array.
+func jsonInString(s string) (v gjson.Result, layers int, ok bool) {
+	for layers = 0; layers <= maxStringLayers; layers++ {
+		t := strings.TrimSpace(s)
+		if !gjson.Valid(t) {
+			return gjson.Result{}, 0, false
+		}
+		r := gjson.Parse(t)
+		if r.IsObject() || r.IsArray() {
+			return r, layers, true
+		}
+		if r.Type != gjson.String {
+			return gjson.Result{}, 0, false
+		}
+		s = r.Str
+	}
+	return gjson.Result{}, 0, false
+}
+
 // parseJSONish reads text as JSON, repaired when it must be; nil when it
-// is not JSON at all.
+// is not JSON at all. Text that is a JSON string holding JSON is read
+// through its layers.
 func parseJSONish(s string, b *alignBudget, depth int) *vnode {
 	s = strings.TrimSpace(s)
+	if s != "" && s[0] == '"' {
+		if r, _, ok := jsonInString(s); ok {
+			return fromGJSON(r, b, depth)
+		}
+		return nil
+	}
 	if s == "" || (s[0] != '{' && s[0] != '[') {
 		return nil
 	}

@@ -634,15 +634,28 @@ func (d *stepDecoder) tool(fs *fields, st *Step) {
 			st.Params.Arguments = m
 		}
 	case args.Type == gjson.Null:
-	case args.Type == gjson.String && gjson.Valid(args.Str) && gjson.Parse(args.Str).IsObject():
-		// Function-calling style: arguments as a JSON string.
-		if m, ok := gjson.Parse(args.Str).Value().(map[string]any); ok && len(m) > 0 {
+	case args.Type == gjson.String && isObjectInString(args.Str):
+		// Function-calling style: arguments as a JSON string (encoded
+		// once, or more often).
+		r, layers, _ := jsonInString(args.Str)
+		if m, ok := r.Value().(map[string]any); ok && len(m) > 0 {
 			st.Params.Arguments = m
 		}
-		d.warn("arguments was a JSON string; decoded it")
+		if layers > 1 {
+			d.warn("arguments was JSON-encoded %d times in a string; decoded it", layers)
+		} else {
+			d.warn("arguments was a JSON string; decoded it")
+		}
 	default:
 		d.warn("arguments must be an object, got %s; ignored it", jsonKind(args))
 	}
+}
+
+// isObjectInString reports whether s holds a JSON object, through its
+// encodings (jsonInString).
+func isObjectInString(s string) bool {
+	r, _, ok := jsonInString(s)
+	return ok && r.IsObject()
 }
 
 // typeStepField lists the normalized keys of the type-specific fields.
