@@ -442,21 +442,6 @@ func (a *aligner) paramNames(tool string) []string {
 	return out
 }
 
-// listMarker drops a Markdown list marker ("- ", "* ", "2. ", "2) ").
-func listMarker(line string) string {
-	if strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") {
-		return line[2:]
-	}
-	i := 0
-	for i < len(line) && line[i] >= '0' && line[i] <= '9' {
-		i++
-	}
-	if i > 0 && i+1 < len(line) && (line[i] == '.' || line[i] == ')') && line[i+1] == ' ' {
-		return line[i+2:]
-	}
-	return line
-}
-
 // splitArgs splits call arguments at the commas outside quotes and brackets.
 func splitArgs(s string) []string {
 	var out []string
