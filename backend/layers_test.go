@@ -30,6 +30,7 @@ var leaves = []string{
 	"backend/expression",
 	"backend/failure",
 	"backend/flow",
+	"backend/inputs",
 	"backend/proc",
 	"backend/quote",
 	"backend/redact",

@@ -256,7 +256,11 @@ type Result struct {
 	// canceled, replanned).
 	StoppedAt *NodeRef `json:"stopped_at,omitempty"`
 	// Outputs are the final variables by node key.
-	Outputs   map[string]any     `json:"outputs"`
+	Outputs map[string]any `json:"outputs"`
+	// Inputs are the values the run was given for the workflow's
+	// declared inputs; a secret one (writeOnly, or format password) is
+	// redact.Placeholder.
+	Inputs    map[string]any     `json:"inputs,omitempty"`
 	Completed []string           `json:"completed"`
 	Summary   Summary            `json:"summary"`
 	Replanned *workflow.Workflow `json:"replanned,omitempty"`

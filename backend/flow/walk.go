@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -137,6 +138,10 @@ type Config struct {
 	AutoReplan AutoReplan
 	// Seed makes the retry jitter reproducible.
 	Seed uint64
+	// Inputs are the run's values of the workflow's declared inputs, as
+	// inputs.Resolve gave them: read as {{inputs.NAME}} and in conditions
+	// as inputs.NAME, recorded in the Result (secret ones hidden).
+	Inputs map[string]any
 	// Warnings are emitted after run_started (validation, the engine's).
 	Warnings []string
 	// Emit receives every event, in order, stamped with Input.Now.
@@ -200,7 +205,22 @@ func New(w *workflow.Workflow, cfg Config) (*Walk, error) {
 	for i := range w.Nodes {
 		m.vars[w.Nodes[i].Key] = map[string]any{} // not run yet: fields read as nil
 	}
+	m.vars[inputs.Root] = map[string]any{}
+	if cfg.Inputs != nil {
+		m.vars[inputs.Root] = cfg.Inputs
+	}
 	return m, nil
+}
+
+// Reads are what a step or condition of the run may read: the outputs so
+// far by key and, when the run was given any, its inputs (an engine
+// hands them to the step it runs elsewhere).
+func (m *Walk) Reads() map[string]any {
+	out := m.Outputs()
+	if len(m.cfg.Inputs) > 0 {
+		out[inputs.Root] = m.cfg.Inputs
+	}
+	return out
 }
 
 // Vars are the outputs so far by node key (every key; a step that has not
@@ -495,6 +515,7 @@ func (m *Walk) body(n *workflow.Node, i, max int) {
 func (m *Walk) finish(res *Result) Command {
 	res.Completed = m.Completed()
 	res.Outputs = m.Outputs()
+	res.Inputs = inputs.Shown(m.w.Inputs, m.cfg.Inputs)
 	m.sum.DurationMs = m.now.Sub(m.started).Milliseconds()
 	m.sum.Details = m.Details()
 	res.Summary = m.sum

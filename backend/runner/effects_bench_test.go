@@ -25,7 +25,7 @@ func benchRun(b *testing.B, w *workflow.Workflow, dir string, opts Options) *run
 	if err != nil {
 		b.Fatal(err)
 	}
-	red, sources := runRedactor(&rn.opts, w)
+	red, sources := runRedactor(&rn.opts, w, nil)
 	log, err := openRunLog(b.TempDir(), "bench", nil, rn.opts.Now, red)
 	if err != nil {
 		b.Fatal(err)

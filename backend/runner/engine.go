@@ -3,10 +3,12 @@ package runner
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/flow"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -19,6 +21,7 @@ import (
 // vars (outputs by key) as Run does, keys being every node key of the
 // workflow: a nil result is false, any other non-boolean an error.
 func EvalCondition(keys []string, cond string, vars map[string]any) (bool, error) {
+	keys = withInputs(keys)
 	full := make(map[string]any, len(keys))
 	for _, k := range keys {
 		full[k] = map[string]any{}
@@ -27,6 +30,27 @@ func EvalCondition(keys []string, cond string, vars map[string]any) (bool, error
 		}
 	}
 	return newEvaluator(keys, 0).evalBool(cond, full, "", nil)
+}
+
+// withInputs is the variables a condition may read: the node keys, and
+// the run's inputs (inputs.NAME).
+func withInputs(keys []string) []string {
+	return append(slices.Clip(keys), inputs.Root)
+}
+
+// given puts what an engine hands a step or goal check (vars: outputs by
+// node key, and the run's inputs) into r; outputs through keep.
+func (r *run) given(w *workflow.Workflow, vars map[string]any, keep func(k string, m map[string]any)) {
+	for k, v := range vars {
+		m, ok := v.(map[string]any)
+		switch {
+		case !ok:
+		case k == inputs.Root:
+			r.vars[k] = m
+		case w.NodeByKey(k) != nil:
+			keep(k, m)
+		}
+	}
 }
 
 // Judge checks the workflow's done_when for an engine that walked it
@@ -46,14 +70,12 @@ func (rn *Runner) Judge(ctx context.Context, w *workflow.Workflow, vars map[stri
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	red, sources := runRedactor(o, w)
+	red, sources := runRedactor(o, w, givenInputs(vars))
 	r := rn.newRun(w, g, "goal", "", nil, red, sources)
-	for k, v := range vars {
-		if m, ok := v.(map[string]any); ok && w.NodeByKey(k) != nil {
-			r.vars[k] = m
-			r.set[k] = true
-		}
-	}
+	r.given(w, vars, func(k string, m map[string]any) {
+		r.vars[k] = m
+		r.set[k] = true
+	})
 	r.details = details
 	v, err := r.judge(ctx, w.DoneWhen, nil, nil)
 	if err != nil {

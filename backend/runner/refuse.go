@@ -24,7 +24,7 @@ func (rn *Runner) Refuse(w *workflow.Workflow, outcome Outcome, why string) (*Re
 	}
 	started := o.Now()
 	id := newRunID(started)
-	red, _ := runRedactor(o, w)
+	red, _ := runRedactor(o, w, o.Inputs)
 	log, err := openRunLog(filepath.Join(runsDir, id), id, o.OnEvent, o.Now, red)
 	if err != nil {
 		return nil, err

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/weft-dev/weft/backend/flow"
+	"github.com/weft-dev/weft/backend/inputs"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -96,6 +97,10 @@ type Options struct {
 	// here"); a node inside a loop starts at its outermost Loop. The steps
 	// before it do not run: they read Reuse.
 	From string
+	// Inputs are the values given for the workflow's declared inputs
+	// (Workflow.Inputs): Run checks them (inputs.Resolve: defaults,
+	// required, types) and refuses to start when they do not fit.
+	Inputs map[string]any
 	// Reuse are the outputs of an earlier run by node key, given to the
 	// steps before From (only those).
 	Reuse map[string]any
@@ -291,8 +296,12 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	if err := rn.checkApproval(w); err != nil { // gate.go: model-written steps
 		return nil, err
 	}
-
 	o := &rn.opts
+	given, err := inputs.Resolve(w.Inputs, o.Inputs, nil)
+	if err != nil {
+		return nil, err
+	}
+
 	dir, err := rn.runDir()
 	if err != nil {
 		return nil, err
@@ -305,7 +314,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	}
 	started := o.Now()
 	id := newRunID(started)
-	red, sources := runRedactor(o, w)
+	red, sources := runRedactor(o, w, given)
 	log, err := openRunLog(filepath.Join(runsDir, id), id, o.OnEvent, o.Now, red)
 	if err != nil {
 		return nil, err
@@ -340,7 +349,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 
 	r.fw, err = flow.New(w, flow.Config{RunID: id, From: o.From, Reuse: o.Reuse, ReusedFrom: o.ReusedFrom, UsePinned: o.UsePinned,
 		DefaultRetries: o.Settings.Run.DefaultRetries, CanAsk: o.Escalation != nil, CanReplan: o.Replanner != nil,
-		AutoReplan: o.autoReplanPolicy(), Seed: uint64(started.UnixNano()), Warnings: warnings,
+		AutoReplan: o.autoReplanPolicy(), Seed: uint64(started.UnixNano()), Warnings: warnings, Inputs: given,
 		Emit: r.log.emit, OnOutputs: r.noteSourceSecrets, KnownFixes: r.knownFixes, Learn: r.learn})
 	if err != nil {
 		r.log.close()
@@ -473,7 +482,8 @@ func (rn *Runner) newRun(w *workflow.Workflow, g *flow.Graph, id, dir string, lo
 		keys = append(keys, k)
 		r.vars[k] = map[string]any{} // not run yet: fields read as nil
 	}
-	r.eval = newEvaluator(keys, o.ExprTimeout)
+	r.vars[inputs.Root] = map[string]any{} // none given: {{inputs.X}} says so
+	r.eval = newEvaluator(withInputs(keys), o.ExprTimeout)
 	return r
 }
 

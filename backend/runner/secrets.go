@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/proc"
 	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/settings"
@@ -33,16 +34,17 @@ func NewRedactor(s settings.Settings) *redact.Redactor {
 // WorkflowRedactor hides what a run of w hides: the settings' secrets and
 // the credentials written in w (for showing another engine's events).
 func WorkflowRedactor(s settings.Settings, w *workflow.Workflow) *redact.Redactor {
-	red, _ := runRedactor(&Options{Settings: s}, w)
+	red, _ := runRedactor(&Options{Settings: s}, w, nil)
 	return red
 }
 
 // runRedactor is the run's own redactor: the caller's secrets, the
 // settings' and the credentials written literally in the workflow's
 // http_request nodes, so that they are hidden from the first event on.
-func runRedactor(o *Options, w *workflow.Workflow) (*redact.Redactor, map[string][][]string) {
+func runRedactor(o *Options, w *workflow.Workflow, given map[string]any) (*redact.Redactor, map[string][][]string) {
 	red := o.Redactor.Clone()
 	red.Add(o.Settings.Secrets()...)
+	red.Add(inputs.Secrets(w.Inputs, given)...) // writeOnly or password inputs
 	sources := map[string][][]string{}
 	for i := range w.Nodes {
 		n := &w.Nodes[i]
@@ -192,6 +194,12 @@ func redactEscalation(red *redact.Redactor, e Escalation) Escalation {
 }
 
 // redactResult hides secrets in what Run returns (and summary.json holds).
+// givenInputs are the run's inputs among what an engine hands a step.
+func givenInputs(vars map[string]any) map[string]any {
+	m, _ := vars[inputs.Root].(map[string]any)
+	return m
+}
+
 func redactResult(red *redact.Redactor, res *Result) {
 	if red.Empty() {
 		return
@@ -206,5 +214,8 @@ func redactResult(red *redact.Redactor, res *Result) {
 	}
 	if m, ok := red.Value(res.Outputs).(map[string]any); ok {
 		res.Outputs = m
+	}
+	if m, ok := red.Value(res.Inputs).(map[string]any); ok && res.Inputs != nil {
+		res.Inputs = m
 	}
 }

@@ -85,7 +85,7 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 	}
 	defer os.RemoveAll(tmp)
 	res := &StepResult{}
-	red, sources := runRedactor(o, w)
+	red, sources := runRedactor(o, w, givenInputs(vars))
 	log, err := openRunLog(tmp, "step", func(e Event) {
 		if len(res.Events) < maxStepEvents {
 			res.Events = append(res.Events, e)
@@ -104,13 +104,11 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 		defer r.mcp.Close()
 	}
 	r.pats = o.Patterns
-	for k, v := range vars {
-		if m, ok := v.(map[string]any); ok && w.NodeByKey(k) != nil {
-			r.vars[k] = workflow.CloneValue(m)
-			r.set[k] = true
-			r.noteSourceSecrets(w.NodeByKey(k), m)
-		}
-	}
+	r.given(w, vars, func(k string, m map[string]any) {
+		r.vars[k] = workflow.CloneValue(m)
+		r.set[k] = true
+		r.noteSourceSecrets(w.NodeByKey(k), m)
+	})
 	res.Outputs, res.Failure = r.runAttempt(ctx, flow.Command{Kind: flow.KindAttempt, Node: n, Attempt: max(a.Number, 1), MaxAttempts: max(a.Max, 1),
 		Failures: a.Failures, Instruction: a.Instruction})
 	return res, nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/expression"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/quote"
 	"github.com/weft-dev/weft/backend/render"
 )
@@ -58,6 +59,9 @@ func (r *run) placeholder(inner string) (any, error) {
 		return r.eval.eval(s, r.vars, "", nil)
 	}
 	var cur any = r.vars[parts[0]]
+	if parts[0] == inputs.Root {
+		return inputs.Lookup(cur, parts[1:])
+	}
 	if len(parts) == 1 {
 		// All of a step's outputs at once: not if one was cut at its cap.
 		if err := expression.Whole(parts[0], cur); err != nil {

@@ -38,6 +38,8 @@ type Submission struct {
 	// Warnings are the run's first warnings, as a local run would give
 	// them (runner.StartWarnings).
 	Warnings []string
+	// Inputs are the run's inputs, resolved (inputs.Resolve).
+	Inputs map[string]any
 	// CanReplan: a model is set up here, so replan is offered (the
 	// follower makes the plan).
 	CanReplan bool
@@ -65,6 +67,10 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 		res.Error = (&runner.InvalidError{Problems: res.Problems}).Error()
 		return res, "", nil
 	}
+	given, ok, err := runInputs(w, req, &res)
+	if !ok {
+		return res, "", err
+	}
 	st, warnings, err := s.settings()
 	res.Warnings = append(res.Warnings, warnings...)
 	if err != nil {
@@ -89,7 +95,7 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 		return res, "", nil
 	}
 	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, ReviewFile: pass.file, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries, Source: req.Source,
-		Warnings: runner.StartWarnings(w, st), CanReplan: s.canReplan(st)})
+		Warnings: runner.StartWarnings(w, st), CanReplan: s.canReplan(st), Inputs: given})
 	if err != nil {
 		return res, "", err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
@@ -249,6 +250,13 @@ type StartRequest struct {
 	Detach bool
 	// Source is who starts the run (runner.RunByPerson when unset).
 	Source runner.RunSource
+	// Inputs are values for the workflow's declared inputs (the CLI's
+	// --inputs JSON, a test case's); InputTexts, by name, are values
+	// written as text (--input NAME=VALUE, the desktop's form), parsed
+	// per the input's type, over Inputs. inputs.Resolve checks them all
+	// (defaults, required, the schema) before anything is asked or runs.
+	Inputs     map[string]any
+	InputTexts map[string]string
 	// RequireSHA256, when set, runs the file at Path only if its bytes
 	// have this SHA-256 (hex): the content approved when its schedule was
 	// made. The workflow is then the one read from those bytes (Workflow
@@ -280,6 +288,10 @@ type StartResult struct {
 	// computer's credentials store lacks: a local run does not start
 	// without them (Error lists them), so nothing runs half way.
 	MissingSecrets []NeededSecret `json:"missing_secrets,omitempty"`
+	// InputProblems say, input by input, why the run's inputs were
+	// refused (Error says it all in one line): a form shows each at its
+	// field.
+	InputProblems []inputs.Problem `json:"input_problems,omitempty"`
 }
 
 // Escalation is an escalation waiting for Respond(ID, …).
@@ -473,6 +485,10 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		res.Error = (&runner.InvalidError{Problems: res.Problems}).Error()
 		return nil, res, nil
 	}
+	given, ok, err := runInputs(w, req, &res)
+	if !ok {
+		return nil, res, err
+	}
 	if req.From == "" {
 		// A step would fail for want of it half way through: ask first.
 		// (A run from a node reuses what ran before it; a Temporal
@@ -517,7 +533,7 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		return nil, res, nil
 	}
 
-	opts := runner.Options{Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned, Source: req.Source,
+	opts := runner.Options{Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned, Source: req.Source, Inputs: given,
 		OnEvent: func(e runner.Event) {
 			if e.Type == runner.EvRunStarted {
 				run.mu.Lock()
@@ -556,6 +572,23 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		s.runInBackground(ctx, run, runner.New(opts), w, forwarded)
 	}()
 	return run, res, nil
+}
+
+// runInputs are the values of w's declared inputs the run gets
+// (inputs.Resolve over what req gives); ok false when they are refused,
+// res then saying why, input by input.
+func runInputs(w *workflow.Workflow, req StartRequest, res *StartResult) (map[string]any, bool, error) {
+	given, err := inputs.Resolve(w.Inputs, req.Inputs, req.InputTexts)
+	var ie *inputs.Error
+	switch {
+	case errors.As(err, &ie):
+		res.InputProblems = ie.Problems
+		res.Error = "the run did not start: " + err.Error()
+		return nil, false, nil
+	case err != nil:
+		return nil, false, err
+	}
+	return given, true, nil
 }
 
 // absPath is the workflow's file as an absolute path ("" when unsaved).

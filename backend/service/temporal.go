@@ -37,7 +37,7 @@ func runInput(sub Submission) temporal.RunInput {
 		src = runner.RunByPerson
 	}
 	return temporal.RunInput{Approved: sub.Approved, ReviewFile: sub.ReviewFile, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned,
-		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings, CanReplan: sub.CanReplan}
+		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings, CanReplan: sub.CanReplan, Inputs: sub.Inputs}
 }
 
 func (s *Service) getenv(k string) string {

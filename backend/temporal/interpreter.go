@@ -10,6 +10,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/flow"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
@@ -70,6 +71,10 @@ func run(ctx workflow.Context, in RunInput, v1 bool) (*runner.Result, error) {
 	if warnings == nil { // an older submitter's run: any unknown tool may be an MCP tool its worker resolves
 		warnings = runner.ValidationWarnings(vr, w, func(string) bool { return true })
 	}
+	given, err := inputs.Resolve(w.Inputs, in.Inputs, nil) // pure: the same on every replay
+	if err != nil {
+		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.invalid", nil)
+	}
 	info := workflow.GetInfo(ctx)
 	started := workflow.Now(ctx)
 	e := &engine{ctx: ctx, in: in, w: w, v1: v1, state: State{Phase: PhaseRunning, Events: []runner.Event{}},
@@ -78,7 +83,7 @@ func run(ctx workflow.Context, in RunInput, v1 bool) (*runner.Result, error) {
 		e.keys = append(e.keys, w.Nodes[i].Key)
 	}
 	e.walk, err = flow.New(w, flow.Config{RunID: info.WorkflowExecution.ID, UsePinned: in.UsePinned, DefaultRetries: in.DefaultRetries,
-		CanAsk: true, CanReplan: in.CanReplan, Seed: uint64(started.UnixNano()), Warnings: warnings, Emit: e.emit})
+		CanAsk: true, CanReplan: in.CanReplan, Seed: uint64(started.UnixNano()), Warnings: warnings, Inputs: given, Emit: e.emit})
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.invalid", nil)
 	}
@@ -177,7 +182,7 @@ func (e *engine) attempt(c flow.Command) flow.Input {
 	}
 	var acts *Activities
 	var out runner.StepResult
-	err := workflow.ExecuteActivity(ctx, acts.Attempt, AttemptInput{Workflow: e.in.Workflow, NodeID: n.ID, Vars: e.walk.Outputs(),
+	err := workflow.ExecuteActivity(ctx, acts.Attempt, AttemptInput{Workflow: e.in.Workflow, NodeID: n.ID, Vars: e.walk.Reads(),
 		Approved: e.in.Approved, ReviewFile: e.in.ReviewFile, Dir: e.in.Dir, Attempt: a}).Get(ctx, &out)
 	if err == nil {
 		e.addEvents(out.Events)
@@ -219,7 +224,7 @@ func (e *engine) round(c flow.Command) flow.Input {
 	}
 	var acts *Activities
 	var out runner.StepResult
-	err := workflow.ExecuteActivity(ctx, acts.Step, StepInput{Workflow: raw, NodeID: n.ID, Vars: e.walk.Outputs(), Approved: e.in.Approved,
+	err := workflow.ExecuteActivity(ctx, acts.Step, StepInput{Workflow: raw, NodeID: n.ID, Vars: e.walk.Reads(), Approved: e.in.Approved,
 		ReviewFile: e.in.ReviewFile, Dir: e.in.Dir}).Get(ctx, &out)
 	if err == nil {
 		e.addEvents(out.Events)
@@ -263,7 +268,7 @@ func (e *engine) condition(cond string) flow.Input {
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3}})
 	var out CondOutput
 	var acts *Activities
-	if err := workflow.ExecuteLocalActivity(ctx, acts.Condition, CondInput{Keys: e.keys, Cond: cond, Vars: e.walk.Outputs()}).Get(ctx, &out); err != nil {
+	if err := workflow.ExecuteLocalActivity(ctx, acts.Condition, CondInput{Keys: e.keys, Cond: cond, Vars: e.walk.Reads()}).Get(ctx, &out); err != nil {
 		out.Error = err.Error()
 	}
 	return flow.Input{Value: out.Value, Error: out.Error}
@@ -276,7 +281,7 @@ func (e *engine) goal() flow.Input {
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3}})
 	var acts *Activities
 	var out GoalOutput
-	if err := workflow.ExecuteActivity(ctx, acts.Goal, GoalInput{Workflow: e.in.Workflow, Vars: e.walk.Outputs(), Details: e.walk.Details(), Dir: e.in.Dir}).Get(ctx, &out); err != nil {
+	if err := workflow.ExecuteActivity(ctx, acts.Goal, GoalInput{Workflow: e.in.Workflow, Vars: e.walk.Reads(), Details: e.walk.Details(), Dir: e.in.Dir}).Get(ctx, &out); err != nil {
 		out.Error = err.Error()
 	}
 	switch {

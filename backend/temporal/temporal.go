@@ -63,6 +63,11 @@ type RunInput struct {
 	// CanReplan: the submitter has a planner (a model), so replan is
 	// offered; the follower makes the plan and sends it (SignalReplanned).
 	CanReplan bool `json:"can_replan,omitempty"`
+	// Inputs are the values of the workflow's declared inputs, as the
+	// submitter resolved them (inputs.Resolve: defaults applied, checked);
+	// the run checks them again. nil in runs submitted before inputs
+	// existed, and in runs of workflows without inputs.
+	Inputs map[string]any `json:"inputs,omitempty"`
 	// Warnings are the run's first warnings, from the submitter, which
 	// knows the MCP servers the person configured (runner.StartWarnings);
 	// nil in runs submitted before they were sent.

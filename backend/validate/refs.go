@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/weft-dev/weft/backend/expression"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -305,6 +306,9 @@ func (v *validator) checkRefs(ancestryGraph func() flowGraph) {
 		}
 	next:
 		for _, key := range rs.keys {
+			if key == inputs.Root {
+				continue // the run's inputs: checkInputs
+			}
 			// Most references read a direct predecessor: check those
 			// first, which spares a map lookup and an ancestry query.
 			if key == v.nodes[rs.query].Key && (rs.query == rs.self || rs.query == rs.self2) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/expression"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/quote"
 	"github.com/weft-dev/weft/backend/render"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -35,6 +36,9 @@ import (
 type templateKeys struct{ v *validator }
 
 func (k templateKeys) Known(name string) bool {
+	if name == inputs.Root { // the run's inputs (checkInputs)
+		return true
+	}
 	_, ok := k.v.keys.first.lookup(name)
 	return ok
 }
@@ -133,6 +137,12 @@ func (v *validator) checkRaw(node int32, x any, env templateKeys) {
 		}
 		render.Parts(t, env, func(p render.Part) error {
 			if !p.Raw || p.Secret != "" { // a raw secret reference is bad_secret_ref
+				return nil
+			}
+			if render.Root(p.Expr) == inputs.Root {
+				v.add(CodeRawExternalValue, SeverityWarning, fmt.Sprintf(
+					"%s in %s inserts an input unchanged, as code: whoever starts the run chooses that text, and it could then run as part of it. Remove raw (the value is then quoted as data) unless every run's input is trusted",
+					p.Src, v.placeName(textPlace(v.nodes[node].Type), node, 0)), []int32{node})
 				return nil
 			}
 			src, _ := v.keys.first.lookup(render.Root(p.Expr))

@@ -212,6 +212,7 @@ func (v *validator) run() {
 	v.checkPinned()
 	v.checkSecrets()
 	v.checkLiterals()
+	v.checkInputs()
 }
 
 // fork returns a copy of v for a check that runs on another goroutine
