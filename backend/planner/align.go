@@ -211,16 +211,26 @@ func readValues(text string, b *alignBudget) []*vnode {
 	var out []*vnode
 	for _, src := range []string{visible, strings.Join(thoughts, "\n")} {
 		for _, c := range scanCandidates(src) {
-			// Only complete values: the last item of a cut-off one may
-			// hold half a value, which only the decoder knows to drop.
-			if c.nested || !c.closed {
+			if c.nested {
+				continue
+			}
+			body := src[c.start:c.end]
+			if k := strayPrefix(body); k > 0 {
+				// {"{"steps": …}: a doubled opening, which made the
+				// value look unclosed.
+				b.note(Warning{Stage: StageRepair, Message: fmt.Sprintf("dropped %q before a JSON value that is whole without it", body[:k])})
+				body = body[k:]
+			} else if !c.closed {
+				// Only complete values: the last item of a cut-off one
+				// may hold half a value, which only the decoder knows
+				// to drop.
 				continue
 			}
 			if len(out) >= maxAlignValues {
 				b.out = true // said in a warning; no reading is made of all values
 				break
 			}
-			if v := parseJSONish(src[c.start:c.end], b, 0); v != nil {
+			if v := parseJSONish(body, b, 0); v != nil {
 				out = append(out, v)
 			}
 		}
@@ -232,6 +242,25 @@ func readValues(text string, b *alignBudget) []*vnode {
 		}
 	}
 	return out
+}
+
+// maxStrayPrefix bounds the stray text a model writes before a value
+// (a doubled opening: {"{"steps": …).
+const maxStrayPrefix = 16
+
+// strayPrefix is the length of a short prefix of s, itself not valid
+// JSON, after which s is valid JSON: an object or array opened, then
+// opened again. 0 when there is none.
+func strayPrefix(s string) int {
+	if validJSON(s) {
+		return 0
+	}
+	for k := 1; k < len(s) && k <= maxStrayPrefix; k++ {
+		if (s[k] == '{' || s[k] == '[') && validJSON(s[k:]) {
+			return k
+		}
+	}
+	return 0
 }
 
 // separateSteps counts the top-level JSON blocks of a reply that look

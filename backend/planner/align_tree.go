@@ -90,6 +90,13 @@ func (b *alignBudget) spend() bool {
 	return true
 }
 
+// note keeps what a repair changed in a value read (a few).
+func (b *alignBudget) note(w Warning) {
+	if len(b.repairs) < 6 && !slices.Contains(b.repairs, w) {
+		b.repairs = append(b.repairs, w)
+	}
+}
+
 // fromGJSON builds the tree of a parsed JSON value; nil when the budget
 // runs out.
 func fromGJSON(r gjson.Result, b *alignBudget, depth int) *vnode {
@@ -179,9 +186,7 @@ func parseJSONish(s string, b *alignBudget, depth int) *vnode {
 		return nil
 	}
 	for _, w := range ws {
-		if len(b.repairs) < 6 && !slices.Contains(b.repairs, w) {
-			b.repairs = append(b.repairs, w)
-		}
+		b.note(w)
 	}
 	r := gjson.Parse(fixed)
 	if !r.IsObject() && !r.IsArray() {

@@ -150,6 +150,7 @@ const (
 	fixConcat
 	fixStray
 	fixSmartQuote
+	fixMarkdownEscape
 	numFixes
 )
 
@@ -181,6 +182,7 @@ var fixNames = [numFixes]string{
 	fixConcat:         "strings joined with + concatenated",
 	fixStray:          "stray characters dropped",
 	fixSmartQuote:     "typographic quotes (“…”) read as quotes",
+	fixMarkdownEscape: "Markdown backslash escapes of brackets (\\{ \\[) outside strings removed",
 }
 
 // missingQuote reports whether the text's last, unterminated string looks

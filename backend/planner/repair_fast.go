@@ -237,6 +237,11 @@ func (f *fixer) run() bool {
 				f.note(fixExtraComma)
 			}
 			f.i++
+		case c == '\\' && f.i+1 < len(f.s) && strings.IndexByte("{}[]", f.s[f.i+1]) >= 0:
+			// \{ outside a string: a Markdown escape of the bracket
+			// (replies rendered for a chat window escape them).
+			f.note(fixMarkdownEscape)
+			f.i++
 		case c == ':':
 			t := f.top()
 			if t == nil || t.kind != '{' || t.state != stColon {
@@ -611,6 +616,9 @@ func (f *fixer) quoteCloses(j int, key bool) bool {
 		return true
 	}
 	c := s[k]
+	if c == '\\' && k+1 < len(s) && strings.IndexByte("{}[]", s[k+1]) >= 0 {
+		c = s[k+1] // a Markdown-escaped bracket
+	}
 	return f.delimiter(c, key) || c == '+' || c == '"' || c == '\'' || c == '{' || c == '[' || c >= '0' && c <= '9'
 }
 
