@@ -22,7 +22,7 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-const runUsage = "usage: weft run FILE [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--source manual|schedule] [--require-sha256 HEX] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
+const runUsage = "usage: weft run FILE [--input NAME=VALUE]... [--inputs JSON] [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--source manual|schedule] [--require-sha256 HEX] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
 
 // stdinIsTerminal reports whether the escalation prompt can ask on r;
 // tests replace it.
@@ -42,7 +42,8 @@ var stdinIsTerminal = func(r io.Reader) bool {
 // file's content approved when the schedule was made: other content runs
 // nothing and is logged as needs_review.
 // Exit: 0 succeeded, 1 failed, aborted, replanned, needs_review or not approved, 2 unusable input
-// (unreadable or invalid workflow, bad flags), 130 cancelled (Ctrl+C).
+// (unreadable or invalid workflow, bad flags, inputs that do not fit the workflow's inputs
+// schema: --input NAME=VALUE, --inputs JSON), 130 cancelled (Ctrl+C).
 func (c *cli) run(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
@@ -55,7 +56,17 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	pinned := fs.Bool("pinned", false, "use the workflow's pinned data instead of running those steps (a development run; by default they run for real)")
 	source := fs.String("source", string(runner.RunByPerson), "who starts the run, recorded with it: manual, or schedule (the scheduled command says so)")
 	requireSHA := fs.String("require-sha256", "", "run FILE only if its bytes have this SHA-256 (`HEX`: the content approved when its schedule was made); other content runs nothing and is logged as needs_review")
-	valueFlags := map[string]bool{"on-escalate": true, "engine": true, "source": true, "require-sha256": true}
+	texts := map[string]string{}
+	fs.Func("input", "give the workflow's input `NAME=VALUE` (repeatable): a string input takes VALUE as it is, the others read it as JSON (3, true, {\"a\": 1})", func(v string) error {
+		name, value, ok := strings.Cut(v, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("%q: write NAME=VALUE", v)
+		}
+		texts[name] = value
+		return nil
+	})
+	inputsJSON := fs.String("inputs", "", "give the workflow's inputs as one JSON object (`JSON`); --input NAME=VALUE overrides its members")
+	valueFlags := map[string]bool{"on-escalate": true, "engine": true, "source": true, "require-sha256": true, "input": true, "inputs": true}
 	for k := range temporalValueFlags {
 		valueFlags[k] = true
 	}
@@ -91,6 +102,13 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	case "abort", "skip":
 	default:
 		return fail(fmt.Errorf("--on-escalate %q: use prompt, abort or skip", mode), nil)
+	}
+
+	var values map[string]any
+	if *inputsJSON != "" {
+		if err := json.Unmarshal([]byte(*inputsJSON), &values); err != nil || values == nil {
+			return fail(errors.New(`--inputs: give one JSON object, as {"name": "Ada", "count": 3}`), nil)
+		}
 	}
 
 	switch runner.RunSource(*source) {
@@ -153,7 +171,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		approver = &cliApprover{c: c, in: in}
 	}
 	req := service.StartRequest{Workflow: w, Path: path, Approver: approver, ApprovedBy: by, Sink: sink, UsePinned: *pinned, Engine: *engine,
-		Detach: !*cancelOnInterrupt, Source: runner.RunSource(*source), RequireSHA256: *requireSHA}
+		Detach: !*cancelOnInterrupt, Source: runner.RunSource(*source), RequireSHA256: *requireSHA, Inputs: values, InputTexts: texts}
 	switch *engine {
 	case "", "local":
 	case "temporal":
@@ -182,6 +200,14 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return exitInvalid
 	case len(started.Problems) > 0:
 		return fail(&runner.InvalidError{Problems: started.Problems}, started.Problems)
+	case len(started.InputProblems) > 0: // the inputs given do not fit: nothing ran
+		if *asJSON {
+			c.writeJSONLine(map[string]any{"type": "error", "error": started.Error, "input_problems": started.InputProblems})
+		}
+		for _, p := range started.InputProblems {
+			fmt.Fprintf(c.stderr, "weft: %s\n", p.Message)
+		}
+		return exitUnusable
 	case !started.Started && len(started.Approval) > 0:
 		return c.notApproved("the run did not start", started.Approval, started.Denied, *asJSON)
 	case !started.Started:
