@@ -134,7 +134,7 @@ func playCase(ctx context.Context, w *workflow.Workflow, path string, c *Case, o
 	st.Run.AutoReplan.Enabled = false
 	st.MCPServers = nil
 	rn := runner.New(runner.Options{
-		Settings: st, Effects: si, WorkflowPath: path, Dir: dir,
+		Settings: st, Effects: si, WorkflowPath: path, Dir: dir, Inputs: c.Inputs,
 		RunsDir:  filepath.Join(tmp, "runs"),
 		Patterns: &failure.PatternStore{Path: filepath.Join(tmp, "patterns.jsonl")},
 		Sleep:    func(ctx context.Context, _ time.Duration) error { return ctx.Err() }, // retries at once

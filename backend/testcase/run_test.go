@@ -207,6 +207,22 @@ func TestSecrets(t *testing.T) {
 	}
 }
 
+// A case's inputs reach the run as a run's do (runner.Options.Inputs):
+// rendered into the command as data, checked against the schema.
+func TestInputs(t *testing.T) {
+	f := newFolder(t)
+	f.write("flow.json", `{"format":"weft/v1","id":"w","name":"test",
+	 "inputs":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer"}},"required":["city"]},
+	 "nodes":[{"id":"get","key":"get","type":"Tool","params":{"tool":"run_command","arguments":{"command":"forecast {{inputs.city}} {{inputs.days}}"}}}],"edges":[]}`)
+	w, _, err := workflow.Load(f.path("flow.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPass(t, f.one(w, `{"name":"paris","inputs":{"city":"Le Mans","days":3},"mocks":{"commands":[{"command":"forecast 'Le Mans' '3'","answer":{"exit_code":0,"stdout":"sun"}}]},
+	  "expect":{"outcome":"succeeded","outputs":{"get.stdout":{"equals":"sun"}}}}`))
+	wantFail(t, f.one(w, `{"name":"no city","inputs":{"days":3}}`), "run: the run did not start", "city")
+}
+
 func TestNoCases(t *testing.T) {
 	f := newFolder(t)
 	w := f.workflow(retried)
