@@ -233,7 +233,11 @@ type FileError struct {
 	// Where is the place in the file ("cases[1] \"empty notes\": mocks.commands[0]").
 	Where string
 	Msg   string
+	// Err is the cause, when there is one (a file that cannot be read).
+	Err error
 }
+
+func (e *FileError) Unwrap() error { return e.Err }
 
 func (e *FileError) Error() string {
 	at := e.Path
@@ -253,7 +257,7 @@ func (e *FileError) Error() string {
 func Load(path string) (*File, error) {
 	data, err := atomicfile.ReadBounded(path, MaxFileSize)
 	if err != nil {
-		return nil, &FileError{Path: path, Msg: "cannot read the case file: " + err.Error()}
+		return nil, &FileError{Path: path, Msg: "cannot read the case file: " + err.Error(), Err: err}
 	}
 	f, err := Decode(data)
 	if err != nil {

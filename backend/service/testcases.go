@@ -1,0 +1,111 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/redact"
+	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/testcase"
+	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// TestRequest asks for the cases of a workflow to be played (package
+// testcase): nothing acts.
+type TestRequest struct {
+	// Path is the workflow's file; its cases are in the case file beside
+	// it (testcase.PathFor).
+	Path string
+	// Workflow, when set, is played instead of the file's content (the
+	// editor's copy).
+	Workflow *workflow.Workflow
+	// Case plays only the case with this name ("" plays all).
+	Case string
+}
+
+// TestUnusableError is a test that could not be played: the workflow or
+// its case file cannot be used (no cases, a case holding a secret, an
+// invalid workflow). Problems are the workflow's, when it is invalid.
+type TestUnusableError struct {
+	Err      error
+	Problems []validate.Problem
+}
+
+func (e *TestUnusableError) Error() string { return e.Err.Error() }
+func (e *TestUnusableError) Unwrap() error { return e.Err }
+
+// Test plays every case of the workflow at req.Path on the local engine
+// with nothing acting, and says which steps would wait for approval
+// before a real run. An error is a *TestUnusableError (or ctx's).
+func (s *Service) Test(ctx context.Context, req TestRequest) (*testcase.Report, error) {
+	unusable := func(err error) (*testcase.Report, error) { return nil, &TestUnusableError{Err: err} }
+	if req.Path == "" {
+		return unusable(errors.New("test: a workflow's cases live beside its file: save it first"))
+	}
+	path := req.Path
+	if testcase.IsCaseFile(path) {
+		path = testcase.WorkflowFor(path)
+	}
+	w := req.Workflow
+	if w == nil {
+		var err error
+		if w, _, err = workflow.Load(path); err != nil {
+			return unusable(err)
+		}
+	}
+	casePath := testcase.PathFor(path)
+	cases, err := testcase.Load(casePath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = fmt.Errorf("%s: no case file: %w", casePath, testcase.ErrNoCases)
+		}
+		return unusable(err)
+	}
+	vr := validate.ValidateWith(w, s.deps.Builtin, validate.Options{Secrets: s.secretNames()})
+	if !vr.Valid {
+		problems := nonNil(vr.Errors())
+		return nil, &TestUnusableError{Err: &runner.InvalidError{Problems: problems}, Problems: problems}
+	}
+	rep, err := testcase.Run(ctx, w, path, cases, testcase.Options{Secrets: s.secretValues(), Only: req.Case})
+	if err != nil {
+		return unusable(err)
+	}
+	rep.Unapproved = s.unapproved(ctx, w, path)
+	return rep, nil
+}
+
+// secretValues are the values of the credentials store, which no case
+// may hold.
+func (s *Service) secretValues() *redact.Redactor {
+	red := redact.New()
+	if s.deps.Secrets == nil {
+		return red
+	}
+	for _, name := range s.secretNames() {
+		if sec, err := s.deps.Secrets.Get(name); err == nil {
+			red.Add(sec.Value)
+		}
+	}
+	return red
+}
+
+// unapproved are the steps of w that would wait for approval before a
+// real run. The MCP servers are not started to describe their tools (a
+// test starts nothing): their steps count as unknown tools, which wait
+// unless approved.
+func (s *Service) unapproved(ctx context.Context, w *workflow.Workflow, path string) []approval.Step {
+	st, _, err := s.settings()
+	if err != nil {
+		return []approval.Step{}
+	}
+	st.MCPServers = nil
+	g, err := s.openGate(ctx, st, w, path)
+	if err != nil {
+		return []approval.Step{}
+	}
+	return g.pending(w)
+}
