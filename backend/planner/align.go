@@ -207,6 +207,12 @@ func readValues(text string, b *alignBudget) []*vnode {
 			v.via = "a JSON string"
 			return []*vnode{v}
 		}
+	} else if strings.Contains(t, `\"`) && len(t) <= maxAlignStringJSON {
+		// The inside of a JSON string without its quotes: {\"steps\": …}.
+		if v := parseJSONish(`"`+t+`"`, b, 0); v != nil {
+			v.via = "a JSON string"
+			return []*vnode{v}
+		}
 	}
 	var out []*vnode
 	for _, src := range []string{visible, strings.Join(thoughts, "\n")} {
@@ -216,9 +222,9 @@ func readValues(text string, b *alignBudget) []*vnode {
 			}
 			body := src[c.start:c.end]
 			if k := strayPrefix(body); k > 0 {
-				// {"{"steps": …}: a doubled opening, which made the
-				// value look unclosed.
-				b.note(Warning{Stage: StageRepair, Message: fmt.Sprintf("dropped %q before a JSON value that is whole without it", body[:k])})
+				// {"{"steps": …}: a doubled opening, or a start
+				// that broke off, made the value look unclosed.
+				b.note(Warning{Stage: StageRepair, Message: fmt.Sprintf("dropped %s before a JSON value that is whole without them", plural(k, "character", "characters"))})
 				body = body[k:]
 			} else if !c.closed {
 				// Only complete values: the last item of a cut-off one
@@ -244,19 +250,26 @@ func readValues(text string, b *alignBudget) []*vnode {
 	return out
 }
 
-// maxStrayPrefix bounds the stray text a model writes before a value
-// (a doubled opening: {"{"steps": …).
-const maxStrayPrefix = 16
+// Bounds of the search for a whole value inside a broken one.
+const (
+	maxStrayPrefix = 8 << 10 // where the whole value may start
+	maxStrayTries  = 32      // starts tried (each a validity scan)
+)
 
-// strayPrefix is the length of a short prefix of s, itself not valid
-// JSON, after which s is valid JSON: an object or array opened, then
-// opened again. 0 when there is none.
+// strayPrefix is the length of a prefix of s after which s is valid JSON,
+// when s itself is not: a doubled opening ({"{"steps": …), or a reply
+// that broke off and began again. 0 when there is none.
 func strayPrefix(s string) int {
 	if validJSON(s) {
 		return 0
 	}
-	for k := 1; k < len(s) && k <= maxStrayPrefix; k++ {
-		if (s[k] == '{' || s[k] == '[') && validJSON(s[k:]) {
+	tries := 0
+	for k := 1; k < len(s) && k <= maxStrayPrefix && tries < maxStrayTries; k++ {
+		if s[k] != '{' && s[k] != '[' {
+			continue
+		}
+		tries++
+		if validJSON(s[k:]) {
 			return k
 		}
 	}

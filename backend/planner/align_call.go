@@ -382,12 +382,20 @@ func (a *aligner) paramTags(text string, at int, tool string) (*vnode, int) {
 	params := a.paramNames(tool)
 	args := &vnode{kind: vObj}
 	k := at
+	first := ""
 	for len(args.keys) < maxAlignValues && a.b.spend() {
 		m := paramTag.FindStringSubmatchIndex(text[k:])
 		if m == nil {
 			break
 		}
 		tag := text[k+m[2] : k+m[3]]
+		if named := m[4] >= 0 || m[6] >= 0; named && first == "" {
+			first = tag
+		} else if named && tag != first {
+			// Parameters named by an attribute share one tag; another
+			// is the next call's (<invoke name="log">).
+			return finishTags(args, k)
+		}
 		key := ""
 		switch {
 		case m[4] >= 0:
@@ -401,8 +409,17 @@ func (a *aligner) paramTags(text string, at int, tool string) (*vnode, int) {
 		}
 		bodyAt := k + m[1]
 		close := strings.Index(text[bodyAt:], "</"+tag)
-		if close < 0 {
-			return finishTags(args, k)
+		if next := strings.Index(text[bodyAt:], "<"+tag); close < 0 || next >= 0 && next < close {
+			// No closing tag (the markup lost them): the value runs to
+			// the line's end.
+			end := strings.IndexByte(text[bodyAt:], '\n')
+			if end < 0 {
+				end = len(text) - bodyAt
+			}
+			body := strings.TrimSpace(text[bodyAt : bodyAt+end])
+			args.keys, args.kids = append(args.keys, key), append(args.kids, scalarNode(body, a.b, 1))
+			k = bodyAt + end
+			continue
 		}
 		body := strings.Trim(text[bodyAt:bodyAt+close], "\r\n")
 		args.keys, args.kids = append(args.keys, key), append(args.kids, scalarNode(body, a.b, 1))

@@ -464,6 +464,9 @@ func TestAlignToolCalls(t *testing.T) {
 		"invoke xml": func(s step) string {
 			return `<invoke name="` + s.tool + `">` + "\n" + tags(s, func(k string) string { return `<parameter name="` + k + `">` }, "</parameter>") + "</invoke>"
 		},
+		"invoke xml, closing tags lost": func(s step) string {
+			return `<invoke name="` + s.tool + `"> ` + tags(s, func(k string) string { return `<parameter name="` + k + `">` }, "")
+		},
 		"args marker": func(s step) string { return "[TOOL_CALLS]" + s.tool + "[ARGS]" + s.args },
 		"react":       func(s step) string { return "Thought: this is next.\nAction: " + s.tool + "\nAction Input: " + s.args },
 		"python":      func(s step) string { return s.py },

@@ -1462,12 +1462,12 @@ func (p *Plan) dropTruncated(cut truncation) []Warning {
 			}
 		}
 		if cut.index >= len(p.Edges) {
-			return []Warning{{Stage: StageTruncation, Message: "the reply was cut off after a comma, before " + path + " began"}}
+			return []Warning{{Stage: StageTruncation, Message: cut.before()}}
 		}
 		return nil
 	}
 	if cut.index >= len(p.Steps) {
-		return []Warning{{Stage: StageTruncation, Message: "the reply was cut off after a comma, before " + path + " began"}}
+		return []Warning{{Stage: StageTruncation, Message: cut.before()}}
 	}
 	for i := len(p.Steps) - 1; i >= 0; i-- {
 		if p.Steps[i].Path == path && i == len(p.Steps)-1 {
@@ -1481,6 +1481,14 @@ func (p *Plan) dropTruncated(cut truncation) []Warning {
 		}
 	}
 	return nil
+}
+
+// before says where a reply stopped between items.
+func (t truncation) before() string {
+	if t.how == cutAfterComma {
+		return "the reply was cut off after a comma, before " + t.path() + " began"
+	}
+	return fmt.Sprintf("the reply stops after %s[%d] without closing its %s list; what came after is unknown", t.container, t.index-1, t.container)
 }
 
 // attachNodeIDs gives decode warnings about a step that step's node id.

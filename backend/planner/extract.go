@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 )
@@ -265,12 +266,25 @@ func scanCandidates(s string) []candidate {
 	return out
 }
 
+// nextSignificant is the first byte at or after j that is not white
+// space, 0 at the end.
+func nextSignificant(s string, j int) byte {
+	if j = skipSpaceNL(s, j); j < len(s) {
+		return s[j]
+	}
+	return 0
+}
+
 // matchBracket returns the end (exclusive) of the block opening at s[i] and
 // how many brackets are still open at the end of s (0 when balanced). It
 // skips strings (double-quoted, and single-quoted where a value can start)
 // and // and /* */ comments.
 func matchBracket(s string, i int) (int, int) {
-	depth := 0
+	// The kinds still open: a closer of a kind not open at all is an
+	// extra one ([{…}}, {…}]: a brace too many), skipped; one of a kind
+	// open deeper closes down to it (a closer forgotten on the way).
+	var small [32]byte
+	open := small[:0]
 	prev := byte(0) // last non-space byte outside strings
 	for j := i; j < len(s); j++ {
 		c := s[j]
@@ -295,16 +309,27 @@ func matchBracket(s string, i int) (int, int) {
 			if j+1 < len(s) && s[j+1] == '*' {
 				k := strings.Index(s[j+2:], "*/")
 				if k < 0 {
-					return len(s), depth
+					return len(s), len(open)
 				}
 				j += k + 3
 				continue
 			}
 		case '{', '[':
-			depth++
+			open = append(open, c)
 		case '}', ']':
-			depth--
-			if depth == 0 {
+			want := byte('{')
+			if c == ']' {
+				want = '['
+			}
+			k := bytes.LastIndexByte(open, want)
+			if k < len(open)-1 && nextSignificant(s, j+1) == ',' {
+				k = -1 // another kind is open and the list goes on
+			}
+			if k < 0 {
+				break // an extra closer
+			}
+			open = open[:k]
+			if len(open) == 0 {
 				return j + 1, 0
 			}
 		}
@@ -312,7 +337,7 @@ func matchBracket(s string, i int) (int, int) {
 			prev = c
 		}
 	}
-	return len(s), depth
+	return len(s), len(open)
 }
 
 // skipString returns the index of the closing quote of the string opening at

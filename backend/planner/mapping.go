@@ -343,6 +343,21 @@ func nearTool(t string, cat *tools.Catalog) (string, bool) {
 			found = name
 		}
 	}
+	if found != "" {
+		return found, true
+	}
+	// One letter off (listt_files): the one catalog name that close, for
+	// names long enough that one letter does not make another word.
+	if len(n) >= 6 {
+		for _, name := range names {
+			if distance(n, norm(name)) == 1 {
+				if found != "" {
+					return "", false
+				}
+				found = name
+			}
+		}
+	}
 	return found, found != ""
 }
 

@@ -151,6 +151,7 @@ const (
 	fixStray
 	fixSmartQuote
 	fixMarkdownEscape
+	fixLiteralEscape
 	numFixes
 )
 
@@ -183,6 +184,7 @@ var fixNames = [numFixes]string{
 	fixStray:          "stray characters dropped",
 	fixSmartQuote:     "typographic quotes (“…”) read as quotes",
 	fixMarkdownEscape: "Markdown backslash escapes of brackets (\\{ \\[) outside strings removed",
+	fixLiteralEscape:  "written \\n, \\t sequences outside strings read as white space",
 }
 
 // missingQuote reports whether the text's last, unterminated string looks
@@ -418,19 +420,26 @@ func isNumberStart(c byte) bool { return c == '-' || c >= '0' && c <= '9' }
 
 // truncation says which list item a cut-off reply ended inside, or
 // before: a list whose last token is a comma promised an item that never
-// began.
+// began, and a list still open after a whole item may have had more.
 type truncation struct {
 	container string // "steps", "nodes" or "edges"; "" when no item was cut
 	index     int    // 0-based index of the cut item
+	how       int    // cutInside, cutAfterComma, cutOpenList
 }
+
+const (
+	cutInside     = iota // the item is open at the end
+	cutAfterComma        // a comma, then nothing
+	cutOpenList          // a whole item, then nothing: the list never closed
+)
 
 // path is the item's path as DecodePlan names it.
 func (t truncation) path() string { return fmt.Sprintf("%s[%d]", t.container, t.index) }
 
 // findTruncation looks at the brackets still open at the end of the JSON:
 // when an item of the outermost steps/nodes/edges list (or of a bare
-// top-level list) is still open, or the list's last token is a comma,
-// that item was cut off.
+// top-level list) is still open, or the list itself, the reply was cut
+// there.
 func findTruncation(js string) truncation {
 	lx := lexJSONish(js)
 	for d, f := range lx.stack {
@@ -446,9 +455,11 @@ func findTruncation(js string) truncation {
 		}
 		switch {
 		case d+1 < len(lx.stack) && f.items > 0:
-			return truncation{container: name, index: f.items - 1}
+			return truncation{container: name, index: f.items - 1, how: cutInside}
 		case d+1 == len(lx.stack) && lx.last == tokComma:
-			return truncation{container: name, index: f.items}
+			return truncation{container: name, index: f.items, how: cutAfterComma}
+		case d+1 == len(lx.stack) && f.items > 0:
+			return truncation{container: name, index: f.items, how: cutOpenList}
 		}
 		return truncation{}
 	}

@@ -203,6 +203,12 @@ func (f *fixer) run() bool {
 				// not something to guess; jsonrepair refuses it too.
 				return false
 			}
+			if match >= 0 && match < len(f.stack)-1 && f.nextByte(f.i+1) == ',' {
+				// [{…}}, {…}]: a closer of another kind than the one
+				// open, then the list goes on: an extra closer, not
+				// closers forgotten on the way.
+				match = -1
+			}
 			if match < 0 {
 				f.note(fixExtraClose)
 				f.i++
@@ -242,6 +248,11 @@ func (f *fixer) run() bool {
 			// (replies rendered for a chat window escape them).
 			f.note(fixMarkdownEscape)
 			f.i++
+		case c == '\\' && f.i+1 < len(f.s) && strings.IndexByte("nrt", f.s[f.i+1]) >= 0:
+			// \n outside a string: a line break written as its escape
+			// (the reply was a string once), which is white space here.
+			f.note(fixLiteralEscape)
+			f.i += 2
 		case c == ':':
 			t := f.top()
 			if t == nil || t.kind != '{' || t.state != stColon {
@@ -616,8 +627,12 @@ func (f *fixer) quoteCloses(j int, key bool) bool {
 		return true
 	}
 	c := s[k]
-	if c == '\\' && k+1 < len(s) && strings.IndexByte("{}[]", s[k+1]) >= 0 {
-		c = s[k+1] // a Markdown-escaped bracket
+	if c == '\\' && k+1 < len(s) && strings.IndexByte("{}[]nrt", s[k+1]) >= 0 {
+		// A Markdown-escaped bracket, or a written \n: what follows it.
+		if s[k+1] == 'n' || s[k+1] == 'r' || s[k+1] == 't' {
+			return true
+		}
+		c = s[k+1]
 	}
 	return f.delimiter(c, key) || c == '+' || c == '"' || c == '\'' || c == '{' || c == '[' || c >= '0' && c <= '9'
 }
@@ -686,6 +701,10 @@ func (f *fixer) skipBlank(j int) (k int, nl bool) {
 	}
 	return j, false
 }
+
+// nextByte is the first byte at or after j that is not white space, 0
+// at the end.
+func (f *fixer) nextByte(j int) byte { return nextSignificant(f.s, j) }
 
 // prevNonSpace is the index of the last non-space byte at or before j.
 func prevNonSpace(s string, j int) int {

@@ -141,14 +141,15 @@ func TestFindTruncation(t *testing.T) {
 		in   string
 		want truncation
 	}{
-		{`{"steps": [{"id": "a"}, {"id": "b", "name": "x`, truncation{"steps", 1}},
-		{`{"steps": [{"id": "a"}, {"id": "b"}, `, truncation{"steps", 2}}, // promised, never began
-		{`{"steps": [{"id": "a"}, {"id": "b"}`, truncation{}},             // only the closers missing
-		{`{"steps": [{"id": "a", "arguments": {"command": "ls`, truncation{"steps", 0}},
-		{`{"nodes": [{"id": "a"}], "edges": [{"from": "a", "to": "b"}, {"from": "b", "to`, truncation{"edges", 1}},
-		{`[{"id": "a"}, {"id": "b"`, truncation{"steps", 1}},
+		{`{"steps": [{"id": "a"}, {"id": "b", "name": "x`, truncation{"steps", 1, cutInside}},
+		{`{"steps": [{"id": "a"}, {"id": "b"}, `, truncation{"steps", 2, cutAfterComma}}, // promised, never began
+		{`{"steps": [{"id": "a"}, {"id": "b"}`, truncation{"steps", 2, cutOpenList}},     // the list never closed
+		{`{"steps": [{"id": "a"}, {"id": "b"}]`, truncation{}},                           // only the object's closer missing
+		{`{"steps": [{"id": "a", "arguments": {"command": "ls`, truncation{"steps", 0, cutInside}},
+		{`{"nodes": [{"id": "a"}], "edges": [{"from": "a", "to": "b"}, {"from": "b", "to`, truncation{"edges", 1, cutInside}},
+		{`[{"id": "a"}, {"id": "b"`, truncation{"steps", 1, cutInside}},
 		{`{"name": "cut in the na`, truncation{}},
-		{`{"steps": [{"id": "a", "then": [{"id": "b"`, truncation{"steps", 0}},
+		{`{"steps": [{"id": "a", "then": [{"id": "b"`, truncation{"steps", 0, cutInside}},
 		{`{"steps": [{"id": "a"}]}`, truncation{}},
 	} {
 		if got := findTruncation(tt.in); got != tt.want {

@@ -28,11 +28,18 @@ func TestSurfaceDamage(t *testing.T) {
 		},
 		"doubled opening": func(s string) string { return `{"` + s },
 		"think block":     func(s string) string { return "<think>first the archive, then the log</think>\n" + s },
-		"missing closers": func(s string) string { return strings.TrimSuffix(s, "]}") }, // after a whole last item
+		"escaped quotes":  func(s string) string { return strings.ReplaceAll(s, `"`, `\"`) + `\n` },
+		"written newlines": func(s string) string {
+			return strings.ReplaceAll(strings.ReplaceAll(s, "[{", "[\\n  {"), "}, {", "},\\n  {")
+		},
+		"began again":    func(s string) string { return s[:57] + "\n" + s },
+		"extra brace":    func(s string) string { return strings.Replace(s, "}}, {", "}}}, {", 1) },
+		"missing closer": func(s string) string { return strings.TrimSuffix(s, "}") }, // the list closed, the object not
 	}
 	cut := map[string]func(string) string{
 		"cut in the last step": func(s string) string { return s[:strings.LastIndex(s, `"tool_name"`)+8] },
 		"cut after a comma":    func(s string) string { return s[:strings.LastIndex(s, `}, {"id"`)+3] },
+		"cut after an item":    func(s string) string { return s[:strings.LastIndex(s, `}, {"id"`)+1] },
 	}
 	opts := ParseOptions{Features: Features{AllowAITransforms: true, AllowAgentSteps: true}, Catalog: testCatalog()}
 	read := func(text string) (int, Unused, error) {
