@@ -61,7 +61,7 @@ func (s *Service) Test(ctx context.Context, req TestRequest) (*testcase.Report, 
 	cases, err := testcase.Load(casePath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			err = fmt.Errorf("%s: no case file: %w", casePath, testcase.ErrNoCases)
+			err = fmt.Errorf("%s does not exist: %w", casePath, testcase.ErrNoCases)
 		}
 		return unusable(err)
 	}

@@ -88,11 +88,14 @@ type CommandMock struct {
 	Answers[CommandAnswer]
 }
 
-// CommandAnswer is how a mocked command exits.
+// CommandAnswer is how a mocked command exits, and the files it writes
+// (path relative to the workflow's folder → content): they go to the
+// case's overlay, as a write_file's do, for later steps to read and list.
 type CommandAnswer struct {
-	ExitCode int    `json:"exit_code"`
-	Stdout   string `json:"stdout,omitempty"`
-	Stderr   string `json:"stderr,omitempty"`
+	ExitCode int               `json:"exit_code"`
+	Stdout   string            `json:"stdout,omitempty"`
+	Stderr   string            `json:"stderr,omitempty"`
+	Writes   map[string]string `json:"writes,omitempty"`
 }
 
 // HTTPMock answers http_request calls with Method and URL, as rendered.

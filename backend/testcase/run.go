@@ -60,7 +60,7 @@ type Failure struct {
 }
 
 // ErrNoCases is a case file without cases.
-var ErrNoCases = errors.New("the case file has no cases: record one from the last run with `weft test FILE --record`, or write one (docs/file-format.md, \"Test cases\")")
+var ErrNoCases = errors.New("no test cases: record one from the last run with `weft test FILE --record`, or write one (docs/file-format.md, \"Test cases\")")
 
 // Options tune Run.
 type Options struct {

@@ -28,7 +28,7 @@ func TestSequences(t *testing.T) {
 	}{
 		{"retries then succeeds", `"answers":[{"exit_code":7},{"exit_code":7},{"exit_code":0,"stdout":"page"}]`, true, nil},
 		{"one answer for every call", `"answer":{"exit_code":0,"stdout":"page"}`, true, nil},
-		{"fewer answers than calls", `"answers":[{"exit_code":7}]`, false, []string{`the command "curl -s example.test" is called a 2nd time, but its mock (mocks.commands[0]) has 1 answers`}},
+		{"fewer answers than calls", `"answers":[{"exit_code":7}]`, false, []string{`the command "curl -s example.test" is called 2 times, but its mock (mocks.commands[0]) has 1 answers`}},
 		{"every attempt fails", `"answer":{"exit_code":7,"stderr":"no route"}`, false, []string{"outcome: the run failed, the case expects it succeeded", `stopped at "fetch"`, "exit status 7: no route"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -232,3 +232,19 @@ func TestNoCases(t *testing.T) {
 }
 
 var _ = workflow.TypeTool
+
+// A mocked command's writes go to the overlay: later steps list and read
+// them, and the case expects them as files the run wrote.
+func TestCommandWrites(t *testing.T) {
+	f := newFolder(t)
+	w := f.workflow(`"nodes":[
+	 {"id":"cp","key":"cp","type":"Tool","params":{"tool":"run_command","arguments":{"command":"cp a backups/a-1"}}},
+	 {"id":"ls","key":"ls","type":"Tool","params":{"tool":"list_files","arguments":{"path":"backups"}}},
+	 {"id":"get","key":"get","type":"Tool","params":{"tool":"read_file","arguments":{"path":"backups/{{ls.files[0]}}"}}}],
+	 "edges":[{"from":"cp","to":"ls"},{"from":"ls","to":"get"}]`)
+	wantPass(t, f.one(w, `{"name":"copies","mocks":{"commands":[{"command":"cp a backups/a-1","answer":{"exit_code":0,"writes":{"backups/a-1":"A"}}}]},
+	  "expect":{"outcome":"succeeded","outputs":{"ls.files":{"equals":["a-1"]},"get.content":{"equals":"A"}},"files":{"backups/a-1":{"equals":"A"}}}}`))
+	if _, err := os.Stat(f.path("backups")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("backups exists on disk: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -97,7 +98,7 @@ func next[A any](s *standIn, n *workflow.Node, id, what string, a Answers[A]) (A
 	s.used[id] = call + 1
 	ans, ok := a.nth(call)
 	if !ok {
-		return ans, s.badMock(n, fmt.Sprintf("%s is called a %s time, but its mock (%s) has %d answers", what, ordinal(call+1), id, len(a.Answers)))
+		return ans, s.badMock(n, fmt.Sprintf("%s is called %d times, but its mock (%s) has %d answers", what, call+1, id, len(a.Answers)))
 	}
 	return ans, nil
 }
@@ -115,6 +116,9 @@ func (s *standIn) Tool(ctx context.Context, c runner.EffectCall) (map[string]any
 				a, err := next(s, c.Node, fmt.Sprintf("mocks.commands[%d]", i), fmt.Sprintf("the command %q", cmd), m.Answers)
 				if err != nil {
 					return nil, err
+				}
+				for _, p := range slices.Sorted(maps.Keys(a.Writes)) {
+					s.write(s.resolve(c.Dir, filepath.FromSlash(p)), a.Writes[p])
 				}
 				return runner.CommandOutcome(c.Args, a.ExitCode, a.Stdout, a.Stderr)
 			}
@@ -436,18 +440,4 @@ func normal(x any) any {
 		return x
 	}
 	return out
-}
-
-func ordinal(n int) string {
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-		return fmt.Sprintf("%dth", n)
-	case n%10 == 1:
-		return fmt.Sprintf("%dst", n)
-	case n%10 == 2:
-		return fmt.Sprintf("%dnd", n)
-	case n%10 == 3:
-		return fmt.Sprintf("%drd", n)
-	}
-	return fmt.Sprintf("%dth", n)
 }
