@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
@@ -84,7 +85,34 @@ func (a *App) runSink() service.Sink {
 // "run:finished". One run at a time: it fails while one goes. An invalid
 // workflow does not start: the result carries the problems.
 func (a *App) StartRun(w workflow.Workflow, path string) (service.StartResult, error) {
-	return a.startRun(w, path, nil, "")
+	return a.startRun(w, path, nil, "", nil)
+}
+
+// StartRunWithInputs is StartRun (StartApprovedRun when approved is not
+// empty, StartRunFrom when from is set) of a workflow that declares
+// inputs, with the values of its Run form by name, as typed (a string
+// input's text as it is, the others JSON: the CLI's --input rule). Inputs
+// that do not fit do not start it: the result's input_problems say why,
+// input by input.
+func (a *App) StartRunWithInputs(w workflow.Workflow, path string, approved []string, from string, inputTexts map[string]string) (service.StartResult, error) {
+	return a.startRun(w, path, approved, from, inputTexts)
+}
+
+// InputsForm is what the Run form asks for: the workflow's declared
+// inputs in the file's order, or why its inputs schema is unusable.
+type InputsForm struct {
+	Fields   []inputs.Field   `json:"fields"`
+	Problems []inputs.Problem `json:"problems"`
+}
+
+// WorkflowInputs returns the inputs w declares, for the Run form.
+func (a *App) WorkflowInputs(w workflow.Workflow) InputsForm {
+	s, probs := inputs.Parse(w.Inputs)
+	f := InputsForm{Fields: []inputs.Field{}, Problems: nonNil(probs)}
+	if s != nil {
+		f.Fields = s.Fields
+	}
+	return f
 }
 
 // StartApprovedRun is StartRun after the user approved, in the dialog, the
@@ -92,7 +120,7 @@ func (a *App) StartRun(w workflow.Workflow, path string) (service.StartResult, e
 // are recorded as approved, then the run starts if nothing else waits. A
 // step whose content changed since is not approved by an old fingerprint.
 func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []string) (service.StartResult, error) {
-	return a.startRun(w, path, approved, "")
+	return a.startRun(w, path, approved, "", nil)
 }
 
 // StartRunFrom runs w from the node (a node in a loop body from its
@@ -101,7 +129,7 @@ func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []stri
 // It does not start when the workflow has not run since Weft started, or
 // a step before the node changed since: Error says which.
 func (a *App) StartRunFrom(w workflow.Workflow, path, nodeID string, approved []string) (service.StartResult, error) {
-	return a.startRun(w, path, approved, nodeID)
+	return a.startRun(w, path, approved, nodeID, nil)
 }
 
 // PinSource is a step's outputs in the last run, to pin.
@@ -141,9 +169,9 @@ func (a *App) FollowTemporalRun(runID string) (service.StartResult, error) {
 }
 
 // startRun starts a run of the editor: steps with pinned data use it.
-func (a *App) startRun(w workflow.Workflow, path string, approved []string, from string) (service.StartResult, error) {
+func (a *App) startRun(w workflow.Workflow, path string, approved []string, from string, inputTexts map[string]string) (service.StartResult, error) {
 	res, err := a.service().Start(a.context(), service.StartRequest{Workflow: &w, Path: path, From: from, UsePinned: true,
-		Approver: service.Preapproved(approved), ApprovedBy: "desktop", Sink: a.runSink()})
+		Approver: service.Preapproved(approved), ApprovedBy: "desktop", Sink: a.runSink(), InputTexts: inputTexts})
 	if err != nil {
 		return service.StartResult{}, err
 	}

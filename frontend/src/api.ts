@@ -36,6 +36,7 @@ import type {
   RunResponse,
   RunStart,
   RunStatusView,
+  InputsForm,
   PinSource,
   ApprovalStep,
   ToolCatalogResult,
@@ -213,12 +214,15 @@ export const api = {
   },
   // --- Run panel (app_run.go) ---
   /** Starts a run in the background; started false with problems or approval steps when it cannot. */
-  async startRun(w: Workflow, path: string, approved?: string[], from?: string): Promise<RunStart> {
-    const r = (await (from
-      ? App.StartRunFrom(w, path, from, approved ?? [])
-      : approved
-        ? App.StartApprovedRun(w, path, approved)
-        : App.StartRun(w, path)));
+  /** inputs are a Run form's values by name, as typed: Go parses and checks them (input_problems when they do not fit). */
+  async startRun(w: Workflow, path: string, approved?: string[], from?: string, inputs?: Record<string, string>): Promise<RunStart> {
+    const r = await (inputs
+      ? App.StartRunWithInputs(w, path, approved ?? [], from ?? '', inputs)
+      : from
+        ? App.StartRunFrom(w, path, from, approved ?? [])
+        : approved
+          ? App.StartApprovedRun(w, path, approved)
+          : App.StartRun(w, path));
     return {
       started: !!r?.started,
       error: r?.error ?? '',
@@ -226,7 +230,13 @@ export const api = {
       approval: r?.approval ?? [],
       warnings: r?.warnings ?? [],
       missing_secrets: r?.missing_secrets ?? [],
+      input_problems: r?.input_problems ?? [],
     };
+  },
+  /** The inputs a workflow declares, in its file's order, for the Run form; problems when its schema is unusable. */
+  async workflowInputs(w: Workflow): Promise<InputsForm> {
+    const f = await App.WorkflowInputs(w);
+    return { fields: f?.fields ?? [], problems: f?.problems ?? [] };
   },
   /** Which Temporal credentials are set (their values never come back). */
   async getTemporalCredentials(): Promise<TemporalCredentials> {

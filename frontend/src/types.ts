@@ -3,7 +3,7 @@
 // Only types with no Go counterpart are written here, and Filled: Go writes
 // a nil list as null, so the lists a result may hold are `T[] | null`; the
 // api module puts [] in their place and says so with Filled.
-import type { approval, assistant, credentials, failure, flow, llm, main, planner, schedule, service, settings, tools, validate, workflow } from './gen/bindings';
+import type { approval, assistant, credentials, failure, flow, inputs, llm, main, planner, schedule, service, settings, tools, validate, workflow } from './gen/bindings';
 
 /** T with the members K neither null nor absent (api.ts filled them in). */
 export type Filled<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
@@ -109,6 +109,11 @@ export type ApprovalDisplay = approval.Display;
 export type DisplayField = approval.Field;
 export type RunStart = Filled<service.StartResult, 'problems' | 'approval' | 'warnings'>;
 export type NeededSecret = service.NeededSecret;
+/** A workflow's declared input, as its Run form asks for it. */
+export type InputField = inputs.Field;
+/** Why an input (or the inputs schema) was refused. */
+export type InputProblem = inputs.Problem;
+export type InputsForm = Filled<main.InputsForm, 'fields' | 'problems'>;
 /** The "run:finished" event. */
 export type RunFinished = service.Finished;
 /** The "run:replanned" event: a new plan, as a change to review. */

@@ -613,6 +613,36 @@ export namespace flow {
   }
 }
 
+export namespace inputs {
+  /** Field is one declared input, as a form shows it. */
+  export interface Field {
+    name: string;
+    type: string;
+    title?: string;
+    description?: string;
+    required: boolean;
+    /** Default is the schema's default, if any (JSON). */
+    default?: unknown;
+    /** Enum lists the allowed values, when the schema names them. */
+    enum?: unknown[];
+    /**
+     * Secret: the schema marks the input writeOnly or format password.
+     * Its value is redacted wherever the run writes or shows text, left
+     * out of the recorded inputs, and never remembered by a form.
+     */
+    secret: boolean;
+  }
+
+  /**
+   * Problem is one thing wrong with the schema or with a value; Input names
+   * the input ("" for the schema as a whole).
+   */
+  export interface Problem {
+    input?: string;
+    message: string;
+  }
+}
+
 export namespace llm {
   /** ConnectionInfo is what the Preferences "Test connection" button shows. */
   export interface ConnectionInfo {
@@ -716,6 +746,15 @@ export namespace main {
     words?: string;
     /** Next are the next run times (RFC 3339, local time). */
     next: string[] | null;
+  }
+
+  /**
+   * InputsForm is what the Run form asks for: the workflow's declared
+   * inputs in the file's order, or why its inputs schema is unusable.
+   */
+  export interface InputsForm {
+    fields: inputs.Field[] | null;
+    problems: inputs.Problem[] | null;
   }
 
   /** NewSchedule is a schedule the person asks for in the dialog. */
@@ -1090,6 +1129,12 @@ export namespace service {
      * without them (Error lists them), so nothing runs half way.
      */
     missing_secrets?: service.NeededSecret[];
+    /**
+     * InputProblems say, input by input, why the run's inputs were
+     * refused (Error says it all in one line): a form shows each at its
+     * field.
+     */
+    input_problems?: inputs.Problem[];
     schedule?: schedule.Schedule;
   }
 
@@ -1163,6 +1208,12 @@ export namespace service {
      * without them (Error lists them), so nothing runs half way.
      */
     missing_secrets?: service.NeededSecret[];
+    /**
+     * InputProblems say, input by input, why the run's inputs were
+     * refused (Error says it all in one line): a form shows each at its
+     * field.
+     */
+    input_problems?: inputs.Problem[];
     updated: schedule.Schedule[] | null;
   }
 
@@ -1190,6 +1241,12 @@ export namespace service {
      * without them (Error lists them), so nothing runs half way.
      */
     missing_secrets?: service.NeededSecret[];
+    /**
+     * InputProblems say, input by input, why the run's inputs were
+     * refused (Error says it all in one line): a form shows each at its
+     * field.
+     */
+    input_problems?: inputs.Problem[];
   }
 
   /** Status says whether a run goes and what it waits for. */
@@ -1512,6 +1569,12 @@ export namespace workflow {
      * the steps after, never run.
      */
     pinned?: Record<string, unknown>;
+    /**
+     * Inputs declares what a run is given (package inputs): a JSON
+     * Schema object whose properties are the inputs, read by steps as
+     * {{inputs.NAME}}. Kept as written (property order is the form's).
+     */
+    inputs?: unknown;
     /** members this version does not know, kept as they are */
     [extra: string]: unknown;
   }
@@ -1916,6 +1979,18 @@ export function StartRunFrom(w: workflow.Workflow, path: string, nodeID: string,
 }
 
 /**
+ * StartRunWithInputs is StartRun (StartApprovedRun when approved is not
+ * empty, StartRunFrom when from is set) of a workflow that declares
+ * inputs, with the values of its Run form by name, as typed (a string
+ * input's text as it is, the others JSON: the CLI's --input rule). Inputs
+ * that do not fit do not start it: the result's input_problems say why,
+ * input by input.
+ */
+export function StartRunWithInputs(w: workflow.Workflow, path: string, approved: string[] | null, from: string, inputTexts: Record<string, string> | null): Promise<service.StartResult> {
+  return bound('StartRunWithInputs')(w, path, approved, from, inputTexts);
+}
+
+/**
  * StopRun cancels the run in progress (an escalation waiting for an answer
  * ends with it). It reports whether there was one.
  */
@@ -1993,6 +2068,11 @@ export function ValidateWorkflow(w: workflow.Workflow): Promise<validate.Result>
  */
 export function WorkflowFileTrust(path: string): Promise<service.FileTrust> {
   return bound('WorkflowFileTrust')(path);
+}
+
+/** WorkflowInputs returns the inputs w declares, for the Run form. */
+export function WorkflowInputs(w: workflow.Workflow): Promise<main.InputsForm> {
+  return bound('WorkflowInputs')(w);
 }
 
 /**

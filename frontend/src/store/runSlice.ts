@@ -17,6 +17,8 @@ import type {
   RunRecord,
   RunReplan,
   ApprovalStep,
+  InputField,
+  InputProblem,
   WorkflowNode,
 } from '../types';
 import type { StoreState } from './index';
@@ -75,6 +77,17 @@ export interface RunApproval {
   from?: string;
 }
 
+/** A run of a workflow that declares inputs, waiting for its Run form. */
+export interface RunInputsAsk {
+  fields: InputField[];
+  /** what the fields show first: the values last used for the file, else the defaults */
+  values: Record<string, string>;
+  /** why the last start refused them (Go's check), by input; input '' or absent: the whole */
+  problems: InputProblem[];
+  /** the run waits to start from this node (run from here) */
+  from?: string;
+}
+
 export interface RunSlice {
   runPhase: RunPhase;
   runId: string | null;
@@ -99,6 +112,8 @@ export interface RunSlice {
   runWarnings: string[];
   /** a replanned version waiting for approval of its side-effect steps */
   runApproval: RunApproval | null;
+  /** the Run form of a workflow that declares inputs */
+  runInputs: RunInputsAsk | null;
   runReplan: RunReplan | null;
   /** the user answered Replan and the planner works */
   runReplanning: boolean;
@@ -126,6 +141,7 @@ export interface RunSlice {
   setRunFixOffer(o: FixOffer | null): void;
   setRunFixOffer(o: FixOffer | null): void;
   setRunApproval(a: RunApproval | null): void;
+  setRunInputs(a: RunInputsAsk | null): void;
   setCanReplan(b: boolean): void;
   setLogFilter(f: LogFilter): void;
   setLogQuery(q: string): void;
@@ -341,6 +357,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
   runProblems: [],
   runWarnings: [],
   runApproval: null,
+  runInputs: null,
   runReplan: null,
   runReplanning: false,
   runFixOffer: null,
@@ -446,6 +463,10 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
 
   setRunApproval(runApproval) {
     set({ runApproval });
+  },
+
+  setRunInputs(runInputs) {
+    set({ runInputs });
   },
 
   setCanReplan(canReplan) {

@@ -69,6 +69,7 @@ beforeEach(() => {
     followTemporalRun: vi.fn().mockResolvedValue(started()),
     pendingApprovals: vi.fn().mockResolvedValue([]),
     workflowFileTrust: vi.fn().mockResolvedValue({ path: '/tmp/fixture.json', trusted: true, why: 'saved in Weft', changed: false }),
+    workflowInputs: vi.fn().mockResolvedValue({ fields: [], problems: [] }),
   };
 });
 

@@ -13,6 +13,7 @@ import { ReviewBanner } from '../assistant/ReviewBanner';
 import { assistantActions } from '../assistant/actions';
 import { runActions as defaultRunActions } from './actions';
 import { ApprovalDialog } from './ApprovalDialog';
+import { RunInputsDialog } from './RunInputsDialog';
 import { EscalationDialog } from './EscalationDialog';
 import { outcomeLabel, plural } from './format';
 import { RunHistory } from './RunHistory';
@@ -49,6 +50,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
   const problems = useStore((s) => s.runProblems);
   const warnings = useStore((s) => s.runWarnings);
   const approval = useStore((s) => s.runApproval);
+  const runInputs = useStore((s) => s.runInputs);
   const fileTrust = useStore((s) => (s.fileTrustFor === s.path ? s.fileTrust : null));
   const replan = useStore((s) => s.runReplan);
   const proposal = useStore((s) => s.proposal);
@@ -188,6 +190,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
           onCancel={actions.cancelApproval}
         />
       )}
+      {runInputs && <RunInputsDialog key={JSON.stringify(runInputs)} ask={runInputs} onRun={(v) => void actions.runWithInputs(v)} onCancel={actions.cancelInputs} />}
       {esc && (
         <EscalationDialog
           esc={esc}

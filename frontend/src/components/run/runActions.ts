@@ -9,13 +9,14 @@ import type { AppStore } from '../../store/index';
 import { logEntryFor } from '../../store/runSlice';
 import { refreshFileTrust } from '../../store/trustSlice';
 import { setPinned } from '../../graph/edit';
-import type { RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunResponse, RunStart, Workflow } from '../../types';
+import type { InputProblem, RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunResponse, RunStart, Workflow } from '../../types';
+import { declaresInputs, given as givenInputs, initialValues, remember } from './inputsForm';
 
 export type RunApi = Pick<
   Api,
   'startRun' | 'lastOutputs' | 'approveSteps' | 'stopRun' | 'respondEscalation' | 'keepFix' | 'runStatus' | 'canReplan' | 'runHistory' | 'runEvents' | 'onRun' | 'log'
 > &
-  Partial<Pick<Api, 'temporalRunsGoing' | 'followTemporalRun' | 'pendingApprovals' | 'workflowFileTrust'>>;
+  Partial<Pick<Api, 'temporalRunsGoing' | 'followTemporalRun' | 'pendingApprovals' | 'workflowFileTrust' | 'workflowInputs'>>;
 
 /** The chat entry id a replan proposal carries: it belongs to no message. */
 export const RUN_REPLAN_ENTRY = -1;
@@ -159,15 +160,35 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     });
   }
 
+  // The Run form's values of the start under way, kept while steps wait for approval.
+  let inputsGiven: { docId: string; values: Record<string, string> } | null = null;
+
   /**
    * start runs the document. When steps a model wrote need approval it opens the approval
    * dialog instead; approved lists the fingerprints of the steps the person approved there
-   * (approve all): exactly the content shown.
+   * (approve all): exactly the content shown. A workflow that declares inputs first asks for
+   * them (the Run form, runWithInputs); inputs are the form's values.
    */
-  async function start(approved?: string[], from?: string): Promise<void> {
+  async function start(approved?: string[], from?: string, inputs?: Record<string, string>): Promise<void> {
+    const doc = store.getState().doc;
+    if (inputs && doc) inputsGiven = { docId: doc.id, values: inputs };
+    else if (!approved) {
+      inputsGiven = null;
+      if (declaresInputs(doc) && typeof apiImpl.workflowInputs === 'function') {
+        await askInputs(from);
+        return;
+      }
+    }
+    const sent = inputsGiven && inputsGiven.docId === doc?.id ? inputsGiven.values : undefined;
     await launch(
-      (doc, path) => apiImpl.startRun(doc, path, approved, from),
+      (doc, path) => (sent ? apiImpl.startRun(doc, path, approved, from, sent) : apiImpl.startRun(doc, path, approved, from)),
       (r) => {
+        if (r.input_problems?.length) {
+          // Go refused the values: the form again, each problem at its field.
+          store.getState().runStartFailed('');
+          void askInputs(from, r.input_problems, sent);
+          return;
+        }
         if (r.missing_secrets?.length) {
           // Secrets this computer lacks: ask for them instead of starting.
           store.getState().runStartFailed('');
@@ -185,6 +206,38 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     );
     // Approving a file's steps trusts it; a refused run may have found it changed on disk.
     await refreshTrust();
+  }
+
+  /** askInputs opens the Run form: the declared inputs, with the values last used (or those just refused, with why). */
+  async function askInputs(from?: string, problems: InputProblem[] = [], values?: Record<string, string>): Promise<void> {
+    const { doc, path } = store.getState();
+    if (!doc || typeof apiImpl.workflowInputs !== 'function') return;
+    try {
+      const form = await apiImpl.workflowInputs(doc);
+      if (store.getState().doc !== doc) return;
+      if (form.problems.length) {
+        store.getState().runStartFailed(`The workflow's inputs: ${form.problems.map((p) => p.message).join('; ')}`);
+        return;
+      }
+      const shown = { ...initialValues(path || doc.id, form.fields), ...(values ?? {}) };
+      store.getState().setRunInputs({ fields: form.fields, values: shown, problems, from });
+      showRunTab();
+    } catch (e) {
+      store.getState().runStartFailed(errorMessage(e));
+    }
+  }
+
+  /** runWithInputs starts the run with the Run form's values (remembered for the file, except secret ones). */
+  async function runWithInputs(values: Record<string, string>): Promise<void> {
+    const { runInputs: ask, doc, path } = store.getState();
+    if (!ask || !doc) return;
+    remember(path || doc.id, ask.fields, values);
+    store.getState().setRunInputs(null);
+    await start(undefined, ask.from, givenInputs(ask.fields, values));
+  }
+
+  function cancelInputs(): void {
+    store.getState().setRunInputs(null);
   }
 
   function refreshTrust(): Promise<void> {
@@ -499,6 +552,8 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     pinFromRun,
     unpin,
     approve,
+    runWithInputs,
+    cancelInputs,
     approveStep,
     approveOnly,
     review,
