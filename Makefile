@@ -107,7 +107,8 @@ FUZZ_TARGETS := \
 	./backend/settings:FuzzLoadSettings \
 	./backend/runner:FuzzParseRetryAfter \
 	./backend/schedule:FuzzParseCron \
-	./backend/llm:FuzzRetryAfter
+	./backend/llm:FuzzRetryAfter \
+	./backend/testcase:FuzzDecode
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
