@@ -220,10 +220,10 @@ func TestIfWithOneBranchFixedOnSecondCall(t *testing.T) {
 			t.Errorf("feedback lacks %q:\n%s", want, fb)
 		}
 	}
-	// The re-ask replays the bad reply as the assistant's turn.
+	// The re-ask is the first request plus its feedback.
 	req := c.request(1)
-	if req[len(req)-2].Role != llm.RoleAssistant || req[len(req)-2].Content != oneBranch {
-		t.Error("the re-ask does not replay the previous reply")
+	if len(req) != len(c.request(0))+1 || req[len(req)-1].Role != llm.RoleUser {
+		t.Errorf("the re-ask should be the first request plus its feedback, got %d messages", len(req))
 	}
 }
 

@@ -76,6 +76,9 @@ func (e *StageError) Describe() string {
 	if e.Line > 0 {
 		fmt.Fprintf(&b, "Position in the JSON: line %d, column %d.\n", e.Line, e.Column)
 	}
+	if e.Near != "" {
+		fmt.Fprintf(&b, "That line of your reply: %s\n", e.Near)
+	}
 	if e.Path != "" {
 		fmt.Fprintf(&b, "Item: %s\n", e.Path)
 	}
@@ -93,12 +96,32 @@ func writeProblems(b *strings.Builder, o *outcome) {
 // planner and the assistant both send it; it returns how many it wrote.
 func WriteProblemList(b *strings.Builder, problems []validate.Problem, refs func(validate.Problem) string) int {
 	n := 0
+	start := b.Len()
+	// Past maxProblemText, the rest are named by code and step only: a
+	// reply with hundreds of the same mistake gets one line for them, not
+	// a re-ask larger than the reply.
+	type rest struct {
+		code string
+		refs []string
+	}
+	var more []*rest
+	byCode := map[string]*rest{}
 	for _, sev := range []validate.Severity{validate.SeverityError, validate.SeverityWarning} {
 		for _, p := range problems {
 			if p.Severity != sev {
 				continue
 			}
 			n++
+			if b.Len()-start > maxProblemText {
+				r := byCode[p.Code]
+				if r == nil {
+					r = &rest{code: p.Code}
+					byCode[p.Code] = r
+					more = append(more, r)
+				}
+				r.refs = append(r.refs, refs(p))
+				continue
+			}
 			fmt.Fprintf(b, "%d. %s [%s]", n, p.Message, p.Code)
 			if sev == validate.SeverityWarning {
 				b.WriteString(" (warning)")
@@ -109,8 +132,23 @@ func WriteProblemList(b *strings.Builder, problems []validate.Problem, refs func
 			b.WriteByte('\n')
 		}
 	}
+	for _, r := range more {
+		shown := r.refs
+		if len(shown) > 40 {
+			shown = shown[:40]
+		}
+		fmt.Fprintf(b, "And %d more [%s], the same kind of problem: %s", len(r.refs), r.code, strings.Join(shown, "; "))
+		if len(r.refs) > len(shown) {
+			fmt.Fprintf(b, "; and %d more", len(r.refs)-len(shown))
+		}
+		b.WriteByte('\n')
+	}
 	return n
 }
+
+// maxProblemText is how much of a re-ask's problem list is written out
+// in full.
+const maxProblemText = 4 << 10
 
 // problemRefs names the steps and edges of a problem by the ids the model
 // wrote, which is what it must edit.

@@ -172,10 +172,11 @@ func TestPlanTruncatedReplyIsReasked(t *testing.T) {
 			t.Errorf("re-ask lacks %q:\n%s", want, reask)
 		}
 	}
-	// The cut-off text goes back as the assistant turn, unchanged.
+	// The cut-off text does not go back: the re-ask is the first
+	// request plus its feedback.
 	msgs := fake.calls[1]
-	if msgs[len(msgs)-2].Role != llm.RoleAssistant || msgs[len(msgs)-2].Content != cut {
-		t.Errorf("the cut-off reply should precede the re-ask")
+	if len(msgs) != len(fake.calls[0])+1 || strings.Contains(msgs[len(msgs)-1].Content, cut) {
+		t.Errorf("the re-ask should be the first request plus its feedback, got %d messages", len(msgs))
 	}
 }
 
@@ -211,8 +212,8 @@ func TestPlanIfMissingBranchFixedOnSecondCall(t *testing.T) {
 		t.Errorf("the first re-ask of 3 carries neither an example nor the simplified request:\n%s", reask)
 	}
 	msgs := fake.calls[1]
-	if len(msgs) != 4 || msgs[2].Role != llm.RoleAssistant || msgs[2].Content != replyIfOneBranch {
-		t.Errorf("call 2 should carry the conversation plus the previous reply, got %d messages", len(msgs))
+	if len(msgs) != 3 || msgs[2].Role != llm.RoleUser || msgs[1].Content != fake.calls[0][1].Content {
+		t.Errorf("call 2 should be the first request plus its feedback, got %d messages", len(msgs))
 	}
 }
 
@@ -247,8 +248,8 @@ func TestPlanAlwaysInvalidGivesBestDraft(t *testing.T) {
 			t.Errorf("final re-ask lacks %q:\n%s", want, final)
 		}
 	}
-	if len(fake.calls[2]) != 6 {
-		t.Errorf("call 3 should carry 6 messages (system, goal, 2×(reply, re-ask)), got %d", len(fake.calls[2]))
+	if len(fake.calls[2]) != 3 {
+		t.Errorf("call 3 should carry 3 messages (system, goal, the last feedback), got %d", len(fake.calls[2]))
 	}
 }
 

@@ -49,6 +49,9 @@ type StageError struct {
 	Msg          string
 	Line, Column int    // for JSON errors, 1-based, in the extracted JSON text
 	Path         string // item path for item errors, e.g. "steps[3]" or "edges[2].output"
+	// Near is the reply's text where the error is (the line, cut), for a
+	// re-ask, which does not send the reply back.
+	Near string
 }
 
 func (e *StageError) Error() string {

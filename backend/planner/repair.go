@@ -29,6 +29,7 @@ func repairJSON(s string) (string, []Warning, bool, error) {
 		return s, nil, false, nil
 	}
 	line, col, msg := strictError(s)
+	near := nearLine(s, line)
 	// The linear repair knows exactly what it fixed; what it cannot do
 	// goes to the library (whose cost grows with the square of the size,
 	// hence the cap), and the kinds of fixes are then read off the input.
@@ -53,7 +54,7 @@ func repairJSON(s string) (string, []Warning, bool, error) {
 	}
 	if !ok || !validJSON(repaired) {
 		if len(s) > maxLibraryRepair {
-			return "", nil, false, &StageError{Stage: StageRepair, Line: line, Column: col, Msg: fmt.Sprintf(
+			return "", nil, false, &StageError{Stage: StageRepair, Line: line, Column: col, Near: near, Msg: fmt.Sprintf(
 				"invalid JSON: %s (the reply is too large, %d KB, for a full local repair)", msg, len(s)>>10)}
 		}
 		var rerr error
@@ -62,7 +63,7 @@ func repairJSON(s string) (string, []Warning, bool, error) {
 			rerr = errors.New("the repaired text is still not valid JSON")
 		}
 		if rerr != nil {
-			return "", nil, false, &StageError{Stage: StageRepair, Line: line, Column: col,
+			return "", nil, false, &StageError{Stage: StageRepair, Line: line, Column: col, Near: near,
 				Msg: fmt.Sprintf("invalid JSON: %s (local repair failed: %v)", msg, rerr)}
 		}
 		fixes = lexJSONish(s)
@@ -119,6 +120,28 @@ func strictError(s string) (int, int, string) {
 	}
 	line, col := workflow.LineCol([]byte(s), int64(len(s)))
 	return line, col, err.Error()
+}
+
+// maxNear bounds the quote of the line a JSON error is on.
+const maxNear = 160
+
+// nearLine is the text of the 1-based line of s, cut to maxNear bytes:
+// what a re-ask quotes of the reply, which it does not send back whole.
+func nearLine(s string, line int) string {
+	for i := 1; i < line; i++ {
+		nl := strings.IndexByte(s, '\n')
+		if nl < 0 {
+			return ""
+		}
+		s = s[nl+1:]
+	}
+	if nl := strings.IndexByte(s, '\n'); nl >= 0 {
+		s = s[:nl]
+	}
+	if len(s) > maxNear {
+		s = strings.ToValidUTF8(s[:maxNear], "") + "…"
+	}
+	return s
 }
 
 // Repair kinds, in the order warnings list them.

@@ -9,6 +9,7 @@ package reask
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -125,16 +126,19 @@ type Run struct {
 	OK bool
 }
 
-// maxEcho bounds how much of an unusable reply is sent back to the model
-// with its feedback: the conversation must not grow without bound.
-const maxEcho = 64 << 10
-
 // Ask runs the loop over msgs (which it copies). An error is the
 // transport's, the server's or the context's: never counted as an
 // attempt, since nothing the model wrote was judged.
+//
+// A re-ask is the first request plus the feedback on the last reply, and
+// nothing else: the unusable replies are not sent back (the feedback
+// quotes what of one the model needs: where it failed, what was
+// dropped), so a re-ask costs the first request's tokens plus its
+// feedback's, whatever the replies held and however many came before.
 func Ask(ctx context.Context, client llm.Client, msgs []llm.Message, cfg Config, judge Judge) (*Run, error) {
 	run := &Run{Max: Calls(cfg.MaxRepairAttempts)}
-	msgs = append([]llm.Message(nil), msgs...)
+	first := slices.Clip(append([]llm.Message(nil), msgs...))
+	msgs = first
 	reason := ""
 	for n := 1; n <= run.Max; n++ {
 		if err := ctx.Err(); err != nil {
@@ -167,8 +171,7 @@ func Ask(ctx context.Context, client llm.Client, msgs []llm.Message, cfg Config,
 			}
 		}
 		reason = v.Reason
-		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Content: Clip(reply.Text, maxEcho)},
-			llm.Message{Role: llm.RoleUser, Content: text})
+		msgs = append(first, llm.Message{Role: llm.RoleUser, Content: text})
 	}
 	return run, nil
 }

@@ -110,3 +110,58 @@ type failing struct{}
 func (failing) Chat(context.Context, []llm.Message, llm.Options) (llm.Reply, error) {
 	return llm.Reply{}, errors.New("connection refused")
 }
+
+// bigReplies answers every call with a long unusable reply and keeps every
+// request.
+type bigReplies struct {
+	mu   sync.Mutex
+	reqs [][]llm.Message
+}
+
+func (b *bigReplies) Chat(_ context.Context, msgs []llm.Message, _ llm.Options) (llm.Reply, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.reqs = append(b.reqs, append([]llm.Message(nil), msgs...))
+	return llm.Reply{Text: `{"steps": [` + strings.Repeat(`{"id": "x", "tool_name": "nope"}, `, 300) + `{"id": "y"`}, nil
+}
+
+// TestReaskAddsOnlyTheFeedback: whatever the replies held and however many
+// came before, a re-ask is the first request plus one message, the
+// feedback on the last reply, for each judge.
+func TestReaskAddsOnlyTheFeedback(t *testing.T) {
+	size := func(msgs []llm.Message) int {
+		n := 0
+		for _, m := range msgs {
+			n += len(m.Content)
+		}
+		return n
+	}
+	judges := map[string]func(c llm.Client){
+		"planner": func(c llm.Client) {
+			_, _ = planner.PlanWorkflow(context.Background(), c, "back up my notes", planner.Config{MaxRepairAttempts: 4})
+		},
+		"critic": func(c llm.Client) { _, _ = critic.Check(context.Background(), c, critic.Input{Criteria: "done"}, 4) },
+	}
+	for name, ask := range judges {
+		b := &bigReplies{}
+		ask(b)
+		if len(b.reqs) < 3 {
+			t.Fatalf("%s: %d calls, want re-asks", name, len(b.reqs))
+		}
+		first := b.reqs[0]
+		for i, req := range b.reqs[1:] {
+			if len(req) != len(first)+1 || req[len(req)-1].Role != llm.RoleUser {
+				t.Errorf("%s: re-ask %d has %d messages, want the first %d and the feedback", name, i+1, len(req), len(first))
+				continue
+			}
+			for k := range first {
+				if req[k].Role != first[k].Role || req[k].Content != first[k].Content {
+					t.Errorf("%s: re-ask %d changed message %d of the first request", name, i+1, k)
+				}
+			}
+			if fb := len(req[len(req)-1].Content); size(req)-size(first) != fb || fb > 8<<10 {
+				t.Errorf("%s: re-ask %d adds %d bytes, its feedback is %d", name, i+1, size(req)-size(first), fb)
+			}
+		}
+	}
+}
