@@ -88,6 +88,10 @@ type Options struct {
 	// not ones Weft wrote or the person reviewed): every step that acts or
 	// routes needs approval, whoever wrote it (approval.Scope.File).
 	ReviewFile bool
+	// KeepAttempts writes the attempts record (attempts.jsonl) in the
+	// run folder: each attempt's arguments and whole outputs, secrets
+	// hidden, for recording a test case from the run (attempts.go).
+	KeepAttempts bool
 	// UsePinned makes steps with pinned data (Workflow.Pinned) use it
 	// instead of running: the editor's development runs. Without it such
 	// steps run for real and a warning says so (headless runs, unless
@@ -246,6 +250,8 @@ type run struct {
 	// workflow's folder (effects.go).
 	confined map[string]bool
 	root     string
+	// attempts is the attempts record (Options.KeepAttempts).
+	attempts attemptLog
 
 	// vars are the outputs by node key (every key; maps are never
 	// mutated once set), set the keys that have some: the walk's, or
@@ -367,6 +373,9 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		}
 	}
 	redactResult(r.red, result)
+	if err := r.attempts.close(); err != nil {
+		result.Warnings = append(result.Warnings, r.red.String("the attempts record is incomplete: "+err.Error()))
+	}
 	if err := r.log.writeWorkflow(w); err != nil {
 		result.Warnings = append(result.Warnings, r.red.String("could not save the workflow copy: "+err.Error()))
 	}
@@ -463,7 +472,9 @@ func (r *run) runAttempt(ctx context.Context, c flow.Command) (map[string]any, *
 	if isAI(n) && (len(c.Failures) > 0 || c.Instruction != "") {
 		rc = &retryContext{Attempt: c.Attempt, MaxAttempts: c.MaxAttempts, Failures: c.Failures, Instruction: c.Instruction, Learnings: r.learnings(flow.ToolName(n), 3)}
 	}
-	return r.attempt(ctx, n, c.Attempt, rc, args, argErr)
+	out, f := r.attempt(ctx, n, c.Attempt, rc, args, argErr)
+	r.keepAttempt(n, c.Attempt, args, out, f)
+	return out, f
 }
 
 // newRun is the state of a run of w (Run), or of one step of it (Step):
