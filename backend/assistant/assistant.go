@@ -507,6 +507,10 @@ func classify(text string) classified {
 	}
 	fixed, rws, rerr := planner.RepairJSON(js)
 	if rerr != nil {
+		if alt, where, ok := planner.FindObject(context.Background(), text, "patch"); ok && isPatchObject(gjson.Parse(alt)) {
+			ws = append(ws, Warning{Stage: planner.StageAlign, Message: "the reply is not in the patch format; read the patch at " + where})
+			return classified{kind: KindPatch, prose: prose, json: alt, warnings: ws}
+		}
 		kind := changeKind(js)
 		if kind == "" {
 			return classified{kind: KindConversation, message: visible}
@@ -521,6 +525,12 @@ func classify(text string) classified {
 		// holds the first patch key instead.
 		if alt, aws, ok := patchFromText(visible); ok {
 			return classified{kind: KindPatch, prose: proseAround(visible, alt), json: alt, warnings: aws}
+		}
+		// Under an envelope, at any depth, inside a JSON string: the
+		// object whose keys are the patch's.
+		if alt, where, ok := planner.FindObject(context.Background(), text, "patch"); ok && isPatchObject(gjson.Parse(alt)) {
+			ws = append(ws, Warning{Stage: planner.StageAlign, Message: "the reply is not in the patch format; read the patch at " + where})
+			return classified{kind: KindPatch, prose: prose, json: alt, warnings: ws}
 		}
 	}
 	switch {

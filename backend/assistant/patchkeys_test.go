@@ -1,6 +1,7 @@
 package assistant
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -57,4 +58,35 @@ func containsWarningText(ws []Warning, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestPatchFoundWhereverItIs: a patch under an envelope, in a JSON string
+// (once or twice encoded), or both, is read as the patch, with a warning
+// that says where it was; prose around an example object is not.
+func TestPatchFoundWhereverItIs(t *testing.T) {
+	patch := `{"remove_node_ids": ["notify"], "message": "drop the notice"}`
+	enc := func(s string) string { return strings.TrimSpace(string(mustJSON(s))) }
+	for name, text := range map[string]string{
+		"envelope":           `{"response": {"result": ` + patch + `}}`,
+		"JSON string":        enc(patch),
+		"JSON string twice":  enc(enc(patch)),
+		"envelope of string": `{"output": ` + enc(patch) + `}`,
+		"list envelope":      `{"choices": [{"content": ` + enc(patch) + `}]}`,
+	} {
+		c := classify(text)
+		if c.kind != KindPatch || !gjson.Get(c.json, "remove_node_ids").IsArray() {
+			t.Errorf("%s: kind %q json %s\n%s", name, c.kind, c.json, text)
+		}
+	}
+	if c := classify(`{"response": {"note": "nothing to change"}}`); c.kind == KindPatch {
+		t.Errorf("an envelope with no patch keys read as a patch: %s", c.json)
+	}
+}
+
+func mustJSON(s string) []byte {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }
