@@ -166,13 +166,19 @@ type block struct {
 // updates). Steps of a type f disables are refused, not left out: the
 // features stage says so, and asking for them again would not help.
 func MeasureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f Features) Unused {
+	return measureUnused(reply, nodes, edges, f, true)
+}
+
+// measureUnused is MeasureUnused; fast false skips the fast path (tests
+// compare the two).
+func measureUnused(reply string, nodes []workflow.Node, edges []workflow.Edge, f Features, fast bool) Unused {
 	b := newAlignBudget(context.Background())
 	m := newMeasurer(b)
 	var u Unused
 	visible, _, _ := stripThink(strings.TrimPrefix(reply, "\uFEFF"))
 	cands := scanCandidates(visible)
 	u.Text = proseChars(visible, cands)
-	if ok, pairs := m.cannotLeaveOut(visible, cands, nodes); ok {
+	if ok, pairs := m.cannotLeaveOut(visible, cands, nodes); ok && fast {
 		u.Edges = droppedEdges(&block{edges: pairs}, nodes, edges)
 		return u
 	}
@@ -282,6 +288,7 @@ type measurer struct {
 	b      *alignBudget
 	a      aligner
 	fields map[string]string // key → step field, "" for none
+	exact  map[string]string // key → step field spelled exactly, "" for none
 	edges  map[string]string // key → edge field, "" for none
 	like   map[*vnode]bool
 	types  map[string]workflow.NodeType // a type's name, as stepLike reads it → type ("-": near one)
@@ -313,7 +320,18 @@ func (m *measurer) typeName(s string) (workflow.NodeType, bool) {
 }
 
 func newMeasurer(b *alignBudget) *measurer {
-	return &measurer{b: b, fields: map[string]string{}, edges: map[string]string{}, like: map[*vnode]bool{}, types: map[string]workflow.NodeType{}}
+	return &measurer{b: b, fields: map[string]string{}, exact: map[string]string{}, edges: map[string]string{}, like: map[*vnode]bool{}, types: map[string]workflow.NodeType{}}
+}
+
+// exactField is the step field a key names as spelled (a field's name or
+// a synonym, as stepLike reads keys inside a step), "" when none.
+func (m *measurer) exactField(key string) string {
+	f, ok := m.exact[key]
+	if !ok {
+		f = stepFields.exact[norm(key)].canon
+		m.exact[key] = f
+	}
+	return f
 }
 
 // stepField is the step field a key names, "" when none.
@@ -460,9 +478,17 @@ func (m *measurer) countSteps(js string) (steps, ends int, pairs []edgeObj, ok b
 		field     string // the current key's step field
 		edge      string // the current key's edge field
 		step, end bool
-		from, to  string
-		n         int // an array's items
-		pair      [2]string
+		// sure: a key and value seen so far make this object a step
+		// as stepLike reads it in any context (a field spelled exactly,
+		// with a value that counts); inStep: an object it is inside is.
+		// Inside a step, stepLike matches keys exactly only (collect's
+		// inStep), so the scan does too, and spends no edit distance on
+		// the argument names of every step.
+		sure, inStep bool
+		key          string // the current key, as written
+		from, to     string
+		n            int // an array's items
+		pair         [2]string
 	}
 	stack := make([]frame, 0, 16)
 	expectKey := false
@@ -474,7 +500,17 @@ func (m *measurer) countSteps(js string) (steps, ends int, pairs []edgeObj, ok b
 	for i := 0; i < len(js); i++ {
 		switch c := js[i]; c {
 		case '{', '[':
-			stack = append(stack, frame{obj: c == '{'})
+			in := false
+			if len(stack) > 0 {
+				top := &stack[len(stack)-1]
+				in = top.inStep || top.sure
+				if top.sure && c == '[' && (top.key == "steps" || top.key == "nodes") {
+					// holdsPlan: the object is a plan, not a step, and
+					// what it holds is read out of step context.
+					return 0, 0, nil, false
+				}
+			}
+			stack = append(stack, frame{obj: c == '{', inStep: in})
 			expectKey = c == '{'
 		case '}', ']':
 			f := stack[len(stack)-1]
@@ -509,7 +545,13 @@ func (m *measurer) countSteps(js string) (steps, ends int, pairs []edgeObj, ok b
 			i = j
 			top := &stack[len(stack)-1]
 			if top.obj && expectKey {
-				top.field, top.edge = m.stepField(str), m.edgeField(str)
+				top.key = str
+				if top.inStep {
+					top.field = m.exactField(str)
+				} else {
+					top.field = m.stepField(str)
+				}
+				top.edge = m.edgeField(str)
 				if signals[top.field] && top.field != "step_type" && top.field != "kind" {
 					top.step = true
 					top.end = top.end || top.field == "loop_id"
@@ -528,8 +570,11 @@ func (m *measurer) countSteps(js string) (steps, ends int, pairs []edgeObj, ok b
 					t, named := m.typeName(str)
 					if named || top.field == "kind" && transformKinds[strings.ToLower(str)] {
 						top.step = true
+						top.sure = top.sure || t != "-" && m.exactField(top.key) == top.field
 					}
 					top.end = top.end || t == workflow.TypeEndLoop
+				case "tool_name":
+					top.sure = top.sure || str != "" && m.exactField(top.key) == "tool_name"
 				}
 				switch top.edge {
 				case "from":
@@ -890,7 +935,7 @@ func droppedEdges(bl *block, nodes []workflow.Node, edges []workflow.Edge) []str
 	if len(bl.edges) == 0 {
 		return nil
 	}
-	ref := map[string]int{}
+	ref := make(map[string]int, 3*len(nodes))
 	for j := range nodes {
 		for _, s := range []string{nodes[j].ID, nodes[j].Key, nodes[j].Name} {
 			if s != "" {
@@ -907,7 +952,7 @@ func droppedEdges(bl *block, nodes []workflow.Node, edges []workflow.Edge) []str
 			}
 		}
 	}
-	next := map[string][]string{}
+	next := make(map[string][]string, len(nodes))
 	for _, e := range edges {
 		next[e.From] = append(next[e.From], e.To)
 	}

@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/weft-dev/weft/backend/tools"
+	"github.com/weft-dev/weft/backend/validate"
 )
 
 // threeSteps are the steps of the known case: a reply that held three
@@ -283,4 +286,27 @@ func FuzzMeasureUnused(f *testing.F) {
 			t.Fatalf("%d steps named in a reply with %d objects", len(u.Steps)+len(u.Drafts), strings.Count(reply, "{"))
 		}
 	})
+}
+
+// BenchmarkPipelineRead is BenchmarkPipeline as the re-ask loop runs it
+// now: ReadReply (ParseOutput and the measure of what it left out), then
+// Validate, on the same valid replies. Issue 24 holds it within 20% of
+// BenchmarkPipeline at the commit before the schema-aligned work
+// (docs/benchmarks.md, "What a reading left out").
+func BenchmarkPipelineRead(b *testing.B) {
+	for _, n := range []int{20, 200, 2000} {
+		text := BenchSyntheticPlan(n)
+		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				w, _, u, err := ReadReply(context.Background(), text, benchOptions)
+				if err != nil || u.Dropped() {
+					b.Fatal(err, u.Steps)
+				}
+				if !validate.Validate(w, tools.Builtin()).Valid {
+					b.Fatal("invalid")
+				}
+			}
+		})
+	}
 }
