@@ -15,7 +15,7 @@ import (
 	"github.com/weft-dev/weft/backend/validate"
 )
 
-const testUsage = "usage: weft test FILE [--json] [--junit PATH] [--case NAME]"
+const testUsage = "usage: weft test FILE [--json] [--junit PATH] [--case NAME] | FILE --record [--case NAME] [--json]"
 
 // test plays the cases beside a workflow (FILE, or its case file) with
 // nothing acting (service.Test, package testcase).
@@ -26,7 +26,8 @@ func (c *cli) test(ctx context.Context, args []string) int {
 	fs.SetOutput(c.stderr)
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	junit := fs.String("junit", "", "also write the report as JUnit XML to `PATH` (CI)")
-	only := fs.String("case", "", "play only the case named `NAME`")
+	only := fs.String("case", "", "play only the case named `NAME` (with --record: name the new case)")
+	record := fs.Bool("record", false, "add a case made from the last run of FILE to its case file (the steps whose data was cut or hidden are named, to fill in)")
 	if err := fs.Parse(interspersed(args, map[string]bool{"junit": true, "case": true})); err != nil || fs.NArg() != 1 {
 		fmt.Fprintln(c.stderr, testUsage)
 		return exitUnusable
@@ -36,6 +37,9 @@ func (c *cli) test(ctx context.Context, args []string) int {
 		return s, nil, err
 	}})
 	c.services = append(c.services, svc)
+	if *record {
+		return c.recordCase(ctx, svc, fs.Arg(0), *only, *asJSON)
+	}
 	rep, err := svc.Test(ctx, service.TestRequest{Path: fs.Arg(0), Case: *only})
 	if err != nil {
 		var ue *service.TestUnusableError
@@ -118,4 +122,28 @@ func shownJSON(v any) string {
 		return fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(string(b[:most]), ""), len(b))
 	}
 	return string(b)
+}
+
+// recordCase adds a case made from the last run of path to its case file.
+func (c *cli) recordCase(ctx context.Context, svc *service.Service, path, name string, asJSON bool) int {
+	res, err := svc.RecordCase(ctx, path, name)
+	if err != nil {
+		if asJSON {
+			c.writeJSON(map[string]any{"error": err.Error()})
+		}
+		fmt.Fprintf(c.stderr, "weft: %v\n", err)
+		return exitUnusable
+	}
+	if asJSON {
+		c.writeJSON(res)
+		return exitOK
+	}
+	fmt.Fprintf(c.stdout, "recorded the case %q from run %s in %s (%s)\n", res.Case.Name, res.RunID, res.File, plural(len(res.Case.Expect.Path), "step"))
+	if len(res.FillIn) > 0 {
+		fmt.Fprintf(c.stdout, "fill in before it tells the truth:\n")
+		for _, f := range res.FillIn {
+			fmt.Fprintf(c.stdout, "  %s\n", f)
+		}
+	}
+	return exitOK
 }

@@ -134,3 +134,38 @@ func TestTestJSONAndJUnit(t *testing.T) {
 		t.Errorf("--case nobody: exit %d, %s", code, out)
 	}
 }
+
+// weft test --record: a case from the last run, which then passes.
+func TestTestRecord(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "flow.json")
+	os.WriteFile(path, []byte(`{"format":"weft/v1","id":"w","name":"t","nodes":[
+	 {"id":"hi","key":"hi","type":"Tool","params":{"tool":"run_command","arguments":{"command":"echo hi && echo there"}}},
+	 {"id":"put","key":"put","type":"Tool","params":{"tool":"write_file","arguments":{"path":"out.txt","content":"{{hi.stdout}}"}}}],
+	 "edges":[{"from":"hi","to":"put"}]}`), 0o644)
+	if code, out, errs := run(t, env, "test", path, "--record"); code != exitUnusable || !strings.Contains(errs, "no finished local run") {
+		t.Errorf("before any run: exit %d %s%s", code, out, errs)
+	}
+	if code, out, errs := run(t, env, "run", path); code != exitOK {
+		t.Fatalf("run: exit %d %s%s", code, out, errs)
+	}
+	os.Remove(filepath.Join(dir, "out.txt")) // the test must not need it
+	code, out, errs := run(t, env, "test", path, "--record", "--case", "greets")
+	if code != exitOK || !strings.Contains(out, `recorded the case "greets" from run`) {
+		t.Fatalf("record: exit %d %s%s", code, out, errs)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "flow.tests.json"))
+	if !strings.Contains(string(b), `"command": "echo hi && echo there"`) || !strings.Contains(string(b), `"out.txt": {`) {
+		t.Errorf("case file:\n%s", b)
+	}
+	if code, out, errs := run(t, env, "test", path); code != exitOK || !strings.Contains(out, "PASS  greets (2 steps)") {
+		t.Errorf("replay: exit %d %s%s", code, out, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out.txt")); !os.IsNotExist(err) {
+		t.Errorf("the replay wrote out.txt: %v", err)
+	}
+	if code, _, errs := run(t, env, "test", path, "--record", "--case", "greets"); code != exitUnusable || !strings.Contains(errs, `already has a case named "greets"`) {
+		t.Errorf("the same name again: exit %d %s", code, errs)
+	}
+}

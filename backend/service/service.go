@@ -533,7 +533,8 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 		return nil, res, nil
 	}
 
-	opts := runner.Options{Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned, Source: req.Source, Inputs: given,
+	// KeepAttempts: a case can be recorded from the run (RecordCase).
+	opts := runner.Options{Escalation: run, WorkflowPath: path, Logger: s.deps.Logger, UsePinned: req.UsePinned, Source: req.Source, Inputs: given, KeepAttempts: true,
 		OnEvent: func(e runner.Event) {
 			if e.Type == runner.EvRunStarted {
 				run.mu.Lock()

@@ -109,3 +109,76 @@ func (s *Service) unapproved(ctx context.Context, w *workflow.Workflow, path str
 	}
 	return g.pending(w)
 }
+
+// RecordResult is a case recorded from a run and added to the case file.
+type RecordResult struct {
+	// File is the case file the case was added to.
+	File  string `json:"file"`
+	RunID string `json:"run_id"`
+	// Case is what was added; FillIn names each step whose data was cut
+	// or hidden, left for the person to fill in.
+	Case   testcase.Case `json:"case"`
+	FillIn []string      `json:"fill_in"`
+}
+
+// RecordCase makes a case named name ("" names it after the run) from
+// the last local run of the workflow at path (from the whole outputs the
+// run kept, testcase.Record) and adds it to the case file beside it,
+// creating the file if need be. A case of that name already there, or
+// one that would hold a secret, is refused; the case file is not
+// changed then.
+func (s *Service) RecordCase(ctx context.Context, path, name string) (*RecordResult, error) {
+	if testcase.IsCaseFile(path) {
+		path = testcase.WorkflowFor(path)
+	}
+	abs, err := absPath(path)
+	if err != nil {
+		return nil, err
+	}
+	w, _, err := workflow.Load(abs)
+	if err != nil {
+		return nil, err
+	}
+	h, err := s.RunHistory(abs, w.ID)
+	if err != nil {
+		return nil, err
+	}
+	var last *Record
+	for i := range h.Runs {
+		if r := &h.Runs[i]; r.Complete && r.EngineRunID == "" {
+			last = r
+			break
+		}
+	}
+	if last == nil {
+		return nil, fmt.Errorf("%s has no finished local run to record a case from: run it (weft run %s), then record", path, path)
+	}
+	if name == "" {
+		name = "run " + last.RunID
+	}
+	rec, err := testcase.Record(w, abs, last.Dir, name)
+	if err != nil {
+		return nil, err
+	}
+	casePath := testcase.PathFor(abs)
+	f, err := testcase.Load(casePath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		f = &testcase.File{}
+	case err != nil:
+		return nil, err
+	}
+	for _, c := range f.Cases {
+		if c.Name == name {
+			return nil, fmt.Errorf("%s already has a case named %q: give another name", casePath, name)
+		}
+	}
+	f.Cases = append(f.Cases, rec.Case)
+	if err := testcase.RefuseSecrets(f, s.secretValues()); err != nil {
+		return nil, err
+	}
+	if err := testcase.Save(casePath, f); err != nil {
+		return nil, err
+	}
+	return &RecordResult{File: casePath, RunID: last.RunID, Case: rec.Case, FillIn: rec.FillIn}, nil
+}

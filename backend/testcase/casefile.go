@@ -426,3 +426,16 @@ func lineCol(data []byte, err error) string {
 	col := off - bytes.LastIndexByte(data[:off], '\n')
 	return fmt.Sprintf("line %d, column %d", line, col)
 }
+
+// Save writes the case file at path (indented JSON, replaced whole and
+// atomically: a crash leaves the old file or the new).
+func Save(path string, f *File) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // commands keep their && and <
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
+}
