@@ -58,6 +58,7 @@ func TestSecretsDoNotLeak(t *testing.T) {
 	t.Setenv("WEFT_LLM_API_KEY", leakAPIKey)
 	t.Setenv("OPENAI_API_KEY", leakAPIKey) // the same key under another name
 	e := newEnv(t)
+	e.opts.KeepAttempts = true // the attempts record is grepped too
 	e.opts.Settings.LLM.APIKey = leakAPIKey
 	srv := mcptest.Config(t.TempDir())
 	srv.Env["SERVICE_TOKEN"] = leakMCPToken
@@ -181,8 +182,8 @@ func TestSecretsDoNotLeak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if files != 4 {
-		t.Errorf("the run folder has %d files, want events.jsonl, retry.log, workflow.json, summary.json", files)
+	if files != 5 {
+		t.Errorf("the run folder has %d files, want events.jsonl, retry.log, workflow.json, summary.json, attempts.jsonl", files)
 	}
 	pats := e.opts.Patterns.Path
 	if st, err := os.Stat(pats); err != nil || st.Mode().Perm() != 0o600 {
