@@ -1,11 +1,12 @@
 package runner
 
 import (
+	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sync"
 
+	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/render"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -42,11 +43,13 @@ type AttemptRecord struct {
 	Cut      bool `json:"cut,omitempty"`
 }
 
+// attemptLog holds the attempts of a run until its end, when they are
+// written with every secret the run learned by then hidden (a value read
+// early may turn out to be a credential only when a later step sends it).
 type attemptLog struct {
 	mu   sync.Mutex
-	f    *os.File
+	recs []AttemptRecord
 	size int64
-	err  error
 }
 
 // keepAttempt adds an attempt to the record, when the run keeps one.
@@ -57,43 +60,53 @@ func (r *run) keepAttempt(n *workflow.Node, attempt int, args, out map[string]an
 	a := &r.attempts
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.err != nil {
-		return
-	}
-	if a.f == nil {
-		if a.f, a.err = openAppend(filepath.Join(r.log.dir, AttemptsFile)); a.err != nil {
-			return
-		}
-	}
-	rec := AttemptRecord{NodeID: n.ID, Attempt: attempt}
+	rec := AttemptRecord{NodeID: n.ID, Attempt: attempt, Outputs: out}
 	if n.Type == workflow.TypeTool {
 		rec.Tool = n.Params.Tool
-		rec.Arguments, rec.Redacted = r.hidden(render.Shown(args))
+		rec.Arguments, _ = render.Shown(args).(map[string]any)
 	}
-	var red bool
-	rec.Outputs, red = r.hidden(out)
-	rec.Redacted = rec.Redacted || red
 	if f != nil {
 		rec.Error = f.Error // redacted where it is made
 	}
-	b, err := json.Marshal(rec)
-	if err == nil && a.size+int64(len(b)) > MaxAttemptsBytes {
+	b, _ := json.Marshal(rec)
+	if a.size+int64(len(b)) > MaxAttemptsBytes {
 		rec.Arguments, rec.Outputs, rec.Cut = nil, nil, true
-		b, err = json.Marshal(rec)
+	} else {
+		a.size += int64(len(b))
 	}
-	if err != nil {
-		return
+	a.recs = append(a.recs, rec)
+}
+
+// writeAttempts writes the attempts record, hiding the run's secrets.
+func (r *run) writeAttempts() error {
+	a := &r.attempts
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !r.opts.KeepAttempts || r.log == nil {
+		return nil
 	}
-	b = append(b, '\n')
-	if _, err := a.f.Write(b); err != nil {
-		a.err = err
-		return
+	var buf bytes.Buffer
+	for _, rec := range a.recs {
+		var red1, red2 bool
+		rec.Arguments, red1 = r.hidden(rec.Arguments)
+		rec.Outputs, red2 = r.hidden(rec.Outputs)
+		rec.Redacted = red1 || red2
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
 	}
-	a.size += int64(len(b))
+	a.recs = nil
+	return atomicfile.WriteFile(filepath.Join(r.log.dir, AttemptsFile), buf.Bytes(), runFileMode)
 }
 
 // hidden is x with the run's secrets hidden, and whether one was.
-func (r *run) hidden(x any) (map[string]any, bool) {
+func (r *run) hidden(x map[string]any) (map[string]any, bool) {
+	if x == nil {
+		return nil, false
+	}
 	b, err := json.Marshal(x)
 	if err != nil {
 		return nil, false
@@ -104,18 +117,4 @@ func (r *run) hidden(x any) (map[string]any, bool) {
 		return nil, true
 	}
 	return out, string(rb) != string(b)
-}
-
-func (a *attemptLog) close() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.f == nil {
-		return a.err
-	}
-	err := a.f.Close()
-	a.f = nil
-	if a.err != nil {
-		return a.err
-	}
-	return err
 }

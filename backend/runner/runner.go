@@ -373,7 +373,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		}
 	}
 	redactResult(r.red, result)
-	if err := r.attempts.close(); err != nil {
+	if err := r.writeAttempts(); err != nil {
 		result.Warnings = append(result.Warnings, r.red.String("the attempts record is incomplete: "+err.Error()))
 	}
 	if err := r.log.writeWorkflow(w); err != nil {
