@@ -15,6 +15,7 @@ import (
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/expression"
 	"github.com/weft-dev/weft/backend/flow"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/render"
 	"github.com/weft-dev/weft/backend/runner"
@@ -64,7 +65,20 @@ func Record(w *workflow.Workflow, path, runDir, name string) (*Recorded, error) 
 		rec.add(a)
 	}
 	rec.finish()
+	rec.secretInputs()
 	return rec.rc, nil
+}
+
+// secretInputs names the secret inputs (writeOnly, password) the run was
+// given: the run recorded them hidden, and a case holds a stand-in.
+func (r *recorder) secretInputs() {
+	schema, _ := inputs.Parse(r.w.Inputs)
+	for _, name := range slices.Sorted(maps.Keys(r.rc.Case.Inputs)) {
+		if f, ok := schema.Field(name); ok && f.Secret {
+			r.rc.Case.Inputs[name] = ""
+			r.rc.FillIn = append(r.rc.FillIn, fmt.Sprintf("input %s: it is secret, so the run did not record it: give a stand-in value (never the real one)", name))
+		}
+	}
 }
 
 // recorder builds a case attempt by attempt.

@@ -10,6 +10,7 @@ import (
 	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/workflow"
 )
 
 // A case recorded from a real run replays: the same path, the answers in
@@ -66,5 +67,33 @@ func TestRecordNeedsTheRecord(t *testing.T) {
 	w := f.workflow(retried)
 	if _, err := Record(w, f.path("flow.json"), t.TempDir(), "x"); err != ErrNoRecord {
 		t.Errorf("err = %v, want ErrNoRecord", err)
+	}
+}
+
+// A secret input is recorded hidden: the case gets an empty stand-in and
+// the person is told to give one.
+func TestRecordSecretInput(t *testing.T) {
+	f := newFolder(t)
+	f.write("flow.json", `{"format":"weft/v1","id":"w","name":"t",
+	 "inputs":{"type":"object","properties":{"user":{"type":"string"},"pass":{"type":"string","writeOnly":true}}},
+	 "nodes":[{"id":"hi","key":"hi","type":"Tool","params":{"tool":"log","arguments":{"message":"{{inputs.user}}"}}}],"edges":[]}`)
+	w, _, err := workflow.Load(f.path("flow.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := f.path("flow.json")
+	rn := runner.New(runner.Options{Settings: settings.Defaults(), WorkflowPath: path, KeepAttempts: true,
+		Inputs:   map[string]any{"user": "ann", "pass": "correct-horse-battery"},
+		Patterns: &failure.PatternStore{Path: filepath.Join(t.TempDir(), "p.jsonl")}})
+	res, err := rn.Run(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := Record(w, path, res.Dir, "r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Case.Inputs["user"] != "ann" || rec.Case.Inputs["pass"] != "" || len(rec.FillIn) != 1 || !strings.Contains(rec.FillIn[0], "input pass: it is secret") {
+		t.Errorf("inputs %v, fill in %q", rec.Case.Inputs, rec.FillIn)
 	}
 }
