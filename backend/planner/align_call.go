@@ -64,8 +64,10 @@ func (a *aligner) toolCall(n *vnode, depth int) (*vnode, string) {
 	if depth > maxAlignDepth || !a.b.spend() {
 		return nil, ""
 	}
-	if len(n.keys) == 1 && a.knownTool(n.keys[0]) {
-		if v := n.kids[0].deref(a.b, depth, true); v.kind == vObj || v.kind == vNull {
+	if len(n.keys) == 1 && a.cat != nil && a.cat.Has(n.keys[0]) {
+		// {tool: arguments}, by the catalog's own name: an alias here
+		// is an envelope's word ({"output": {…}}).
+		if v := n.kids[0].deref(a.b, depth, true); v.kind == vNull || v.kind == vObj && !a.holdsSteps(v, depth) {
 			return callStep(n.keys[0], v, nil), n.keys[0]
 		}
 	}
@@ -128,6 +130,35 @@ func (a *aligner) toolCall(n *vnode, depth int) (*vnode, string) {
 	}
 	tool := n.kids[toolAt].s
 	return callStep(tool, args, rest), tool
+}
+
+// holdsSteps reports whether v, or a value below it, is a list of steps
+// (a plan under an envelope is no call's arguments).
+func (a *aligner) holdsSteps(v *vnode, depth int) bool {
+	if v == nil || depth > maxAlignDepth || !a.b.spend() {
+		return false
+	}
+	v = v.deref(a.b, depth, false)
+	switch v.kind {
+	case vArr:
+		for _, k := range v.kids {
+			if k.kind == vObj && a.typed(k) {
+				return true
+			}
+		}
+		for _, k := range v.kids {
+			if a.holdsSteps(k, depth+1) {
+				return true
+			}
+		}
+	case vObj:
+		for _, k := range v.kids {
+			if a.holdsSteps(k, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // callStep is the Tool step of a call.
@@ -199,7 +230,7 @@ func (a *aligner) readCalls(text string) []*vnode {
 			a.b.out = true
 			return nil // more calls than the stage reads: none, rather than some
 		}
-		out = append(out, callStep(name, args, nil))
+		out = append(out, callStep(tool, args, nil))
 		i = next
 	}
 	return out
@@ -211,13 +242,20 @@ func (a *aligner) callTool(w string) (string, bool) {
 	if len(w) > 128 || w == "" {
 		return "", false
 	}
-	if a.cat.Has(w) {
-		return w, true
+	for {
+		if a.cat.Has(w) {
+			return w, true
+		}
+		if alias, ok := toolAliases[norm(w)]; ok && a.cat.Has(alias) {
+			return alias, true
+		}
+		// functions.run_command: a namespace the chat template adds.
+		dot := strings.IndexByte(w, '.')
+		if dot < 0 {
+			return "", false
+		}
+		w = w[dot+1:]
 	}
-	if alias, ok := toolAliases[norm(w)]; ok && a.cat.Has(alias) {
-		return alias, true
-	}
-	return "", false
 }
 
 func isCallNameStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -269,8 +307,8 @@ func (a *aligner) callArgs(text string, at int, tool string) (*vnode, int, bool)
 				return v, end, true
 			}
 			gt := strings.IndexByte(text[k:], '>')
-			if gt < 0 {
-				return nil, 0, false
+			if gt < 0 || a.namesTool(text[k:k+gt]) {
+				return nil, 0, false // another call's tag: this name had no arguments
 			}
 			k += gt // a tag between the name and its arguments
 		case c == '[':
@@ -286,11 +324,31 @@ func (a *aligner) callArgs(text string, at int, tool string) (*vnode, int, bool)
 			for k+1 < len(text) && isIdentByte(text[k+1]) {
 				k++
 			}
-		case c == '(' || c == ')' || c == '.' && k+1 < len(text) && text[k+1] == ' ':
+		case c == '(' && words == 0 && nextSignificant(text, k+1) == '{':
+			return a.parenArgs(text, k, tool) // Action: f ({…})
+		case c == '(' || c == ')' || c == '.' && (k+1 == len(text) || strings.IndexByte(" \t\r\n", text[k+1]) >= 0):
 			return nil, 0, false // prose
 		}
 	}
 	return nil, 0, false
+}
+
+// namesTool reports whether a tag's text names a catalog tool.
+func (a *aligner) namesTool(tag string) bool {
+	for i := 0; i < len(tag); i++ {
+		if !isCallNameStart(tag[i]) || i > 0 && isCallNameByte(tag[i-1]) {
+			continue
+		}
+		j := i
+		for j < len(tag) && isCallNameByte(tag[j]) {
+			j++
+		}
+		if _, ok := a.callTool(strings.TrimRight(tag[i:j], ".-/")); ok {
+			return true
+		}
+		i = j
+	}
+	return false
 }
 
 // parenArgs reads name(...) arguments: keyword arguments (k=v or k: v),
@@ -376,6 +434,10 @@ func closeParen(text string, at int) int {
 // parameter K of the tool.
 var paramTag = regexp.MustCompile(`^\s*<([A-Za-z_][\w-]*)(?:=([^>\s]+)|\s+name\s*=\s*["']([^"']+)["'])?\s*>`)
 
+// paramTagEq is a parameter element whose '>' after the name is an '='
+// (<parameter=command=git log</parameter>), as Qwen3-Coder writes it.
+var paramTagEq = regexp.MustCompile(`^\s*<([A-Za-z_][\w-]*)=([A-Za-z_][\w-]*)()=`)
+
 // paramTags reads the parameter elements starting at text[at]; nil when
 // the first is none.
 func (a *aligner) paramTags(text string, at int, tool string) (*vnode, int) {
@@ -385,6 +447,9 @@ func (a *aligner) paramTags(text string, at int, tool string) (*vnode, int) {
 	first := ""
 	for len(args.keys) < maxAlignValues && a.b.spend() {
 		m := paramTag.FindStringSubmatchIndex(text[k:])
+		if m == nil {
+			m = paramTagEq.FindStringSubmatchIndex(text[k:])
+		}
 		if m == nil {
 			break
 		}

@@ -467,6 +467,13 @@ func TestAlignToolCalls(t *testing.T) {
 		"invoke xml, closing tags lost": func(s step) string {
 			return `<invoke name="` + s.tool + `"> ` + tags(s, func(k string) string { return `<parameter name="` + k + `">` }, "")
 		},
+		"kimi tokens": func(s step) string {
+			return "<|tool_calls_section_begin|><|tool_call_begin|>functions." + s.tool + ":0<|tool_call_argument_begin|>" + s.args + "<|tool_call_end|><|tool_calls_section_end|>"
+		},
+		"action with parenthesised input": func(s step) string { return "Thought: next.\nAction: " + s.tool + " (" + s.args + ")" },
+		"function_calls after prose naming the tool": func(s step) string {
+			return "I will use " + s.tool + ". Then log.\n<function_calls>\n<invoke name=\"" + s.tool + "\">\n" + tags(s, func(k string) string { return `<parameter name="` + k + `">` }, "</parameter>") + "</invoke>\n</function_calls>"
+		},
 		"args marker": func(s step) string { return "[TOOL_CALLS]" + s.tool + "[ARGS]" + s.args },
 		"react":       func(s step) string { return "Thought: this is next.\nAction: " + s.tool + "\nAction Input: " + s.args },
 		"python":      func(s step) string { return s.py },

@@ -50,6 +50,10 @@ type Step struct {
 	// If (IfTrue/IfFalse), "body" of a Loop (LoopBody), "steps" of a Switch
 	// case (SwitchCase) and its "default" list (SwitchDefault).
 	Branches []Branch
+	// BareArguments is arguments written as one value, not an object
+	// ("arguments": "ls -l"): the map stage gives it to the tool's one
+	// required parameter, which only the catalog knows.
+	BareArguments string
 
 	node int // index in the workflow's nodes once mapped; -1 before
 }
@@ -646,6 +650,17 @@ func (d *stepDecoder) tool(fs *fields, st *Step) {
 		} else {
 			d.warn("arguments was a JSON string; decoded it")
 		}
+	case args.Type == gjson.String && strings.HasPrefix(strings.TrimSpace(args.Str), "{"):
+		// A Python dict or broken JSON in a string: repaired as a reply is.
+		fixed, _, err := RepairJSON(strings.TrimSpace(args.Str))
+		if m, ok := gjson.Parse(fixed).Value().(map[string]any); err == nil && ok {
+			st.Params.Arguments = m
+			d.warn("arguments was a string holding an object that is not JSON; repaired and read it")
+		} else {
+			d.warn("arguments must be an object, got a string that holds none; ignored it")
+		}
+	case args.Type == gjson.String || args.Type == gjson.Number || args.Type == gjson.True || args.Type == gjson.False:
+		st.BareArguments = args.String()
 	default:
 		d.warn("arguments must be an object, got %s; ignored it", jsonKind(args))
 	}

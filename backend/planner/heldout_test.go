@@ -23,7 +23,7 @@ const (
 	// heldoutTuneFloor is what the tune half scored when the set was
 	// committed: fewer passing cases is a regression. Raise it when the
 	// parser passes more.
-	heldoutTuneFloor = 114
+	heldoutTuneFloor = 263
 )
 
 var heldoutDetail = flag.Bool("heldout.detail", false, "log each failing case of the held-out half (never while tuning the parser)")

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"github.com/tidwall/gjson"
 	"regexp"
 	"slices"
 	"strconv"
@@ -95,6 +96,7 @@ func MapPlan(p *Plan, cat *tools.Catalog) (*workflow.Workflow, []Warning) {
 		}
 		if n.Type == workflow.TypeTool && cat != nil {
 			ws = append(ws, resolveTool(&n, s, cat)...)
+			ws = append(ws, bareArguments(&n, s, cat)...)
 		}
 		if n.Type == workflow.TypeAiStep && cat != nil {
 			var unknown []string
@@ -273,6 +275,26 @@ func humanize(id string) string {
 		}
 	}
 	return strings.Join(words, " ")
+}
+
+// bareArguments gives arguments written as one value ("arguments": "ls")
+// to the tool's one required parameter, by its input schema; a tool with
+// none or several has no parameter it can only mean, and the value is
+// named in a warning (validation then says what is missing).
+func bareArguments(n *workflow.Node, s *Step, cat *tools.Catalog) []Warning {
+	if s.BareArguments == "" || len(n.Params.Arguments) > 0 {
+		return nil
+	}
+	warn := func(format string, a ...any) []Warning {
+		return []Warning{{Stage: StageMap, NodeID: n.ID, Message: s.Path + ": " + fmt.Sprintf(format, a...)}}
+	}
+	t, _ := cat.Lookup(n.Params.Tool)
+	req := gjson.GetBytes(t.InputSchema, "required").Array()
+	if len(req) != 1 {
+		return warn("arguments must be an object; the value %s was ignored (tool %q has %d required arguments)", clipText(s.BareArguments, 80), n.Params.Tool, len(req))
+	}
+	n.Params.Arguments = map[string]any{req[0].String(): s.BareArguments}
+	return warn("arguments was the bare value %s; read it as %q, the tool's one required argument", clipText(s.BareArguments, 80), req[0].String())
 }
 
 // resolveTool checks a Tool node's tool against the catalog, reading

@@ -165,6 +165,14 @@ func readPlan(text string) (*Plan, []Warning, span, error) {
 	if cutOff {
 		cut = findTruncation(js)
 	}
+	// "..." among the items of a list stands for items the reply left
+	// out: a fragment, like a cut (counted as left out by ReadReply).
+	if fixed != js && strings.Contains(js, "...") {
+		if list := lexJSONish(js).elided; list != "" {
+			warnings = append(warnings, Warning{Stage: StageTruncation, Message: fmt.Sprintf(
+				`the reply writes "..." among the items of its %s list: what it stands for is not in the reply`, list)})
+		}
+	}
 
 	decoded.start = len(warnings)
 	plan, ws, err := decodePlan(fixed) // RepairJSON returns valid JSON

@@ -260,6 +260,9 @@ type lexResult struct {
 	stack    []lexFrame
 	inString bool // the text ends inside a string
 	last     int  // the class of the last token (tokComma: a value was promised)
+	// elided names the list ("steps", "nodes", "edges") in which a
+	// "..." stands for items, when one does.
+	elided string
 }
 
 func (r *lexResult) note(kind, off int) {
@@ -389,6 +392,14 @@ func lexJSONish(s string) *lexResult {
 			prev = tokColon
 		case c == '.' && strings.HasPrefix(s[i:], "..."):
 			r.note(fixEllipsis, i)
+			if n := len(r.stack); n > 0 && r.stack[n-1].kind == '[' && r.elided == "" {
+				switch k := r.stack[n-1].key; {
+				case k == "steps" || k == "nodes" || k == "edges":
+					r.elided = k
+				case n == 1:
+					r.elided = "steps" // a bare list of steps
+				}
+			}
 			i += 2
 		default:
 			j := i

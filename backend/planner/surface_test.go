@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -32,13 +33,20 @@ func TestSurfaceDamage(t *testing.T) {
 		"written newlines": func(s string) string {
 			return strings.ReplaceAll(strings.ReplaceAll(s, "[{", "[\\n  {"), "}, {", "},\\n  {")
 		},
-		"began again":    func(s string) string { return s[:57] + "\n" + s },
-		"extra brace":    func(s string) string { return strings.Replace(s, "}}, {", "}}}, {", 1) },
+		"began again": func(s string) string { return s[:57] + "\n" + s },
+		"extra brace": func(s string) string { return strings.Replace(s, "}}, {", "}}}, {", 1) },
+		"arguments as Python dicts": func(s string) string {
+			return regexp.MustCompile(`"arguments": (\{[^{}]*\})`).ReplaceAllStringFunc(s, func(m string) string {
+				q, _ := json.Marshal(strings.ReplaceAll(m[len(`"arguments": `):], `"`, "'"))
+				return `"arguments": ` + string(q)
+			})
+		},
 		"missing closer": func(s string) string { return strings.TrimSuffix(s, "}") }, // the list closed, the object not
 	}
 	cut := map[string]func(string) string{
 		"cut in the last step": func(s string) string { return s[:strings.LastIndex(s, `"tool_name"`)+8] },
 		"cut after a comma":    func(s string) string { return s[:strings.LastIndex(s, `}, {"id"`)+3] },
+		"items elided":         func(s string) string { return strings.Replace(s, `}}, {"id"`, `}}, ..., {"id"`, 1) },
 		"cut after an item":    func(s string) string { return s[:strings.LastIndex(s, `}, {"id"`)+1] },
 	}
 	opts := ParseOptions{Features: Features{AllowAITransforms: true, AllowAgentSteps: true}, Catalog: testCatalog()}
@@ -70,5 +78,28 @@ func TestSurfaceDamage(t *testing.T) {
 				t.Errorf("plan %d, %s: a plan of %d steps that says nothing is left out\n%s", pi, name, n, text)
 			}
 		}
+	}
+}
+
+// TestBareArguments: arguments written as one value go to the tool's one
+// required argument; a tool with several required arguments gets none,
+// and the warning names the value.
+func TestBareArguments(t *testing.T) {
+	opts := ParseOptions{Catalog: testCatalog()}
+	for _, v := range []string{`"ls -l"`, `"Desktop; rm -rf /"`, `42`, `true`} {
+		w, _, err := ParseOutput(`{"steps": [{"step_type": "Tool", "tool_name": "run_command", "arguments": `+v+`}]}`, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Nodes[0].Params.Arguments["command"]; got != strings.Trim(v, `"`) {
+			t.Errorf("%s: command = %#v", v, got)
+		}
+	}
+	w, ws, err := ParseOutput(`{"steps": [{"step_type": "Tool", "tool_name": "http_request", "arguments": "https://example.com"}]}`, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Nodes[0].Params.Arguments) != 0 || !containsWarning(ws, StageMap, `the value "https://example.com" was ignored`) {
+		t.Errorf("http_request has two required arguments: %v %v", w.Nodes[0].Params.Arguments, ws)
 	}
 }
