@@ -40,6 +40,11 @@ var nameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // MaxNameLen bounds an input's name, as node keys are bounded.
 const MaxNameLen = 64
 
+// MaxSchemaBytes bounds the inputs schema a file may hold: a form's worth
+// of inputs is a few kilobytes, and the check never works at a cost the
+// file chose.
+const MaxSchemaBytes = 256 << 10
+
 // Field is one declared input, as a form shows it.
 type Field struct {
 	Name        string `json:"name"`
@@ -119,6 +124,9 @@ func Parse(raw json.RawMessage) (*Schema, []Problem) {
 	}
 	bad := func(input, format string, a ...any) []Problem {
 		return []Problem{{Input: input, Message: fmt.Sprintf(format, a...)}}
+	}
+	if len(t) > MaxSchemaBytes {
+		return nil, bad("", "the inputs schema is %d KB, over the %d KB an inputs schema may be", len(t)>>10, MaxSchemaBytes>>10)
 	}
 	if !gjson.ValidBytes(t) {
 		return nil, bad("", "the inputs schema is not valid JSON")

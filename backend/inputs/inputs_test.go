@@ -78,18 +78,20 @@ func TestParseBadSchemas(t *testing.T) {
 		{`{"type": "object", "properties": {"a": {"type": "string", "pattern": "("}}}`, "a", "not usable"},
 		{`{"type": "object", "properties": {"a": {"type": "string", "$ref": "#/$defs/nope"}}}`, "a", "not usable"},
 		{`{"type": "object",`, "", "not valid JSON"},
+		{`{"type": "object", "description": "` + strings.Repeat("x", MaxSchemaBytes) + `"}`, "", "over the 256 KB"},
 	}
 	for _, c := range cases {
 		s, probs := Parse(json.RawMessage(c.raw))
+		name := c.raw[:min(len(c.raw), 120)]
 		if s != nil || len(probs) == 0 {
-			t.Errorf("%s: accepted", c.raw)
+			t.Errorf("%s: accepted", name)
 			continue
 		}
 		if probs[0].Input != c.input || !strings.Contains(probs[0].Message, c.msg) {
-			t.Errorf("%s: got %+v, want input %q and %q", c.raw, probs[0], c.input, c.msg)
+			t.Errorf("%s: got %+v, want input %q and %q", name, probs[0], c.input, c.msg)
 		}
 		if _, err := Resolve(json.RawMessage(c.raw), nil, nil); err == nil {
-			t.Errorf("%s: Resolve ran with an unusable schema", c.raw)
+			t.Errorf("%s: Resolve ran with an unusable schema", name)
 		}
 	}
 }
