@@ -92,6 +92,7 @@ FUZZ_TARGETS := \
 	./backend/workflow:FuzzFastDecode \
 	./backend/validate:FuzzValidateGraph \
 	./backend/validate:FuzzExprRefs \
+	./backend/validate:FuzzArgSchema \
 	./backend/planner:FuzzParseOutput \
 	./backend/planner:FuzzMeasureUnused \
 	./backend/planner:FuzzAlign \

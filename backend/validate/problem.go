@@ -110,7 +110,9 @@ type Problem struct {
 	NodeIDs  []string        `json:"node_ids"`
 	Edges    []workflow.Edge `json:"edges"`
 	// Path is, for literal_secret, the JSON pointer of the argument that
-	// holds the literal ("/headers/Authorization").
+	// holds the literal ("/headers/Authorization"); for bad_argument,
+	// unknown_argument and a nested missing_argument, of the argument
+	// its tool's schema does not allow ("/options/depth").
 	Path string `json:"path,omitempty"`
 	// Key is, for literal_secret, the name the literal is written under
 	// (a header, query parameter or JSON member), if any.

@@ -1400,7 +1400,9 @@ export namespace validate {
     edges: workflow.Edge[] | null;
     /**
      * Path is, for literal_secret, the JSON pointer of the argument that
-     * holds the literal ("/headers/Authorization").
+     * holds the literal ("/headers/Authorization"); for bad_argument,
+     * unknown_argument and a nested missing_argument, of the argument
+     * its tool's schema does not allow ("/options/depth").
      */
     path?: string;
     /**
