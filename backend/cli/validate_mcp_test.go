@@ -46,3 +46,44 @@ func TestValidateChecksMCPTools(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// weft validate holds a real server's steps to their tools' schemas
+// (@modelcontextprotocol/server-everything): a number given as a word, a
+// value outside an enum and a boolean given as text are errors naming the
+// step, the argument and what the schema wants; a placeholder standing
+// for a whole value is left to the run.
+func TestValidateChecksMCPArgumentTypes(t *testing.T) {
+	env := runEnv(t)
+	cfgDir := filepath.Join(env["XDG_CONFIG_HOME"], "weft")
+	os.MkdirAll(cfgDir, 0o700)
+	cfg, _ := json.Marshal(map[string]any{"mcp_servers": map[string]any{"everything": mcptest.Everything(t)}})
+	if err := os.WriteFile(filepath.Join(cfgDir, "settings.json"), cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	good := writeFile(t, `{"format":"weft/v1","id":"w","name":"mcp","nodes":[
+ {"id":"a","key":"sum","name":"Sum","type":"Tool","params":{"tool":"everything.get-sum","arguments":{"a":1,"b":2.5}}},
+ {"id":"b","key":"sum2","name":"Again","type":"Tool","params":{"tool":"everything.get-sum","arguments":{"a":"{{sum.data}}","b":-3}}},
+ {"id":"c","key":"note","name":"Note","type":"Tool","params":{"tool":"everything.get-annotated-message","arguments":{"messageType":"debug","includeImage":false}}}],
+ "edges":[{"from":"a","to":"b"},{"from":"b","to":"c"}]}`)
+	code, out, errOut := run(t, env, "validate", good)
+	if code != exitOK || strings.Contains(out, "_argument]") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	bad := writeFile(t, `{"format":"weft/v1","id":"w","name":"mcp","nodes":[
+ {"id":"a","key":"sum","name":"Sum","type":"Tool","params":{"tool":"everything.get-sum","arguments":{"a":"one","b":2}}},
+ {"id":"c","key":"note","name":"Note","type":"Tool","params":{"tool":"everything.get-annotated-message","arguments":{"messageType":"warning","includeImage":"yes"}}}],
+ "edges":[{"from":"a","to":"c"}]}`)
+	code, out, errOut = run(t, env, "validate", bad)
+	for _, want := range []string{
+		`'Sum' (tool everything.get-sum): the argument 'a' must be a number, not the string "one" [bad_argument]`,
+		`'Note' (tool everything.get-annotated-message): the argument 'includeImage' must be a boolean, not the string "yes" [bad_argument]`,
+		`'Note' (tool everything.get-annotated-message): the argument 'messageType' must be one of "error", "success", "debug", not the string "warning" [bad_argument]`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("want %s", want)
+		}
+	}
+	if code != exitInvalid || t.Failed() {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
