@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"regexp"
 	"slices"
 	"strconv"
@@ -229,8 +230,29 @@ func kind(v gjson.Result) string {
 	return "null"
 }
 
-// innermost is the library's message without its "validating …:" path.
+// The library writes numbers in bounds as rationals and %f (13/4,
+// 2.500000); a message shows them as a person writes them (3.25, 2.5).
+var (
+	ratRe   = regexp.MustCompile(`-?\b\d+/\d+\b`)
+	floatRe = regexp.MustCompile(`-?\b\d+\.\d+\b`)
+)
+
+// innermost is the library's message without its "validating …:" path,
+// its numbers as a person writes them.
 func innermost(err error) string {
+	msg := ratRe.ReplaceAllStringFunc(pathless(err), func(m string) string {
+		r, ok := new(big.Rat).SetString(m)
+		if !ok {
+			return m
+		}
+		return r.FloatString(6)
+	})
+	return floatRe.ReplaceAllStringFunc(msg, func(m string) string {
+		return strings.TrimSuffix(strings.TrimRight(m, "0"), ".")
+	})
+}
+
+func pathless(err error) string {
 	msg := err.Error()
 	for _, pre := range []string{"validating ", "applyDefaults: "} {
 		for strings.HasPrefix(msg, pre) {
