@@ -12,7 +12,7 @@ import { useStore } from '../../store';
 import { makeRunActions, type RunApi } from './runActions';
 import { RunPanel } from './RunPanel';
 import { approvalStep } from './runFixtures';
-import { declaresInputs, given, initialValues, remember } from './inputsForm';
+import { given, initialValues, remember } from './inputsForm';
 
 const initial = useStore.getState();
 let fake: Record<keyof RunApi, ReturnType<typeof vi.fn>>;
@@ -62,13 +62,6 @@ function field(name: string): HTMLElement {
 }
 
 describe('inputsForm', () => {
-  it('knows a workflow that declares inputs', () => {
-    expect(declaresInputs({ ...fixtureWorkflow(), inputs: schema })).toBe(true);
-    for (const inputs of [undefined, null, {}, { type: 'object' }, { type: 'object', properties: {} }, { properties: [] }]) {
-      expect(declaresInputs({ ...fixtureWorkflow(), inputs })).toBe(false);
-    }
-  });
-
   it('prefills defaults, then the values last used, never a secret one', () => {
     expect(initialValues('/f.json', fields)).toEqual({ name: '', count: '2', loud: '', mode: 'fast', cfg: '', token: '' });
     remember('/f.json', fields, { name: 'Ada', count: '5', cfg: '{"a":1}', token: 'hunter2' });
@@ -159,8 +152,11 @@ describe('Run with inputs', () => {
     fireEvent.click(await screen.findByTestId('run-inputs-cancel'));
     expect(screen.queryByTestId('run-inputs')).toBeNull();
     expect(fake.startRun).not.toHaveBeenCalled();
+    // Go says which workflows declare inputs: none, and Run starts at once.
+    fake.workflowInputs.mockResolvedValueOnce({ fields: [], problems: [] });
     useStore.getState().loadDocument(fixtureOpen());
     await actions.start();
+    expect(fake.workflowInputs).toHaveBeenLastCalledWith(useStore.getState().doc);
     expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', undefined, undefined);
   });
 });

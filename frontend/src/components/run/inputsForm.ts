@@ -3,15 +3,9 @@
 // CLI's --input NAME=VALUE follows), so nothing here decides what fits.
 // The values last used for a file are kept in localStorage (a per-machine
 // convenience, like the sidebar's width), never a secret input's.
-import type { InputField, Workflow } from '../../types';
+import type { InputField } from '../../types';
 
 const KEY = 'weft.runInputs:';
-
-/** declaresInputs says whether the workflow asks for inputs before it runs. */
-export function declaresInputs(w: Workflow | null | undefined): boolean {
-  const props = (w?.inputs as { properties?: unknown } | undefined)?.properties;
-  return !!props && typeof props === 'object' && !Array.isArray(props) && Object.keys(props).length > 0;
-}
 
 /** textOf is a JSON value as a field shows it: a string as it is, anything else as JSON. */
 export function textOf(v: unknown): string {

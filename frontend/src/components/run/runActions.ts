@@ -10,7 +10,7 @@ import { logEntryFor } from '../../store/runSlice';
 import { refreshFileTrust } from '../../store/trustSlice';
 import { setPinned } from '../../graph/edit';
 import type { InputProblem, RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunResponse, RunStart, Workflow } from '../../types';
-import { declaresInputs, given as givenInputs, initialValues, remember } from './inputsForm';
+import { given as givenInputs, initialValues, remember } from './inputsForm';
 
 export type RunApi = Pick<
   Api,
@@ -174,10 +174,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     if (inputs && doc) inputsGiven = { docId: doc.id, values: inputs };
     else if (!approved) {
       inputsGiven = null;
-      if (declaresInputs(doc) && typeof apiImpl.workflowInputs === 'function') {
-        await askInputs(from);
-        return;
-      }
+      if (await askInputs(from)) return;
     }
     const sent = inputsGiven && inputsGiven.docId === doc?.id ? inputsGiven.values : undefined;
     await launch(
@@ -208,23 +205,24 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     await refreshTrust();
   }
 
-  /** askInputs opens the Run form: the declared inputs, with the values last used (or those just refused, with why). */
-  async function askInputs(from?: string, problems: InputProblem[] = [], values?: Record<string, string>): Promise<void> {
+  /**
+   * askInputs opens the Run form when the document declares inputs (Go says which), with the
+   * values last used (or those just refused, with why); false when it declares none.
+   */
+  async function askInputs(from?: string, problems: InputProblem[] = [], values?: Record<string, string>): Promise<boolean> {
     const { doc, path } = store.getState();
-    if (!doc || typeof apiImpl.workflowInputs !== 'function') return;
+    if (!doc || typeof apiImpl.workflowInputs !== 'function') return false;
     try {
       const form = await apiImpl.workflowInputs(doc);
-      if (store.getState().doc !== doc) return;
-      if (form.problems.length) {
-        store.getState().runStartFailed(`The workflow's inputs: ${form.problems.map((p) => p.message).join('; ')}`);
-        return;
-      }
+      if (store.getState().doc !== doc) return true;
+      if (!form.fields.length) return false; // none, or an unusable schema: the start says why
       const shown = { ...initialValues(path || doc.id, form.fields), ...(values ?? {}) };
       store.getState().setRunInputs({ fields: form.fields, values: shown, problems, from });
       showRunTab();
     } catch (e) {
       store.getState().runStartFailed(errorMessage(e));
     }
+    return true;
   }
 
   /** runWithInputs starts the run with the Run form's values (remembered for the file, except secret ones). */
