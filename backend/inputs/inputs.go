@@ -6,10 +6,14 @@
 // render).
 //
 // Values are checked with github.com/google/jsonschema-go (the library
-// the MCP SDK validates tool arguments with), after Weft's own checks of
-// what it needs to build a form and parse a command line: an object
-// schema whose properties each have one type and a name a template can
-// read.
+// the MCP SDK validates tool arguments with, and validate's check of an
+// MCP step's arguments, schema.go, parses schemas with), after Weft's own
+// checks of what it needs to build a form and parse a command line: an
+// object schema whose properties each have one type and a name a
+// template can read. validate's walk is not used here: it exists to leave
+// placeholders to the run and to stop within a step's bounds, while an
+// input's value is whole and given by a person; and this package is a
+// leaf that validate imports.
 package inputs
 
 import (
