@@ -67,7 +67,7 @@ func (v *validator) checkArguments() {
 			continue
 		}
 		for _, p := range ts.mcp.checkArgs(nd.Params.Arguments) {
-			what := "its arguments" // the whole object: a schema of another type, anyOf at its root
+			what := "its arguments object" // a schema of another type, anyOf at its root
 			if len(p.path) > 0 {
 				what = "the argument " + q(p.path.String())
 			}

@@ -296,3 +296,13 @@ func FuzzArgSchema(f *testing.F) {
 		}
 	})
 }
+
+// A schema at the root that the arguments object does not meet is said
+// of the arguments as a whole.
+func TestSchemaRootProblem(t *testing.T) {
+	r := Validate(argsWF(t, `{"x": 1}`), mcpCatalog(`{"anyOf":[{"required":["a"],"properties":{"a":{"type":"string"}}},{"type":"array"}]}`))
+	if !hasCode(r, CodeBadArgument) || !strings.Contains(r.Problems[0].Message, "'Call' (tool srv.t): its arguments object matches none of the forms") || r.Problems[0].Path != "" {
+		dump(t, r)
+		t.Fatal("want the arguments object named")
+	}
+}
