@@ -1,0 +1,95 @@
+// End-to-end: Run on a workflow that declares inputs asks for them in a
+// typed form, refuses what does not fit at its field, and runs with them
+// (a hostile name stays data in the command). scripts/e2e.sh starts the
+// app and sets WEFT_URL, WEFT_E2E_SCRATCH and WEFT_ARTIFACTS.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { openBrowser, realErrors } from './browser.mjs';
+import { inBothThemes } from './axe.mjs';
+
+const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
+const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-inputs-'));
+const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+
+let page;
+let closeBrowser;
+const consoleErrors = [];
+
+before(async () => {
+  ({ page, close: closeBrowser } = await openBrowser({ width: 1400, height: 860, errors: consoleErrors }));
+  await page.goto(URL, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.weft.store.getState().doc !== null || window.weft.store.getState().dialog !== null, null, { timeout: 30_000 });
+  if (await page.evaluate(() => window.weft.store.getState().dialog !== null)) {
+    await page.locator('[data-testid="dialog-discard"]').click();
+  }
+});
+
+after(async () => {
+  await page?.evaluate(() => window.go.main.App.StopRun()).catch(() => {});
+  await closeBrowser?.();
+});
+
+describe('Run with inputs', () => {
+  it('asks for the inputs, shows what does not fit at its field, then runs with them as data', async () => {
+    const dir = join(SCRATCH, 'run-inputs');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'run-inputs.json');
+    copyFileSync(join(FIXTURES, 'run-inputs.json'), path);
+    await page.evaluate(async (p) => {
+      const st = window.weft.store.getState();
+      if (st.proposal) st.endProposal('discarded');
+      if (st.dirty) await window.weft.actions.save();
+      await window.weft.actions.openPath(p);
+    }, path);
+    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('run-inputs.json'));
+    await page.locator('[data-testid="tab-run"]').click();
+    await page.locator('[data-testid="run-button"]').click();
+
+    const form = page.locator('[data-testid="run-inputs"]');
+    await form.waitFor();
+    const field = (name) => form.locator(`[data-testid="run-input"][data-name="${name}"]`);
+    assert.equal(await field('name').getAttribute('aria-required'), 'true');
+    assert.equal(await field('times').inputValue(), '2');
+    assert.equal(await field('loud').evaluate((e) => e.tagName), 'SELECT');
+    const violations = await inBothThemes(page, '[data-testid="run-inputs"]');
+    assert.deepEqual(violations, [], violations.join('\n'));
+
+    const hostile = "Ada; touch pwned $(touch pwned2) `touch pwned3` 'q\"";
+    await field('name').fill(hostile);
+    await field('times').fill('0');
+    await form.locator('[data-testid="run-inputs-run"]').click();
+    const err = form.locator('[data-testid="run-input-error"][data-name="times"]');
+    await err.waitFor();
+    assert.match(await err.textContent(), /input times does not fit/);
+    assert.equal(await field('name').inputValue(), hostile, 'the values typed stay');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-inputs.png') });
+
+    await field('times').fill('3');
+    await field('loud').selectOption('true');
+    await form.locator('[data-testid="run-inputs-run"]').click();
+    const approve = page.locator('[data-testid="approve-run"]');
+    await Promise.race([
+      page.waitForSelector('[data-testid="run-status"][data-phase="finished"]', { timeout: 30_000 }),
+      approve.waitFor({ timeout: 30_000 }).then(() => approve.click()),
+    ]);
+    await page.waitForSelector('[data-testid="run-status"][data-phase="finished"]', { timeout: 30_000 });
+    assert.equal(readFileSync(join(dir, 'out', 'greeting.txt'), 'utf8'), `${hostile} x3 true`);
+    assert.deepEqual(readdirSync(dir).filter((n) => n.startsWith('pwned')), [], 'nothing in the name ran');
+
+    // Run again: the form shows the values used last time for this file.
+    await page.locator('[data-testid="run-button"]').click();
+    await form.waitFor();
+    assert.equal(await field('name').inputValue(), hostile);
+    assert.equal(await field('times').inputValue(), '3');
+    await form.locator('[data-testid="run-inputs-cancel"]').click();
+    await form.waitFor({ state: 'detached' });
+    assert.deepEqual(realErrors(consoleErrors), []);
+  });
+});
