@@ -27,6 +27,7 @@ import (
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/mcp"
 	"github.com/weft-dev/weft/backend/redact"
+	"github.com/weft-dev/weft/backend/render"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
@@ -776,25 +777,7 @@ func (r *run) mcpArgTypes(ctx context.Context, name string) (map[string]string, 
 func coerceArgs(args map[string]any, types map[string]string) map[string]any {
 	out := make(map[string]any, len(args))
 	for k, v := range args {
-		out[k] = v
-		switch types[k] {
-		case "string":
-			switch v.(type) {
-			case float64, int, int64, bool:
-				out[k] = toText(v)
-			}
-		case "integer", "number":
-			if s, ok := v.(string); ok {
-				var f float64
-				if err := json.Unmarshal([]byte(strings.TrimSpace(s)), &f); err == nil {
-					out[k] = f
-				}
-			}
-		case "boolean":
-			if s, ok := v.(string); ok && (s == "true" || s == "false") {
-				out[k] = s == "true"
-			}
-		}
+		out[k] = render.CoerceArg(v, types[k]) // the rule validation applies too
 	}
 	return out
 }
