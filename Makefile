@@ -93,6 +93,7 @@ FUZZ_TARGETS := \
 	./backend/validate:FuzzValidateGraph \
 	./backend/validate:FuzzExprRefs \
 	./backend/validate:FuzzArgSchema \
+	./backend/inputs:FuzzResolve \
 	./backend/planner:FuzzParseOutput \
 	./backend/planner:FuzzMeasureUnused \
 	./backend/planner:FuzzAlign \
