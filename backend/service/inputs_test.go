@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
@@ -64,5 +65,27 @@ func TestStartChecksInputs(t *testing.T) {
 	}
 	if got := eng.got[0].Inputs; got["name"] != "Ada" || got["n"] != 1.0 {
 		t.Fatalf("submitted inputs %v", got)
+	}
+}
+
+// A schedule runs with the defaults only: a workflow with a required
+// input and no default installs nothing, the input named; with defaults
+// for all it is scheduled.
+func TestScheduleNeedsInputDefaults(t *testing.T) {
+	svc := testService(t, nil)
+	f := &fakeScheduler{installed: map[string][]string{}, paused: map[string]bool{}}
+	m := &schedule.Manager{Path: filepath.Join(t.TempDir(), "schedules.json"), Backend: f, Weft: "/opt/weft/weft"}
+	w, path := inputsFile(t, "wf-sched-inputs")
+	res, err := svc.AddSchedule(context.Background(), m, ScheduleRequest{Path: path, Cron: "0 7 * * *"})
+	if err != nil || res.Started || len(f.installed) != 0 || len(res.InputProblems) != 1 || res.InputProblems[0].Input != "name" {
+		t.Fatalf("required input: %v %+v", err, res)
+	}
+	w.Inputs = json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","default":"Ada"},"n":{"type":"integer","default":1}}}`)
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	trustFile(t, path)
+	if res, err := svc.AddSchedule(context.Background(), m, ScheduleRequest{Path: path, Cron: "0 7 * * *"}); err != nil || !res.Started || len(f.installed) != 1 {
+		t.Fatalf("defaults: %v %+v", err, res)
 	}
 }
