@@ -8,7 +8,7 @@ import type { Problem } from '../../types';
 import { Field, TextInput } from './fields';
 
 /** Codes of the workflow problems that are about what a condition reads. */
-const CONDITION_CODES = new Set(['unknown_output', 'unknown_variable', 'output_alias', 'exit_code_fails']);
+const CONDITION_CODES = new Set(['unknown_output', 'unknown_variable', 'output_alias', 'exit_code_fails', 'unknown_input']);
 const NO_PROBLEMS: Problem[] = [];
 
 /** conditionProblems picks, from the problems of the node a condition

@@ -160,3 +160,18 @@ describe('Run with inputs', () => {
     expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', undefined, undefined);
   });
 });
+
+describe('a condition reading an input', () => {
+  it('shows the unknown_input problem Go reports about it at the field', async () => {
+    const { conditionProblems } = await import('../inspector/ConditionInput');
+    const p = {
+      code: 'unknown_input',
+      severity: 'error' as const,
+      message: "If 'gate' reads inputs.who, but the workflow declares no input 'who' (its inputs: name)",
+      node_ids: ['n3'],
+      edges: [],
+    };
+    expect(conditionProblems("inputs.who == 'x'", 'n3', [p])).toEqual([p]);
+    expect(conditionProblems("inputs.name == 'x'", 'n3', [p])).toEqual([]);
+  });
+});
