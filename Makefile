@@ -110,7 +110,8 @@ FUZZ_TARGETS := \
 	./backend/runner:FuzzParseRetryAfter \
 	./backend/schedule:FuzzParseCron \
 	./backend/llm:FuzzRetryAfter \
-	./backend/testcase:FuzzDecode
+	./backend/testcase:FuzzDecode \
+	./backend/testcase:FuzzSetMocks
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
