@@ -2,11 +2,15 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/testcase"
@@ -181,4 +185,93 @@ func (s *Service) RecordCase(ctx context.Context, path, name string) (*RecordRes
 		return nil, err
 	}
 	return &RecordResult{File: casePath, RunID: last.RunID, Case: rec.Case, FillIn: rec.FillIn}, nil
+}
+
+// CaseFile is a workflow's case file as the desktop's Tests panel shows
+// it: each case's mocks as written, to edit.
+type CaseFile struct {
+	File   string `json:"file"`
+	Exists bool   `json:"exists"`
+	// SHA256 is of the bytes read: a save names it, and is refused when
+	// the file changed since (an edit elsewhere is not overwritten).
+	SHA256 string               `json:"sha256"`
+	Cases  []testcase.CaseMocks `json:"cases"`
+	// Error says why the file cannot be used (then Cases is empty).
+	Error string `json:"error,omitempty"`
+}
+
+// ReadCaseFile reads the case file of the workflow at path. A file that
+// is missing or unusable is not an error: the view says so.
+func (s *Service) ReadCaseFile(path string) (CaseFile, error) {
+	casePath, data, err := readCases(path)
+	cf := CaseFile{File: casePath, Cases: []testcase.CaseMocks{}}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return cf, nil
+	case err != nil && casePath == "":
+		return cf, err
+	case err != nil:
+		cf.Error = err.Error()
+		return cf, nil
+	}
+	cf.Exists, cf.SHA256 = true, sha256Hex(data)
+	list, err := testcase.MocksOf(data)
+	if err != nil {
+		if fe := (*testcase.FileError)(nil); errors.As(err, &fe) && fe.Path == "" {
+			fe.Path = casePath
+		}
+		cf.Error = err.Error()
+		return cf, nil
+	}
+	cf.Cases = list
+	return cf, nil
+}
+
+// SaveCaseMocks replaces the mocks of the case named name in the case
+// file of the workflow at path with mocks (JSON text), after checking
+// them and the whole new file as strictly as a test reads it, and that
+// no secret's value is in it; only then is the file replaced, atomically.
+// base is the SHA256 of the file as the person read it: when it changed
+// since, nothing is written.
+func (s *Service) SaveCaseMocks(path, name, mocks, base string) (CaseFile, error) {
+	casePath, data, err := readCases(path)
+	if err != nil {
+		return CaseFile{}, err
+	}
+	if sha256Hex(data) != base {
+		return CaseFile{}, fmt.Errorf("%s changed since it was read (another edit, or a case recorded): reload it, then make your change again", casePath)
+	}
+	out, err := testcase.SetMocks(data, name, []byte(mocks))
+	if err != nil {
+		return CaseFile{}, err
+	}
+	f, err := testcase.Decode(out)
+	if err != nil {
+		return CaseFile{}, err
+	}
+	if err := testcase.RefuseSecrets(f, s.secretValues()); err != nil {
+		return CaseFile{}, err
+	}
+	if err := atomicfile.WriteFile(casePath, out, 0o644); err != nil {
+		return CaseFile{}, fmt.Errorf("save %s: %w", casePath, err)
+	}
+	return s.ReadCaseFile(path)
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// readCases reads the case file of the workflow (or case file) at path.
+func readCases(path string) (string, []byte, error) {
+	if strings.TrimSpace(path) == "" {
+		return "", nil, errors.New("a workflow's cases live beside its file: save it first")
+	}
+	casePath := testcase.PathFor(path)
+	data, err := atomicfile.ReadBounded(casePath, testcase.MaxFileSize)
+	if err != nil {
+		return casePath, nil, fmt.Errorf("cannot read %s: %w", casePath, err)
+	}
+	return casePath, data, nil
 }
