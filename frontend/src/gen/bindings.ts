@@ -817,6 +817,17 @@ export namespace main {
     opened_at: string;
   }
 
+  /**
+   * RecordedCase is a case recorded from the last run: where it went, and
+   * the steps whose data was cut or hidden, for the person to fill in.
+   */
+  export interface RecordedCase {
+    file: string;
+    run_id: string;
+    name: string;
+    fill_in: string[] | null;
+  }
+
   /** SchedulesView is the Schedules dialog's content. */
   export interface SchedulesView {
     schedules: service.ScheduleState[] | null;
@@ -864,6 +875,16 @@ export namespace main {
     payload_key_set: boolean;
     api_key_env: boolean;
     payload_key_env: boolean;
+  }
+
+  /**
+   * TestRun is what playing the cases gave: the report, or why they could
+   * not be played (Error; Problems when the workflow is invalid).
+   */
+  export interface TestRun {
+    report: testcase.Report | null;
+    error: string;
+    problems: validate.Problem[] | null;
   }
 }
 
@@ -938,6 +959,23 @@ export namespace schedule {
 }
 
 export namespace service {
+  /**
+   * CaseFile is a workflow's case file as the desktop's Tests panel shows
+   * it: each case's mocks as written, to edit.
+   */
+  export interface CaseFile {
+    file: string;
+    exists: boolean;
+    /**
+     * SHA256 is of the bytes read: a save names it, and is refused when
+     * the file changed since (an edit elsewhere is not overwritten).
+     */
+    sha256: string;
+    cases: testcase.CaseMocks[] | null;
+    /** Error says why the file cannot be used (then Cases is empty). */
+    error?: string;
+  }
+
   /**
    * CatalogResult is the tool list with why MCP tools are missing, when
    * they are.
@@ -1356,6 +1394,55 @@ export namespace settings {
     namespace: string;
     task_queue: string;
     tls: boolean;
+  }
+}
+
+export namespace testcase {
+  /** CaseMocks is one case's mocks as written in its file. */
+  export interface CaseMocks {
+    name: string;
+    /** Mocks is the case's mocks value, indented ("{}" when it has none). */
+    mocks: string;
+  }
+
+  /** CaseResult is one case played. */
+  export interface CaseResult {
+    name: string;
+    passed: boolean;
+    outcome?: flow.Outcome;
+    /** Error is why the run stopped, when it did not succeed. */
+    error?: string;
+    /** Path are the steps that started, in order. */
+    path: string[] | null;
+    failures: testcase.Failure[] | null;
+    duration_ms: number;
+  }
+
+  /**
+   * Failure is one way a case did not do what it expects: which step (a
+   * node id, when one is concerned), what (path, outcome, output, file,
+   * unmocked, mock, case, run), expected against actual.
+   */
+  export interface Failure {
+    step?: string;
+    what: string;
+    expected?: unknown;
+    actual?: unknown;
+    message: string;
+  }
+
+  /** Report is what playing a case file gave. */
+  export interface Report {
+    workflow: string;
+    file: string;
+    passed: number;
+    failed: number;
+    cases: testcase.CaseResult[] | null;
+    /**
+     * Unapproved are the steps that would wait for a person's approval
+     * before a real run: a test runs nothing, but says so.
+     */
+    unapproved: approval.Step[] | null;
   }
 }
 
@@ -1818,11 +1905,27 @@ export function PreviewPatch(w: workflow.Workflow, patch: assistant.WorkflowPatc
 }
 
 /**
+ * ReadTestCases reads the case file beside the file at path: each case's
+ * mocks as written, or why it cannot be used.
+ */
+export function ReadTestCases(path: string): Promise<service.CaseFile> {
+  return bound('ReadTestCases')(path);
+}
+
+/**
  * RecentFiles lists the recently opened workflow files that still exist,
  * newest first. Problems with the list are logged, never returned.
  */
 export function RecentFiles(): Promise<main.RecentFile[] | null> {
   return bound('RecentFiles')();
+}
+
+/**
+ * RecordTestCase adds a case named name ("" names it after the run) made
+ * from the last local run of the file saved at path to its case file.
+ */
+export function RecordTestCase(path: string, name: string): Promise<main.RecordedCase> {
+  return bound('RecordTestCase')(path, name);
 }
 
 /** RemoveRecentFile drops path from the list (it could not be opened). */
@@ -1868,12 +1971,31 @@ export function RunHistory(path: string, workflowID: string): Promise<service.Hi
 }
 
 /**
+ * RunTests plays the cases beside the file at path against w (the
+ * editor's copy, saved or not) with nothing acting; only, when not "",
+ * plays only the case of that name.
+ */
+export function RunTests(w: workflow.Workflow, path: string, only: string): Promise<main.TestRun> {
+  return bound('RunTests')(w, path, only);
+}
+
+/**
  * SaveSettings saves s. apiKey nil keeps the stored key; a pointer to ""
  * clears it; anything else replaces it. The API key inside s is ignored,
  * since GetSettings never sends it.
  */
 export function SaveSettings(s: settings.Settings, apiKey: string | null): Promise<string[] | null> {
   return bound('SaveSettings')(s, apiKey);
+}
+
+/**
+ * SaveTestCaseMocks replaces the mocks of the case named name with mocks
+ * (JSON text) when they, and the file with them, are valid and hold no
+ * secret; base is the SHA-256 of the file as read (ReadTestCases), and
+ * a file changed since is not written.
+ */
+export function SaveTestCaseMocks(path: string, name: string, mocks: string, base: string): Promise<service.CaseFile> {
+  return bound('SaveTestCaseMocks')(path, name, mocks, base);
 }
 
 /**
