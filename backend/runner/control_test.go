@@ -249,12 +249,12 @@ func TestRunFoldersArePruned(t *testing.T) {
 	old := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
 	var finished []string
 	for i := 0; i < 5; i++ {
-		id := newRunID(old.Add(time.Duration(i) * time.Hour))
+		id := NewRunID(old.Add(time.Duration(i) * time.Hour))
 		finished = append(finished, id)
 		os.MkdirAll(filepath.Join(runs, id), 0o755)
 		os.WriteFile(filepath.Join(runs, id, summaryFile), []byte("{}"), 0o644)
 	}
-	going := newRunID(old.Add(10 * time.Hour)) // no summary yet, touched just now: maybe still running
+	going := NewRunID(old.Add(10 * time.Hour)) // no summary yet, touched just now: maybe still running
 	os.MkdirAll(filepath.Join(runs, going), 0o755)
 	os.MkdirAll(filepath.Join(runs, "notes"), 0o755)
 

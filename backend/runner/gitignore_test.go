@@ -34,7 +34,7 @@ func TestRunFoldersStayOutOfGit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		id := newRunID(time.Now())
+		id := NewRunID(time.Now())
 		l, err := openRunLog(filepath.Join(runs, id), id, nil, time.Now, nil)
 		if err != nil {
 			t.Fatal(err)

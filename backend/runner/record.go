@@ -34,7 +34,7 @@ func NewRecorder(opts Options, w *workflow.Workflow, workflowPath, runsDir, id s
 		opts.Now = time.Now
 	}
 	red, _ := runRedactor(&opts, w, opts.Inputs)
-	log, err := openRunLog(filepath.Join(runsDir, newRunID(opts.Now())), id, nil, opts.Now, red)
+	log, err := openRunLog(filepath.Join(runsDir, NewRunID(opts.Now())), id, nil, opts.Now, red)
 	if err != nil {
 		return nil, err
 	}

@@ -23,7 +23,7 @@ func (rn *Runner) Refuse(w *workflow.Workflow, outcome Outcome, why string) (*Re
 		}
 	}
 	started := o.Now()
-	id := newRunID(started)
+	id := NewRunID(started)
 	red, _ := runRedactor(o, w, o.Inputs)
 	log, err := openRunLog(filepath.Join(runsDir, id), id, o.OnEvent, o.Now, red)
 	if err != nil {

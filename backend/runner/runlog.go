@@ -66,7 +66,9 @@ func DefaultRunsDir(workflowPath string) (string, error) {
 
 var runIDRe = regexp.MustCompile(`^\d{8}-\d{6}\.\d{3}-[0-9a-f]{6}$`)
 
-func newRunID(now time.Time) string {
+// NewRunID is a new run's id: its start time (UTC, to the millisecond) and
+// a random suffix, so runs started at once differ.
+func NewRunID(now time.Time) string {
 	var b [3]byte
 	rand.Read(b[:])
 	return now.UTC().Format("20060102-150405.000") + "-" + hex.EncodeToString(b[:])

@@ -130,6 +130,10 @@ type Options struct {
 	// Source is who started the run, recorded in its summary (manual when
 	// unset).
 	Source RunSource
+	// RunID names the run and its folder (NewRunID); "" makes a new one.
+	// A caller that runs several at once knows each run's id before it
+	// starts.
+	RunID string
 	// WorkflowPath is the file the workflow was loaded from, if any: runs
 	// are logged in .weft/runs beside it, and relative paths start in its
 	// folder.
@@ -320,7 +324,12 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 		}
 	}
 	started := o.Now()
-	id := newRunID(started)
+	id := o.RunID
+	if id == "" {
+		id = NewRunID(started)
+	} else if !runIDRe.MatchString(id) {
+		return nil, fmt.Errorf("run id %q is not one NewRunID makes", id)
+	}
 	red, sources := runRedactor(o, w, given)
 	log, err := openRunLog(filepath.Join(runsDir, id), id, o.OnEvent, o.Now, red)
 	if err != nil {
