@@ -218,6 +218,8 @@ const (
 	// RunBySchedule is a run a schedule started (the OS scheduler's
 	// weft run --source schedule, or a Temporal Schedule).
 	RunBySchedule RunSource = "schedule"
+	// RunByMCP is a run an agent started through weft mcp serve.
+	RunByMCP RunSource = "mcp"
 )
 
 // Verdict is the check of a done_when (seed 002's critic): by its

@@ -69,6 +69,7 @@ const (
 	OutcomeNeedsReview = flow.OutcomeNeedsReview
 	RunByPerson        = flow.RunByPerson
 	RunBySchedule      = flow.RunBySchedule
+	RunByMCP           = flow.RunByMCP
 )
 
 // Outcomes are every outcome, success first.
