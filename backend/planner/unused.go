@@ -89,7 +89,13 @@ func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.W
 	if err != nil {
 		return nil, ws, Unused{}, err
 	}
-	u := MeasureUnused(text, w.Nodes, w.Edges, opts.Features)
+	// A reply read without a warning and written exactly in the format
+	// asked for (exact.go) has nothing a reading could leave out: every
+	// stage that drops, moves, skips or guesses says so in a warning.
+	var u Unused
+	if len(ws) > 0 || !exactReply(text) {
+		u = MeasureUnused(text, w.Nodes, w.Edges, opts.Features)
+	}
 	if u.Dropped() {
 		if best, aws, aerr := alignReply(ctx, text, opts.Catalog); aerr == nil && best != nil && best.canon != "" {
 			if w2, ws2, err2 := ParseOutputContext(ctx, best.canon, opts); err2 == nil {

@@ -1,8 +1,10 @@
 package planner
 
 import (
+	"context"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -24,7 +26,7 @@ func TestMeasureFastPathAgrees(t *testing.T) {
 		}
 		replies = append(replies, string(raw))
 	}
-	for _, half := range []string{"tune", "tune2", "tune3", "tune4"} {
+	for _, half := range tuneSets {
 		for _, c := range loadHeldout(t, half) {
 			replies = append(replies, c.Reply)
 		}
@@ -40,6 +42,13 @@ func TestMeasureFastPathAgrees(t *testing.T) {
 		full := measureUnused(r, w.Nodes, w.Edges, opts.Features, false)
 		if !slices.Equal(fast.Steps, full.Steps) || fast.Text != full.Text {
 			t.Errorf("fast path %+v, full measure %+v, reply:\n%s", fast, full, r)
+		}
+		// ReadReply, which skips the measure on a reading without a
+		// warning, never passes what the full measure finds left out.
+		if w2, _, u, err := ReadReply(context.Background(), r, opts); err == nil && !u.Dropped() {
+			if f2 := measureUnused(r, w2.Nodes, w2.Edges, opts.Features, false); f2.Dropped() {
+				t.Errorf("ReadReply passes a reading the full measure finds %v left out of:\n%s", f2.Steps, r)
+			}
 		}
 		checked++
 	}
@@ -75,6 +84,14 @@ func fastPathNeighbours() []string {
 			strings.Replace(base, `"arguments": {"command": "echo 1"}`, `"arguments": {"command": "echo 1", "steps": [`+h+`]}`, 1),
 			// beside the plan
 			strings.Replace(base, `{"nodes": [`, `{"later": `+h+`, "nodes": [`, 1),
+			strings.Replace(base, `{"nodes": [`, `{"later": `+strconv.Quote(h)+`, "nodes": [`, 1),
+			strings.Replace(base, `{"nodes": [`, `{"name": `+strconv.Quote(`{"steps": [`+h+`]}`)+`, "nodes": [`, 1),
+			// after it, in prose: the reading warns, and the measure decides
+			base+"\n\nAnd one more step: "+h,
+			// in an edge, and in a step's string fields
+			strings.Replace(base, `{"from": "s1", "to": "s2"`, `{"from": "s1", "to": "s2", "also": `+h, 1),
+			strings.Replace(base, `"name": "Step 1"`, `"name": `+strconv.Quote(h), 1),
+			strings.Replace(base, `"arguments": {"command": "echo 1"}`, `"arguments": {"command": `+strconv.Quote(h)+`}`, 1),
 		)
 	}
 	return out
