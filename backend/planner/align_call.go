@@ -401,32 +401,45 @@ func keywordArg(part string) (string, string, bool) {
 // closeParen is the offset of the ) closing the ( at text[at], outside
 // quotes and brackets; -1 when there is none.
 func closeParen(text string, at int) int {
+	end := -1
+	nested(text, at, func(i, depth int) bool {
+		if depth > 0 {
+			return true
+		}
+		if text[i] == ')' {
+			end = i
+		}
+		return false
+	})
+	return end
+}
+
+// nested calls f for each byte of s from at that is outside a quoted
+// string, with the bracket depth after it, until f returns false.
+func nested(s string, at int, f func(i, depth int) bool) {
 	depth := 0
 	var quote byte
-	for i := at; i < len(text); i++ {
-		c := text[i]
-		switch {
+	for i := at; i < len(s); i++ {
+		switch c := s[i]; {
 		case quote != 0:
 			if c == '\\' {
 				i++
 			} else if c == quote {
 				quote = 0
 			}
+			continue
 		case c == '"' || c == '\'':
 			quote = c
+			continue
 		case c == '(' || c == '[' || c == '{':
 			depth++
 		case c == ')' || c == ']' || c == '}':
 			depth--
-			if depth == 0 {
-				if c != ')' {
-					return -1
-				}
-				return i
-			}
+		}
+		if !f(i, depth) {
+			return
 		}
 	}
-	return -1
 }
 
 // paramTag is one parameter element: <parameter=K>V</parameter>,
@@ -527,28 +540,14 @@ func (a *aligner) paramNames(tool string) []string {
 // splitArgs splits call arguments at the commas outside quotes and brackets.
 func splitArgs(s string) []string {
 	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 0:
+	start := 0
+	nested(s, 0, func(i, depth int) bool {
+		if s[i] == ',' && depth == 0 {
 			out = append(out, s[start:i])
 			start = i + 1
 		}
-	}
+		return true
+	})
 	if strings.TrimSpace(s[start:]) != "" {
 		out = append(out, s[start:])
 	}
