@@ -86,6 +86,21 @@ type Event struct {
 	// Source says where a step's outputs came from when it did not run
 	// (node_finished): SourcePinned or SourceReused.
 	Source string `json:"source,omitempty"`
+	// SubRun is the run a Workflow step started (its log event), to
+	// open from the caller's run.
+	SubRun *RunLink `json:"sub_run,omitempty"`
+}
+
+// RunLink names a run of another workflow: a sub-workflow's run, from
+// the step of its caller's run that started it, and the caller's run from
+// the sub-workflow's summary.
+type RunLink struct {
+	RunID string `json:"run_id"`
+	// File is the workflow file the run ran; Dir the run's folder.
+	File string `json:"file,omitempty"`
+	Dir  string `json:"dir,omitempty"`
+	// NodeKey is the caller's Workflow step.
+	NodeKey string `json:"node_key,omitempty"`
 }
 
 // Where a step's outputs came from when it did not run (Event.Source).
@@ -220,6 +235,9 @@ const (
 	RunBySchedule RunSource = "schedule"
 	// RunByMCP is a run an agent started through weft mcp serve.
 	RunByMCP RunSource = "mcp"
+	// RunByTrigger is a run a workflow's trigger started (a signed
+	// webhook or a watched folder, through weft serve).
+	RunByTrigger RunSource = "trigger"
 )
 
 // Verdict is the check of a done_when (seed 002's critic): by its
@@ -274,6 +292,11 @@ type Result struct {
 	Finished time.Time `json:"finished"`
 	// Source is who started the run (Options.Source).
 	Source RunSource `json:"source,omitempty"`
+	// Parent is the run whose Workflow step ran this one, for a
+	// sub-workflow's run; SubRuns are the runs this one's Workflow steps
+	// started, in order.
+	Parent  *RunLink  `json:"parent,omitempty"`
+	SubRuns []RunLink `json:"sub_runs,omitempty"`
 	// Live are the outputs of the steps that completed (ran, or were
 	// reused before From), by key, before redaction: the application
 	// layer keeps them in memory for the next "run from here". They are

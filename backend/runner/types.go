@@ -70,6 +70,7 @@ const (
 	RunByPerson        = flow.RunByPerson
 	RunBySchedule      = flow.RunBySchedule
 	RunByMCP           = flow.RunByMCP
+	RunByTrigger       = flow.RunByTrigger
 )
 
 // Outcomes are every outcome, success first.
