@@ -3,7 +3,7 @@
 // wrapped in one place, where the lists Go writes as null become [], and
 // tests can mock this module alone.
 import * as App from './gen/bindings';
-import type { main } from './gen/bindings';
+import type { main, service } from './gen/bindings';
 import { EventsOn, LogError, LogInfo, LogWarning, WindowSetTitle } from '../wailsjs/runtime/runtime';
 import type {
   AutosaveView,
@@ -43,6 +43,8 @@ import type {
 } from './types';
 // Schedules (app_schedules.go):
 import type { CronPreview, GoingRun, NeededSecret, NewSchedule, ScheduleEntry, ScheduleResult, SchedulesView, ScheduleUpdateResult } from './types';
+// Tests panel (app_tests.go):
+import type { CaseFile, RecordedCase, TestRun } from './types';
 // Secrets and Temporal credentials (app_secrets.go, app_engine.go):
 import type { SecretEntry, SecretsView, TemporalCredentials } from './types';
 
@@ -75,6 +77,10 @@ function given<T>(v: T | null, what: string): T {
 
 function normTrust(t: FileTrust | null | undefined): FileTrust {
   return { path: t?.path ?? '', trusted: !!t?.trusted, why: t?.why ?? '', folder: t?.folder, changed: !!t?.changed, sha256: t?.sha256 };
+}
+
+function normCases(c: service.CaseFile | null | undefined): CaseFile {
+  return { file: c?.file ?? '', exists: !!c?.exists, sha256: c?.sha256 ?? '', cases: c?.cases ?? [], error: c?.error };
 }
 
 export const api = {
@@ -237,6 +243,32 @@ export const api = {
   async workflowInputs(w: Workflow): Promise<InputsForm> {
     const f = await App.WorkflowInputs(w);
     return { fields: f?.fields ?? [], problems: f?.problems ?? [] };
+  },
+  // --- Tests panel (app_tests.go) ---
+  /** Plays the cases beside the file at path against w (the editor's copy) with nothing acting; only names one case ('' plays all). */
+  async runTests(w: Workflow, path: string, only = ''): Promise<TestRun> {
+    const r = await App.RunTests(w, path, only);
+    const rep = r?.report;
+    return {
+      error: r?.error ?? '',
+      problems: r?.problems ?? [],
+      report: rep
+        ? { ...rep, unapproved: rep.unapproved ?? [], cases: (rep.cases ?? []).map((c) => ({ ...c, path: c.path ?? [], failures: c.failures ?? [] })) }
+        : null,
+    };
+  },
+  /** Adds a case made from the last local run of the saved file to its case file ('' names it after the run). */
+  async recordTestCase(path: string, name: string): Promise<RecordedCase> {
+    const r = await App.RecordTestCase(path, name);
+    return { ...r, fill_in: r?.fill_in ?? [] };
+  },
+  /** The case file beside the file at path: each case's mocks as written, or why it cannot be used. */
+  async readTestCases(path: string): Promise<CaseFile> {
+    return normCases(await App.ReadTestCases(path));
+  },
+  /** Replaces a case's mocks (JSON text) once Go finds them and the file valid; base is the file's sha256 as read. Rejects with where and what. */
+  async saveTestCaseMocks(path: string, name: string, mocks: string, base: string): Promise<CaseFile> {
+    return normCases(await App.SaveTestCaseMocks(path, name, mocks, base));
   },
   /** Which Temporal credentials are set (their values never come back). */
   async getTemporalCredentials(): Promise<TemporalCredentials> {

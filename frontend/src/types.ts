@@ -3,7 +3,7 @@
 // Only types with no Go counterpart are written here, and Filled: Go writes
 // a nil list as null, so the lists a result may hold are `T[] | null`; the
 // api module puts [] in their place and says so with Filled.
-import type { approval, assistant, credentials, failure, flow, inputs, llm, main, planner, schedule, service, settings, tools, validate, workflow } from './gen/bindings';
+import type { approval, assistant, credentials, failure, flow, inputs, llm, main, planner, schedule, service, settings, testcase, tools, validate, workflow } from './gen/bindings';
 
 /** T with the members K neither null nor absent (api.ts filled them in). */
 export type Filled<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
@@ -125,6 +125,19 @@ export type RunLogFile = Filled<service.Log, 'events' | 'warnings'>;
 export type ToolCatalogResult = Filled<service.CatalogResult, 'tools' | 'warnings'>;
 /** A step's outputs in the last run, to pin. */
 export type PinSource = Filled<main.PinSource, 'outputs'>;
+
+// --- Tests (app_tests.go, backend/testcase) ---
+
+/** One way a case did not do what it expects: step, what, expected against actual. */
+export type TestFailure = testcase.Failure;
+export type TestCaseResult = Filled<testcase.CaseResult, 'path' | 'failures'>;
+export type TestReport = Omit<Filled<testcase.Report, 'unapproved'>, 'cases'> & { cases: TestCaseResult[] };
+/** Playing the cases: the report, or why they could not be played. */
+export type TestRun = Omit<Filled<main.TestRun, 'problems'>, 'report'> & { report: TestReport | null };
+export type CaseMocks = testcase.CaseMocks;
+/** The case file beside a workflow, each case's mocks as written. */
+export type CaseFile = Filled<service.CaseFile, 'cases'>;
+export type RecordedCase = Filled<main.RecordedCase, 'fill_in'>;
 
 // --- Schedules (app_schedules.go, backend/service/schedules.go) ---
 

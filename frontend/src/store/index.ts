@@ -5,11 +5,12 @@ import { createProblemsSlice, type ProblemsSlice } from './problemsSlice';
 import { createRunSlice, type RunSlice } from './runSlice'; // run panel
 import { createSecretsSlice, type SecretsSlice } from './secretsSlice'; // secrets a workflow lacks
 import { createSelectionSlice, type SelectionSlice } from './selectionSlice';
+import { createTestsSlice, type TestsSlice } from './testsSlice'; // tests panel
 import { createTrustSlice, type TrustSlice } from './trustSlice'; // the file's trust
 import { createUiSlice, type UiSlice } from './uiSlice';
 import { createWorkflowSlice, type WorkflowSlice } from './workflowSlice';
 
-export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice & TrustSlice & SecretsSlice; // RunSlice: run panel
+export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice & TrustSlice & SecretsSlice & TestsSlice; // RunSlice: run panel
 
 export function createAppStore() {
   return create<StoreState>()((...a) => ({
@@ -21,6 +22,7 @@ export function createAppStore() {
     ...createRunSlice(...a), // run panel
     ...createTrustSlice(...a),
     ...createSecretsSlice(...a),
+    ...createTestsSlice(...a),
   }));
 }
 
