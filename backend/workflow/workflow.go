@@ -286,6 +286,9 @@ type Workflow struct {
 	// Schema object whose properties are the inputs, read by steps as
 	// {{inputs.NAME}}. Kept as written (property order is the form's).
 	Inputs json.RawMessage `json:"inputs,omitempty"`
+	// Triggers start runs without a person (weft serve): a signed
+	// webhook, a watched folder. Content that acts: reviewed like a step.
+	Triggers []Trigger `json:"triggers,omitempty"`
 
 	Extra Extra `json:"-"`
 }
