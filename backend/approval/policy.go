@@ -236,7 +236,7 @@ func Required(w *workflow.Workflow, sc Scope) []Step {
 	if s, ok := goalReview(w, sc); ok {
 		out = append(out, s)
 	}
-	return out
+	return append(out, triggerReviews(w, sc)...)
 }
 
 // GoalKey is the key of the review item for the workflow's done_when.

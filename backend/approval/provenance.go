@@ -95,6 +95,9 @@ func MarkAll(w *workflow.Workflow, p Provenance) {
 	for i := range w.Nodes {
 		Mark(&w.Nodes[i], p)
 	}
+	if len(w.Triggers) > 0 {
+		markTriggers(w, p)
+	}
 	if !w.DoneWhen.IsZero() {
 		markGoal(w, p)
 	}
@@ -140,6 +143,7 @@ func MarkChangedAmong(old, nw *workflow.Workflow, among map[string]bool, p Prove
 		return nil
 	}
 	wired := old != nil && len(old.Nodes) > 0
+	markTriggersChanged(old, nw, p)
 	switch {
 	case old != nil && sameGoal(old.DoneWhen, nw.DoneWhen):
 		if pv, ok := goalOf(old); ok {
