@@ -77,6 +77,7 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 			fmt.Fprintf(c.stdout, "scheduled %s as %s (%s) on Temporal at %s; the schedule holds the workflow as it is now: add it again to take later changes\n", sc.File, sc.ID, sc.Cron, sc.Temporal.Address)
 		} else {
 			fmt.Fprintf(c.stdout, "scheduled %s as %s (%s, with %s); its runs are logged beside it and shown by weft schedule list\n", sc.File, sc.ID, sc.Cron, sc.Backend)
+			fmt.Fprintf(c.stdout, "the %s entry:\n%s\n", sc.Backend, strings.TrimRight(res.Entry, "\n"))
 		}
 	case "update":
 		// A schedule runs the content approved when it was made; this

@@ -57,6 +57,9 @@ cat > "$tab"
 	if !strings.HasPrefix(string(b), "0 7 * * * cd ") || !strings.Contains(string(b), "'run' '"+wf+"' '--on-escalate' 'abort' '--source' 'schedule' '--require-sha256' '"+sha256File(t, wf)+"'") {
 		t.Fatalf("crontab: %s", b)
 	}
+	if !strings.Contains(out, "the cron entry:\n"+string(b)) {
+		t.Fatalf("the crontab line installed is not said: %s", out)
+	}
 	list := func() []service.ScheduleState {
 		t.Helper()
 		code, out, errOut := run(t, env, "schedule", "list", "--json")

@@ -33,12 +33,27 @@ func (d Systemd) systemctl(ctx context.Context, args ...string) error {
 	return err
 }
 
-func (d Systemd) Install(ctx context.Context, s Schedule, command []string) error {
+func (d Systemd) units(s Schedule, command []string) (service, timer string, err error) {
 	c, err := ParseCron(s.Cron)
 	if err != nil {
-		return err
+		return "", "", err
 	}
-	service, timer, err := systemdUnits(s, c, command)
+	return systemdUnits(s, c, command)
+}
+
+// Entry is the two unit files Install writes, each after a comment naming
+// its path.
+func (d Systemd) Entry(s Schedule, command []string) (string, error) {
+	service, timer, err := d.units(s, command)
+	if err != nil {
+		return "", err
+	}
+	base := filepath.Join(d.Dir, unit(s))
+	return "# " + base + ".service\n" + service + "\n# " + base + ".timer\n" + timer, nil
+}
+
+func (d Systemd) Install(ctx context.Context, s Schedule, command []string) error {
+	service, timer, err := d.units(s, command)
 	if err != nil {
 		return err
 	}
@@ -115,8 +130,17 @@ func (c Crontab) write(ctx context.Context, lines []string) error {
 	return err
 }
 
-func (c Crontab) Install(ctx context.Context, s Schedule, command []string) error {
+// Entry is the line Install adds to the crontab.
+func (c Crontab) Entry(s Schedule, command []string) (string, error) {
 	cmd, err := cronCommand(filepath.Dir(s.File), filepath.Join(c.LockDir, unit(s)+".lock"), command)
+	if err != nil {
+		return "", err
+	}
+	return s.Cron + " " + cmd + " " + marker(s), nil
+}
+
+func (c Crontab) Install(ctx context.Context, s Schedule, command []string) error {
+	line, err := c.Entry(s, command)
 	if err != nil {
 		return err
 	}
@@ -127,7 +151,7 @@ func (c Crontab) Install(ctx context.Context, s Schedule, command []string) erro
 	if err != nil {
 		return err
 	}
-	return c.write(ctx, append(lines, s.Cron+" "+cmd+" "+marker(s)))
+	return c.write(ctx, append(lines, line))
 }
 
 func (c Crontab) edit(ctx context.Context, s Schedule, f func(line string) (string, bool)) error {

@@ -59,6 +59,9 @@ type Remote struct {
 // Backend installs schedules into an OS scheduler.
 type Backend interface {
 	Name() string
+	// Entry is the text Install gives the scheduler for s, to show the
+	// person before it is installed.
+	Entry(s Schedule, command []string) (string, error)
 	Install(ctx context.Context, s Schedule, command []string) error
 	SetPaused(ctx context.Context, s Schedule, paused bool) error
 	Remove(ctx context.Context, s Schedule) error
@@ -140,6 +143,17 @@ func (m *Manager) Command(s Schedule) []string {
 // Add schedules file on cron and installs it; sum is the SHA-256 of its
 // approved content (the runs refuse any other).
 func (m *Manager) Add(ctx context.Context, file, cron, sum string, args []string) (Schedule, error) {
+	s, err := m.Draft("", file, cron, sum, args)
+	if err != nil {
+		return Schedule{}, err
+	}
+	return m.Install(ctx, s, nil)
+}
+
+// Draft is the schedule Add would make of file on cron, not installed: id
+// names it ("" for a new name). Its Entry can be shown, then Install
+// installs it.
+func (m *Manager) Draft(id, file, cron, sum string, args []string) (Schedule, error) {
 	if err := m.Unavailable(); err != nil {
 		return Schedule{}, err
 	}
@@ -154,11 +168,49 @@ func (m *Manager) Add(ctx context.Context, file, cron, sum string, args []string
 	if _, err := os.Stat(abs); err != nil {
 		return Schedule{}, fmt.Errorf("schedule %s: %w", file, err)
 	}
+	if id == "" {
+		id = newID(abs)
+	} else if !validID(id) {
+		return Schedule{}, fmt.Errorf("schedule id %q: want lower-case letters, digits and dashes, at most 40", id)
+	}
+	return Schedule{ID: id, File: abs, Cron: c.String(), Backend: m.Backend.Name(), Args: args, SHA256: sum}, nil
+}
+
+// Entry is the text the scheduler gets for s (a crontab line, unit files).
+func (m *Manager) Entry(s Schedule) (string, error) {
+	if err := m.Unavailable(); err != nil {
+		return "", err
+	}
+	return m.Backend.Entry(s, m.Command(s))
+}
+
+// Install installs the draft s and records it. shown, when not nil, is
+// the entry the person was shown: a draft whose entry is not exactly that
+// now (the file changed since, another name) is refused, so nothing is
+// installed that was not seen.
+func (m *Manager) Install(ctx context.Context, s Schedule, shown *string) (Schedule, error) {
+	if err := m.Unavailable(); err != nil {
+		return Schedule{}, err
+	}
+	if shown != nil {
+		entry, err := m.Entry(s)
+		if err != nil {
+			return Schedule{}, err
+		}
+		if entry != *shown {
+			return Schedule{}, errors.New("the scheduler's entry is not the one shown (the file changed since?): look at it again")
+		}
+	}
 	all, err := m.List()
 	if err != nil {
 		return Schedule{}, err
 	}
-	s := Schedule{ID: newID(abs), File: abs, Cron: c.String(), Backend: m.Backend.Name(), Created: m.now().UTC(), Args: args, SHA256: sum}
+	for _, o := range all {
+		if o.ID == s.ID {
+			return Schedule{}, fmt.Errorf("a schedule named %s exists already", s.ID)
+		}
+	}
+	s.Created = m.now().UTC()
 	if err := m.Backend.Install(ctx, s, m.Command(s)); err != nil {
 		return Schedule{}, fmt.Errorf("install the schedule with %s: %w", m.Backend.Name(), err)
 	}
@@ -167,6 +219,20 @@ func (m *Manager) Add(ctx context.Context, file, cron, sum string, args []string
 		return Schedule{}, err
 	}
 	return s, nil
+}
+
+// validID is a name newID could have made: it lands in file names and a
+// crontab comment.
+func validID(id string) bool {
+	if id == "" || len(id) > 40 {
+		return false
+	}
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // locate finds schedule id among all, with the backend that made it.

@@ -79,6 +79,10 @@ type temporalSchedules struct{ s *Service }
 
 func (temporalSchedules) Name() string { return settings.EngineTemporal }
 
+func (temporalSchedules) Entry(schedule.Schedule, []string) (string, error) {
+	return "", errors.New("a Temporal schedule has no entry on this machine")
+}
+
 func (temporalSchedules) Install(context.Context, schedule.Schedule, []string) error {
 	return errors.New("a Temporal schedule is made by the service (AddSchedule with the temporal engine)")
 }
@@ -122,12 +126,64 @@ type ScheduleRequest struct {
 	// approval, as for a run: a scheduled run cannot ask anybody.
 	Approver   Approver
 	ApprovedBy string
+	// Shown is the scheduler entry the person was shown (PreviewSchedule),
+	// for the local engine: the schedule keeps its ID, and is installed
+	// only if its entry is still exactly Entry. nil: the caller shows the
+	// entry after (ScheduleResult.Entry).
+	Shown *ShownEntry
+}
+
+// ShownEntry is what PreviewSchedule showed: the schedule's name and the
+// text the scheduler gets.
+type ShownEntry struct {
+	ID    string `json:"id"`
+	Entry string `json:"entry"`
 }
 
 // ScheduleResult is StartResult for a schedule: Started says it was made.
 type ScheduleResult struct {
 	StartResult
 	Schedule *schedule.Schedule `json:"schedule,omitempty"`
+	// Entry is the text installed in this machine's scheduler.
+	Entry string `json:"entry,omitempty"`
+}
+
+// PreviewSchedule is the entry a local schedule of the file saved at
+// req.Path would install (a crontab line, systemd unit files), with the
+// name it would have: the person sees it before AddSchedule installs it
+// (req.Shown). It checks nothing else; AddSchedule does.
+func (s *Service) PreviewSchedule(m *schedule.Manager, req ScheduleRequest) (ShownEntry, error) {
+	abs, sum, err := pinnedFile(req.Path)
+	if err != nil {
+		return ShownEntry{}, err
+	}
+	d, err := m.Draft("", abs, req.Cron, sum, localArgs(req.UsePinned))
+	if err != nil {
+		return ShownEntry{}, err
+	}
+	entry, err := m.Entry(d)
+	return ShownEntry{ID: d.ID, Entry: entry}, err
+}
+
+// pinnedFile is the absolute path of a workflow file and the SHA-256 of
+// its bytes (those a schedule pins).
+func pinnedFile(path string) (abs, sum string, err error) {
+	if abs, err = filepath.Abs(path); err != nil {
+		return "", "", err
+	}
+	sum, _, _, err = readPinned(abs)
+	if err != nil {
+		return "", "", fmt.Errorf("schedule %s: %w", path, err)
+	}
+	return abs, sum, nil
+}
+
+// localArgs are the flags of a local schedule's `weft run`.
+func localArgs(pinned bool) []string {
+	if pinned {
+		return []string{"--pinned"}
+	}
+	return nil
 }
 
 // AddSchedule checks the workflow saved at req.Path as a run would be
@@ -160,7 +216,16 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 		if err := m.Unavailable(); err != nil {
 			return res, err
 		}
-		remote = localSchedule{m: m, path: abs, cron: c.String(), sum: sum, pinned: req.UsePinned, made: &made}
+		id := ""
+		var shown *string
+		if req.Shown != nil {
+			id, shown = req.Shown.ID, &req.Shown.Entry
+		}
+		d, err := m.Draft(id, abs, c.String(), sum, localArgs(req.UsePinned))
+		if err != nil {
+			return res, err
+		}
+		remote = localSchedule{m: m, draft: d, shown: shown, made: &made}
 	case settings.EngineTemporal:
 		t := req.Temporal
 		if t == nil {
@@ -196,23 +261,22 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 		}
 	}
 	res.Schedule = &made
+	if made.Backend != settings.EngineTemporal {
+		res.Entry, _ = m.Entry(made) // installed already: it renders
+	}
 	return res, nil
 }
 
 // localSchedule installs a checked workflow with the OS scheduler.
 type localSchedule struct {
-	m               *schedule.Manager
-	path, cron, sum string
-	pinned          bool
-	made            *schedule.Schedule
+	m     *schedule.Manager
+	draft schedule.Schedule
+	shown *string
+	made  *schedule.Schedule
 }
 
 func (l localSchedule) Submit(ctx context.Context, w *workflow.Workflow, sub Submission) (string, error) {
-	var args []string
-	if l.pinned {
-		args = append(args, "--pinned")
-	}
-	sc, err := l.m.Add(ctx, l.path, l.cron, l.sum, args)
+	sc, err := l.m.Install(ctx, l.draft, l.shown)
 	*l.made = sc
 	return sc.ID, err
 }

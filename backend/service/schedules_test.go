@@ -19,6 +19,9 @@ type fakeScheduler struct {
 }
 
 func (*fakeScheduler) Name() string { return "fake" }
+func (*fakeScheduler) Entry(s schedule.Schedule, cmd []string) (string, error) {
+	return s.Cron + " " + strings.Join(cmd, " ") + " #" + s.ID, nil
+}
 func (f *fakeScheduler) Install(_ context.Context, s schedule.Schedule, cmd []string) error {
 	f.installed[s.ID] = cmd
 	return nil
@@ -91,6 +94,37 @@ func TestAddSchedule(t *testing.T) {
 	rows := svc.ScheduleStates(all, time.Now())
 	if len(rows) != 1 || rows[0].ID != res.Schedule.ID || rows[0].Next == nil || !rows[0].Next.After(time.Now()) {
 		t.Fatalf("states %+v", rows)
+	}
+}
+
+// The entry PreviewSchedule shows is the one AddSchedule installs, under
+// the name shown; the file changed after it was shown installs nothing.
+func TestAddScheduleShown(t *testing.T) {
+	svc := testService(t, nil)
+	f := &fakeScheduler{installed: map[string][]string{}, paused: map[string]bool{}}
+	m := &schedule.Manager{Path: filepath.Join(t.TempDir(), "schedules.json"), Backend: f, Weft: "/opt/weft/weft"}
+	ctx := context.Background()
+	w, path := runFile(t, "wf-shown", [2]string{"one", "true"})
+	req := ScheduleRequest{Path: path, Cron: "30 2 * * *", UsePinned: true}
+	shown, err := svc.PreviewSchedule(m, req)
+	if err != nil || shown.ID == "" || !strings.Contains(shown.Entry, "--pinned") {
+		t.Fatalf("preview %+v %v", shown, err)
+	}
+	w.Nodes[0].Name = "changed after it was shown"
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	req.Shown = &shown
+	if res, err := svc.AddSchedule(ctx, m, req); err == nil || res.Started || len(f.installed) != 0 {
+		t.Fatalf("the file changed since the entry was shown, yet: %v %+v %v", err, res, f.installed)
+	}
+	if shown, err = svc.PreviewSchedule(m, req); err != nil {
+		t.Fatal(err)
+	}
+	req.Shown = &shown
+	res, err := svc.AddSchedule(ctx, m, req)
+	if err != nil || !res.Started || res.Schedule.ID != shown.ID || res.Entry != shown.Entry || len(f.installed) != 1 {
+		t.Fatalf("shown %+v, made %v %+v", shown, err, res)
 	}
 }
 
