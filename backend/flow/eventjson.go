@@ -85,6 +85,12 @@ func (e *Event) AppendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	b = appendStrField(b, "source", e.Source, false)
+	if e.SubRun != nil {
+		b = append(b, `,"sub_run":`...)
+		if b, err = appendMarshal(b, e.SubRun); err != nil {
+			return nil, err
+		}
+	}
 	return append(b, '}'), nil
 }
 

@@ -30,6 +30,7 @@ func TestEventJSONMatchesEncodingJSON(t *testing.T) {
 		{Seq: 7, Time: when, Type: EvRunFinished, RunID: "r", Outcome: OutcomeSucceeded, Summary: &Summary{Nodes: 1, FailureTypes: map[failure.Type]int{failure.FailTimeout: 1}, From: &NodeRef{ID: "n"}, Pinned: 1},
 			Verdict: &Verdict{Approved: true, CheckedBy: "condition"}},
 		{Seq: 9, Time: when, Type: EvNodeFinished, RunID: "r", NodeID: "n", Status: StatusOK, Source: SourcePinned, Message: "pinned"},
+		{Seq: 10, Time: when, Type: EvLog, RunID: "r", NodeKey: "sub", SubRun: &RunLink{RunID: "c", File: "/w/<b>.weft.json", Dir: "/w/.weft/runs/c", NodeKey: "sub"}},
 	}
 	// Every field of Event is set in some event above: a field added to
 	// Event but not to appendJSON fails here.

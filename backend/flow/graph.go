@@ -82,6 +82,7 @@ func (g *Graph) Readers(w *workflow.Workflow, key, except string) []NodeRef {
 			texts = append(texts, c.Condition)
 		}
 		texts = collectStrings(n.Params.Arguments, texts)
+		texts = collectStrings(n.Params.Inputs, texts)
 		for _, t := range texts {
 			if t != "" && re.MatchString(t) {
 				out = append(out, NodeRef{ID: n.ID, Key: n.Key, Name: n.Name})
@@ -244,10 +245,9 @@ func nodeContent(n *workflow.Node) string {
 	return string(b)
 }
 
-// IsStep reports a node that acts (Tool, AI): the ones that run attempts.
-func IsStep(n *workflow.Node) bool {
-	return n.Type == workflow.TypeTool || n.Type == workflow.TypeAiStep || n.Type == workflow.TypeAiTransform
-}
+// IsStep reports a node that acts (Tool, AI, Workflow): the ones that run
+// attempts (workflow.NodeType.IsStep).
+func IsStep(n *workflow.Node) bool { return n.Type.IsStep() }
 
 // After returns the nodes reachable from n, n included.
 func (g *Graph) After(n *workflow.Node) map[string]bool {

@@ -359,8 +359,8 @@ func (m *Walk) advance() Command {
 		if m.canceled {
 			return m.finish(&Result{Outcome: OutcomeCanceled, Error: "canceled before " + cur.Label(), StoppedAt: Ref(cur)})
 		}
-		switch cur.Type {
-		case workflow.TypeTool, workflow.TypeAiStep, workflow.TypeAiTransform:
+		switch {
+		case cur.Type.IsStep():
 			if !cur.IsEnabled() {
 				m.noteStat(cur, "disabled", 0, 0)
 				m.sum.Disabled++
@@ -372,7 +372,7 @@ func (m *Walk) advance() Command {
 				return m.startStep(cur)
 			}
 			m.move(m.g.Next(cur.ID))
-		case workflow.TypeIf:
+		case cur.Type == workflow.TypeIf:
 			if !cur.IsEnabled() {
 				m.emit(Event{Type: EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(workflow.OutIfTrue), Message: "disabled: passed through on IfTrue"})
 				m.move(m.g.Branch(cur.ID, workflow.OutIfTrue, ""))
@@ -387,7 +387,7 @@ func (m *Walk) advance() Command {
 				m.move(m.g.Branch(cur.ID, taken, ""))
 				return m.advance()
 			})
-		case workflow.TypeSwitch:
+		case cur.Type == workflow.TypeSwitch:
 			if !cur.IsEnabled() {
 				if d := m.g.Branch(cur.ID, workflow.OutSwitchDefault, ""); d != nil {
 					m.emit(Event{Type: EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(workflow.OutSwitchDefault), Message: "disabled: passed through on the default branch"})
@@ -399,11 +399,11 @@ func (m *Walk) advance() Command {
 				continue
 			}
 			return m.switchCase(cur, 0)
-		case workflow.TypeLoop:
+		case cur.Type == workflow.TypeLoop:
 			if c, wait := m.loop(cur); wait {
 				return c
 			}
-		case workflow.TypeEndLoop:
+		case cur.Type == workflow.TypeEndLoop:
 			m.move(m.g.ByID[cur.Params.LoopID])
 		default:
 			return m.finish(&Result{Outcome: OutcomeFailed, Error: fmt.Sprintf("%s has the unknown type %q", cur.Label(), cur.Type), StoppedAt: Ref(cur)})
@@ -754,6 +754,8 @@ func ToolName(n *workflow.Node) string {
 		return n.Params.Tool
 	case workflow.TypeAiTransform:
 		return "AiTransform/" + n.Params.Kind
+	case workflow.TypeWorkflow:
+		return "Workflow/" + n.Params.Path
 	}
 	return string(n.Type)
 }
@@ -865,8 +867,12 @@ func (m *Walk) attempted(s *stepRun, in Input) Command {
 		s.escalated = true
 		m.sum.Escalations++
 	}
+	choices := []Action{ActRetry, ActSkip, ActAbort, ActFix}
+	if n.Type == workflow.TypeWorkflow {
+		choices = choices[:3] // a sub-workflow is fixed in its own file, not by an answer
+	}
 	return m.recover(&recovery{n: n, failures: s.failures, attempt: attempt, maxA: s.maxA, reason: reason,
-		choices:  []Action{ActRetry, ActSkip, ActAbort, ActFix},
+		choices:  choices,
 		answered: func(resp Response) Command { return m.stepAnswered(s, resp) },
 		ended:    func(res *Result) Command { return m.stepEnded(s, res) }})
 }

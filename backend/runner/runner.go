@@ -29,6 +29,7 @@ import (
 	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/render"
 	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/subflow"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -140,6 +141,16 @@ type Options struct {
 	WorkflowPath string
 	// Dir overrides the folder relative paths start from.
 	Dir string
+	// Chain is the workflow files of the runs this one is inside (a
+	// sub-workflow's run), outermost first; Parent the run whose
+	// Workflow step started it (recorded in its summary).
+	Chain  subflow.Chain
+	Parent *flow.RunLink
+	// GateChild says what the approvals and the file's trust are for a
+	// sub-workflow's file (data: its bytes as read) before it runs; nil
+	// reviews the whole file and approves nothing, so a sub-workflow
+	// that acts does not run.
+	GateChild func(ctx context.Context, w *workflow.Workflow, path string, data []byte) (ChildGate, error)
 	// RunsDir overrides where run folders go.
 	RunsDir string
 	// Patterns is the learning store; nil means the default one in the
@@ -267,6 +278,9 @@ type run struct {
 	// engine (Judge); a Run reads its walk's.
 	details []NodeStat
 
+	// subRuns are the runs its Workflow steps started.
+	subRuns []flow.RunLink
+
 	mcpMu      sync.Mutex
 	mcpSchemas map[string]map[string]string // tool → property → JSON type
 }
@@ -375,6 +389,7 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 
 	result := r.drive(ctx, r.fw.Start(started))
 	result.RunID, result.Dir, result.Started, result.Source = id, log.dir, started, o.source()
+	result.Parent, result.SubRuns = o.Parent, r.subRuns
 	result.Finished = o.Now()
 	result.Live = map[string]any{}
 	for _, id := range result.Completed {
@@ -474,8 +489,11 @@ func (r *run) runAttempt(ctx context.Context, c flow.Command) (map[string]any, *
 	n := c.Node
 	var args map[string]any
 	var argErr error
-	if n.Type == workflow.TypeTool {
+	switch n.Type {
+	case workflow.TypeTool:
 		args, argErr = r.renderArgs(n.Params.Tool, n.Params.Arguments)
+	case workflow.TypeWorkflow:
+		args, argErr = r.renderInputs(n.Params.Inputs)
 	}
 	r.log.emit(Event{Type: EvAttempt, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Attempt: c.Attempt, MaxAttempts: c.MaxAttempts, Arguments: shownArgs(args)}) // long values cut, as outputs'
 	var rc *retryContext
@@ -579,6 +597,12 @@ func (r *run) attempt(ctx context.Context, n *workflow.Node, attempt int, rc *re
 		}
 	case workflow.TypeAiStep, workflow.TypeAiTransform:
 		outputs, trace, err = r.ai(actx, n, attempt, rc)
+	case workflow.TypeWorkflow:
+		if err = argErr; err != nil {
+			err = argErrorf("inputs: %v", err)
+		} else {
+			outputs, err = r.runSubflow(actx, n, args)
+		}
 	}
 	out := make(map[string]any, len(outputs)+2)
 	for k, v := range outputs {

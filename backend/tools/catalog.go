@@ -203,4 +203,6 @@ var NodeOutputs = map[string][]Field{
 	"AiTransform/extract":   {{Name: "data", Type: "object", Description: "the extracted data"}},
 	"AiTransform/classify":  {{Name: "label", Type: "string", Description: "the chosen label"}},
 	"Loop":                  {{Name: "iteration", Type: "integer", Description: "the current iteration, from 1"}, {Name: "max_iterations", Type: "integer", Description: "the loop's cap"}},
+	"Workflow": {{Name: "outputs", Type: "object", Description: "the sub-workflow's outputs by its node keys: {{key.outputs.step.field}}"},
+		{Name: "run_id", Type: "string", Description: "the sub-workflow's run"}, {Name: "outcome", Type: "string", Description: "how the sub-workflow's run ended"}},
 }

@@ -49,6 +49,8 @@ func (v *validator) knownFields(n *workflow.Node) ([]string, bool) {
 		}
 	case workflow.TypeLoop:
 		fs = tools.NodeOutputs["Loop"]
+	case workflow.TypeWorkflow:
+		fs = tools.NodeOutputs["Workflow"]
 	case workflow.TypeIf, workflow.TypeSwitch, workflow.TypeEndLoop:
 		return nil, true // no outputs
 	default:
@@ -151,6 +153,12 @@ func (v *validator) checkFields() {
 		case workflow.TypeTool:
 			refs = refs[:0]
 			for _, a := range nd.Params.Arguments {
+				refs = argRefs(a, refs)
+			}
+			check(textArgs, 0)
+		case workflow.TypeWorkflow:
+			refs = refs[:0]
+			for _, a := range nd.Params.Inputs {
 				refs = argRefs(a, refs)
 			}
 			check(textArgs, 0)

@@ -210,6 +210,12 @@ func (v *validator) scanTemplates(lo, hi int) {
 				roots = collectTemplates(a, roots)
 			}
 			v.tmpl[i] = roots
+		case workflow.TypeWorkflow:
+			var roots []string
+			for _, a := range nd.Params.Inputs {
+				roots = collectTemplates(a, roots)
+			}
+			v.tmpl[i] = roots
 		case workflow.TypeAiStep:
 			v.tmpl[i] = templateRoots(nd.Params.Prompt, nil)
 		case workflow.TypeAiTransform:

@@ -64,6 +64,8 @@ func (v *validator) checkTemplates() {
 		switch nd.Type {
 		case workflow.TypeTool:
 			v.checkBounds(ii, textArgs, nd.Params.Arguments, env)
+		case workflow.TypeWorkflow:
+			v.checkBounds(ii, textArgs, nd.Params.Inputs, env)
 		case workflow.TypeAiStep:
 			v.checkBounds(ii, textPrompt, nd.Params.Prompt, env)
 		case workflow.TypeAiTransform:

@@ -63,6 +63,10 @@ type Options struct {
 	// Secrets are the names the credentials store holds: a reference to
 	// another is a warning (unknown_secret). nil skips that check.
 	Secrets []string
+	// Dir is the workflow's folder: a Workflow node's file is read from
+	// there and checked (unknown_workflow, bad_workflow_inputs). "" (an
+	// unsaved workflow) leaves that to the run.
+	Dir string
 }
 
 // ValidateWith is Validate with options.
@@ -421,6 +425,8 @@ func (v *validator) checkNodes() {
 			case v.cat != nil && !v.cat.Has(nd.Params.Tool):
 				v.add(CodeUnknownTool, SeverityWarning, fmt.Sprintf("%s uses the tool %s, which is not in the tool catalog", v.label(ii), q(nd.Params.Tool)), []int32{ii})
 			}
+		case workflow.TypeWorkflow:
+			v.checkSubflow(ii)
 		case workflow.TypeAiStep:
 			if v.cat != nil {
 				for _, name := range nd.Params.AllowedTools {
@@ -927,9 +933,7 @@ func (v *validator) checkOutputs(i int32) {
 	}
 }
 
-func isStep(t workflow.NodeType) bool {
-	return t == workflow.TypeTool || t == workflow.TypeAiStep || t == workflow.TypeAiTransform
-}
+func isStep(t workflow.NodeType) bool { return t.IsStep() }
 
 // checkStepExtras checks on_error and a node's done_when.
 func (v *validator) checkStepExtras(i int32) {

@@ -95,6 +95,9 @@ func (w *Workflow) renameRoot(old, key string) {
 		for k, a := range n.Params.Arguments {
 			n.Params.Arguments[k] = walk(a)
 		}
+		for k, a := range n.Params.Inputs {
+			n.Params.Inputs[k] = walk(a)
+		}
 		n.Params.Prompt, n.Params.Input = tmpl(n.Params.Prompt), tmpl(n.Params.Input)
 		n.Params.Condition, n.Params.ExitCondition, n.Verify = expr(n.Params.Condition), expr(n.Params.ExitCondition), expr(n.Verify)
 		for j := range n.Params.Cases {

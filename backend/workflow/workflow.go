@@ -26,6 +26,9 @@ const (
 	TypeSwitch      NodeType = "Switch"
 	TypeLoop        NodeType = "Loop"
 	TypeEndLoop     NodeType = "EndLoop"
+	// TypeWorkflow runs another workflow file (params.path) with inputs
+	// (params.inputs): a sub-workflow.
+	TypeWorkflow NodeType = "Workflow"
 )
 
 // TypeGoalCheck is no node a file may hold (Valid says no): it is the
@@ -35,7 +38,13 @@ const (
 const TypeGoalCheck NodeType = "DoneWhen"
 
 // NodeTypes lists every known node type in palette order.
-var NodeTypes = []NodeType{TypeTool, TypeAiStep, TypeAiTransform, TypeIf, TypeSwitch, TypeLoop, TypeEndLoop}
+var NodeTypes = []NodeType{TypeTool, TypeAiStep, TypeAiTransform, TypeWorkflow, TypeIf, TypeSwitch, TypeLoop, TypeEndLoop}
+
+// IsStep reports a type that acts (Tool, AI, Workflow): the ones whose
+// nodes run attempts, retry, and take on_error.
+func (t NodeType) IsStep() bool {
+	return t == TypeTool || t == TypeAiStep || t == TypeAiTransform || t == TypeWorkflow
+}
 
 // Valid reports whether t is a known node type.
 func (t NodeType) Valid() bool {
@@ -124,6 +133,11 @@ type Params struct {
 	MaxIterations *int   `json:"max_iterations,omitempty"`
 	// EndLoop
 	LoopID string `json:"loop_id,omitempty"`
+	// Workflow: the file to run, relative to this workflow's folder (a
+	// literal, never a template), and the values of its declared inputs
+	// (templates allowed, filled in as data).
+	Path   string         `json:"path,omitempty"`
+	Inputs map[string]any `json:"inputs,omitempty"`
 
 	Extra Extra `json:"-"`
 }
@@ -174,7 +188,7 @@ type Node struct {
 	TimeoutMs int       `json:"timeout_ms,omitempty"`
 	Retry     *Retry    `json:"retry,omitempty"`
 	Verify    string    `json:"verify,omitempty"`
-	// OnError applies to Tool, AiStep and AiTransform nodes; "" is stop.
+	// OnError applies to step nodes (NodeType.IsStep); "" is stop.
 	OnError OnError `json:"on_error,omitempty"`
 	// DoneWhen is checked after the step succeeded (and after verify); a
 	// step whose goal does not hold fails with type rejected.
