@@ -217,6 +217,7 @@ func (v *validator) run() {
 	v.checkSecrets()
 	v.checkLiterals()
 	v.checkInputs()
+	v.checkTriggers()
 }
 
 // fork returns a copy of v for a check that runs on another goroutine
