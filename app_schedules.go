@@ -70,6 +70,19 @@ type NewSchedule struct {
 	// Approved are the fingerprints of the model-written steps the person
 	// approved in the approval dialog (exactly the content shown).
 	Approved []string `json:"approved"`
+	// Shown is the scheduler entry PreviewSchedule showed (local engine):
+	// only that entry is installed.
+	Shown *service.ShownEntry `json:"shown,omitempty"`
+}
+
+// PreviewSchedule is the entry a local schedule would install (a crontab
+// line, systemd unit files), shown before AddSchedule installs it.
+func (a *App) PreviewSchedule(req NewSchedule) (service.ShownEntry, error) {
+	m, err := a.scheduleManager()
+	if err != nil {
+		return service.ShownEntry{}, err
+	}
+	return a.service().PreviewSchedule(m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, UsePinned: req.Pinned})
 }
 
 // AddSchedule makes a schedule, or says why not: problems, or the steps a
@@ -80,7 +93,7 @@ func (a *App) AddSchedule(req NewSchedule) (service.ScheduleResult, error) {
 		return service.ScheduleResult{}, err
 	}
 	res, err := a.service().AddSchedule(a.context(), m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, Engine: req.Engine,
-		UsePinned: req.Pinned, Approver: service.Preapproved(req.Approved), ApprovedBy: "desktop (schedule)"})
+		UsePinned: req.Pinned, Approver: service.Preapproved(req.Approved), ApprovedBy: "desktop (schedule)", Shown: req.Shown})
 	res.Problems, res.Approval, res.Warnings = nonNil(res.Problems), nonNil(res.Approval), nonNil(res.Warnings)
 	return res, err
 }

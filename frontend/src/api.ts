@@ -42,7 +42,7 @@ import type {
   ToolCatalogResult,
 } from './types';
 // Schedules (app_schedules.go):
-import type { CronPreview, GoingRun, NeededSecret, NewSchedule, ScheduleEntry, ScheduleResult, SchedulesView, ScheduleUpdateResult } from './types';
+import type { CronPreview, GoingRun, NeededSecret, NewSchedule, ScheduleEntry, ScheduleResult, SchedulesView, ScheduleUpdateResult, ShownEntry } from './types';
 // Tests panel (app_tests.go):
 import type { CaseFile, RecordedCase, TestRun } from './types';
 // Secrets and Temporal credentials (app_secrets.go, app_engine.go):
@@ -326,7 +326,12 @@ export const api = {
       approval: r?.approval ?? [],
       warnings: r?.warnings ?? [],
       schedule: r?.schedule,
+      entry: r?.entry,
     };
+  },
+  /** The entry a local schedule would give this computer's scheduler (a crontab line, systemd unit files), to show before addSchedule installs it. */
+  async previewSchedule(req: NewSchedule): Promise<ShownEntry> {
+    return App.PreviewSchedule(req);
   },
   /** The schedules of the file saved at path whose runs are refused because it changed since they were made. */
   async staleSchedules(path: string): Promise<ScheduleEntry[]> {
@@ -353,7 +358,7 @@ export const api = {
   /** What a cron expression means: its next run times, or what is wrong with it. */
   async previewCron(expr: string): Promise<CronPreview> {
     const p = await App.PreviewCron(expr);
-    return { error: p?.error, next: p?.next ?? [] };
+    return { error: p?.error, words: p?.words, next: p?.next ?? [] };
   },
   /** Scheduled workflows that need attention (last run failed, a due run missing), one line each. */
   async scheduleNotices(): Promise<string[]> {

@@ -146,6 +146,7 @@ export type ScheduleEntry = schedule.Schedule;
 export type ScheduleUpdateResult = Filled<service.ScheduleUpdateResult, 'problems' | 'approval' | 'warnings' | 'updated'>;
 export type SchedulesView = Filled<main.SchedulesView, 'schedules'>;
 export type NewSchedule = main.NewSchedule;
+export type ShownEntry = service.ShownEntry;
 export type ScheduleResult = Filled<service.ScheduleResult, 'problems' | 'approval' | 'warnings'>;
 export type CronPreview = Filled<main.CronPreview, 'next'>;
 export type GoingRun = service.GoingRun;

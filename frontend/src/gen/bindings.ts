@@ -770,6 +770,11 @@ export namespace main {
      * approved in the approval dialog (exactly the content shown).
      */
     approved: string[] | null;
+    /**
+     * Shown is the scheduler entry PreviewSchedule showed (local engine):
+     * only that entry is installed.
+     */
+    shown?: service.ShownEntry;
   }
 
   /**
@@ -1174,6 +1179,8 @@ export namespace service {
      */
     input_problems?: inputs.Problem[];
     schedule?: schedule.Schedule;
+    /** Entry is the text installed in this machine's scheduler. */
+    entry?: string;
   }
 
   /** ScheduleState is a schedule with how its runs went. */
@@ -1253,6 +1260,15 @@ export namespace service {
      */
     input_problems?: inputs.Problem[];
     updated: schedule.Schedule[] | null;
+  }
+
+  /**
+   * ShownEntry is what PreviewSchedule showed: the schedule's name and the
+   * text the scheduler gets.
+   */
+  export interface ShownEntry {
+    id: string;
+    entry: string;
   }
 
   /**
@@ -1902,6 +1918,14 @@ export function PreviewCron(expr: string): Promise<main.CronPreview> {
  */
 export function PreviewPatch(w: workflow.Workflow, patch: assistant.WorkflowPatch): Promise<main.PatchPreview> {
   return bound('PreviewPatch')(w, patch);
+}
+
+/**
+ * PreviewSchedule is the entry a local schedule would install (a crontab
+ * line, systemd unit files), shown before AddSchedule installs it.
+ */
+export function PreviewSchedule(req: main.NewSchedule): Promise<service.ShownEntry> {
+  return bound('PreviewSchedule')(req);
 }
 
 /**

@@ -31,6 +31,14 @@ function view(over: Partial<SchedulesView> = {}): SchedulesView {
 }
 
 const step: ApprovalStep = approvalStep();
+const entry = { id: 'report-1', entry: '# ~/.config/systemd/user/weft-report-1.service\n[Service]\nExecStart=:"/opt/weft" "run"\n' };
+
+/** Schedule, then Install after the entry is shown. */
+async function scheduleAndInstall() {
+  await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('schedule-add').disabled).toBe(false));
+  fireEvent.click(screen.getByTestId('schedule-add'));
+  fireEvent.click(await screen.findByTestId('schedule-install'));
+}
 
 let fake: { [K in keyof SchedulesApi]: ReturnType<typeof vi.fn> };
 let onClose: ReturnType<typeof vi.fn>;
@@ -43,6 +51,7 @@ beforeEach(() => {
   fake = {
     listSchedules: vi.fn().mockResolvedValue(view()),
     addSchedule: vi.fn(),
+    previewSchedule: vi.fn(async () => entry),
     setSchedulePaused: vi.fn().mockResolvedValue(undefined),
     removeSchedule: vi.fn().mockResolvedValue(undefined),
     previewCron: vi.fn(async (c: string) => (c.startsWith('61') ? { error: 'minute 61: want 0-59', next: [] } : { next: ['2026-11-26T07:00:00Z', '2026-11-27T07:00:00Z'] })),
@@ -115,15 +124,14 @@ describe('SchedulesDialog', () => {
       .mockResolvedValueOnce({ started: false, error: '1 step … needs your approval', problems: [], approval: [step], warnings: [] })
       .mockResolvedValueOnce({ started: true, problems: [], approval: [], warnings: [], schedule: { id: 'report-1', file: '/home/u/flows/report.json', cron: '0 7 * * *', backend: 'systemd' } });
     open();
-    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('schedule-add').disabled).toBe(false));
-    fireEvent.click(screen.getByTestId('schedule-add'));
+    await scheduleAndInstall();
     const dlg = await screen.findByTestId('approval-dialog');
-    expect(fake.addSchedule).toHaveBeenLastCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: [] });
+    expect(fake.addSchedule).toHaveBeenLastCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: [], shown: entry });
     expect(within(dlg).getByTestId('approval-args').textContent).toContain('curl https://example.com');
     expect(within(dlg).getByTestId('approve-run').textContent).toBe('Approve all and schedule');
     fireEvent.click(within(dlg).getByTestId('approve-run'));
     await waitFor(() => expect(screen.queryByTestId('approval-dialog')).toBeNull());
-    expect(fake.addSchedule).toHaveBeenLastCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: ['fp-fetch'] });
+    expect(fake.addSchedule).toHaveBeenLastCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: ['fp-fetch'], shown: entry });
     expect(useStore.getState().toasts.some((t) => t.text.includes('Scheduled report.json'))).toBe(true);
   });
 
@@ -136,9 +144,45 @@ describe('SchedulesDialog', () => {
       warnings: [],
     });
     open();
+    await scheduleAndInstall();
+    expect((await screen.findByTestId('schedule-add-error')).textContent).toContain('no node nowhere');
+  });
+
+  it('shows the entry the scheduler gets before installing it, and installs only on Install', async () => {
+    fake.addSchedule.mockResolvedValue({ started: true, problems: [], approval: [], warnings: [], schedule: { id: 'report-1', file: '/home/u/flows/report.json', cron: '0 7 * * *', backend: 'systemd' } });
+    open();
     await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('schedule-add').disabled).toBe(false));
     fireEvent.click(screen.getByTestId('schedule-add'));
-    expect((await screen.findByTestId('schedule-add-error')).textContent).toContain('no node nowhere');
+    const review = await screen.findByTestId('schedule-review');
+    expect(fake.previewSchedule).toHaveBeenCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: [] });
+    expect(review.textContent).toContain('systemd user units');
+    expect(within(review).getByTestId('schedule-entry').textContent).toBe(entry.entry);
+    expect(document.activeElement).toBe(within(review).getByTestId('schedule-install'));
+    expect(fake.addSchedule).not.toHaveBeenCalled();
+    // Back, or a change to what was asked, takes the entry away unseen-installed.
+    fireEvent.click(within(review).getByTestId('schedule-back'));
+    expect(screen.queryByTestId('schedule-review')).toBeNull();
+    fireEvent.click(screen.getByTestId('schedule-add'));
+    await screen.findByTestId('schedule-review');
+    fireEvent.click(screen.getByTestId('schedule-pinned'));
+    expect(screen.queryByTestId('schedule-review')).toBeNull();
+    fireEvent.click(screen.getByTestId('schedule-pinned'));
+    fireEvent.click(screen.getByTestId('schedule-add'));
+    fireEvent.click(await screen.findByTestId('schedule-install'));
+    await waitFor(() => expect(fake.addSchedule).toHaveBeenCalledTimes(1));
+    expect(fake.addSchedule).toHaveBeenCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'local', pinned: false, approved: [], shown: entry });
+    await waitFor(() => expect(screen.queryByTestId('schedule-review')).toBeNull());
+  });
+
+  it('makes a Temporal schedule without an entry on this computer to show', async () => {
+    fake.listSchedules.mockResolvedValue(view({ scheduler: '', temporal: 'temporal.example:7233', schedules: [] }));
+    fake.addSchedule.mockResolvedValue({ started: true, problems: [], approval: [], warnings: [] });
+    open();
+    await screen.findByTestId('schedules-empty');
+    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('schedule-add').disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('schedule-add'));
+    await waitFor(() => expect(fake.addSchedule).toHaveBeenCalledWith({ path: '/home/u/flows/report.json', cron: '0 7 * * *', engine: 'temporal', pinned: false, approved: [] }));
+    expect(fake.previewSchedule).not.toHaveBeenCalled();
   });
 
   it('offers Temporal only when a service is set, and picks it when this computer has no scheduler', async () => {

@@ -14,11 +14,11 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { api, errorMessage, type Api } from '../../api';
 import { useStore } from '../../store';
 import { baseName } from '../../store/workflowSlice';
-import type { CronPreview, NewSchedule, ScheduleState, SchedulesView } from '../../types';
+import type { CronPreview, NewSchedule, ScheduleState, SchedulesView, ShownEntry } from '../../types';
 import { useFocusTrap } from '../focusTrap';
 import { ScheduleApproval, type StepsWaiting } from './ScheduleApproval';
 
-export type SchedulesApi = Pick<Api, 'listSchedules' | 'addSchedule' | 'setSchedulePaused' | 'removeSchedule' | 'previewCron'>;
+export type SchedulesApi = Pick<Api, 'listSchedules' | 'addSchedule' | 'previewSchedule' | 'setSchedulePaused' | 'removeSchedule' | 'previewCron'>;
 
 /** Common schedules, as cron expressions. */
 export const PRESETS: { label: string; cron: string }[] = [
@@ -42,6 +42,13 @@ function runsOn(s: ScheduleState): string {
 }
 
 type Pending = StepsWaiting & { req: NewSchedule };
+
+/** What the scheduler gets, said by who reads it. */
+function entryIntro(scheduler: string | undefined): string {
+  if (scheduler === 'cron') return 'Weft will add this line to your crontab:';
+  if (scheduler === 'systemd') return 'Weft will write these systemd user units and start the timer:';
+  return "Weft will give this computer's scheduler:";
+}
 
 function ScheduleRow({
   s,
@@ -117,6 +124,9 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
   const [pinned, setPinned] = useState(false);
   const [addError, setAddError] = useState<{ message: string; problems: string[] } | null>(null);
   const [pending, setPending] = useState<Pending | null>(null);
+  // The scheduler's entry, shown before it is installed (local engine).
+  const [review, setReview] = useState<{ req: NewSchedule; shown: ShownEntry } | null>(null);
+  const installRef = useRef<HTMLButtonElement>(null);
 
   const reload = useCallback(async () => {
     try {
@@ -148,6 +158,12 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
     };
   }, [cron, apiImpl]);
 
+  // What was shown is no longer what would be installed.
+  useEffect(() => setReview(null), [cron, engine, pinned, path]);
+  useEffect(() => {
+    if (review) installRef.current?.focus();
+  }, [review]);
+
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape' && !pending) {
@@ -172,11 +188,27 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
     }
   }
 
+  // A local schedule's entry is shown first; Install sends it back, and
+  // Go installs it only if it is still exactly that.
+  async function submit(req: NewSchedule) {
+    if (req.engine !== 'local') return add(req);
+    setBusy(true);
+    setAddError(null);
+    try {
+      setReview({ req, shown: await apiImpl.previewSchedule(req) });
+    } catch (e) {
+      setAddError({ message: errorMessage(e), problems: [] });
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function add(req: NewSchedule) {
     setBusy(true);
     setAddError(null);
     try {
       const r = await apiImpl.addSchedule(req);
+      if (!r.approval.length) setReview(null);
       if (r.started) {
         setPending(null);
         toast(`Scheduled ${baseName(req.path)} (${req.cron}).`, 'info');
@@ -237,7 +269,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
                 className="sched-form"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  if (cronOK && engineOK && !busy) void add({ path, cron: cron.trim(), engine, pinned, approved: [] });
+                  if (cronOK && engineOK && !busy) void submit({ path, cron: cron.trim(), engine, pinned, approved: [] });
                 }}
               >
                 <p className="sched-file" title={path}>
@@ -320,11 +352,35 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
                     </div>
                   </div>
                 )}
-                <div className="prefs-buttons">
-                  <button type="submit" className="btn primary" disabled={!cronOK || !engineOK || busy} data-testid="schedule-add">
-                    {busy && <LoaderCircle size={14} className="spin" />} Schedule
-                  </button>
-                </div>
+                {review ? (
+                  <div className="sched-entry" data-testid="schedule-review">
+                    <p>{entryIntro(view?.scheduler)}</p>
+                    <pre tabIndex={0} aria-label="The scheduler's entry" data-testid="schedule-entry">
+                      {review.shown.entry}
+                    </pre>
+                    <div className="prefs-buttons">
+                      <button type="button" className="btn" onClick={() => setReview(null)} data-testid="schedule-back">
+                        Back
+                      </button>
+                      <button
+                        type="button"
+                        ref={installRef}
+                        className="btn primary"
+                        disabled={busy}
+                        onClick={() => void add({ ...review.req, shown: review.shown })}
+                        data-testid="schedule-install"
+                      >
+                        {busy && <LoaderCircle size={14} className="spin" />} Install
+                      </button>
+                    </div>
+                  </div>
+                ) : (
+                  <div className="prefs-buttons">
+                    <button type="submit" className="btn primary" disabled={!cronOK || !engineOK || busy} data-testid="schedule-add">
+                      {busy && <LoaderCircle size={14} className="spin" />} Schedule
+                    </button>
+                  </div>
+                )}
               </form>
             )}
           </fieldset>
