@@ -1,13 +1,14 @@
-// The right sidebar: tabs for the Inspector, the Assistant and the Run
-// panel. The Assistant and Run panels come from their own folders
+// The right sidebar: tabs for the Inspector, the Assistant, the Run panel
+// and the Tests panel. The Assistant and Run panels come from their own folders
 // (slots.ts); a tab whose panel does not exist yet says so. Its width can be
 // dragged and is remembered.
-import { ChevronsRight, Play, SlidersHorizontal, Sparkles, type LucideIcon } from 'lucide-react';
+import { ChevronsRight, FlaskConical, Play, SlidersHorizontal, Sparkles, type LucideIcon } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState, type ComponentType, type PointerEvent } from 'react';
 import { useStore } from '../store';
 import type { SidebarTab } from '../store/uiSlice';
 import { Inspector } from './inspector/Inspector';
 import { AssistantPanel, RunPanel } from './slots';
+import { TestsPanel } from './tests/TestsPanel';
 
 export interface SidebarTabDef {
   id: SidebarTab;
@@ -22,6 +23,7 @@ export const sidebarTabs: SidebarTabDef[] = [
   { id: 'inspector', label: 'Inspector', icon: SlidersHorizontal, Panel: Inspector, missing: '' },
   { id: 'assistant', label: 'Assistant', icon: Sparkles, Panel: AssistantPanel, missing: 'The assistant is not part of this build yet.' },
   { id: 'run', label: 'Run', icon: Play, Panel: RunPanel, missing: 'Running workflows from the editor is coming; use `weft run FILE` meanwhile.' },
+  { id: 'tests', label: 'Tests', icon: FlaskConical, Panel: TestsPanel, missing: '' },
 ];
 
 const WIDTH_KEY = 'weft.sidebarWidth';

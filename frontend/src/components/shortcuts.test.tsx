@@ -17,6 +17,7 @@ vi.mock('../api', () => ({
     onCloseRequested: vi.fn(() => () => {}),
     onAssistantProgress: vi.fn(() => () => {}),
     assistantHistory: vi.fn(async () => ({ messages: [], path: '', warnings: [] })),
+    readTestCases: vi.fn(async () => ({ file: '/tmp/fixture.tests.json', exists: false, sha256: '', cases: [] })),
   },
   errorMessage: String,
 }));
@@ -129,14 +130,16 @@ describe('keyboard shortcuts', () => {
 });
 
 describe('layout', () => {
-  it('has the palette, the canvas and a sidebar with Inspector, Assistant and Run tabs', async () => {
+  it('has the palette, the canvas and a sidebar with Inspector, Assistant, Run and Tests tabs', async () => {
     renderApp();
     expect(screen.getByTestId('palette')).toBeInTheDocument();
     expect(screen.getByTestId('canvas')).toBeInTheDocument();
-    expect(screen.getAllByRole('tab').map((t) => t.textContent?.trim())).toEqual(['Inspector', 'Assistant', 'Run']);
+    expect(screen.getAllByRole('tab').map((t) => t.textContent?.trim())).toEqual(['Inspector', 'Assistant', 'Run', 'Tests']);
     expect(screen.getByTestId('panel-inspector')).toBeInTheDocument();
     fireEvent.click(screen.getByTestId('tab-run'));
     expect(screen.getByTestId('panel-run')).toBeInTheDocument();
+    fireEvent.click(screen.getByTestId('tab-tests'));
+    expect(await within(screen.getByTestId('panel-tests')).findByTestId('tests-empty')).toBeInTheDocument();
     fireEvent.click(screen.getByTestId('tab-inspector'));
     act(() => s().selectNodes(['n3']));
     expect(screen.getByTestId('inspector-node')).toHaveAttribute('data-node-id', 'n3');

@@ -38,7 +38,7 @@ interface OpenDialog extends DialogRequest {
   resolve(id: string): void;
 }
 
-export type SidebarTab = 'inspector' | 'assistant' | 'run';
+export type SidebarTab = 'inspector' | 'assistant' | 'run' | 'tests';
 
 /** A connection dropped on empty canvas: the next palette pick is added
  * there and connected from this handle. */
