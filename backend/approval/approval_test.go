@@ -77,6 +77,7 @@ func TestNeeds(t *testing.T) {
 		{"agent with risky tools", `{"id":"x","key":"k","type":"AiStep","params":{"prompt":"p","allowed_tools":["read_file","gh.local_read"]}}`, cat, dir, KindAgent},
 		{"agent with harmless tools", `{"id":"x","key":"k","type":"AiStep","params":{"prompt":"p","allowed_tools":["log","gh.local_read"]}}`, cat, dir, ""},
 		{"transform", `{"id":"x","key":"k","type":"AiTransform","params":{"kind":"summarize","input":"x"}}`, nil, dir, ""},
+		{"sub-workflow", `{"id":"x","key":"k","type":"Workflow","params":{"path":"child.weft.json","inputs":{"a":"{{p.text}}"}}}`, nil, dir, KindWorkflow},
 		{"If", `{"id":"x","key":"k","type":"If","params":{"condition":"true"}}`, nil, dir, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -24,6 +24,10 @@ const (
 	KindTool        Kind = "tool"         // an MCP tool not annotated read-only and closed-world
 	KindUnknownTool Kind = "unknown_tool" // a tool the catalog does not describe
 	KindAgent       Kind = "agent"        // an AiStep that may call any of the above
+	// KindWorkflow: a Workflow node runs another workflow file with the
+	// inputs it chooses. The file's own steps are approved in that file,
+	// wherever it is called from; this approves calling it so.
+	KindWorkflow Kind = "workflow"
 	// KindControl: a condition, on_error, verify or done_when decides
 	// where the run goes (which steps run next, or at all).
 	KindControl Kind = "control"
@@ -101,6 +105,8 @@ func Needs(n *workflow.Node, sc Scope) (Kind, string, []string) {
 		if len(risky) > 0 {
 			return KindAgent, "an AI agent may call " + strings.Join(risky, ", "), risky
 		}
+	case workflow.TypeWorkflow:
+		return KindWorkflow, "runs the workflow " + n.Params.Path + " with the inputs it gives (that file's steps are approved in it)", nil
 	}
 	return "", "", nil
 }

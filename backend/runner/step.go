@@ -59,6 +59,9 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 	if !flow.IsStep(n) {
 		return nil, fmt.Errorf("%s is a %s, not a step", n.Label(), n.Type)
 	}
+	if n.Type == workflow.TypeWorkflow { // its child run needs a run of its own (runSubflow): only Run has one
+		return nil, fmt.Errorf("%s runs a sub-workflow, which only a local run does", n.Label())
+	}
 	if err := rn.checkApproval(w); err != nil { // the gate.go check, as in Run
 		return nil, err
 	}

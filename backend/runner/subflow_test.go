@@ -188,3 +188,16 @@ func TestSubflowChildGated(t *testing.T) {
 		t.Error("the trusted child did not run")
 	}
 }
+
+// Another engine's step (Step) never runs a sub-workflow: its child run
+// needs a run of its own, which only Run has.
+func TestSubflowNotAStepOfAnotherEngine(t *testing.T) {
+	e := newEnv(t)
+	e.opts.GateChild = trustChildren
+	e.writeFlow("child.weft.json", `"nodes":[{"id":"c1","key":"mark","type":"Tool","params":{"tool":"write_file","arguments":{"path":"MARK","content":"x"}}}],"edges":[]`)
+	w := parse(t, `"nodes":[{"id":"1","key":"sub","type":"Workflow","params":{"path":"child.weft.json"}}],"edges":[]`)
+	if _, err := New(e.opts).Step(context.Background(), w, "1", nil, Attempt{Number: 1, Max: 1}); err == nil || !strings.Contains(err.Error(), "only a local run") {
+		t.Fatalf("Step: %v", err)
+	}
+	noMarks(t, e.dir, "child.weft.json")
+}

@@ -81,6 +81,9 @@ type Engine struct {
 // Submit starts a run of w (its content travels with it) and returns the
 // run's id (the Temporal workflow id).
 func (e *Engine) Submit(ctx context.Context, w *wf.Workflow, in RunInput) (string, error) {
+	if err := refuseSubflows(w); err != nil {
+		return "", err
+	}
 	b, err := wf.Marshal(w)
 	if err != nil {
 		return "", err
