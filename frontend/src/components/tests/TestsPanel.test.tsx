@@ -171,6 +171,25 @@ describe('the Tests panel', () => {
     expect(useStore.getState().caseFile?.sha256).toBe('v3');
   });
 
+  it('keeps the text being edited when the file is read again, and saves over the new reading', async () => {
+    show();
+    await waitFor(() => expect(screen.getAllByTestId('test-case')).toHaveLength(2));
+    fireEvent.click(within(row('happy')).getByTestId('test-case-edit'));
+    const text = screen.getByTestId<HTMLTextAreaElement>('mocks-text');
+    const mine = '{"commands": [{"command": "ls", "answer": {"exit_code": 2}}]}';
+    fireEvent.change(text, { target: { value: mine } });
+    // Someone records a case meanwhile: Go refuses a save over the old reading.
+    await act(() => go.recordTestCase('/tmp/fixture.json', 'elsewhere'));
+    fireEvent.click(screen.getByTestId('mocks-save'));
+    expect((await screen.findByTestId('mocks-error')).textContent).toContain('changed since it was read');
+    fireEvent.click(screen.getByRole('button', { name: 'Reload the cases' }));
+    await waitFor(() => expect(screen.getAllByTestId('test-case')).toHaveLength(3));
+    expect(screen.getByTestId<HTMLTextAreaElement>('mocks-text').value).toBe(mine);
+    fireEvent.click(screen.getByTestId('mocks-save'));
+    await waitFor(() => expect(screen.queryByTestId('mocks-editor')).toBeNull());
+    expect(go.saveTestCaseMocks).toHaveBeenLastCalledWith('/tmp/fixture.json', 'happy', mine, 'v2');
+  });
+
   it('cancels an edit with focus back on its button', async () => {
     show();
     await waitFor(() => expect(screen.getAllByTestId('test-case')).toHaveLength(2));

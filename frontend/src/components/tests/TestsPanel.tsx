@@ -7,7 +7,7 @@
 import '../preferences/preferences.css';
 import '../run/run.css';
 import './tests.css';
-import { CircleAlert, CircleCheck, CircleX, Circle, FlaskConical, LoaderCircle, Pencil, Play, TriangleAlert } from 'lucide-react';
+import { CircleAlert, CircleCheck, CircleX, Circle, FlaskConical, LoaderCircle, Pencil, Play, RefreshCw, TriangleAlert } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useStore } from '../../store';
 import type { CaseMocks, TestCaseResult, TestFailure, Workflow } from '../../types';
@@ -238,6 +238,17 @@ export function TestsPanel({ actions = defaultActions }: { actions?: TestsAction
         </button>
         <button type="button" className="btn" onClick={() => setRecording(true)} data-testid="tests-record">
           Record from last run
+        </button>
+        <button
+          type="button"
+          className="icon"
+          title="Read the case file again (after an edit elsewhere, or weft test --record)"
+          aria-label="Reload the cases"
+          disabled={loading}
+          onClick={() => void actions.load()}
+          data-testid="tests-reload"
+        >
+          <RefreshCw size={14} />
         </button>
         <span className="tests-summary" role="status" aria-live="polite" data-testid="tests-summary">
           {running !== null
