@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { useStore } from '../store';
 import type { Problem } from '../types';
 import { MoveToSecretsDialog } from './MoveToSecretsDialog';
+import { Prose } from './Prose';
 
 function nodeNames(p: Problem, names: Map<string, string>): string {
   return (p.node_ids ?? []).map((id) => names.get(id) ?? id).join(', ');
@@ -99,7 +100,9 @@ export function ProblemsPanel() {
                     <Info size={14} className="sev info" aria-label="note" />
                   )}
                   <code className="problem-code">{p.code}</code>
-                  <span className="problem-message">{p.message}</span>
+                  <span className="problem-message">
+                    <Prose text={p.message} />
+                  </span>
                   {ids.length > 0 && <span className="problem-nodes">{nodeNames(p, names)}</span>}
                 </button>
                 {p.code === 'literal_secret' && p.path && ids.length === 1 && (
@@ -127,7 +130,9 @@ export function ProblemsPanel() {
                 >
                   <TriangleAlert size={14} className="sev warning" aria-label="warning" />
                   <code className="problem-code">{w.stage ? `${w.source}: ${w.stage}` : w.source}</code>
-                  <span className="problem-message">{w.message}</span>
+                  <span className="problem-message">
+                    <Prose text={w.message} />
+                  </span>
                   {w.node_id && <span className="problem-nodes">{names.get(w.node_id) ?? w.node_id}</span>}
                 </button>
               </li>

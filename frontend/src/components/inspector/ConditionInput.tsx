@@ -6,6 +6,7 @@ import { api, errorMessage } from '../../api';
 import { useStore } from '../../store';
 import type { Problem } from '../../types';
 import { Field, TextInput } from './fields';
+import { Prose } from '../Prose';
 
 /** Codes of the workflow problems that are about what a condition reads. */
 const CONDITION_CODES = new Set(['unknown_output', 'unknown_variable', 'output_alias', 'exit_code_fails', 'unknown_input']);
@@ -109,7 +110,7 @@ export function ConditionInput({
       <>
         {about.map((p, i) => (
           <span key={i} className={`cond-status ${p.severity}`} role={p.severity === 'error' ? 'alert' : undefined} data-testid={testId && `${testId}-problem`}>
-            {p.severity === 'info' ? <Info size={12} /> : <CircleAlert size={12} />} {p.message}
+            {p.severity === 'info' ? <Info size={12} /> : <CircleAlert size={12} />} <Prose text={p.message} />
           </span>
         ))}
       </>

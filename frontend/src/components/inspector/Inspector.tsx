@@ -16,6 +16,7 @@ import { AiStepForm, AiTransformForm, EndLoopForm, IfForm, LoopForm, SwitchForm,
 import { ToolForm } from './ToolForm';
 import { PinnedData } from './PinnedData';
 import { RunData } from './RunData';
+import { Prose } from '../Prose';
 
 function KeyField({ node, doc, commitDoc }: { node: WorkflowNode; doc: Workflow; commitDoc: CommitDoc }) {
   const id = useId();
@@ -231,7 +232,7 @@ function NodeInspector({ node, doc }: { node: WorkflowNode; doc: Workflow }) {
         <ul className="inspector-problems" data-testid="inspector-problems">
           {problems.map((p, i) => (
             <li key={i} className={p.severity}>
-              {p.message}
+              <Prose text={p.message} />
             </li>
           ))}
         </ul>

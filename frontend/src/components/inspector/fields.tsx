@@ -4,6 +4,7 @@
 // the input with the reason shown, and is committed once it parses.
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useStore } from '../../store';
+import { hintNode } from '../Prose';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -40,7 +41,7 @@ export function Field({
           {error}
         </div>
       ) : (
-        hint && <div className="field-hint">{hint}</div>
+        hint && <div className="field-hint">{hintNode(hint)}</div>
       )}
     </div>
   );

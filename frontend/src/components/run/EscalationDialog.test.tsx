@@ -38,7 +38,9 @@ describe('EscalationDialog', () => {
     const cells = within(rows[0]).getAllByRole('cell').map((c) => c.textContent);
     expect(cells[0]).toBe('1');
     expect(cells[1]).toMatch(/^\d\d:\d\d:\d\d$/);
-    expect(cells.slice(2)).toEqual(['verification_failed', 'verify `list.exit_code == 0` is false', 'exit_code: 3']);
+    // Go's `…` around the expression is drawn as code, not shown.
+    expect(cells.slice(2)).toEqual(['verification_failed', 'verify list.exit_code == 0 is false', 'exit_code: 3']);
+    expect(within(rows[0]).getAllByRole('cell')[3].querySelector('code')?.textContent).toBe('list.exit_code == 0');
     expect(within(rows[1]).getAllByRole('cell')[4]).toHaveTextContent('—');
     expect(screen.getByTestId('esc-last-error')).toHaveTextContent('permission denied');
   });

@@ -10,6 +10,7 @@ import type { RunEscalation, RunResponse, WorkflowNode } from '../../types';
 import { clock, plural } from './format';
 import './run.css';
 import { useFocusTrap } from '../focusTrap';
+import { Prose } from '../Prose';
 
 export interface EscalationDialogProps {
   esc: RunEscalation;
@@ -109,7 +110,11 @@ export function EscalationDialog({ esc, node, sending, error, replanUnavailable,
               <span data-testid="esc-retryable">{e.retryable ? 'yes' : 'no'}</span>
             </span>
           </div>
-          {e.suggested_fix && <p className="esc-suggest">{e.suggested_fix}</p>}
+          {e.suggested_fix && (
+            <p className="esc-suggest">
+              <Prose text={e.suggested_fix} />
+            </p>
+          )}
           {e.notice && (
             <p className="esc-notice" data-testid="esc-notice">
               <TriangleAlert size={13} /> {e.notice}
@@ -138,7 +143,7 @@ export function EscalationDialog({ esc, node, sending, error, replanUnavailable,
                     </td>
                     <td>
                       <div className="cell-text" title={f.error}>
-                        {f.error}
+                        <Prose text={f.error} />
                       </div>
                     </td>
                     <td>
