@@ -201,13 +201,13 @@ export function TestsPanel({ actions = defaultActions }: { actions?: TestsAction
   const path = useStore((s) => s.path);
   const dirty = useStore((s) => s.dirty);
   const testsPath = useStore((s) => s.testsPath);
-  const caseFile = useStore((s) => s.caseFile);
+  const storedFile = useStore((s) => s.caseFile);
   const loading = useStore((s) => s.caseFileLoading);
-  const readError = useStore((s) => s.caseFileError);
-  const report = useStore((s) => s.testReport);
+  const storedReadError = useStore((s) => s.caseFileError);
+  const testReport = useStore((s) => s.testReport);
   const reportDoc = useStore((s) => s.testReportDoc);
-  const runError = useStore((s) => s.testRunError);
-  const runProblems = useStore((s) => s.testRunProblems);
+  const storedRunError = useStore((s) => s.testRunError);
+  const storedProblems = useStore((s) => s.testRunProblems);
   const running = useStore((s) => s.testsRunning);
   const [recording, setRecording] = useState(false);
 
@@ -218,14 +218,22 @@ export function TestsPanel({ actions = defaultActions }: { actions?: TestsAction
   if (!path) {
     return (
       <div className="run tests" data-testid="tests-panel">
-        <p className="run-note muted" data-testid="tests-unsaved">
-          <FlaskConical size={14} /> Save the workflow first: its test cases live beside its file (NAME.tests.json), for git.
-        </p>
+        <div className="run-body">
+          <p className="run-note muted" data-testid="tests-unsaved">
+            <FlaskConical size={14} /> Save the workflow first: its test cases live beside its file (NAME.tests.json), for git.
+          </p>
+        </div>
       </div>
     );
   }
+  // Until load has run for a newly opened or saved-as file, the state is another file's.
   const mine = testsPath === path;
-  const cases = mine ? (caseFile?.cases ?? []) : [];
+  const caseFile = mine ? storedFile : null;
+  const cases = caseFile?.cases ?? [];
+  const report = mine ? testReport : null;
+  const runError = mine ? storedRunError : '';
+  const runProblems = mine ? storedProblems : [];
+  const readError = mine ? storedReadError : '';
   const busy = running !== null;
   const resultOf = (name: string) => report?.cases.find((c) => c.name === name);
   const stale = !!report && reportDoc !== doc;
