@@ -93,6 +93,8 @@ type App struct {
 	stateOnce sync.Once
 	assist    *assistantState
 	svc       *service.Service
+	// run is the run this window started or follows (app_run.go).
+	run currentRun
 	// tuneService, when set, adjusts the service's dependencies before it
 	// is made (tests: a fast retry sleep, a fake replanner or MCP listing).
 	tuneService func(*service.Deps)

@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
@@ -40,6 +41,26 @@ const (
 // ErrRunActive is what StartRun returns while another run goes.
 var ErrRunActive = service.ErrRunActive
 
+// currentRun is the run a window started or follows, the one its Run
+// panel shows, stops and asks about; the service bounds a window to one
+// (Deps.MaxRuns).
+type currentRun struct {
+	mu sync.Mutex
+	id string
+}
+
+func (c *currentRun) set(id string) {
+	c.mu.Lock()
+	c.id = id
+	c.mu.Unlock()
+}
+
+func (c *currentRun) get() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.id
+}
+
 // service is the App's application layer, made on first use so an App
 // literal in tests works too.
 func (a *App) service() *service.Service {
@@ -62,6 +83,7 @@ func (a *App) serviceDeps() service.Deps {
 		},
 		Replanner: service.PlannerReplanner(nil, nil),
 		Builtin:   a.catalog,
+		MaxRuns:   1, // the window's one run (its Run panel)
 		Secret: func(name string) (string, error) {
 			st, err := a.settingsStore()
 			if err != nil {
@@ -165,6 +187,7 @@ func (a *App) FollowTemporalRun(runID string) (service.StartResult, error) {
 	if err != nil {
 		return service.StartResult{}, err
 	}
+	a.run.set(res.RunID)
 	return startResult(res), nil
 }
 
@@ -174,6 +197,9 @@ func (a *App) startRun(w workflow.Workflow, path string, approved []string, from
 		Approver: service.Preapproved(approved), ApprovedBy: "desktop", Sink: a.runSink(), InputTexts: inputTexts})
 	if err != nil {
 		return service.StartResult{}, err
+	}
+	if res.Started {
+		a.run.set(res.RunID)
 	}
 	return startResult(res), nil
 }
@@ -198,15 +224,15 @@ func (a *App) RespondEscalation(id string, resp runner.Response) error {
 	return a.service().Respond(id, resp)
 }
 
-// StopRun cancels the run in progress (an escalation waiting for an answer
-// ends with it). It reports whether there was one.
-func (a *App) StopRun() bool { return a.service().Stop() }
+// StopRun cancels the window's run in progress (an escalation waiting for
+// an answer ends with it). It reports whether there was one.
+func (a *App) StopRun() bool { return a.service().Stop(a.run.get()) }
 
 // waitRun waits for the run in progress, if any, to end (tests, shutdown).
 func (a *App) waitRun(timeout time.Duration) bool { return a.service().Wait(timeout) }
 
-// GetRunStatus says whether a run goes and what it waits for.
-func (a *App) GetRunStatus() service.Status { return a.service().Status() }
+// GetRunStatus says whether the window's run goes and what it waits for.
+func (a *App) GetRunStatus() service.Status { return a.service().Status(a.run.get()) }
 
 // CanReplan says whether a run started now could replan (a planner is
 // configured), for the Replan button.

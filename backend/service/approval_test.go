@@ -182,11 +182,12 @@ func TestReplanProposalThroughTheGate(t *testing.T) {
 	svc := testService(t, withFakeReplanner)
 	ev := newEvents()
 	w, path := runFile(t, "wf-replan", [2]string{"ok", "true"}, [2]string{"bad", "!false"})
-	if st, err := svc.Start(context.Background(), StartRequest{Workflow: w, Path: path, Sink: ev}); err != nil || !st.Started {
+	st, err := svc.Start(context.Background(), StartRequest{Workflow: w, Path: path, Sink: ev})
+	if err != nil || !st.Started {
 		t.Fatalf("Start = %+v, %v", st, err)
 	}
 	esc := ev.next(t, KindEscalation).Escalation
-	if !esc.Escalation.CanReplan || !svc.Status().CanReplan {
+	if !esc.Escalation.CanReplan || !svc.Status(st.RunID).CanReplan {
 		t.Fatal("replanning not offered")
 	}
 	if err := svc.Respond(esc.ID, runner.Response{Action: runner.ActReplan}); err != nil {
@@ -213,7 +214,7 @@ func TestReplanProposalThroughTheGate(t *testing.T) {
 	if err := json.Unmarshal(b, &reopened); err != nil {
 		t.Fatal(err)
 	}
-	st, err := svc.Start(context.Background(), StartRequest{Workflow: &reopened, Path: path})
+	st, err = svc.Start(context.Background(), StartRequest{Workflow: &reopened, Path: path})
 	if err != nil || st.Started || len(st.Approval) != 2 {
 		t.Fatalf("the applied replan ran without approval: %+v, %v", st, err)
 	}

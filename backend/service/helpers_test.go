@@ -91,7 +91,7 @@ func testService(t *testing.T, tweak func(*Deps)) *Service {
 	}
 	svc := New(d)
 	t.Cleanup(func() {
-		svc.Stop()
+		svc.Leave()
 		if !svc.Wait(10 * time.Second) {
 			t.Error("the run did not end")
 		}

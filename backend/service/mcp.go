@@ -13,9 +13,11 @@ import (
 
 // mcpSessions are this Service's connections to the MCP servers: one
 // session per server and folder for the life of the Service (a command, a
-// window), shared by the tool catalog and every run, so a `weft run`
-// starts each server once. Servers start in the workflow's folder, as a
-// run has always started them.
+// window), shared by the tool catalog and by a run, so a `weft run` starts
+// each server once. A run that starts while another uses those sessions
+// gets sessions of its own, closed when it ends (mcpForRun): a stateful
+// server (a browser, a shell) never mixes two runs' state. Servers start
+// in the workflow's folder, as a run has always started them.
 type mcpSessions struct {
 	mu  sync.Mutex
 	key string // the mcp_servers settings the managers were made for
@@ -53,7 +55,7 @@ func (s *Service) mcpFor(st settings.Settings, dir string) *mcp.Manager {
 	}
 	m := ms.byDir[dir]
 	if m == nil {
-		m = mcp.NewManager(st.MCPServers, mcp.Options{Dir: dir, Logger: s.deps.Logger, Redactor: runner.NewRedactor(st)})
+		m = s.newManager(st, dir)
 		if ms.closed {
 			m.Close() // a Service closed: nothing starts any more
 		}
@@ -64,6 +66,33 @@ func (s *Service) mcpFor(st settings.Settings, dir string) *mcp.Manager {
 		old.Close()
 	}
 	return m
+}
+
+// mcpForRun is the manager a run of st's servers in dir calls tools
+// with, and what to call when it ends: the shared one (mcpFor) when no
+// other run uses it, else one of its own, closed at done.
+func (s *Service) mcpForRun(st settings.Settings, dir string) (*mcp.Manager, func()) {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	m := s.mcpFor(st, dir)
+	ms := &s.mcp
+	ms.mu.Lock()
+	if ms.inUse[m] == 0 {
+		ms.mu.Unlock()
+		return m, s.useMCP(m)
+	}
+	closed := ms.closed
+	ms.mu.Unlock()
+	own := s.newManager(st, dir)
+	if closed {
+		own.Close()
+	}
+	return own, func() { _ = own.Close() }
+}
+
+func (s *Service) newManager(st settings.Settings, dir string) *mcp.Manager {
+	return mcp.NewManager(st.MCPServers, mcp.Options{Dir: dir, Logger: s.deps.Logger, Redactor: runner.NewRedactor(st)})
 }
 
 // useMCP marks m as used by a run until done is called; a manager made

@@ -34,7 +34,7 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-// ErrRunActive is what Start returns while another run goes.
+// ErrRunActive is what Start returns when Deps.MaxRuns runs go already.
 var ErrRunActive = errors.New("a run is already in progress: stop it first")
 
 // Deps are what a Service is built from. Settings is required; the rest
@@ -80,16 +80,22 @@ type Deps struct {
 	// a run are read from (default credentials.Default; when that cannot
 	// be opened, a step that refers to a secret fails saying so).
 	Secrets runner.SecretSource
+	// MaxRuns bounds the runs that go at once: Start fails with
+	// ErrRunActive past it (a desktop window: 1, its one current run).
+	// 0 is no bound (weft mcp serve: each agent's call its own run).
+	MaxRuns int
 }
 
 // Service is the application layer of one desktop window or one CLI
-// command. It runs one workflow at a time.
+// command. It runs several workflows at once (Deps.MaxRuns), each with its
+// own run id, folder, events and escalations; Stop, Status and Respond
+// name the run (or the escalation, whose id holds its run's).
 type Service struct {
 	deps Deps
 
-	mu     sync.Mutex
-	active *activeRun
-	last   *lastRun // partial.go
+	mu   sync.Mutex
+	runs map[*activeRun]struct{}
+	last *lastRun // partial.go
 
 	cat catalogCache // catalog.go
 	mcp mcpSessions  // mcp.go
@@ -336,7 +342,7 @@ type Status struct {
 	CanReplan  bool        `json:"can_replan"`
 }
 
-// activeRun is the run in progress.
+// activeRun is a run in progress.
 type activeRun struct {
 	svc        *Service
 	sink       Sink
@@ -407,8 +413,9 @@ func (r *activeRun) Escalate(ctx context.Context, e runner.Escalation) (runner.R
 	}
 }
 
-// Start runs req.Workflow in the background; its events go to req.Sink.
-// One run at a time: it fails with ErrRunActive while one goes. A workflow
+// Start runs req.Workflow in the background; its events go to req.Sink;
+// the result's RunID names it (Stop, Status). It fails with ErrRunActive
+// when Deps.MaxRuns runs go already. A workflow
 // that is invalid, or whose side-effect steps are not approved, does not
 // start: the result says why. The run ends with ctx, with Stop, or by
 // itself.
@@ -549,23 +556,35 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 	opts.Secrets = s.deps.Secrets
 	// The runner checks again, with the approvals just given.
 	opts.Approvals, opts.ApprovalCatalog, opts.ReviewFile = pass.checker, pass.catalog, pass.file
+	opts.GateChild = s.gateChild(st) // a sub-workflow is gated as a run of its file (subflow.go)
 	if rp := s.replanner(st, client); rp != nil {
 		opts.Replanner = rp
 		run.canReplan = true
 		run.hearReplans(rp)
 	}
-	// The servers the approval check listed tools with, in the run's folder.
+	// The servers the approval check listed tools with, in the run's
+	// folder; a session of its own when another run uses those (mcp.go).
 	mcpDir := ""
 	if path != "" {
 		mcpDir = filepath.Dir(path)
 	}
-	opts.MCP = s.mcpFor(st, mcpDir)
+	var doneMCP func()
+	opts.MCP, doneMCP = s.mcpForRun(st, mcpDir)
 	if s.deps.Tune != nil {
 		s.deps.Tune(&opts)
 	}
-	doneMCP := s.useMCP(opts.MCP)
+	if opts.RunID == "" {
+		now := time.Now
+		if opts.Now != nil {
+			now = opts.Now
+		}
+		opts.RunID = runner.NewRunID(now())
+	}
+	run.mu.Lock()
+	run.runID = opts.RunID
+	run.mu.Unlock()
 	started = true
-	res.Started = true
+	res.Started, res.RunID = true, opts.RunID
 	forwarded := make(chan struct{})
 	go run.forward(forwarded)
 	go func() {
@@ -605,32 +624,34 @@ func absPath(p string) (string, error) {
 	return abs, nil
 }
 
-// reserve makes a new run the active one while it is checked (ok false:
-// another run goes); release undoes it when the run does not start.
+// reserve counts a new run among those going while it is checked (ok
+// false: Deps.MaxRuns go already); release undoes it when the run does not
+// start.
 func (s *Service) reserve(ctx context.Context, sink Sink, workflowID string) (*activeRun, context.Context, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.active != nil {
+	if s.deps.MaxRuns > 0 && len(s.runs) >= s.deps.MaxRuns {
 		return nil, ctx, false
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	run := &activeRun{svc: s, sink: sink, cancel: cancel, done: make(chan struct{}), workflowID: workflowID,
 		out: make(chan Event, 1024), waiting: map[string]chan runner.Response{}}
-	s.active = run
+	if s.runs == nil {
+		s.runs = map[*activeRun]struct{}{}
+	}
+	s.runs[run] = struct{}{}
 	return run, ctx, true
 }
 
 func (s *Service) release(run *activeRun) {
 	run.cancel()
 	s.mu.Lock()
-	if s.active == run {
-		s.active = nil
-	}
+	delete(s.runs, run)
 	s.mu.Unlock()
 }
 
-// ended closes a run that went: its events all delivered, the service
-// free for the next.
+// ended closes a run that went: its events all delivered, its place free
+// for the next.
 func (s *Service) ended(run *activeRun, forwarded chan struct{}) {
 	close(run.out)
 	<-forwarded
@@ -686,31 +707,54 @@ func (s *Service) Respond(id string, resp runner.Response) error {
 	default:
 		return fmt.Errorf("%q is not an answer: use retry, skip, abort, fix or replan", resp.Action)
 	}
-	run := s.activeRun()
-	if run == nil {
-		return fmt.Errorf("no run is waiting for an answer (escalation %s)", id)
+	for _, run := range s.going() {
+		run.mu.Lock()
+		ch, ok := run.waiting[id]
+		delete(run.waiting, id)
+		run.mu.Unlock()
+		if ok {
+			ch <- resp
+			return nil
+		}
 	}
-	run.mu.Lock()
-	ch, ok := run.waiting[id]
-	delete(run.waiting, id)
-	run.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("escalation %s is not waiting for an answer (answered already, or the run moved on)", id)
+	return fmt.Errorf("escalation %s is not waiting for an answer (answered already, or its run moved on or ended)", id)
+}
+
+// going are the runs in progress.
+func (s *Service) going() []*activeRun {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*activeRun, 0, len(s.runs))
+	for r := range s.runs {
+		out = append(out, r)
 	}
-	ch <- resp
+	return out
+}
+
+// id is the run's id ("" while a Temporal run is being submitted).
+func (r *activeRun) id() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.runID
+}
+
+// goingRun is the run in progress with this id, or nil.
+func (s *Service) goingRun(runID string) *activeRun {
+	if runID == "" {
+		return nil
+	}
+	for _, r := range s.going() {
+		if r.id() == runID {
+			return r
+		}
+	}
 	return nil
 }
 
-func (s *Service) activeRun() *activeRun {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.active
-}
-
-// Stop cancels the run in progress (an escalation waiting for an answer
-// ends with it). It reports whether there was one.
-func (s *Service) Stop() bool {
-	run := s.activeRun()
+// Stop cancels the run runID (an escalation waiting for an answer ends
+// with it); the other runs go on. It reports whether that run was going.
+func (s *Service) Stop(runID string) bool {
+	run := s.goingRun(runID)
 	if run == nil {
 		return false
 	}
@@ -718,39 +762,37 @@ func (s *Service) Stop() bool {
 	return true
 }
 
-// Leave is Stop for a caller that goes away (the app's window closes): a
-// run on Temporal goes on there, unfollowed (TemporalRunsGoing offers it
-// again, LogTemporalRuns logs its end); a local run is stopped.
+// Leave is Stop of every run for a caller that goes away (the app's window
+// closes): a run on Temporal goes on there, unfollowed
+// (TemporalRunsGoing offers it again, LogTemporalRuns logs its end); a
+// local run is stopped. It reports whether any run was going.
 func (s *Service) Leave() bool {
-	run := s.activeRun()
-	if run == nil {
-		return false
+	runs := s.going()
+	for _, run := range runs {
+		run.leave.Store(true)
+		run.cancel()
 	}
-	run.leave.Store(true)
-	run.cancel()
-	return true
+	return len(runs) > 0
 }
 
-// Wait waits for the run in progress, if any, to end, at most timeout. It
+// Wait waits for every run in progress to end, at most timeout. It
 // reports whether no run goes any more.
 func (s *Service) Wait(timeout time.Duration) bool {
-	run := s.activeRun()
-	if run == nil {
-		return true
-	}
 	t := time.NewTimer(timeout)
 	defer t.Stop()
-	select {
-	case <-run.done:
-		return true
-	case <-t.C:
-		return false
+	for _, run := range s.going() {
+		select {
+		case <-run.done:
+		case <-t.C:
+			return false
+		}
 	}
+	return true
 }
 
-// Status says whether a run goes and what it waits for.
-func (s *Service) Status() Status {
-	run := s.activeRun()
+// Status says whether the run runID goes and what it waits for.
+func (s *Service) Status(runID string) Status {
+	run := s.goingRun(runID)
 	if run == nil {
 		return Status{}
 	}

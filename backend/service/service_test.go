@@ -26,9 +26,6 @@ func TestStartEscalationRespond(t *testing.T) {
 	if err != nil || !st.Started {
 		t.Fatalf("Start = %+v, %v", st, err)
 	}
-	if _, err := svc.Start(context.Background(), StartRequest{Workflow: w, Path: path}); !errors.Is(err, ErrRunActive) {
-		t.Fatalf("second Start: %v, want ErrRunActive", err)
-	}
 	esc := ev.next(t, KindEscalation).Escalation
 	if evs := ev.runnerEvents(); esc.AfterSeq == 0 || evs[len(evs)-1].Seq != esc.AfterSeq || evs[len(evs)-1].Type != runner.EvEscalated {
 		t.Fatalf("escalation after seq %d; events so far end with %+v", esc.AfterSeq, evs[len(evs)-1])
@@ -36,7 +33,7 @@ func TestStartEscalationRespond(t *testing.T) {
 	if esc.Escalation.NodeKey != "broken" || esc.Escalation.CanReplan {
 		t.Fatalf("escalation = %+v", esc.Escalation)
 	}
-	if s := svc.Status(); !s.Running || s.Escalation == nil || s.Escalation.ID != esc.ID || s.WorkflowID != "wf-esc" {
+	if s := svc.Status(st.RunID); !s.Running || s.Escalation == nil || s.Escalation.ID != esc.ID || s.WorkflowID != "wf-esc" {
 		t.Fatalf("Status = %+v", s)
 	}
 	// Hostile answers: unknown ids and actions, answering twice.
@@ -73,7 +70,7 @@ func TestStartEscalationRespond(t *testing.T) {
 			t.Fatalf("event %d has seq %d", i, e.Seq)
 		}
 	}
-	if !svc.Wait(5e9) || svc.Status().Running {
+	if !svc.Wait(5e9) || svc.Status(st.RunID).Running {
 		t.Fatal("the run is still marked active")
 	}
 	for _, f := range []string{out + ".1", out + ".3"} {
@@ -107,23 +104,24 @@ func TestRunWaitsAndSinkAnswers(t *testing.T) {
 	if len(seen) == 0 || seen[len(seen)-1] != KindFinished {
 		t.Fatalf("events %v: the finish must come last, before Run returns", seen)
 	}
-	if svc.Status().Running {
-		t.Fatal("Run returned while the run is marked active")
+	if fin.RunID != st.RunID || svc.Status(st.RunID).Running {
+		t.Fatalf("Run returned while the run %s is marked active (finished %s)", st.RunID, fin.RunID)
 	}
 }
 
 func TestStopEndsTheWait(t *testing.T) {
 	svc := testService(t, nil)
-	if svc.Stop() {
+	if svc.Stop("20260101-000000.000-abcdef") || svc.Stop("") {
 		t.Fatal("Stop with no run reported one")
 	}
 	ev := newEvents()
 	w, path := runFile(t, "wf-stop", [2]string{"bad", "!false"})
-	if st, err := svc.Start(context.Background(), StartRequest{Workflow: w, Path: path, Sink: ev}); err != nil || !st.Started {
+	st, err := svc.Start(context.Background(), StartRequest{Workflow: w, Path: path, Sink: ev})
+	if err != nil || !st.Started {
 		t.Fatalf("Start = %+v, %v", st, err)
 	}
 	esc := ev.next(t, KindEscalation).Escalation
-	if !svc.Stop() {
+	if !svc.Stop(st.RunID) {
 		t.Fatal("Stop found no run")
 	}
 	if fin := ev.next(t, KindFinished).Finished; fin.Outcome != runner.OutcomeCanceled {
@@ -174,7 +172,7 @@ func TestStartDoesNotStart(t *testing.T) {
 			if c.wantErr == "" && err != nil {
 				t.Fatal(err)
 			}
-			if st.Started || svc.Status().Running {
+			if st.Started || svc.Status(st.RunID).Running || svc.Leave() {
 				t.Fatalf("started: %+v", st)
 			}
 			if c.check != nil {

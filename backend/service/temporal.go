@@ -302,14 +302,8 @@ func (s *Service) TemporalRunsGoing(ctx context.Context, path string) ([]GoingRu
 	if err != nil {
 		return out, err
 	}
-	following := ""
-	if r := s.activeRun(); r != nil {
-		r.mu.Lock()
-		following = r.runID
-		r.mu.Unlock()
-	}
 	for _, r := range runs {
-		if r.Status != "running" || r.RunID == following {
+		if r.Status != "running" || s.goingRun(r.RunID) != nil {
 			continue
 		}
 		if in, err := eng.Input(ctx, r.RunID); err == nil && in.Path == abs {
