@@ -94,6 +94,8 @@ FUZZ_TARGETS := \
 	./backend/validate:FuzzExprRefs \
 	./backend/validate:FuzzArgSchema \
 	./backend/inputs:FuzzResolve \
+	./backend/trigger:FuzzParseStripeHeader \
+	./backend/trigger:FuzzParseSHA256Header \
 	./backend/planner:FuzzParseOutput \
 	./backend/planner:FuzzMeasureUnused \
 	./backend/planner:FuzzAlign \
