@@ -65,6 +65,9 @@ type Step struct {
 	// Fingerprint identifies Content; approving records it.
 	Fingerprint string     `json:"fingerprint"`
 	Provenance  Provenance `json:"provenance"`
+	// Said is who wrote it, in words (Said), for a model's step: the
+	// desktop and the CLI say the same.
+	Said string `json:"said,omitempty"`
 	// Origin says why it is asked about: OriginModel or OriginFile.
 	Origin string `json:"origin"`
 }
@@ -242,7 +245,13 @@ func Required(w *workflow.Workflow, sc Scope) []Step {
 	if s, ok := goalReview(w, sc); ok {
 		out = append(out, s)
 	}
-	return append(out, triggerReviews(w, sc)...)
+	out = append(out, triggerReviews(w, sc)...)
+	for i := range out {
+		if out[i].Origin == OriginModel {
+			out[i].Said = Said(out[i].Provenance)
+		}
+	}
+	return out
 }
 
 // GoalKey is the key of the review item for the workflow's done_when.

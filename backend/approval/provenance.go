@@ -37,7 +37,30 @@ const (
 	// nobody reviewed (source "file"): pasted into another document it is
 	// still reviewed before it acts, as a model's step is.
 	ViaCopy = "copy"
+	// ViaEdit marks a model's step the person changed since (a fix kept
+	// from an escalation): still reviewed, since the rest is the model's,
+	// but the last change is not called the model's.
+	ViaEdit = "edit"
 )
+
+// Said says who wrote a step to review, in words, by its mark.
+func Said(p Provenance) string {
+	switch p.Via {
+	case ViaPlan:
+		return "planned by a model"
+	case ViaPatch:
+		return "changed by the assistant"
+	case ViaReplan:
+		return "replanned after a failure"
+	case ViaFix:
+		return "a fix a model suggested"
+	case ViaCopy:
+		return "copied from a file you have not reviewed"
+	case ViaEdit:
+		return "written by a model, changed by you"
+	}
+	return "written by a model"
+}
 
 // SourceFile is the source of a step copied out of a file nobody reviewed.
 const SourceFile = "file"

@@ -103,8 +103,8 @@ func writeApprovalStep(w io.Writer, i, n int, st approval.Step) {
 		what = d.Tool
 	}
 	fmt.Fprintf(w, "\n[%d/%d] %s · %s · %s", i, n, name, what, d.Reason)
-	if st.Provenance.Source != "" && st.Provenance.Via != "" {
-		fmt.Fprintf(w, " · %s", viaText(st.Provenance.Via))
+	if st.Said != "" && st.Provenance.Via != "" {
+		fmt.Fprintf(w, " · %s", st.Said)
 	}
 	fmt.Fprintln(w)
 	if d.Escaped {
@@ -130,22 +130,6 @@ func writeApprovalStep(w io.Writer, i, n int, st approval.Step) {
 		}
 	}
 	fmt.Fprintf(w, "    fingerprint: %s\n", st.Fingerprint)
-}
-
-func viaText(via string) string {
-	switch via {
-	case approval.ViaPlan:
-		return "planned by a model"
-	case approval.ViaPatch:
-		return "changed by the assistant"
-	case approval.ViaReplan:
-		return "replanned after a failure"
-	case approval.ViaFix:
-		return "a fix a model suggested"
-	case approval.ViaCopy:
-		return "copied from a file you have not reviewed"
-	}
-	return "written by a model"
 }
 
 // writeField prints name: value, a multi-line value indented under it.

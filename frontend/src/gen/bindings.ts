@@ -112,6 +112,11 @@ export namespace approval {
     /** Fingerprint identifies Content; approving records it. */
     fingerprint: string;
     provenance: approval.Provenance;
+    /**
+     * Said is who wrote it, in words (Said), for a model's step: the
+     * desktop and the CLI say the same.
+     */
+    said?: string;
     /** Origin says why it is asked about: OriginModel or OriginFile. */
     origin: string;
     /** The step as a person reads it: what would not show escaped (package reveal). Show only this. */

@@ -154,4 +154,9 @@ describe('ApprovalDialog', () => {
     expect(within(dlg).getByTestId('approval-badge').textContent).toBe('planned by a model');
     expect(within(dlg).queryByTestId('approve-only')).toBeNull();
   });
+
+  it('says who made the last change as Go says it: a fix the person kept is not the assistant\'s', () => {
+    const dlg = show([approvalStep({ provenance: { source: 'model', via: 'edit' }, said: 'written by a model, changed by you' })]);
+    expect(within(dlg).getByTestId('approval-badge').textContent).toBe('written by a model, changed by you');
+  });
 });

@@ -38,7 +38,8 @@ function badge(s: ApprovalStep, file: FileTrust | null | undefined): { text: str
     if (file?.changed) return { text: 'new', cls: 'new' };
     return { text: 'not reviewed', cls: 'file' };
   }
-  return { text: VIA[s.provenance?.via ?? ''] ?? 'written by a model', cls: '' };
+  // Go says who wrote it (approval.Said), as the command line does.
+  return { text: s.said || 'written by a model', cls: '' };
 }
 
 /** Fields lists named values of a step (its arguments, the rest of its content) in full. */
@@ -62,14 +63,6 @@ function sentence(t: string): string {
   const s = t.trim();
   return s ? s[0].toUpperCase() + s.slice(1) + (/[.!?]$/.test(s) ? '' : '.') : s;
 }
-
-const VIA: Record<string, string> = {
-  plan: 'planned by a model',
-  patch: 'changed by the assistant',
-  replan: 'replanned after a failure',
-  fix: 'fix suggested by a model',
-  copy: 'copied from a file you have not reviewed',
-};
 
 export function ApprovalDialog({
   steps,

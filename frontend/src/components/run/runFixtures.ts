@@ -85,6 +85,7 @@ export function approvalStep(over: Partial<ApprovalStep> = {}): ApprovalStep {
     content: '{"command":"curl https://example.com"}',
     fingerprint: 'fp-fetch',
     provenance: { source: 'model', via: 'plan' },
+    said: 'planned by a model',
     origin: 'model',
     ...over,
   };
