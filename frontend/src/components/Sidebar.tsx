@@ -98,7 +98,7 @@ export function Sidebar() {
               onClick={() => setTab(t.id)}
               data-testid={`tab-${t.id}`}
             >
-              <t.icon size={14} /> {t.label}
+              <t.icon size={14} /> <span className="sidebar-tab-label">{t.label}</span>
             </button>
           ))}
         </div>

@@ -161,7 +161,9 @@ function CaseRow({
             <Circle size={14} />
           )}
         </span>
-        <span className="tests-case-name">{c.name}</span>
+        <span className="tests-case-name" title={c.name}>
+          {c.name}
+        </span>
         <span className="tests-case-state" data-testid="test-case-state">
           {label}
           {stale && result ? ' (before your last change)' : ''}
@@ -269,7 +271,7 @@ export function TestsPanel({ actions = defaultActions }: { actions?: TestsAction
         </span>
       </header>
       <div className="run-body">
-        <p className="run-note muted">
+        <p className="tests-about muted">
           Cases play against the editor’s copy{dirty ? ' (your unsaved changes included)' : ''}; nothing runs for real.
           {caseFile?.file ? (
             <>
