@@ -72,6 +72,7 @@ func (c *cli) commands() map[string]command {
 		"approve":  {"review and approve what waits (a file Weft did not write, steps a model wrote), without running: weft approve FILE [--list] [--json]", (*cli).approve},
 		"secrets":  {"named secrets workflows refer to as {{secrets.NAME}}: weft secrets set NAME [--host H]... [--tool T]... | bind NAME [--host H]... [--tool T]... | list [--in DIR] [--json] | remove NAME", (*cli).secrets},
 		"test":     {"play the test cases beside a workflow, with nothing acting: weft test FILE [--json] [--junit PATH] [--case NAME] | FILE --record [--case NAME]", (*cli).test},
+		"serve":    {"run the triggers (signed webhooks, watched folders) of the trusted, approved workflows beneath a folder: weft serve DIR [--listen ADDR] [--rate N] [--rate-minute N] [--max-runs N]", (*cli).serveCmd},
 		"trust":    {"trust the workflow files beneath a folder as they are (CI, checked-in workflows): weft trust DIR | --list | --remove DIR", (*cli).trust},
 	}
 }
