@@ -54,13 +54,13 @@ const githubHook = `{"type":"webhook","path":"/hooks/gh","secret":"{{secrets.HOO
 // env is one weft serve's world: private XDG folders, a folder of
 // workflows (trusted unless review), a Service as the CLI makes it.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	dir   string
 	state string
 	svc   *service.Service
 }
 
-func newEnv(t *testing.T, review bool) *env {
+func newEnv(t testing.TB, review bool) *env {
 	t.Helper()
 	data := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", data)
@@ -73,6 +73,7 @@ func newEnv(t *testing.T, review bool) *env {
 		}
 	}
 	st := settings.Defaults()
+	st.Run.RetentionRuns = 1 << 20 // every run stays, to be counted
 	svc := service.New(service.Deps{
 		Settings: func() (settings.Settings, []string, error) { return st, nil, nil },
 		ListTools: func(context.Context, settings.Settings) (*tools.Catalog, map[string]error) {
