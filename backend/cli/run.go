@@ -391,7 +391,8 @@ func (p *runPrinter) summary(res *runner.Result) {
 		}
 		return fmt.Sprintf(" (%d%%)", n*100/s.Nodes)
 	}
-	fmt.Fprintf(out, "  nodes run             %d\n", s.Nodes)
+	fmt.Fprintf(out, "  nodes run             %d\n", s.Ran)
+	fmt.Fprintf(out, "  step executions       %d\n", s.Nodes)
 	fmt.Fprintf(out, "  first-attempt success %d%s\n", s.FirstAttemptSuccesses, pct(s.FirstAttemptSuccesses))
 	fmt.Fprintf(out, "  retried               %d%s\n", s.Retried, pct(s.Retried))
 	fmt.Fprintf(out, "  retry successes       %d\n", s.RetrySuccesses)

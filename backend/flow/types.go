@@ -307,6 +307,12 @@ type Result struct {
 // Summary is seed 003's retry statistics for one run. Counts are per
 // execution: a step in a loop that ran ten times counts ten.
 type Summary struct {
+	// Ran counts the nodes that ran: each execution of a step (in a
+	// loop, each time; not one pinned data stood in for) and each
+	// decision of an If or Switch, and each Loop once per start. It is
+	// the count a person is told ("3 nodes ran"); Nodes, the step
+	// executions, is the base of the retry statistics.
+	Ran                   int `json:"ran"`
 	Nodes                 int `json:"nodes"`
 	FirstAttemptSuccesses int `json:"first_attempt_successes"`
 	Retried               int `json:"retried"`

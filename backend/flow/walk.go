@@ -330,6 +330,7 @@ func (m *Walk) complete(n *workflow.Node) {
 // countExecution adds one execution of a step node to the statistics.
 func (m *Walk) countExecution(n *workflow.Node, result string, attempts, failures int) {
 	m.sum.Nodes++
+	m.sum.Ran++
 	if attempts > 1 {
 		m.sum.Retried++
 	}
@@ -378,6 +379,7 @@ func (m *Walk) advance() Command {
 				m.move(m.g.Branch(cur.ID, workflow.OutIfTrue, ""))
 				continue
 			}
+			m.sum.Ran++
 			return m.condition(cur, "condition", cur.Params.Condition, func(ok bool) Command {
 				taken := workflow.OutIfTrue
 				if !ok {
@@ -398,6 +400,7 @@ func (m *Walk) advance() Command {
 				}
 				continue
 			}
+			m.sum.Ran++
 			return m.switchCase(cur, 0)
 		case cur.Type == workflow.TypeLoop:
 			if c, wait := m.loop(cur); wait {
@@ -464,6 +467,9 @@ func (m *Walk) loop(n *workflow.Node) (Command, bool) {
 		max = 1 // passed through: the body runs once
 	}
 	if !back {
+		if n.IsEnabled() {
+			m.sum.Ran++ // once a loop, however often it repeats
+		}
 		m.body(n, 1, max)
 		return Command{}, false
 	}

@@ -47,6 +47,11 @@ func TestIf(t *testing.T) {
 			if res.Summary.Nodes != 2 || res.Summary.FirstAttemptSuccesses != 2 {
 				t.Errorf("summary %+v", res.Summary)
 			}
+			// Three nodes ran (the check, the If, one branch): a person is
+			// told 3, as the canvas shows, not the 2 step executions.
+			if res.Summary.Ran != 3 {
+				t.Errorf("ran %d, want 3", res.Summary.Ran)
+			}
 		})
 	}
 }
@@ -138,6 +143,11 @@ func TestNestedLoops(t *testing.T) {
 	}
 	if res.Summary.Nodes != 7 || res.Summary.Details[0].Executions != 6 {
 		t.Errorf("summary %+v", res.Summary)
+	}
+	// The 7 step executions, the outer loop once and the inner loop at
+	// each of its 3 starts.
+	if res.Summary.Ran != 11 {
+		t.Errorf("ran %d, want 11", res.Summary.Ran)
 	}
 }
 

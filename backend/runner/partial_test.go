@@ -45,6 +45,9 @@ func TestPinnedData(t *testing.T) {
 		if res.Summary.Pinned != 1 || res.Summary.Details[0].Result != SourcePinned {
 			t.Errorf("summary %+v", res.Summary)
 		}
+		if res.Summary.Ran != res.Summary.Nodes { // the pinned step did not run
+			t.Errorf("ran %d, nodes %d", res.Summary.Ran, res.Summary.Nodes)
+		}
 		var fin []Event
 		for _, ev := range e.rec.of(EvNodeFinished) {
 			if ev.Source == SourcePinned {
@@ -81,6 +84,9 @@ func TestPinnedData(t *testing.T) {
 		res := e.run(d)
 		if res.Summary.Pinned != 0 || res.Summary.Disabled != 1 {
 			t.Errorf("summary %+v", res.Summary)
+		}
+		if res.Summary.Ran != res.Summary.Nodes { // a disabled step did not run
+			t.Errorf("ran %d, nodes %d", res.Summary.Ran, res.Summary.Nodes)
 		}
 	})
 	t.Run("an invalid pin does not run", func(t *testing.T) {

@@ -568,6 +568,14 @@ export namespace flow {
    * execution: a step in a loop that ran ten times counts ten.
    */
   export interface Summary {
+    /**
+     * Ran counts the nodes that ran: each execution of a step (in a
+     * loop, each time; not one pinned data stood in for) and each
+     * decision of an If or Switch, and each Loop once per start. It is
+     * the count a person is told ("3 nodes ran"); Nodes, the step
+     * executions, is the base of the retry statistics.
+     */
+    ran: number;
     nodes: number;
     first_attempt_successes: number;
     retried: number;

@@ -3,14 +3,14 @@
 import { ChevronRight, RefreshCw, ScrollText } from 'lucide-react';
 import { useState } from 'react';
 import type { RunRecord } from '../../types';
-import { duration, outcomeLabel, plural, when } from './format';
+import { duration, nodesRan, outcomeLabel, plural, when } from './format';
 import { RunSummary } from './RunSummary';
 import './run.css';
 
 function brief(r: RunRecord): string {
   const s = r.summary;
   if (!s) return r.complete ? '' : 'no summary: still going, or stopped abruptly';
-  const parts = [plural(s.nodes, 'step')];
+  const parts = [nodesRan(s)];
   if (s.escalations) parts.push(plural(s.escalations, 'escalation'));
   if (s.retried) parts.push(`${s.retried} retried`);
   if (s.skipped) parts.push(`${s.skipped} skipped`);

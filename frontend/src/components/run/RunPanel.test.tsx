@@ -374,13 +374,15 @@ describe('RunPanel', () => {
     await waitFor(() => expect(fake.respondEscalation).toHaveBeenCalledWith('r1#1', { action: 'skip' }));
     await waitFor(() => expect(screen.queryByTestId('escalation-dialog')).toBeNull());
 
-    act(() => heard!.finished(finished({ outcome: 'partial', summary: summary({ nodes: 2, first_attempt_successes: 1 }) })));
+    act(() => heard!.finished(finished({ outcome: 'partial', summary: summary({ ran: 3, nodes: 2, first_attempt_successes: 1 }) })));
     const sum = screen.getByTestId('run-summary');
     // A skipped step is not a success: amber, and it says what happened.
     expect(within(sum).getByTestId('run-outcome')).toHaveTextContent('Completed with 1 skipped');
     expect(within(sum).getByTestId('run-outcome')).toHaveClass('partial');
-    expect(screen.getByTestId('run-status')).toHaveTextContent('Completed with 1 skipped');
-    expect(within(sum).getByTestId('summary-nodes')).toHaveAttribute('data-value', '2');
+    // Three nodes ran (two steps and an If): the status and the summary say
+    // Go's count of what ran, not the two step executions.
+    expect(screen.getByTestId('run-status')).toHaveTextContent('Completed with 1 skipped · 3 nodes ran');
+    expect(within(sum).getByTestId('summary-ran')).toHaveAttribute('data-value', '3');
     expect(within(sum).getByTestId('summary-first_attempt_successes')).toHaveAttribute('data-value', '1');
     expect(within(sum).getByTestId('summary-escalations')).toHaveAttribute('data-value', '1');
     expect(within(sum).getByTestId('summary-skipped')).toHaveAttribute('data-value', '1');

@@ -15,7 +15,7 @@ import { runActions as defaultRunActions } from './actions';
 import { ApprovalDialog } from './ApprovalDialog';
 import { RunInputsDialog } from './RunInputsDialog';
 import { EscalationDialog } from './EscalationDialog';
-import { outcomeLabel, plural } from './format';
+import { nodesRan, outcomeLabel, plural } from './format';
 import { RunHistory } from './RunHistory';
 import { RunLog } from './RunLog';
 import { RUN_REPLAN_ENTRY, type RunActions } from './runActions';
@@ -108,7 +108,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
           : `Running · ${done}/${steps.length} steps`;
       break;
     case 'finished':
-      status = `${outcomeLabel(result?.outcome, result?.summary, result?.verdict)}${result?.summary ? ` · ${plural(result.summary.nodes, 'step')}` : ''}`;
+      status = `${outcomeLabel(result?.outcome, result?.summary, result?.verdict)}${result?.summary ? ` · ${nodesRan(result.summary)}` : ''}`;
       break;
     default:
       status = approval

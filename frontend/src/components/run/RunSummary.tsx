@@ -1,11 +1,11 @@
-// A run's retry statistics: steps run, first-attempt successes, retried,
+// A run's retry statistics: nodes run, first-attempt successes, retried,
 // retry successes, escalations, skipped, failed and the failure types.
 import type { NodeRef, RunSummary as Summary, Verdict } from '../../types';
-import { duration, outcomeLabel, verdictText } from './format';
+import { duration, outcomeLabel, ranOf, verdictText } from './format';
 import './run.css';
 
 const STATS: { key: keyof Summary; label: string; tone?: string }[] = [
-  { key: 'nodes', label: 'Steps run' },
+  { key: 'ran', label: 'Nodes run' },
   { key: 'first_attempt_successes', label: 'First try ok', tone: 'ok' },
   { key: 'retried', label: 'Retried', tone: 'warn' },
   { key: 'retry_successes', label: 'Retry ok', tone: 'ok' },
@@ -16,7 +16,7 @@ const STATS: { key: keyof Summary; label: string; tone?: string }[] = [
 ];
 
 const TITLES: Partial<Record<keyof Summary, string>> = {
-  nodes: 'Step executions (a step in a loop counts each time)',
+  ran: 'Steps and decisions (If, Switch, Loop) that ran; a step in a loop counts each time',
   first_attempt_successes: 'Succeeded on the first attempt',
   retried: 'Needed more than one attempt',
   retry_successes: 'Succeeded after one or more retries',
@@ -84,7 +84,7 @@ export function RunSummary({
       {summary && (
         <dl className="run-stats">
           {STATS.map((s) => {
-            const v = (summary[s.key] as number) ?? 0;
+            const v = s.key === 'ran' ? ranOf(summary) : ((summary[s.key] as number) ?? 0);
             if (s.key === 'handled' && !v) return null;
             return (
               <div key={s.key} className={`stat ${v ? (s.tone ?? '') : 'zero'}`} data-testid={`summary-${s.key}`} data-value={v} title={TITLES[s.key]}>

@@ -34,6 +34,19 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** ranOf is how many nodes a run ran, as Go counts them (Summary.ran:
+ * steps and decisions; a summary written before it has step executions
+ * only). */
+export function ranOf(s: RunSummary): number {
+  const ran: number | undefined = s.ran;
+  return ran ?? s.nodes;
+}
+
+/** nodesRan says it: "3 nodes ran". */
+export function nodesRan(s: RunSummary): string {
+  return `${plural(ranOf(s), 'node')} ran`;
+}
+
 export const OUTCOME_LABEL: Record<string, string> = {
   succeeded: 'Succeeded',
   partial: 'Completed with problems',

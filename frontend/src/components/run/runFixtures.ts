@@ -4,6 +4,7 @@ import type { ApprovalStep, RunEscalation, RunFinished, RunSummary } from '../..
 
 export function summary(over: Partial<RunSummary> = {}): RunSummary {
   return {
+    ran: 3,
     nodes: 3,
     first_attempt_successes: 2,
     retried: 0,
