@@ -74,6 +74,7 @@ func (c *cli) commands() map[string]command {
 		"test":     {"play the test cases beside a workflow, with nothing acting: weft test FILE [--json] [--junit PATH] [--case NAME] | FILE --record [--case NAME]", (*cli).test},
 		"serve":    {"run the triggers (signed webhooks, watched folders) of the trusted, approved workflows beneath a folder: weft serve DIR [--listen ADDR] [--rate N] [--rate-minute N] [--max-runs N]", (*cli).serveCmd},
 		"trust":    {"trust the workflow files beneath a folder as they are (CI, checked-in workflows): weft trust DIR | --list | --remove DIR", (*cli).trust},
+		"mcp":      {"serve the trusted workflows of a folder as MCP tools to agents: weft mcp serve DIR [--http 127.0.0.1:PORT] [--poll DURATION]", (*cli).mcpCmd},
 	}
 }
 

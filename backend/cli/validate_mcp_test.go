@@ -11,6 +11,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(cliMainEnv) == "1" { // this binary as weft (mcpserve_test.go)
+		os.Exit(Main(os.Args[1:]))
+	}
 	mcptest.MaybeServe()
 	os.Exit(m.Run())
 }

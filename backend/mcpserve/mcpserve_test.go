@@ -387,3 +387,38 @@ func text(r *sdk.CallToolResult) string {
 	}
 	return b.String()
 }
+
+// --http serves loopback only; over it a client lists and calls as over
+// stdio.
+func TestHTTPLoopbackOnly(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0", "192.168.1.10:0", "example.com:80", "127.0.0.1", ""} {
+		if ln, err := Listen(addr); err == nil {
+			ln.Close()
+			t.Fatalf("Listen(%q) was accepted", addr)
+		}
+	}
+	e := newEnv(t, nil)
+	out := filepath.Join(t.TempDir(), "greeting")
+	e.write(t, "a.json", greet(out), true)
+	e.srv.Refresh()
+	ln, err := Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- e.srv.ServeHTTP(ctx, ln) }()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "http"}, nil).Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: "http://" + ln.Addr().String() + "/"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "a", Arguments: map[string]any{"name": "web"}})
+	if got, _ := os.ReadFile(out); err != nil || res.IsError || string(got) != "web" {
+		t.Fatalf("call over HTTP: %v %+v", err, res)
+	}
+	cs.Close()
+	cancel()
+	if err := <-served; err != nil {
+		t.Fatal(err)
+	}
+}
