@@ -422,3 +422,33 @@ func TestHTTPLoopbackOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A call while the file is half written (a folder trusted as it is
+// covers it) is a JSON-RPC error and runs nothing; a file whose trust
+// went (its bytes changed) runs nothing either.
+func TestCallWhileSavedOrUntrusted(t *testing.T) {
+	e := newEnv(t, nil)
+	out := filepath.Join(t.TempDir(), "greeting")
+	path := e.write(t, "greet.json", greet(out), true)
+	e.srv.Refresh()
+	data, _ := os.ReadFile(path)
+	if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "x"}})
+	if err == nil && !res.IsError {
+		t.Fatalf("a changed file ran: %+v", res)
+	}
+	tr, _ := approval.DefaultTrust()
+	if _, err := tr.TrustFolder(e.dir, "test"); err != nil {
+		t.Fatal(err)
+	}
+	_, err = e.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "x"}})
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) || je.Code != jsonrpc.CodeInvalidParams || !strings.Contains(je.Message, "cannot be read") {
+		t.Fatalf("a half-written file: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("it ran")
+	}
+}
