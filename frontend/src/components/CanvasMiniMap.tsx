@@ -10,9 +10,10 @@ import { typeMeta } from '../graph/nodeMeta';
 import type { WeftFlowNode } from '../graph/toFlow';
 import { useStore } from '../store';
 import { canvasColours } from '../theme';
+import { MINIMAP } from './canvasBridge';
 
-const W = 168;
-const H = 108;
+const W = MINIMAP.width;
+const H = MINIMAP.height;
 const PAD = 6;
 
 interface Box {

@@ -25,6 +25,18 @@ export const canvasBridge: {
   setViewport: () => {},
 };
 
+/** The minimap's drawing size (CanvasMiniMap), in screen pixels. */
+export const MINIMAP = { width: 168, height: 108 };
+
+/** What the canvas draws over its own corners, with React Flow's panel
+ * margin (15 px) and a gap: the minimap at the bottom right, the zoom
+ * controls at the bottom left. A fit keeps the nodes clear of them. */
+export const CANVAS_OVERLAYS = {
+  right: MINIMAP.width + 2 + 15 + 8,
+  bottom: MINIMAP.height + 2 + 15 + 8,
+  left: 26 + 2 + 15 + 8,
+};
+
 export interface Bounds {
   x: number;
   y: number;
@@ -32,17 +44,27 @@ export interface Bounds {
   height: number;
 }
 
-/** viewportFor centres bounds in a canvas of the given size. */
+/** viewportFor centres bounds in a canvas of the given size. With avoid,
+ * the bounds are kept clear of the bottom corners' overlays: either beside
+ * them (the area between left and right, full height) or above them (full
+ * width, less bottom), whichever shows the nodes larger. */
 export function viewportFor(
   b: Bounds,
   size: { width: number; height: number },
-  o: { padding?: number; minZoom?: number; maxZoom?: number } = {},
+  o: { padding?: number; minZoom?: number; maxZoom?: number; avoid?: { left: number; right: number; bottom: number } } = {},
 ): Viewport {
   const pad = o.padding ?? 0.15;
-  const zx = size.width / (b.width * (1 + 2 * pad) || 1);
-  const zy = size.height / (b.height * (1 + 2 * pad) || 1);
-  const zoom = Math.min(o.maxZoom ?? 1, Math.max(o.minZoom ?? 0.05, Math.min(zx, zy)));
-  return { x: size.width / 2 - (b.x + b.width / 2) * zoom, y: size.height / 2 - (b.y + b.height / 2) * zoom, zoom };
+  const fitIn = (x: number, y: number, width: number, height: number): Viewport => {
+    const zx = width / (b.width * (1 + 2 * pad) || 1);
+    const zy = height / (b.height * (1 + 2 * pad) || 1);
+    const zoom = Math.min(o.maxZoom ?? 1, Math.max(o.minZoom ?? 0.05, Math.min(zx, zy)));
+    return { x: x + width / 2 - (b.x + b.width / 2) * zoom, y: y + height / 2 - (b.y + b.height / 2) * zoom, zoom };
+  };
+  const a = o.avoid;
+  if (!a || size.width <= a.left + a.right || size.height <= a.bottom) return fitIn(0, 0, size.width, size.height);
+  const beside = fitIn(a.left, 0, size.width - a.left - a.right, size.height);
+  const above = fitIn(0, 0, size.width, size.height - a.bottom);
+  return beside.zoom > above.zoom ? beside : above;
 }
 
 /** startViewport is the view a large workflow opens on (its start, see
@@ -89,5 +111,5 @@ export function fitViewport(
 ): Viewport | null {
   const b = boundsOfNodes(nodes, o.ids);
   const size = canvasBridge.size();
-  return b && size ? viewportFor(b, size, { padding: o.padding ?? 0.12, minZoom: o.minZoom ?? 0.05, maxZoom: o.maxZoom ?? 1.1 }) : null;
+  return b && size ? viewportFor(b, size, { padding: o.padding ?? 0.12, minZoom: o.minZoom ?? 0.05, maxZoom: o.maxZoom ?? 1.1, avoid: CANVAS_OVERLAYS }) : null;
 }
