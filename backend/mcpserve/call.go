@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,9 +23,24 @@ func badParams(format string, a ...any) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, a...)}
 }
 
-// handler runs the workflow at path when the tool name is called.
+// handler runs the workflow at path when the tool name is called, or,
+// called again with a requestState, goes on with the run it names (the
+// answer to an escalation, on protocol 2026-07-28 and later).
 func (s *Server) handler(name, path string) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		if state := req.Params.RequestState; state != "" {
+			c := s.resume(state)
+			if c == nil {
+				return nil, badParams("%s: requestState %q names no run waiting for an answer (answered, expired or never given)", name, state)
+			}
+			c.setReq(req)
+			var er *sdk.ElicitResult
+			if r, ok := req.Params.InputResponses[answerID].(*sdk.ElicitResult); ok {
+				er = r
+			}
+			_ = s.svc.Respond(c.escID, runner.Response{Action: actionOf(er)})
+			return c.wait(ctx)
+		}
 		args, err := arguments(req.Params.Arguments)
 		if err != nil {
 			return nil, badParams("%s: %v", name, err)
@@ -38,16 +54,20 @@ func (s *Server) handler(name, path string) sdk.ToolHandler {
 		case w == nil:
 			return toolError(fmt.Sprintf("nothing ran: %s is not trusted on this machine any more (%s): review it in Weft, or weft trust its folder", path, ft.Why), nil), nil
 		}
-		c := &call{s: s, req: req, name: name}
-		res, fin, err := s.svc.Run(ctx, service.StartRequest{Workflow: w, Path: path, Source: runner.RunByMCP,
-			Inputs: args, Sink: service.SinkFunc(func(e service.Event) { c.event(ctx, e) }), Detach: false})
+		c := &call{s: s, req: req, name: name, escs: make(chan *service.Escalation, 1), fin: make(chan *service.Finished, 1)}
+		// The run outlives this request when the client is asked in the
+		// call's result (multi round-trip); wait stops it when the client
+		// cancels.
+		res, err := s.svc.Start(context.WithoutCancel(ctx), service.StartRequest{Workflow: w, Path: path, Source: runner.RunByMCP,
+			Inputs: args, Sink: service.SinkFunc(c.event)})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		if !res.Started {
 			return c.notStarted(path, res)
 		}
-		return c.result(fin), nil
+		c.runID = res.RunID
+		return c.wait(ctx)
 	}
 }
 
@@ -77,25 +97,42 @@ func arguments(raw any) (map[string]any, error) {
 
 // call is one tool call's run: its progress and escalations.
 type call struct {
-	s    *Server
-	req  *sdk.CallToolRequest
-	name string
+	s     *Server
+	name  string
+	runID string
+	escs  chan *service.Escalation
+	fin   chan *service.Finished
 
 	mu       sync.Mutex
+	req      *sdk.CallToolRequest // the request now (a retry replaces it)
+	escID    string               // the escalation the client is asked
 	progress float64
 	failures []failure.Record
 }
 
-// event tells the client a step's end (a progress notification, when it
-// gave a progressToken) and answers an escalation.
-func (c *call) event(ctx context.Context, e service.Event) {
+func (c *call) setReq(req *sdk.CallToolRequest) {
+	c.mu.Lock()
+	c.req = req
+	c.mu.Unlock()
+}
+
+func (c *call) request() *sdk.CallToolRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.req
+}
+
+// event hears the run: a step's end is a progress notification (when the
+// client gave a progressToken); escalations and the end go to wait.
+func (c *call) event(e service.Event) {
 	switch {
 	case e.Run != nil:
 		ev := e.Run
 		if ev.Type != runner.EvNodeFinished && ev.Type != runner.EvNodeSkipped {
 			return
 		}
-		tok := c.req.Params.GetProgressToken()
+		req := c.request()
+		tok := req.Params.GetProgressToken()
 		if tok == nil {
 			return
 		}
@@ -104,12 +141,51 @@ func (c *call) event(ctx context.Context, e service.Event) {
 		p := c.progress
 		c.mu.Unlock()
 		msg := fmt.Sprintf("%s: step %s %s", c.name, stepName(ev.NodeName, ev.NodeKey), ev.Status)
-		_ = c.req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: p, Message: msg})
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = req.Session.NotifyProgress(ctx, &sdk.ProgressNotificationParams{ProgressToken: tok, Progress: p, Message: msg})
+		cancel()
 	case e.Escalation != nil:
 		c.mu.Lock()
 		c.failures = e.Escalation.Escalation.Failures
 		c.mu.Unlock()
-		_ = c.s.svc.Respond(e.Escalation.ID, runner.Response{Action: c.ask(ctx, e.Escalation.Escalation)})
+		c.escs <- e.Escalation // the run waits for its answer: one at a time
+	case e.Finished != nil:
+		c.fin <- e.Finished
+	}
+}
+
+// wait waits for the run's end, answering its escalations: abort when
+// the client cannot be asked; else the client is asked retry, skip or
+// abort, by an elicitation request (protocols before 2026-07-28) or in
+// this call's result, to call again with the answer and this requestState
+// (multi round-trip). The client cancelling the call stops the run.
+func (c *call) wait(ctx context.Context) (*sdk.CallToolResult, error) {
+	for {
+		select {
+		case esc := <-c.escs:
+			req := c.request()
+			params, ok := c.question(req, esc.Escalation)
+			switch {
+			case !ok:
+				_ = c.s.svc.Respond(esc.ID, runner.Response{Action: runner.ActAbort})
+			case multiRoundTrip(req):
+				c.mu.Lock()
+				c.escID = esc.ID
+				c.mu.Unlock()
+				return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{answerID: params}, RequestState: c.s.park(c)}, nil
+			default:
+				res, err := req.Session.Elicit(ctx, params)
+				if err != nil {
+					res = nil
+				}
+				_ = c.s.svc.Respond(esc.ID, runner.Response{Action: actionOf(res)})
+			}
+		case fin := <-c.fin:
+			return c.result(fin), nil
+		case <-ctx.Done():
+			c.s.svc.Stop(c.runID)
+			return nil, ctx.Err()
+		}
 	}
 }
 
@@ -124,27 +200,38 @@ func stepName(name, key string) string {
 // instruction or arguments a model would write) nor a replan.
 var answers = []string{string(runner.ActRetry), string(runner.ActSkip), string(runner.ActAbort)}
 
-// ask is the answer to an escalation: the client's, by elicitation, when
-// it supports it; else abort (as weft run --on-escalate abort). A client
-// on protocol 2026-07-28 or later cannot be sent an elicitation while its
-// call goes (it wants it in the call's result, to call again with the
-// answer): Elicit fails and the run is aborted, as for a client that
-// cannot be asked.
-func (c *call) ask(ctx context.Context, e runner.Escalation) runner.Action {
-	ip := c.req.Session.InitializeParams()
+// answerID names the one input a call asks for.
+const answerID = "escalation"
+
+// question is what the client is asked about an escalation; ok false when
+// it cannot be asked (no elicitation).
+func (c *call) question(req *sdk.CallToolRequest, e runner.Escalation) (*sdk.ElicitParams, bool) {
+	ip := req.Session.InitializeParams()
 	if ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
-		return runner.ActAbort
+		return nil, false
 	}
 	msg := fmt.Sprintf("The Weft workflow %s stopped at step %s: %s. Retry the step, skip it, or abort the run?",
 		c.name, stepName(e.NodeName, e.NodeKey), strings.TrimSpace(e.LastError))
-	res, err := c.req.Session.Elicit(ctx, &sdk.ElicitParams{Message: msg, RequestedSchema: map[string]any{
+	return &sdk.ElicitParams{Mode: "form", Message: msg, RequestedSchema: map[string]any{
 		"type": "object",
 		"properties": map[string]any{
 			"action": map[string]any{"type": "string", "enum": answers, "description": "retry, skip or abort"},
 		},
 		"required": []string{"action"},
-	}})
-	if err != nil || res == nil || res.Action != "accept" {
+	}}, true
+}
+
+// multiRoundTrip says whether the client wants questions in a call's
+// result rather than as requests of their own (protocol 2026-07-28 on).
+func multiRoundTrip(req *sdk.CallToolRequest) bool {
+	ip := req.Session.InitializeParams()
+	return ip != nil && ip.ProtocolVersion >= "2026-07-28"
+}
+
+// actionOf is the answer an elicitation gave: retry, skip or abort, and
+// abort for anything else (declined, dismissed, another value).
+func actionOf(res *sdk.ElicitResult) runner.Action {
+	if res == nil || res.Action != "accept" {
 		return runner.ActAbort
 	}
 	a, _ := res.Content["action"].(string)

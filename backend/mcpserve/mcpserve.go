@@ -59,6 +59,9 @@ type Server struct {
 	mu sync.Mutex
 	// tools are what is listed, by tool name.
 	tools map[string]tool
+	// parked are the calls whose client is asked in their result, by
+	// requestState (park.go).
+	parked map[string]*call
 }
 
 // tool is one workflow served as a tool.

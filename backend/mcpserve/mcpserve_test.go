@@ -37,6 +37,14 @@ type env struct {
 // elicit, when set, is the client's elicitation handler.
 func newEnv(t *testing.T, elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error)) *env {
 	t.Helper()
+	// 2025-11-25: an elicitation during a call is a request of its own
+	// (later versions ask in the call's result).
+	return newEnvAt(t, elicit, "2025-11-25")
+}
+
+// newEnvAt is newEnv with the client on protocol version ("" the latest).
+func newEnvAt(t *testing.T, elicit func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error), version string) *env {
+	t.Helper()
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	e := &env{dir: t.TempDir(), listDirty: make(chan struct{}, 16)}
@@ -76,9 +84,7 @@ func newEnv(t *testing.T, elicit func(context.Context, *sdk.ElicitRequest) (*sdk
 		},
 		ElicitationHandler: elicit,
 	}
-	// 2025-11-25: an elicitation during a call is a request of its own
-	// (later versions ask in the call's result: see ask).
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, opts).Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test"}, opts).Connect(ctx, ct, &sdk.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,21 +301,36 @@ func TestFailedRunAndEscalation(t *testing.T) {
 		t.Fatalf("result %q %s", text(res), sc)
 	}
 
-	var asked []string
-	e2 := newEnv(t, func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
-		b, _ := json.Marshal(r.Params.RequestedSchema)
-		asked = append(asked, string(b))
-		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"action": "skip"}}, nil
-	})
-	e2.write(t, "fails.json", failing(), true)
-	e2.srv.Refresh()
-	res, err = e2.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "fails"})
-	if err != nil {
-		t.Fatal(err)
+	// Asked by a request of its own (2025-11-25), or in the call's
+	// result and called again (the latest protocol, multi round-trip):
+	// retry once (it fails again), then skip.
+	for _, version := range []string{"2025-11-25", ""} {
+		var asked []string
+		e2 := newEnvAt(t, func(_ context.Context, r *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			b, _ := json.Marshal(r.Params.RequestedSchema)
+			asked = append(asked, string(b))
+			answer := "retry"
+			if len(asked) > 1 {
+				answer = "skip"
+			}
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"action": answer}}, nil
+		}, version)
+		e2.write(t, "fails.json", failing(), true)
+		e2.srv.Refresh()
+		res, err = e2.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "fails"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, _ = json.Marshal(res.StructuredContent)
+		if len(asked) != 2 || !strings.Contains(asked[0], `"enum":["retry","skip","abort"]`) || !strings.Contains(string(sc), `"outcome":"partial"`) {
+			t.Fatalf("protocol %q: asked %q; result %s", version, asked, sc)
+		}
 	}
-	sc, _ = json.Marshal(res.StructuredContent)
-	if len(asked) != 1 || !strings.Contains(asked[0], `"enum":["retry","skip","abort"]`) || !strings.Contains(string(sc), `"outcome":"partial"`) {
-		t.Fatalf("asked %q; result %s", asked, sc)
+	e3 := newEnvAt(t, nil, "")
+	e3.write(t, "fails.json", failing(), true)
+	e3.srv.Refresh()
+	if _, err := e3.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "fails", RequestState: "forged"}); err == nil || !strings.Contains(err.Error(), "names no run") {
+		t.Fatalf("a forged requestState: %v", err)
 	}
 }
 
