@@ -7,16 +7,19 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/weft-dev/weft/backend/appdirs"
 	"github.com/weft-dev/weft/backend/credentials"
+	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/serve"
 	"github.com/weft-dev/weft/backend/trigger"
 )
 
-const serveUsage = "usage: weft serve DIR [--listen ADDR] [--rate N] [--rate-minute N] [--max-runs N] [--max-body BYTES] [--poll DURATION]"
+const serveUsage = "usage: weft serve DIR [--listen ADDR] [--rate N] [--rate-minute N] [--max-runs N] [--max-body BYTES] [--poll DURATION] [--unit | --install]"
 
 // DefaultListen is where weft serve listens unless told: loopback only.
 const DefaultListen = "127.0.0.1:8787"
@@ -34,6 +37,8 @@ func (c *cli) serveCmd(ctx context.Context, args []string) int {
 	maxRuns := fs.Int("max-runs", trigger.DefaultLimits.Runs, "runs of one trigger going at once (`N`; 0 no bound); past it 429")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBody, "largest webhook body in `BYTES`; past it 413")
 	poll := fs.Duration("poll", serve.DefaultPoll, "how often watched folders are looked at (`DURATION`)")
+	unitOnly := fs.Bool("unit", false, "print the systemd user service that would keep weft serve running for DIR with these flags, and exit")
+	install := fs.Bool("install", false, "print that systemd user service, then install and start it (systemctl --user), and exit")
 	valueFlags := map[string]bool{"listen": true, "rate": true, "rate-minute": true, "max-runs": true, "max-body": true, "poll": true}
 	if err := fs.Parse(interspersed(args, valueFlags)); err != nil || fs.NArg() != 1 {
 		fmt.Fprintln(c.stderr, serveUsage)
@@ -66,6 +71,10 @@ func (c *cli) serveCmd(ctx context.Context, args []string) int {
 		fmt.Fprintln(c.stderr, err)
 		return exitUnusable
 	}
+	if *unitOnly || *install {
+		srv.Close() // checked: a unit is only made for a folder that serves
+		return c.serveUnit(ctx, fs, *install)
+	}
 	defer srv.CloseWithin(30 * time.Second)
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
@@ -97,4 +106,67 @@ func (c *cli) serveCmd(ctx context.Context, args []string) int {
 		fmt.Fprintln(c.stderr, "weft serve:", err)
 		return exitUnusable
 	}
+}
+
+// serveUnit prints the systemd user service that runs weft serve with the
+// flags given (and, with install, installs exactly that and starts it).
+func (c *cli) serveUnit(ctx context.Context, fs *flag.FlagSet, install bool) int {
+	dir, err := filepath.Abs(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(c.stderr, "weft serve:", err)
+		return exitUnusable
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(c.stderr, "weft serve:", err)
+		return exitUnusable
+	}
+	command := []string{self, "serve", dir}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name != "unit" && f.Name != "install" {
+			command = append(command, "--"+f.Name, f.Value.String())
+		}
+	})
+	sd, err := c.systemd(ctx)
+	if err != nil {
+		fmt.Fprintln(c.stderr, "weft serve:", err)
+		return exitUnusable
+	}
+	entry, err := sd.ServeEntry(dir, command)
+	if err != nil {
+		fmt.Fprintln(c.stderr, "weft serve:", err)
+		return exitUnusable
+	}
+	fmt.Fprint(c.stdout, entry)
+	if !install {
+		return exitOK
+	}
+	if err := sd.InstallServe(ctx, dir, command, entry); err != nil {
+		fmt.Fprintln(c.stderr, "weft serve: installing the service:", err)
+		return exitUnusable
+	}
+	fmt.Fprintf(c.stdout, "weft serve: installed and started %s (systemctl --user status %s; disable --now to stop it)\n", schedule.ServeUnitName(dir), schedule.ServeUnitName(dir))
+	return exitOK
+}
+
+// systemd is this machine's systemd user instance (WEFT_SCHEDULER
+// systemd:COMMAND names its systemctl, as for schedules).
+func (c *cli) systemd(ctx context.Context) (schedule.Systemd, error) {
+	cfgFile, err := appdirs.ConfigFile("x")
+	if err != nil {
+		return schedule.Systemd{}, err
+	}
+	cfg := filepath.Dir(filepath.Dir(cfgFile)) // $XDG_CONFIG_HOME
+	if kind, cmd, _ := strings.Cut(c.getenv("WEFT_SCHEDULER"), ":"); kind == "systemd" {
+		return schedule.Systemd{Dir: filepath.Join(cfg, "systemd", "user"), Systemctl: cmd}, nil
+	}
+	b, err := schedule.Detect(ctx, cfg, os.TempDir())
+	if err != nil {
+		return schedule.Systemd{}, err
+	}
+	sd, ok := b.(schedule.Systemd)
+	if !ok {
+		return schedule.Systemd{}, errors.New("weft serve runs as a systemd user service, and no systemd user instance answers here (systemctl --user); run weft serve from your own service manager instead")
+	}
+	return sd, nil
 }

@@ -128,3 +128,68 @@ func TestServeRefusesUnfilledInput(t *testing.T) {
 		t.Fatalf("exit %d, stderr %s", code, stderr)
 	}
 }
+
+// weft serve --unit prints the systemd user service it would install;
+// --install prints it, then writes exactly that and starts it (a fake
+// systemctl: never this machine's systemd). A folder that does not serve
+// gets no unit.
+func TestServeInstall(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "config")
+	calls := filepath.Join(root, "calls")
+	fake := filepath.Join(root, "systemctl")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" >> "+calls+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "hook.json"), []byte(serveWF), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := t.TempDir()
+	if _, err := approval.OpenTrust(filepath.Join(data, "weft", approval.TrustFile)).TrustFolder(dir, "test"); err != nil {
+		t.Fatal(err)
+	}
+	env := func() map[string]string {
+		return map[string]string{"XDG_DATA_HOME": data, "XDG_CONFIG_HOME": cfg, "WEFT_SCHEDULER": "systemd:" + fake}
+	}
+	store := func() {
+		st, err := credentials.Default(os.Getenv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Set(credentials.Secret{Name: "HOOK", Value: "v"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("XDG_DATA_HOME", data)
+	t.Setenv("WEFT_KEYRING", "off")
+	store()
+	code, out, stderr := run(t, env(), "serve", dir, "--unit", "--listen", "127.0.0.1:9000")
+	if code != exitOK || !strings.Contains(out, "ExecStart=") || !strings.Contains(out, `"--listen" "127.0.0.1:9000"`) || !strings.Contains(out, "[Install]") {
+		t.Fatalf("--unit: %d\n%s\n%s", code, out, stderr)
+	}
+	if _, err := os.Stat(calls); err == nil {
+		t.Fatal("--unit called systemctl")
+	}
+	code, out2, stderr := run(t, env(), "serve", dir, "--install", "--listen", "127.0.0.1:9000")
+	if code != exitOK || !strings.HasPrefix(out2, out) {
+		t.Fatalf("--install: %d\n%s\n%s", code, out2, stderr)
+	}
+	units, _ := filepath.Glob(filepath.Join(cfg, "systemd", "user", "weft-serve-*.service"))
+	if len(units) != 1 {
+		t.Fatalf("units %v", units)
+	}
+	if b, _ := os.ReadFile(units[0]); !strings.Contains(out, string(b)) {
+		t.Fatalf("installed a unit other than the one shown:\n%s", b)
+	}
+	if c, _ := os.ReadFile(calls); !strings.Contains(string(c), "enable --now weft-serve-") {
+		t.Fatalf("systemctl calls %q", c)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "hook.json"), []byte(strings.Replace(serveWF, "{{secrets.HOOK}}", "plain", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := run(t, env(), "serve", dir, "--unit"); code != exitUnusable || strings.Contains(out, "ExecStart") {
+		t.Fatalf("a folder that does not serve got a unit: %d %s", code, out)
+	}
+}
