@@ -104,11 +104,7 @@ func longDir(base string, n int) string {
 func TestSystemdUnitsLoad(t *testing.T) {
 	analyze := systemdAnalyze(t)
 	root := t.TempDir()
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(root, "home"),
-		"XDG_CONFIG_HOME=" + filepath.Join(root, "home", ".config"), "XDG_RUNTIME_DIR=" + filepath.Join(root, "run")}
-	if err := os.MkdirAll(filepath.Join(root, "run"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	env := analyzeEnv(t, root)
 	c, err := ParseCron("30 6 1 * 1-5")
 	if err != nil {
 		t.Fatal(err)
@@ -183,13 +179,31 @@ func verifyUnits(t *testing.T, analyze string, env []string, dir, name, service,
 	if err := os.WriteFile(tp, []byte(timer), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(analyze, "verify", "--user", sp, tp)
+	verify(t, analyze, env, service, sp, tp)
+}
+
+// verify has systemd-analyze verify load the unit files at paths: it
+// must say nothing (shown is the unit to show when it does not).
+func verify(t *testing.T, analyze string, env []string, shown string, paths ...string) {
+	t.Helper()
+	cmd := exec.Command(analyze, append([]string{"verify", "--user"}, paths...)...)
 	cmd.Env = env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil || out.Len() > 0 {
-		t.Fatalf("systemd-analyze verify: %v\n%s\n%s", err, out.String(), service)
+		t.Fatalf("systemd-analyze verify: %v\n%s\n%s", err, out.String(), shown)
 	}
+}
+
+// analyzeEnv is a user's environment beneath root for systemd-analyze
+// (its home, config and runtime folders), nothing of this machine's.
+func analyzeEnv(t *testing.T, root string) []string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(root, "run"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(root, "home"),
+		"XDG_CONFIG_HOME=" + filepath.Join(root, "home", ".config"), "XDG_RUNTIME_DIR=" + filepath.Join(root, "run")}
 }
 
 // refusedBySystemd is the reason a folder (holding both the workflow and

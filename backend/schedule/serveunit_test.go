@@ -1,11 +1,9 @@
 package schedule
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,11 +15,7 @@ import (
 func TestServeUnitLoads(t *testing.T) {
 	analyze := systemdAnalyze(t)
 	root := t.TempDir()
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + filepath.Join(root, "home"),
-		"XDG_CONFIG_HOME=" + filepath.Join(root, "home", ".config"), "XDG_RUNTIME_DIR=" + filepath.Join(root, "run")}
-	if err := os.MkdirAll(filepath.Join(root, "run"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	env := analyzeEnv(t, root)
 	weft := filepath.Join(root, "bin", "weft")
 	os.MkdirAll(filepath.Dir(weft), 0o755)
 	if err := os.WriteFile(weft, []byte("#!/bin/sh\n"), 0o755); err != nil {
@@ -49,13 +43,7 @@ func TestServeUnitLoads(t *testing.T) {
 			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			cmd := exec.Command(analyze, "verify", "--user", p)
-			cmd.Env = env
-			var out bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Run(); err != nil || out.Len() > 0 {
-				t.Fatalf("systemd-analyze verify: %v\n%s\n%s", err, out.String(), text)
-			}
+			verify(t, analyze, env, text, p)
 			got := readUnit(t, text)
 			if wd := strings.ReplaceAll(got["WorkingDirectory"], "%%", "%"); wd != dir {
 				t.Errorf("systemd reads the folder as %q, want %q", wd, dir)
