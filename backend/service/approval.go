@@ -301,8 +301,13 @@ type pass struct {
 // shown to the approver, what it approves is recorded, and the run may
 // start only when nothing waits.
 func (s *Service) checkApproval(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string, approver Approver, by string) (pass, error) {
+	return s.checkApprovalOn(ctx, st, w, path, s.checkFile(path), approver, by)
+}
+
+// checkApprovalOn is checkApproval on a reading of the file already made.
+func (s *Service) checkApprovalOn(ctx context.Context, st settings.Settings, w *workflow.Workflow, path string, fc fileCheck, approver Approver, by string) (pass, error) {
 	var p pass
-	g, err := s.openGate(ctx, st, w, path)
+	g, err := s.openGateOn(ctx, st, w, path, fc)
 	if err != nil {
 		return p, err
 	}

@@ -81,7 +81,13 @@ func (s *Service) checkFile(path string) fileCheck {
 		}
 		return fc
 	}
-	fc.data = data
+	return judgeFile(tr, path, data)
+}
+
+// judgeFile judges the bytes data read from the file at path.
+func judgeFile(tr *approval.Trust, path string, data []byte) fileCheck {
+	fc := fileCheck{data: data}
+	var err error
 	fc.state, err = tr.State(path, data)
 	if err != nil {
 		fc.warnings = append(fc.warnings, err.Error())
