@@ -557,7 +557,6 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 	// The runner checks again, with the approvals just given.
 	opts.Approvals, opts.ApprovalCatalog, opts.ReviewFile = pass.checker, pass.catalog, pass.file
 	opts.GateChild = s.gateChild(st) // a sub-workflow is gated as a run of its file (subflow.go)
-	opts.GateChild = s.gateChild(st) // a sub-workflow is gated as a run of its file (subflow.go)
 	if rp := s.replanner(st, client); rp != nil {
 		opts.Replanner = rp
 		run.canReplan = true
