@@ -149,7 +149,12 @@ export function toFlowNodes(w: Workflow, direction: Direction = flowDirection(w)
       data: { node: n, direction, summary: sum, outputs, backTarget },
     };
     if (old?.selected) out.selected = true;
-    if (old?.measured && old.height === height) out.measured = old.measured;
+    // Its size is known (the node's CSS is fixed to it), so React Flow need
+    // not wait to measure it: a node outside the view, not drawn with
+    // onlyRenderVisibleElements, is still one it can move (dragged in a
+    // selection, or by the arrow keys) without "drag a node that is not
+    // initialized", and fits count it.
+    out.measured = old?.measured && old.height === height ? old.measured : { width: NODE_WIDTH, height };
     return out;
   });
 }
