@@ -36,6 +36,7 @@ func bindingsConfig() tsgen.Config {
 			reflect.TypeFor[workflow.Workflow](): {Open: true, NotNull: []string{"nodes", "edges"}},
 			reflect.TypeFor[workflow.Node]():     open,
 			reflect.TypeFor[workflow.Edge]():     open,
+			reflect.TypeFor[workflow.Trigger]():  open,
 			reflect.TypeFor[workflow.Params]():   open,
 			reflect.TypeFor[settings.Settings](): open,
 			// Written by hand for speed, as its fields say (flow's

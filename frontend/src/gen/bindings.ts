@@ -48,7 +48,7 @@ export namespace approval {
   }
 
   /** Kind says why a step can act on the world. */
-  export type Kind = 'command' | 'file_write' | 'request' | 'read_outside' | 'tool' | 'unknown_tool' | 'agent' | 'control' | 'flow';
+  export type Kind = 'command' | 'file_write' | 'request' | 'read_outside' | 'tool' | 'unknown_tool' | 'agent' | 'workflow' | 'control' | 'flow' | 'trigger';
 
   /**
    * Next is one outgoing edge of a node as a review shows it: the output it
@@ -561,7 +561,7 @@ export namespace flow {
    * RunSource says who started a run (Result.Source, summary.json), so a
    * list never shows a run the person started as a schedule's.
    */
-  export type RunSource = 'manual' | 'schedule';
+  export type RunSource = 'manual' | 'schedule' | 'mcp' | 'trigger';
 
   /**
    * Summary is seed 003's retry statistics for one run. Counts are per
@@ -1662,6 +1662,42 @@ export namespace workflow {
     condition: string;
   }
 
+  /**
+   * Trigger is one way a workflow's run starts without a person: content
+   * that acts (it decides who may start the workflow, with what inputs), so
+   * it is reviewed like a step (package approval).
+   */
+  export interface Trigger {
+    type: workflow.TriggerType;
+    /**
+     * Webhook: the URL path it answers ("/hooks/NAME"), the secret that
+     * signs deliveries (a reference, {{secrets.NAME}}) and the scheme.
+     */
+    path?: string;
+    secret?: string;
+    scheme?: string;
+    /**
+     * File: the files watched, relative to the workflow's folder
+     * ("inbox/*.csv").
+     */
+    glob?: string;
+    /**
+     * Inputs maps input names to what fills them: "{{body.a.b}}" (a
+     * webhook's JSON body) or "{{file.path}}" (a file trigger's file).
+     * Without it, a webhook fills each input from the body's top-level
+     * member of the same name and a file trigger fills the input "path".
+     */
+    inputs?: Record<string, string>;
+    /** members this version does not know, kept as they are */
+    [extra: string]: unknown;
+  }
+
+  /**
+   * TriggerType says what starts a run: a signed webhook or a file that
+   * appears in a watched folder (weft serve runs them).
+   */
+  export type TriggerType = 'webhook' | 'file';
+
   /** Workflow is a whole weft/v1 document. */
   export interface Workflow {
     format: string;
@@ -1693,6 +1729,11 @@ export namespace workflow {
      * {{inputs.NAME}}. Kept as written (property order is the form's).
      */
     inputs?: unknown;
+    /**
+     * Triggers start runs without a person (weft serve): a signed
+     * webhook, a watched folder. Content that acts: reviewed like a step.
+     */
+    triggers?: workflow.Trigger[];
     /** members this version does not know, kept as they are */
     [extra: string]: unknown;
   }
