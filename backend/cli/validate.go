@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"path/filepath"
 
 	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/service"
@@ -47,7 +48,12 @@ func (c *cli) validate(ctx context.Context, args []string) int {
 	for _, wn := range catWarnings {
 		fmt.Fprintf(c.stderr, "weft: warning: %s\n", wn)
 	}
-	res := validate.ValidateWith(w, cat, validate.Options{Secrets: have})
+	// A Workflow node's file is looked for beside this one.
+	dir := ""
+	if abs, err := filepath.Abs(fs.Arg(0)); err == nil {
+		dir = filepath.Dir(abs)
+	}
+	res := validate.ValidateWith(w, cat, validate.Options{Secrets: have, Dir: dir})
 	if res.Problems == nil {
 		res.Problems = []validate.Problem{}
 	}
