@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -25,25 +26,34 @@ const greetWF = `{"format":"weft/v1","id":"g","name":"Greet","goal":"Write a gre
  {"id":"b","key":"read","name":"Read","type":"Tool","params":{"tool":"read_file","arguments":{"path":"greeting.txt"}}}],
  "edges":[{"from":"a","to":"b"}]}`
 
-// An agent connected with the official MCP TypeScript SDK lists the
-// folder's trusted workflows (not an untrusted one), calls one with
-// arguments (shell metacharacters stay data) and gets its outputs; a
-// workflow whose steps a model wrote and nobody approved runs nothing.
-func TestMCPServeWithTheTypeScriptSDK(t *testing.T) {
-	nm := mcptest.NodeModules(t)
-	if _, err := os.Stat(filepath.Join(nm, "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		t.Fatal("@modelcontextprotocol/sdk is not in testdata/mcp: npm ci there")
+// npmPackage is testdata/mcp/node_modules, holding @modelcontextprotocol/
+// name, and node.
+func npmPackage(t *testing.T, name string) (nm, node string) {
+	t.Helper()
+	nm = mcptest.NodeModules(t)
+	if _, err := os.Stat(filepath.Join(nm, "@modelcontextprotocol", name, "package.json")); err != nil {
+		t.Fatalf("@modelcontextprotocol/%s is not in testdata/mcp: npm ci there", name)
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatal("node is not on PATH")
 	}
+	return nm, node
+}
+
+// mcpFolder is a folder with a trusted workflow (backup-notes.weft.json,
+// its input name written by a command and read back), an untrusted one
+// and a trusted one a model wrote that nobody approved (planned), served
+// by this test binary as weft (the environment says so) in private XDG
+// dirs.
+func mcpFolder(t *testing.T) (dir, planned string) {
+	t.Helper()
 	env := map[string]string{"XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": t.TempDir(), "XDG_STATE_HOME": t.TempDir(),
 		"WEFT_KEYRING": "off", cliMainEnv: "1"}
 	for k, v := range env {
 		t.Setenv(k, v)
 	}
-	dir := t.TempDir()
+	dir = t.TempDir()
 	tr := approval.OpenTrust(filepath.Join(env["XDG_DATA_HOME"], "weft", approval.TrustFile))
 	put := func(name, content string, trusted bool) string {
 		p := filepath.Join(dir, name)
@@ -59,7 +69,17 @@ func TestMCPServeWithTheTypeScriptSDK(t *testing.T) {
 	}
 	put("backup-notes.weft.json", greetWF, true)
 	put("stranger.weft.json", strings.Replace(greetWF, `"Greet"`, `"Stranger"`, 1), false)
-	planned := put("planned.weft.json", strings.Replace(greetWF, `"type":"Tool","params"`, `"type":"Tool","provenance":{"source":"model","via":"plan"},"params"`, 1), true)
+	planned = put("planned.weft.json", strings.Replace(greetWF, `"type":"Tool","params"`, `"type":"Tool","provenance":{"source":"model","via":"plan"},"params"`, 1), true)
+	return dir, planned
+}
+
+// An agent connected with the official MCP TypeScript SDK lists the
+// folder's trusted workflows (not an untrusted one), calls one with
+// arguments (shell metacharacters stay data) and gets its outputs; a
+// workflow whose steps a model wrote and nobody approved runs nothing.
+func TestMCPServeWithTheTypeScriptSDK(t *testing.T) {
+	nm, node := npmPackage(t, "sdk")
+	dir, planned := mcpFolder(t)
 
 	hostile := "Ada; touch PWNED $(touch PWNED2)"
 	calls, _ := json.Marshal([]map[string]any{
@@ -148,5 +168,53 @@ func TestMCPServeUsage(t *testing.T) {
 	}
 	if _, _, stderr := run(t, nil, "mcp", "serve", dir, "--http", "0.0.0.0:8080"); !strings.Contains(stderr, "loopback") {
 		t.Errorf("a network address: %q", stderr)
+	}
+}
+
+// The MCP Inspector CLI lists the folder's tools (not the untrusted one)
+// and calls one with an argument.
+func TestMCPServeWithTheInspectorCLI(t *testing.T) {
+	nm, node := npmPackage(t, "inspector-cli")
+	dir, _ := mcpFolder(t)
+	inspect := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		build := filepath.Join(nm, "@modelcontextprotocol", "inspector-cli", "build")
+		cmd := exec.CommandContext(ctx, node, append([]string{"index.js", os.Args[0], "mcp", "serve", dir}, args...)...)
+		cmd.Dir = build // it reads ../package.json from the working folder
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("inspector %v: %v\n%s%s", args, err, out, stderr.String())
+		}
+		return string(out)
+	}
+	var list struct{ Tools []struct{ Name string } }
+	if err := json.Unmarshal([]byte(inspect("--method", "tools/list")), &list); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	sort.Strings(names)
+	if strings.Join(names, ",") != "backup_notes,planned" {
+		t.Fatalf("tools %v", names)
+	}
+	var res struct {
+		IsError           bool
+		StructuredContent struct {
+			Outcome string
+			Outputs map[string]map[string]any
+		}
+	}
+	out := inspect("--method", "tools/call", "--tool-name", "backup_notes", "--tool-arg", "name=$(touch PWNED)")
+	if err := json.Unmarshal([]byte(out), &res); err != nil || res.IsError || res.StructuredContent.Outputs["read"]["content"] != "$(touch PWNED)" {
+		t.Fatalf("call: %s (%v)", out, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
+		t.Fatal("an argument ran as code")
 	}
 }
