@@ -273,6 +273,10 @@ func (s *Server) add(e *entry) error {
 		base := base{s: s, e: e, t: t, lim: trigger.NewLimiter(s.cfg.Limits), seen: seen}
 		switch t.Type {
 		case workflow.TriggerWebhook:
+			if s.cfg.Secrets == nil {
+				seen.Close()
+				return errors.New("weft serve: no credentials store to read webhook secrets from")
+			}
 			if other, dup := s.hooks[t.Path]; dup {
 				seen.Close()
 				return fmt.Errorf("%s and %s both answer at %s: give each webhook its own path", other.e.path, e.path, t.Path)
@@ -364,6 +368,7 @@ var errChanged = errors.New("changed")
 func (b *base) start(ctx context.Context, values map[string]any, onEvent func(service.Event)) (service.StartResult, error) {
 	data, err := atomicfile.ReadBounded(b.e.path, maxWorkflowBytes)
 	if err != nil || approval.Sum(data) != b.e.sum {
+		b.lim.Done()
 		return service.StartResult{}, fmt.Errorf("%w: %s is not the content weft serve checked when it started (edited, moved or removed since): review it, then start weft serve again", errChanged, b.e.path)
 	}
 	done := make(chan struct{})
@@ -388,6 +393,7 @@ func (b *base) start(ctx context.Context, values map[string]any, onEvent func(se
 		if errors.Is(err, service.ErrRunActive) && time.Now().Before(deadline) {
 			select {
 			case <-ctx.Done():
+				b.lim.Done()
 				return res, ctx.Err()
 			case <-time.After(20 * time.Millisecond):
 				continue

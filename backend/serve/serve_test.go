@@ -280,3 +280,28 @@ func TestLoadRefuses(t *testing.T) {
 		t.Fatalf("two at one path: %v", err)
 	}
 }
+
+// A workflow file changed since weft serve started runs nothing (503),
+// and gives back the run's place: with one run at once, the next
+// delivery, once the file is as it was, starts.
+func TestChangedFileRunsNothing(t *testing.T) {
+	e := newEnv(t, false)
+	src := logWF(githubHook, "")
+	p := e.write("deploy.json", src)
+	srv := e.mustLoad(trigger.Limits{PerSecond: 100, PerMinute: 1000, Runs: 1})
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	e.write("deploy.json", strings.Replace(src, "one {{inputs.repo}}", "changed", 1))
+	body := []byte(`{"repo":"a"}`)
+	if status, a := post(t, hs.URL+"/hooks/gh", body, signed(body, "c1")); status != 503 || !strings.Contains(a.Error, "not the content weft serve checked") {
+		t.Fatalf("changed: %d %s", status, a.Error)
+	}
+	e.write("deploy.json", src)
+	if status, a := post(t, hs.URL+"/hooks/gh", body, signed(body, "c1")); status != 202 {
+		t.Fatalf("as it was: %d %s", status, a.Error)
+	}
+	srv.CloseWithin(20 * time.Second)
+	if got := e.runs(p); got[runner.RunByTrigger] != 1 {
+		t.Fatalf("runs %v", got)
+	}
+}

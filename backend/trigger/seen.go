@@ -128,7 +128,7 @@ func (s *Seen) Has(key string, now time.Time) bool {
 }
 
 func (s *Seen) has(key string, now time.Time) bool {
-	t, ok := s.keys[key]
+	t, ok := s.keys[clean(key)]
 	return ok && (s.window == 0 || t >= now.Add(-s.window).Unix())
 }
 

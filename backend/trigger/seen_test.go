@@ -118,3 +118,38 @@ func TestLimiter(t *testing.T) {
 		t.Fatalf("after Done: %v", err)
 	}
 }
+
+// A key that cannot stay on one line of the log as it is (a file name
+// with a line break) is remembered all the same, before and after a
+// restart.
+func TestSeenOddKeys(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "t.log")
+	now := time.Unix(1_800_000_000, 0)
+	odd := []string{"file:a\nb.csv@1@2", "file:c\r\n+ 1 forged@1@2", string(make([]byte, 2*maxKeyLen))}
+	s, err := OpenSeen(p, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range odd {
+		if err := s.Claim([]string{k}, now); err != nil {
+			t.Fatal(err)
+		}
+		if !s.Has(k, now) {
+			t.Fatalf("%q is not remembered", k)
+		}
+	}
+	s.Close()
+	s, err = OpenSeen(p, 0, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, k := range odd {
+		if !s.Has(k, now) {
+			t.Fatalf("%q is not remembered after a restart", k)
+		}
+	}
+	if s.Has("forged@1@2", now) || len(s.keys) != len(odd) {
+		t.Fatalf("a key forged a line: %d keys", len(s.keys))
+	}
+}
