@@ -29,9 +29,10 @@ func walkWorkflows(t testing.TB) []*workflow.Workflow {
  {"id":"a","key":"a","type":"Tool","params":{"tool":"log","arguments":{"message":"a"}},"retry":{"max_attempts":3},"on_error":"branch"},
  {"id":"b","key":"b","type":"Tool","params":{"tool":"log","arguments":{"message":"b"}},"on_error":"continue"},
  {"id":"p","key":"p","type":"Tool","params":{"tool":"log","arguments":{"message":"p"}}},
+ {"id":"s","key":"s","type":"Workflow","params":{"path":"child.weft.json","inputs":{"v":"{{p.success}}"}},"retry":{"max_attempts":2}},
  {"id":"x","key":"x","type":"Tool","disabled":true,"params":{"tool":"log","arguments":{"message":"x"}}},
  {"id":"h","key":"h","type":"AiStep","params":{"prompt":"fix it"},"done_when":{"condition":"true"}}],
- "edges":[{"from":"a","to":"b"},{"from":"a","to":"h","output":{"type":"Error"}},{"from":"b","to":"p"},{"from":"p","to":"x"}]}`))
+ "edges":[{"from":"a","to":"b"},{"from":"a","to":"h","output":{"type":"Error"}},{"from":"b","to":"p"},{"from":"p","to":"s"},{"from":"s","to":"x"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

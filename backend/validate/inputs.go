@@ -86,6 +86,9 @@ func (v *validator) checkInputs() {
 		for _, a := range nd.Params.Arguments {
 			tmpl(a)
 		}
+		for _, a := range nd.Params.Inputs { // a Workflow node's, given to its file
+			tmpl(a)
+		}
 		paths = templateInputRefs(nd.Params.Prompt, paths)
 		paths = templateInputRefs(nd.Params.Input, paths)
 		conds := []string{nd.Params.Condition, nd.Params.ExitCondition, nd.Verify}

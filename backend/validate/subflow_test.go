@@ -56,6 +56,7 @@ func TestSubflowProblems(t *testing.T) {
 		{"wrong type", subNode("child.weft.json", map[string]any{"name": "x", "n": "two"}), dir, CodeBadWorkflowInputs, "n"},
 		{"out of bounds", subNode("child.weft.json", map[string]any{"name": "x", "n": 0.0}), dir, CodeBadWorkflowInputs, "minimum"},
 		{"template reads nothing", subNode("child.weft.json", map[string]any{"name": "{{nobody.stdout}}"}), dir, CodeUnknownVariable, "nobody"},
+		{"template reads an undeclared input", subNode("child.weft.json", map[string]any{"name": "{{inputs.nope}}"}), dir, CodeUnknownInput, "nope"},
 		{"template reads an unknown output", subNode("child.weft.json", map[string]any{"name": "{{first.stdot}}"}), dir, CodeUnknownOutput, "stdot"},
 	} {
 		t.Run(c.what, func(t *testing.T) {
