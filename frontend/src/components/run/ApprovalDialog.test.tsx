@@ -159,4 +159,26 @@ describe('ApprovalDialog', () => {
     const dlg = show([approvalStep({ provenance: { source: 'model', via: 'edit' }, said: 'written by a model, changed by you' })]);
     expect(within(dlg).getByTestId('approval-badge').textContent).toBe('written by a model, changed by you');
   });
+
+  it('shows a trigger to review as what starts the workflow, with its whole content', () => {
+    const trigger = fileStep({
+      key: 'trigger:/hooks/deploy',
+      name: 'webhook /hooks/deploy',
+      kind: 'trigger',
+      now: '{\n  "trigger": {\n    "path": "/hooks/deploy"\n  }\n}',
+      display: {
+        name: 'webhook /hooks/deploy',
+        key: 'trigger:/hooks/deploy',
+        reason: 'starts the workflow when weft serve receives a request at /hooks/deploy signed (github) with {{secrets.HOOK}}',
+        arguments: [],
+        other: [{ name: 'trigger.path', value: '/hooks/deploy' }],
+        content: '{\n  "trigger": {\n    "path": "/hooks/deploy"\n  }\n}',
+      },
+    });
+    const dlg = show([trigger], cloned);
+    const row = within(dlg).getByTestId('approval-step');
+    expect(row.getAttribute('data-kind')).toBe('trigger');
+    expect(within(row).getByLabelText('starts the workflow')).toBeTruthy();
+    expect(row.textContent).toContain('/hooks/deploy');
+  });
 });

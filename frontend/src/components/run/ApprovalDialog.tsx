@@ -11,7 +11,7 @@
 // Only the step's display form is shown: Go has escaped every character
 // that would not show (bidi overrides, zero-width…) as the terminal does,
 // so what is read here is what runs.
-import { Bot, Check, FileSearch, FilePen, GitBranch, Globe, Route, ShieldAlert, SquareTerminal, TriangleAlert, Wrench } from 'lucide-react';
+import { Bot, Check, FileSearch, FilePen, GitBranch, Globe, Route, ShieldAlert, SquareTerminal, TriangleAlert, Webhook, Wrench } from 'lucide-react';
 import { useId, useMemo, useRef } from 'react';
 import type { ApprovalStep, FileTrust } from '../../types';
 import { plural } from './format';
@@ -29,6 +29,8 @@ const KIND: Record<string, { label: string; icon: typeof Wrench }> = {
   agent: { label: 'AI agent', icon: Bot },
   control: { label: 'decides where the run goes', icon: GitBranch },
   flow: { label: 'leads to other steps', icon: Route },
+  // A workflow's trigger (weft serve): who may start it, with what inputs.
+  trigger: { label: 'starts the workflow', icon: Webhook },
 };
 
 /** badge says where a step to review comes from, and for a file's step whether it is new or changed. */
