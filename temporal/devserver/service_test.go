@@ -71,7 +71,7 @@ func TestServiceOnTemporal(t *testing.T) {
 				if kf := e.Escalation.Escalation.KnownFixes; len(kf) != 1 || kf[0].Resolution != "skip" {
 					t.Errorf("known fixes %+v", kf)
 				}
-				if st := svc.Status(); !st.Running || st.Escalation == nil {
+				if st := svc.Status(res.RunID); !st.Running || st.Escalation == nil {
 					t.Errorf("status while waiting %+v", st)
 				}
 				if err := svc.Respond(e.Escalation.ID, runner.Response{Action: runner.ActSkip}); err != nil {
