@@ -12,7 +12,7 @@ export type Filled<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullabl
 
 /** The types of the nodes a file holds, in palette order (workflow.NodeTypes);
  * a node's type in Go also names the goal check's stand-in in run events. */
-export const NODE_TYPES = ['Tool', 'AiStep', 'AiTransform', 'If', 'Switch', 'Loop', 'EndLoop'] as const satisfies readonly PaletteType[];
+export const NODE_TYPES = ['Tool', 'AiStep', 'AiTransform', 'Workflow', 'If', 'Switch', 'Loop', 'EndLoop'] as const satisfies readonly PaletteType[];
 export type NodeType = (typeof NODE_TYPES)[number];
 type PaletteType = Exclude<workflow.NodeType, 'DoneWhen'>;
 /** Compiles only while NODE_TYPES has every type Go has (but the goal check's). */

@@ -35,7 +35,7 @@ function openPalette() {
 
 type MenuRunActions = Pick<RunActions, 'startFrom' | 'pinFromRun' | 'unpin'>;
 
-const STEP_TYPES = ['Tool', 'AiStep', 'AiTransform'];
+const STEP_TYPES = ['Tool', 'AiStep', 'AiTransform', 'Workflow'];
 
 function itemsFor(t: MenuTarget, run: MenuRunActions): Item[] {
   const s = useStore.getState();

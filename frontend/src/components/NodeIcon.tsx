@@ -1,9 +1,10 @@
-import { CornerDownLeft, HelpCircle, Repeat, Signpost, Sparkles, Split, WandSparkles, Wrench, type LucideIcon } from 'lucide-react';
+import { CornerDownLeft, HelpCircle, Repeat, Signpost, Sparkles, Split, WandSparkles, Workflow, Wrench, type LucideIcon } from 'lucide-react';
 
 const ICONS: Record<string, LucideIcon> = {
   Tool: Wrench,
   AiStep: Sparkles,
   AiTransform: WandSparkles,
+  Workflow: Workflow,
   If: Split,
   Switch: Signpost,
   Loop: Repeat,

@@ -20,7 +20,7 @@ describe('palette search', () => {
   const entries = paletteEntries(TOOLS);
 
   it('lists the node types, then built-in and MCP tools', () => {
-    expect(entries.map((e) => e.group)).toEqual([...Array(7).fill('Nodes'), 'Built-in tools', 'Built-in tools', 'MCP: files']);
+    expect(entries.map((e) => e.group)).toEqual([...Array(8).fill('Nodes'), 'Built-in tools', 'Built-in tools', 'MCP: files']);
     expect(searchEntries(entries, '')).toBe(entries);
   });
 
@@ -31,6 +31,7 @@ describe('palette search', () => {
     expect(searchEntries(entries, 'file').map((e) => e.id).slice(0, 2)).toEqual(['tool:files.search', 'tool:read_file']);
     expect(searchEntries(entries, 'files search').map((e) => e.id)).toEqual(['tool:files.search']);
     expect(searchEntries(entries, 'classify').map((e) => e.id)).toEqual(['type:AiTransform']);
+    expect(searchEntries(entries, 'sub-workflow').map((e) => e.id)).toEqual(['type:Workflow']);
     expect(searchEntries(entries, 'zzz')).toEqual([]);
   });
 });

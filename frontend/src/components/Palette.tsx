@@ -24,6 +24,7 @@ export interface PaletteEntry {
 const TYPE_ENTRIES: { type: NodeType; description: string; keywords: string }[] = [
   { type: 'AiStep', description: 'Let the model work on a task, calling tools if allowed.', keywords: 'ai llm agent prompt' },
   { type: 'AiTransform', description: 'Summarize, extract or classify text with the model.', keywords: 'ai llm summarize extract classify' },
+  { type: 'Workflow', description: 'Run another workflow file with inputs; its outputs are this step’s.', keywords: 'sub-workflow subflow call file child' },
   { type: 'If', description: 'Branch on a condition: true or false.', keywords: 'branch condition decide' },
   { type: 'Switch', description: 'Branch into named cases, with a default.', keywords: 'branch case route' },
   { type: 'Loop', description: 'Repeat a body until a condition holds (adds its EndLoop).', keywords: 'repeat iterate while' },

@@ -520,6 +520,11 @@ export namespace flow {
      * (node_finished): SourcePinned or SourceReused.
      */
     source?: string;
+    /**
+     * SubRun is the run a Workflow step started (its log event), to
+     * open from the caller's run.
+     */
+    sub_run?: flow.RunLink;
   }
 
   /** EventType names an event of a run. events.jsonl holds one Event a line. */
@@ -555,6 +560,20 @@ export namespace flow {
     action: flow.Action;
     instruction?: string;
     arguments?: Record<string, unknown>;
+  }
+
+  /**
+   * RunLink names a run of another workflow: a sub-workflow's run, from
+   * the step of its caller's run that started it, and the caller's run from
+   * the sub-workflow's summary.
+   */
+  export interface RunLink {
+    run_id: string;
+    /** File is the workflow file the run ran; Dir the run's folder. */
+    file?: string;
+    dir?: string;
+    /** NodeKey is the caller's Workflow step. */
+    node_key?: string;
   }
 
   /**
@@ -1592,7 +1611,7 @@ export namespace workflow {
     timeout_ms?: number;
     retry?: workflow.Retry;
     verify?: string;
-    /** OnError applies to Tool, AiStep and AiTransform nodes; "" is stop. */
+    /** OnError applies to step nodes (NodeType.IsStep); "" is stop. */
     on_error?: workflow.OnError;
     /**
      * DoneWhen is checked after the step succeeded (and after verify); a
@@ -1604,7 +1623,7 @@ export namespace workflow {
   }
 
   /** NodeType names what a node does. */
-  export type NodeType = 'Tool' | 'AiStep' | 'AiTransform' | 'If' | 'Switch' | 'Loop' | 'EndLoop' | 'DoneWhen';
+  export type NodeType = 'Tool' | 'AiStep' | 'AiTransform' | 'If' | 'Switch' | 'Loop' | 'EndLoop' | 'Workflow' | 'DoneWhen';
 
   /**
    * OnError says what a step node's failure does once its retries are spent
@@ -1640,6 +1659,13 @@ export namespace workflow {
     max_iterations?: number;
     /** EndLoop */
     loop_id?: string;
+    /**
+     * Workflow: the file to run, relative to this workflow's folder (a
+     * literal, never a template), and the values of its declared inputs
+     * (templates allowed, filled in as data).
+     */
+    path?: string;
+    inputs?: Record<string, unknown>;
     /** members this version does not know, kept as they are */
     [extra: string]: unknown;
   }
@@ -1871,7 +1897,7 @@ export function FollowTemporalRun(runID: string): Promise<service.StartResult> {
   return bound('FollowTemporalRun')(runID);
 }
 
-/** GetRunStatus says whether a run goes and what it waits for. */
+/** GetRunStatus says whether the window's run goes and what it waits for. */
 export function GetRunStatus(): Promise<service.Status> {
   return bound('GetRunStatus')();
 }
@@ -2193,8 +2219,8 @@ export function StartRunWithInputs(w: workflow.Workflow, path: string, approved:
 }
 
 /**
- * StopRun cancels the run in progress (an escalation waiting for an answer
- * ends with it). It reports whether there was one.
+ * StopRun cancels the window's run in progress (an escalation waiting for
+ * an answer ends with it). It reports whether there was one.
  */
 export function StopRun(): Promise<boolean> {
   return bound('StopRun')();

@@ -29,6 +29,7 @@ const DEFAULT_NAMES: Record<NodeType, string> = {
   Tool: 'Tool',
   AiStep: 'AI step',
   AiTransform: 'AI transform',
+  Workflow: 'Sub-workflow',
   If: 'If',
   Switch: 'Switch',
   Loop: 'Loop',
@@ -43,6 +44,8 @@ function defaultParams(spec: NodeSpec): Params {
       return { prompt: '' };
     case 'AiTransform':
       return { kind: 'summarize', input: '' };
+    case 'Workflow':
+      return { path: '', inputs: {} };
     case 'If':
       return { condition: '' };
     case 'Switch':

@@ -55,6 +55,7 @@ export function declaredOutputs(n: WorkflowNode): OutputHandle[] {
     case 'Tool':
     case 'AiStep':
     case 'AiTransform':
+    case 'Workflow':
       // A step that branches on errors has a second output for them.
       return n.on_error === 'branch' ? [handleForOutput(null), handleForOutput({ type: 'Error' })] : [handleForOutput(null)];
     default:

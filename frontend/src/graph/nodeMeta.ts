@@ -13,6 +13,7 @@ const META: Record<NodeType, TypeMeta> = {
   Tool: { family: 'tool', label: 'Tool' },
   AiStep: { family: 'ai', label: 'AI step' },
   AiTransform: { family: 'ai', label: 'AI transform' },
+  Workflow: { family: 'tool', label: 'Sub-workflow' },
   If: { family: 'branch', label: 'If' },
   Switch: { family: 'branch', label: 'Switch' },
   Loop: { family: 'loop', label: 'Loop' },
@@ -49,6 +50,12 @@ export function summary(n: WorkflowNode, byId?: Map<string, WorkflowNode>): stri
     case 'AiTransform': {
       const labels = p.labels?.length ? ` → ${p.labels.join(' | ')}` : '';
       return oneLine(`${p.kind || 'transform'}: ${p.input || '(no input)'}${labels}`);
+    }
+    case 'Workflow': {
+      const args = Object.entries(p.inputs ?? {})
+        .map(([k, v]) => `${k}=${argValue(v)}`)
+        .join(', ');
+      return oneLine(`${p.path || '(no file)'}${args ? `(${args})` : ''}`);
     }
     case 'If':
       return oneLine(p.condition) || '(no condition)';

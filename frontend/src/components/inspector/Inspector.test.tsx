@@ -125,6 +125,21 @@ describe('Inspector', () => {
     expect(screen.getByTestId<HTMLInputElement>('arg-path').value).toBe('.');
   });
 
+  it('edits a sub-workflow: its file as text, its inputs as a JSON object', () => {
+    act(() => s().updateNode('n1', (n) => ({ ...n, type: 'Workflow', params: { path: '', inputs: {} } })));
+    select('n1');
+    render(<Inspector />);
+    fireEvent.change(screen.getByTestId('inspector-workflow-path'), { target: { value: 'backup-notes.weft.json' } });
+    expect(node('n1').params.path).toBe('backup-notes.weft.json');
+    const inputs = screen.getByTestId('inspector-workflow-inputs');
+    fireEvent.change(inputs, { target: { value: '["not", "an object"]' } });
+    fireEvent.blur(inputs);
+    expect(screen.getByText(/The inputs are a JSON object/)).toBeInTheDocument();
+    fireEvent.change(inputs, { target: { value: '{"name": "{{list.stdout}}; rm -rf /"}' } });
+    fireEvent.blur(inputs);
+    expect(node('n1').params.inputs).toEqual({ name: '{{list.stdout}}; rm -rf /' });
+  });
+
   it('makes one undo step per burst of typing in a field', () => {
     select('n1');
     render(<Inspector />);

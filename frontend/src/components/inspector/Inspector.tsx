@@ -12,7 +12,7 @@ import { NodeIcon } from '../NodeIcon';
 import { ProblemBadge } from '../WeftNode';
 import { ConditionInput } from './ConditionInput';
 import { DraftInput, Field, NumberField, TextInput, Toggle } from './fields';
-import { AiStepForm, AiTransformForm, EndLoopForm, IfForm, LoopForm, SwitchForm, type Commit, type CommitDoc } from './forms';
+import { AiStepForm, AiTransformForm, EndLoopForm, IfForm, LoopForm, SwitchForm, WorkflowForm, type Commit, type CommitDoc } from './forms';
 import { ToolForm } from './ToolForm';
 import { PinnedData } from './PinnedData';
 import { RunData } from './RunData';
@@ -67,7 +67,7 @@ const ON_ERROR: { value: OnError; label: string; hint: string }[] = [
   { value: 'branch', label: 'Error branch', hint: 'Go on along the Error output instead; connect it to the step that handles the failure.' },
 ];
 
-const STEP_TYPES = new Set(['Tool', 'AiStep', 'AiTransform']);
+const STEP_TYPES = new Set(['Tool', 'AiStep', 'AiTransform', 'Workflow']);
 
 /** OnErrorField chooses what a step's failure does; leaving "Error branch"
  * removes the node's Error edges in the same undo step. */
@@ -198,6 +198,9 @@ function NodeInspector({ node, doc }: { node: WorkflowNode; doc: Workflow }) {
       break;
     case 'AiTransform':
       form = <AiTransformForm node={node} commit={commit} />;
+      break;
+    case 'Workflow':
+      form = <WorkflowForm node={node} commit={commit} />;
       break;
     case 'If':
       form = <IfForm node={node} commit={commit} />;

@@ -117,6 +117,52 @@ export function AiTransformForm({ node, commit }: { node: WorkflowNode; commit: 
   );
 }
 
+/** WorkflowForm is a sub-workflow's: the file it runs (a literal path,
+ * relative to this workflow's folder; Go's validation says whether it
+ * exists and takes the inputs) and its inputs as a JSON object, whose
+ * {{key.field}} templates reach the file as data. */
+export function WorkflowForm({ node, commit }: { node: WorkflowNode; commit: Commit }) {
+  const pathId = useId();
+  const inputsId = useId();
+  const [error, setError] = useState('');
+  return (
+    <>
+      <Field label="Workflow file" htmlFor={pathId} required hint="A file beside this one, such as backup-notes.weft.json; never a template.">
+        <TextInput
+          id={pathId}
+          testId="inspector-workflow-path"
+          value={node.params?.path}
+          onCommit={(v) => commit((n) => setParam(n, 'path', v), 'path')}
+          mono
+        />
+      </Field>
+      <Field label="Inputs" htmlFor={inputsId} hint={error || 'A JSON object of the file’s declared inputs; values may read {{key.field}}.'}>
+        <DraftInput<Record<string, unknown> | undefined>
+          id={inputsId}
+          testId="inspector-workflow-inputs"
+          value={node.params?.inputs}
+          format={(v) => (v && Object.keys(v).length ? JSON.stringify(v, null, 2) : '')}
+          parse={(t) => {
+            if (!t.trim()) return { ok: true, value: undefined };
+            try {
+              const v: unknown = JSON.parse(t);
+              if (v === null || typeof v !== 'object' || Array.isArray(v)) return { ok: false, error: 'The inputs are a JSON object, such as {"name": "{{pick.text}}"}' };
+              return { ok: true, value: v as Record<string, unknown> };
+            } catch (e) {
+              return { ok: false, error: `Not valid JSON: ${(e as Error).message}` };
+            }
+          }}
+          onError={setError}
+          onCommit={(v) => commit((n) => setParam(n, 'inputs', v), 'inputs')}
+          multiline
+          rows={4}
+          mono
+        />
+      </Field>
+    </>
+  );
+}
+
 export function IfForm({ node, commit }: { node: WorkflowNode; commit: Commit }) {
   return (
     <ConditionInput

@@ -23,7 +23,7 @@ import { RunSummary } from './RunSummary';
 import '../assistant/buttons.css';
 import './run.css';
 
-const STEP_TYPES = new Set(['Tool', 'AiStep', 'AiTransform']);
+const STEP_TYPES = new Set(['Tool', 'AiStep', 'AiTransform', 'Workflow']);
 
 export const REPLAN_UNAVAILABLE = 'Replanning needs a model: set one in Preferences, and the planner makes the new plan.';
 
