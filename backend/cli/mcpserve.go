@@ -41,13 +41,21 @@ func (c *cli) mcpCmd(ctx context.Context, args []string) int {
 		fmt.Fprintln(c.stderr, "weft mcp serve:", err)
 		return exitUnusable
 	}
-	srv, err := mcpserve.New(mcpserve.Config{Dir: fs.Arg(0), Poll: *poll, Logger: c.log, Version: Version}, c.runService(s, true))
+	svc := c.runService(s, true)
+	srv, err := mcpserve.New(mcpserve.Config{Dir: fs.Arg(0), Poll: *poll, Logger: c.log, Version: Version}, svc)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "weft mcp serve:", err)
 		return exitUnusable
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// The client gone or Ctrl+C: the calls' runs stop (logged canceled; a
+	// Temporal run goes on there) before the process ends.
+	defer func() {
+		if svc.Leave() && !svc.Wait(30*time.Second) {
+			c.log.Warn("mcp serve: runs still going at exit")
+		}
+	}()
 	srv.Refresh()
 	go srv.Watch(ctx)
 	if *addr != "" {
