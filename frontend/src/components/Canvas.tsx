@@ -16,7 +16,7 @@ import {
   type FinalConnectionState,
 } from '@xyflow/react';
 import { Maximize, MousePointerClick } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type MouseEvent as ReactMouseEvent } from 'react';
 import { checkConnection } from '../graph/connect';
 import { removeElements, type NodeSpec } from '../graph/edit';
 import { LARGE_WORKFLOW } from '../graph/startView';
@@ -26,6 +26,8 @@ import { canvasBridge, fitViewport, PALETTE_MIME, startViewport } from './canvas
 import { CanvasMiniMap } from './CanvasMiniMap';
 import { OverviewLayer } from './OverviewLayer';
 import { nodeTypes } from './WeftNode';
+import { TriggerNode } from './TriggerNode';
+import { isTriggerId, triggerFlow } from '../graph/triggers';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { FindBox } from './FindBox';
 
@@ -33,6 +35,8 @@ import { FindBox } from './FindBox';
 export const OVERVIEW_ZOOM = 0.25;
 const NO_NODES: WeftFlowNode[] = [];
 const NO_EDGES: WeftFlowEdge[] = [];
+/** The workflow's steps, and its triggers before them (graph/triggers.ts). */
+const canvasNodeTypes = { ...nodeTypes, trigger: TriggerNode };
 
 /** shownNodes are the nodes on the canvas: a change's preview while one is
  * under review, else the workflow's. Fitting goes by these. */
@@ -100,8 +104,22 @@ function CanvasInner() {
   const previewing = useStore((s) => !!s.previewNodes);
   const nodes = useStore((s) => s.previewNodes ?? s.nodes);
   const edges = useStore((s) => s.previewEdges ?? s.edges);
-  const onNodesChange = useStore((s) => (s.previewNodes && s.onPreviewNodesChange) || s.onNodesChange);
-  const onEdgesChange = useStore((s) => s.onEdgesChange);
+  const onStepsChange = useStore((s) => (s.previewNodes && s.onPreviewNodesChange) || s.onNodesChange);
+  const onStepEdgesChange = useStore((s) => s.onEdgesChange);
+  // The triggers are drawn, not part of the document's nodes: nothing that
+  // happens to them reaches the store.
+  const triggers = useStore((s) => (s.previewNodes ? undefined : s.doc?.triggers));
+  const trig = useMemo(() => triggerFlow(triggers ? useStore.getState().doc : null, nodes), [triggers, nodes, edges]); // eslint-disable-line react-hooks/exhaustive-deps
+  const canvasNodes = useMemo(() => (trig.nodes.length ? ([...trig.nodes, ...nodes] as unknown as WeftFlowNode[]) : nodes), [trig, nodes]);
+  const canvasEdges = useMemo(() => (trig.edges.length ? ([...trig.edges, ...edges] as WeftFlowEdge[]) : edges), [trig, edges]);
+  const onNodesChange = useCallback(
+    (changes: Parameters<typeof onStepsChange>[0]) => onStepsChange(changes.filter((c) => !('id' in c && isTriggerId(c.id)))),
+    [onStepsChange],
+  );
+  const onEdgesChange = useCallback(
+    (changes: Parameters<typeof onStepEdgesChange>[0]) => onStepEdgesChange(changes.filter((c) => !('id' in c && isTriggerId(c.id)))),
+    [onStepEdgesChange],
+  );
   const hasDoc = useStore((s) => s.doc !== null);
   const empty = useStore((s) => s.doc !== null && s.doc.nodes.length === 0);
   const rf = useReactFlow();
@@ -272,6 +290,7 @@ function CanvasInner() {
     (e: ReactMouseEvent, n: WeftFlowNode) => {
       // The menu acts on what is selected: a right-clicked node outside
       // the selection becomes it (as in file managers and n8n).
+      if (isTriggerId(n.id)) return;
       const s = useStore.getState();
       if (!s.previewNodes && !s.selectedNodeIds.includes(n.id)) s.selectNodes([n.id]);
       openMenu(e, 'node', n.id);
@@ -281,7 +300,8 @@ function CanvasInner() {
   const onEdgeContextMenu = useCallback((e: ReactMouseEvent, ed: WeftFlowEdge) => ed.data && openMenu(e, 'edge', ed.data.key), [openMenu]);
   const onPaneContextMenu = useCallback((e: ReactMouseEvent | MouseEvent) => openMenu(e, 'pane'), [openMenu]);
 
-  const onNodeDoubleClick = useCallback(() => {
+  const onNodeDoubleClick = useCallback((_: ReactMouseEvent, n: WeftFlowNode) => {
+    if (isTriggerId(n.id)) return;
     useStore.getState().setSidebarTab('inspector');
     window.setTimeout(() => document.querySelector<HTMLInputElement>('[data-testid="inspector-name"]')?.focus(), 0);
   }, []);
@@ -289,10 +309,10 @@ function CanvasInner() {
   return (
     <div className={`canvas${lowDetail ? ' lod-low' : ''}${overview ? ' overview' : ''}`} data-testid="canvas" ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
       <ReactFlow
-        nodes={overview ? NO_NODES : nodes}
-        edges={overview ? NO_EDGES : edges}
+        nodes={overview ? NO_NODES : canvasNodes}
+        edges={overview ? NO_EDGES : canvasEdges}
         onPaneClick={overview ? onPaneClick : clearPending}
-        nodeTypes={nodeTypes}
+        nodeTypes={canvasNodeTypes}
         // Tab walks the steps; edges (drawn before the nodes) would come
         // first, one stop per edge. They stay selectable by click.
         edgesFocusable={false}

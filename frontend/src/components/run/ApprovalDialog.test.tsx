@@ -173,6 +173,7 @@ describe('ApprovalDialog', () => {
         arguments: [],
         other: [{ name: 'trigger.path', value: '/hooks/deploy' }],
         content: '{\n  "trigger": {\n    "path": "/hooks/deploy"\n  }\n}',
+        escaped: false,
       },
     });
     const dlg = show([trigger], cloned);
