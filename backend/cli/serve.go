@@ -9,13 +9,13 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/weft-dev/weft/backend/appdirs"
 	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/serve"
+	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/trigger"
 )
 
@@ -73,7 +73,7 @@ func (c *cli) serveCmd(ctx context.Context, args []string) int {
 	}
 	if *unitOnly || *install {
 		srv.Close() // checked: a unit is only made for a folder that serves
-		return c.serveUnit(ctx, fs, *install)
+		return c.serveUnit(ctx, svc, fs, *install)
 	}
 	defer srv.CloseWithin(30 * time.Second)
 	ln, err := net.Listen("tcp", *listen)
@@ -110,7 +110,7 @@ func (c *cli) serveCmd(ctx context.Context, args []string) int {
 
 // serveUnit prints the systemd user service that runs weft serve with the
 // flags given (and, with install, installs exactly that and starts it).
-func (c *cli) serveUnit(ctx context.Context, fs *flag.FlagSet, install bool) int {
+func (c *cli) serveUnit(ctx context.Context, svc *service.Service, fs *flag.FlagSet, install bool) int {
 	dir, err := filepath.Abs(fs.Arg(0))
 	if err != nil {
 		fmt.Fprintln(c.stderr, "weft serve:", err)
@@ -127,7 +127,7 @@ func (c *cli) serveUnit(ctx context.Context, fs *flag.FlagSet, install bool) int
 			command = append(command, "--"+f.Name, f.Value.String())
 		}
 	})
-	sd, err := c.systemd(ctx)
+	sd, err := svc.UserSystemd(ctx)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "weft serve:", err)
 		return exitUnusable
@@ -147,26 +147,4 @@ func (c *cli) serveUnit(ctx context.Context, fs *flag.FlagSet, install bool) int
 	}
 	fmt.Fprintf(c.stdout, "weft serve: installed and started %s (systemctl --user status %s; disable --now to stop it)\n", schedule.ServeUnitName(dir), schedule.ServeUnitName(dir))
 	return exitOK
-}
-
-// systemd is this machine's systemd user instance (WEFT_SCHEDULER
-// systemd:COMMAND names its systemctl, as for schedules).
-func (c *cli) systemd(ctx context.Context) (schedule.Systemd, error) {
-	cfgFile, err := appdirs.ConfigFile("x")
-	if err != nil {
-		return schedule.Systemd{}, err
-	}
-	cfg := filepath.Dir(filepath.Dir(cfgFile)) // $XDG_CONFIG_HOME
-	if kind, cmd, _ := strings.Cut(c.getenv("WEFT_SCHEDULER"), ":"); kind == "systemd" {
-		return schedule.Systemd{Dir: filepath.Join(cfg, "systemd", "user"), Systemctl: cmd}, nil
-	}
-	b, err := schedule.Detect(ctx, cfg, os.TempDir())
-	if err != nil {
-		return schedule.Systemd{}, err
-	}
-	sd, ok := b.(schedule.Systemd)
-	if !ok {
-		return schedule.Systemd{}, errors.New("weft serve runs as a systemd user service, and no systemd user instance answers here (systemctl --user); run weft serve from your own service manager instead")
-	}
-	return sd, nil
 }

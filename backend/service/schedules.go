@@ -36,22 +36,9 @@ func (s *Service) ScheduleManager(ctx context.Context) (*schedule.Manager, error
 	if err != nil {
 		return nil, err
 	}
-	cfg := filepath.Dir(filepath.Dir(path)) // $XDG_CONFIG_HOME
-	locks, err := appdirs.StateFile("schedule-locks")
+	b, missing, err := s.localScheduler(ctx)
 	if err != nil {
 		return nil, err
-	}
-	var b schedule.Backend
-	var missing error
-	switch kind, cmd, _ := strings.Cut(s.getenv("WEFT_SCHEDULER"), ":"); kind {
-	case "systemd":
-		b = schedule.Systemd{Dir: filepath.Join(cfg, "systemd", "user"), Systemctl: cmd}
-	case "cron":
-		b = schedule.Crontab{Crontab: cmd, LockDir: locks}
-	case "":
-		b, missing = schedule.Detect(ctx, cfg, locks)
-	default:
-		return nil, fmt.Errorf("WEFT_SCHEDULER %q: use systemd:COMMAND or cron:COMMAND", kind)
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -72,6 +59,50 @@ func (s *Service) Schedules() ([]schedule.Schedule, error) {
 }
 
 func schedulesFile() (string, error) { return appdirs.ConfigFile("schedules.json") }
+
+// localScheduler is this machine's scheduler: the one WEFT_SCHEDULER names
+// (systemd:COMMAND, cron:COMMAND: tests, and machines where detection
+// guesses wrong), else the one that answers (schedule.Detect; missing says
+// why there is none).
+func (s *Service) localScheduler(ctx context.Context) (b schedule.Backend, missing, err error) {
+	path, err := schedulesFile()
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg := filepath.Dir(filepath.Dir(path)) // $XDG_CONFIG_HOME
+	locks, err := appdirs.StateFile("schedule-locks")
+	if err != nil {
+		return nil, nil, err
+	}
+	switch kind, cmd, _ := strings.Cut(s.getenv("WEFT_SCHEDULER"), ":"); kind {
+	case "systemd":
+		return schedule.Systemd{Dir: filepath.Join(cfg, "systemd", "user"), Systemctl: cmd}, nil, nil
+	case "cron":
+		return schedule.Crontab{Crontab: cmd, LockDir: locks}, nil, nil
+	case "":
+		b, missing = schedule.Detect(ctx, cfg, locks)
+		return b, missing, nil
+	default:
+		return nil, nil, fmt.Errorf("WEFT_SCHEDULER %q: use systemd:COMMAND or cron:COMMAND", kind)
+	}
+}
+
+// UserSystemd is this machine's systemd user instance, where weft serve
+// is installed as a service (schedules use it too); an error says why
+// there is none.
+func (s *Service) UserSystemd(ctx context.Context) (schedule.Systemd, error) {
+	b, missing, err := s.localScheduler(ctx)
+	if err != nil {
+		return schedule.Systemd{}, err
+	}
+	if sd, ok := b.(schedule.Systemd); ok {
+		return sd, nil
+	}
+	if missing != nil {
+		return schedule.Systemd{}, missing
+	}
+	return schedule.Systemd{}, errors.New("weft serve runs as a systemd user service, and no systemd user instance answers here (systemctl --user); run weft serve from your own service manager instead")
+}
 
 // temporalSchedules pauses and removes the schedules a Temporal service
 // keeps, reaching it where the schedule was made.
