@@ -258,13 +258,19 @@ func (a *App) SaveWorkflowAsDialog(w workflow.Workflow, from string) (string, er
 }
 
 // ValidateWorkflow checks w against the tool catalog and the names of
-// the stored secrets (a reference to one the store lacks is a warning).
-func (a *App) ValidateWorkflow(w workflow.Workflow) validate.Result {
+// the stored secrets (a reference to one the store lacks is a warning);
+// path is its file ("" unsaved), beside which a Workflow node's file is
+// looked for.
+func (a *App) ValidateWorkflow(w workflow.Workflow, path string) validate.Result {
 	var names []string
 	if st, err := a.credentials(); err == nil {
 		names = service.SecretNames(st)
 	}
-	r := validate.ValidateWith(&w, a.catalog, validate.Options{Secrets: names})
+	dir := ""
+	if abs, err := filepath.Abs(path); err == nil && strings.TrimSpace(path) != "" {
+		dir = filepath.Dir(abs)
+	}
+	r := validate.ValidateWith(&w, a.catalog, validate.Options{Secrets: names, Dir: dir})
 	if r.Problems == nil {
 		r.Problems = []validate.Problem{}
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/weft-dev/weft/backend/settings"
+	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/versions"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -86,7 +87,7 @@ func TestLoadSample(t *testing.T) {
 	if r.Warnings == nil {
 		t.Error("warnings must be [] not null for the frontend")
 	}
-	res := a.ValidateWorkflow(*r.Workflow)
+	res := a.ValidateWorkflow(*r.Workflow, "")
 	for _, p := range res.Problems {
 		if p.Severity == "error" {
 			t.Errorf("sample has error %s: %s", p.Code, p.Message)
@@ -193,7 +194,7 @@ func TestSaveWorkflowAsDialog(t *testing.T) {
 func TestValidateWorkflow(t *testing.T) {
 	a, _ := testApp(t)
 	// The If has no branches: the validator must say so.
-	res := a.ValidateWorkflow(decodeFrontend(t, frontendJSON))
+	res := a.ValidateWorkflow(decodeFrontend(t, frontendJSON), "")
 	if res.Valid || len(res.Problems) == 0 {
 		t.Fatalf("ValidateWorkflow = %+v; want problems", res)
 	}
@@ -202,9 +203,19 @@ func TestValidateWorkflow(t *testing.T) {
 			t.Errorf("malformed problem %+v", p)
 		}
 	}
-	empty := a.ValidateWorkflow(*workflow.New("empty"))
+	empty := a.ValidateWorkflow(*workflow.New("empty"), "")
 	if empty.Problems == nil {
 		t.Error("problems must be [] not null")
+	}
+	// A Workflow node's file is looked for beside the document's path.
+	sub := workflow.New("parent")
+	sub.Nodes = []workflow.Node{{ID: "s", Key: "sub", Name: "Sub", Type: workflow.TypeWorkflow, Params: workflow.Params{Path: "child.weft.json"}}}
+	dir := t.TempDir()
+	if r := a.ValidateWorkflow(*sub, filepath.Join(dir, "parent.weft.json")); r.Valid || r.Problems[0].Code != validate.CodeUnknownWorkflow {
+		t.Errorf("a missing child beside the file: %+v", r.Problems)
+	}
+	if r := a.ValidateWorkflow(*sub, ""); !r.Valid {
+		t.Errorf("unsaved, the child is the run's to find: %+v", r.Problems)
 	}
 }
 

@@ -50,7 +50,7 @@ describe('Weft desktop app', () => {
     assert.equal(await page.title(), 'sample.json — Weft');
     // The sample validates through the backend; the panel shows the outcome.
     await page.waitForSelector('[data-testid="problems-panel"] :is(.problems-empty, .problem-row)');
-    const res = await page.evaluate((w) => window.go.main.App.ValidateWorkflow(w), sample.workflow);
+    const res = await page.evaluate((w) => window.go.main.App.ValidateWorkflow(w, ''), sample.workflow);
     assert.equal(await page.locator('[data-testid="problem-row"]').count(), res.problems.length);
     await page.waitForTimeout(400); // let the view settle
     // nodesOnScreen lists the nodes wholly inside the canvas, and their on-screen width.
@@ -87,7 +87,7 @@ describe('Weft desktop app', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('invalid.json'));
 
     const opened = await page.evaluate((p) => window.go.main.App.OpenWorkflow(p), INVALID);
-    const res = await page.evaluate((w) => window.go.main.App.ValidateWorkflow(w), opened.workflow);
+    const res = await page.evaluate((w) => window.go.main.App.ValidateWorkflow(w, ''), opened.workflow);
     assert.equal(res.valid, false);
     assert.ok(res.problems.length >= 2, 'fixture has problems');
 

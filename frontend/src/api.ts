@@ -103,8 +103,9 @@ export const api = {
   async saveWorkflowAsDialog(w: Workflow, from: string): Promise<string> {
     return App.SaveWorkflowAsDialog(w, from);
   },
-  async validateWorkflow(w: Workflow): Promise<ValidationResult> {
-    const r = await App.ValidateWorkflow(w);
+  /** path is the document's file ('' unsaved): a sub-workflow's file is looked for beside it. */
+  async validateWorkflow(w: Workflow, path = ''): Promise<ValidationResult> {
+    const r = await App.ValidateWorkflow(w, path);
     return { valid: !!r?.valid, problems: r?.problems ?? [] };
   },
   /** Returns why expr is not a valid condition, or '' when it is. */

@@ -2284,10 +2284,12 @@ export function UpdateSchedules(path: string, approved: string[] | null): Promis
 
 /**
  * ValidateWorkflow checks w against the tool catalog and the names of
- * the stored secrets (a reference to one the store lacks is a warning).
+ * the stored secrets (a reference to one the store lacks is a warning);
+ * path is its file ("" unsaved), beside which a Workflow node's file is
+ * looked for.
  */
-export function ValidateWorkflow(w: workflow.Workflow): Promise<validate.Result> {
-  return bound('ValidateWorkflow')(w);
+export function ValidateWorkflow(w: workflow.Workflow, path: string): Promise<validate.Result> {
+  return bound('ValidateWorkflow')(w, path);
 }
 
 /**

@@ -48,11 +48,11 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
   async function validate(): Promise<void> {
     clearTimeout(validateTimer);
     validateTimer = undefined;
-    const { doc } = get();
+    const { doc, path } = get();
     if (!doc) return;
     get().setValidating(true);
     try {
-      const r = await api.validateWorkflow(doc);
+      const r = await api.validateWorkflow(doc, path);
       // A result for a document edited since is dropped; its own validation follows.
       if (get().doc === doc) get().setValidation(r);
     } catch (e) {
