@@ -1,14 +1,79 @@
 // Automatic layout (ELK layered, left to right) for workflows whose nodes
 // have no saved positions. Back edges (EndLoop → Loop) are left out so the
 // layering follows the forward flow.
+import ELKApi from 'elkjs/lib/elk-api.js';
 import ELK from 'elkjs/lib/elk.bundled.js';
+import ElkWorker from 'elkjs/lib/elk-worker.min.js?worker&inline';
 import type { Position, Workflow } from '../types';
 import { isBackEdge, outputsFor, sourceHandle } from './handles';
 import { NODE_WIDTH, nodeHeight } from './toFlow';
 
-// ELK is imported statically: a lazy chunk import() hangs in WebKitGTK
+// ELK runs in a web worker, so a layout never stalls the page (60 nodes
+// stalled it for a second, cold). The worker's script is inlined in the
+// bundle and started from a blob: a lazy chunk import() hangs in WebKitGTK
 // under the wails:// asset scheme, and the size does not matter on desktop.
-let elk: InstanceType<typeof ELK> | null = null;
+// Where no worker can start (tests under jsdom, a webview refusing blob
+// workers) ELK runs on the page as before.
+type Engine = { layout: InstanceType<typeof ELK>['layout'] };
+let elk: Engine | null = null;
+let workerElk: Engine | null = null;
+let workerBroken = typeof Worker === 'undefined';
+// Rejected when the worker fails: a layout waiting for it goes to the page.
+let workerFailed: { promise: Promise<never>; fail: (e: unknown) => void } | null = null;
+
+/** inWorker is ELK in its web worker, or null where none can start. */
+function inWorker(): Engine | null {
+  if (workerBroken) return null;
+  try {
+    if (!workerElk) {
+      let fail: (e: unknown) => void = () => {};
+      const promise = new Promise<never>((_, reject) => (fail = reject));
+      promise.catch(() => undefined); // nobody may be waiting
+      workerFailed = { promise, fail };
+    }
+    workerElk ??= new ELKApi({
+      workerFactory: () => {
+        const w = new ElkWorker();
+        // A worker that cannot run (its script refused) says so once:
+        // later layouts run on the page.
+        w.addEventListener('error', (e) => {
+          workerBroken = true;
+          workerElk = null;
+          workerFailed?.fail(e);
+        });
+        return w;
+      },
+    });
+  } catch {
+    workerBroken = true;
+  }
+  return workerElk;
+}
+
+/** warmLayout starts the worker and lays out two nodes in it, so that the
+ * first auto-layout a person asks for does not wait for ELK's 2 MB script
+ * to load and warm up there (60 nodes took 0.9 s cold, 0.13 s warm). */
+export function warmLayout(): Promise<unknown> {
+  const engine = inWorker();
+  if (!engine) return Promise.resolve();
+  const node = (id: string) => ({ id, width: NODE_WIDTH, height: 90 });
+  return engine
+    .layout({ id: 'warm', layoutOptions: { 'elk.algorithm': 'layered' }, children: [node('a'), node('b')], edges: [{ id: 'e', sources: ['a'], targets: ['b'] }] })
+    .catch(() => undefined);
+}
+
+// In the app (not under jsdom, which has no Worker), once the page is idle.
+if (typeof window !== 'undefined' && !workerBroken) {
+  const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 2000));
+  idle(() => void warmLayout());
+}
+
+/** onPage is ELK on the page's own thread. */
+function onPage(large: boolean): Engine {
+  // ELK keeps what it allocated for a graph; a large one gets an engine of
+  // its own that is dropped afterwards rather than held for the session.
+  return large ? new ELK() : (elk ??= new ELK());
+}
 
 /** Node count from which long layouts wrap into rows. */
 export const WRAP_FROM = 30;
@@ -16,7 +81,9 @@ export const WRAP_FROM = 30;
 /** Columns per band when the simple layout folds many layers. */
 const WRAP_LAYERS = 12;
 
-export async function elkLayout(w: Workflow): Promise<Record<string, Position>> {
+/** elkLayout lays w out with ELK, in its worker unless where is 'page'
+ * (the benchmark compares the two). */
+export async function elkLayout(w: Workflow, where: 'worker' | 'page' = 'worker'): Promise<Record<string, Position>> {
   const byId = new Map(w.nodes.map((n) => [n.id, n]));
   const edges = w.edges
     .map((e, i) => ({ e, i }))
@@ -61,10 +128,14 @@ export async function elkLayout(w: Workflow): Promise<Record<string, Position>> 
       targets: [`${e.to}::in`],
     })),
   };
-  // ELK keeps what it allocated for a graph; a large one gets an engine of
-  // its own that is dropped afterwards rather than held for the session.
-  const engine = w.nodes.length > 300 ? new ELK() : (elk ??= new ELK());
-  const res = await engine.layout(graph);
+  const worker = where === 'worker' ? inWorker() : null;
+  let res;
+  try {
+    res = worker ? await Promise.race([worker.layout(graph), workerFailed!.promise]) : await onPage(w.nodes.length > 300).layout(graph);
+  } catch (e) {
+    if (!worker || !workerBroken) throw e;
+    res = await onPage(w.nodes.length > 300).layout(graph); // the worker failed to start
+  }
   const out: Record<string, Position> = {};
   for (const c of res.children ?? []) {
     out[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
