@@ -7,12 +7,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/weft-dev/weft/backend/appdirs"
-	"github.com/weft-dev/weft/backend/credentials"
 	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/serve"
 	"github.com/weft-dev/weft/backend/service"
@@ -53,27 +49,21 @@ func (c *cli) serveCmd(ctx context.Context, args []string) int {
 		fmt.Fprintln(c.stderr, "weft serve:", err)
 		return exitUnusable
 	}
-	store, err := credentials.Default(c.getenv)
-	if err != nil {
-		fmt.Fprintln(c.stderr, "weft serve: the credentials store:", err)
-		return exitUnusable
-	}
-	state, err := appdirs.StateFile("triggers", "x")
+	cfg, err := serve.Defaults(fs.Arg(0), c.getenv)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "weft serve:", err)
 		return exitUnusable
 	}
+	cfg.Limits = trigger.Limits{PerSecond: *rate, PerMinute: *rateMinute, Runs: *maxRuns}
+	cfg.MaxBody, cfg.Poll, cfg.Log = *maxBody, *poll, c.log
 	svc := c.runService(s, true)
-	cfg := serve.Config{Dir: fs.Arg(0), Limits: trigger.Limits{PerSecond: *rate, PerMinute: *rateMinute, Runs: *maxRuns},
-		MaxBody: *maxBody, Poll: *poll, StateDir: filepath.Dir(state), Secrets: store, Log: c.log}
+	if *unitOnly || *install {
+		return c.serveUnit(ctx, svc, cfg, fs, *install)
+	}
 	srv, err := serve.Load(ctx, cfg, svc)
 	if err != nil {
 		fmt.Fprintln(c.stderr, err)
 		return exitUnusable
-	}
-	if *unitOnly || *install {
-		srv.Close() // checked: a unit is only made for a folder that serves
-		return c.serveUnit(ctx, svc, fs, *install)
 	}
 	defer srv.CloseWithin(30 * time.Second)
 	ln, err := net.Listen("tcp", *listen)
@@ -110,41 +100,37 @@ func (c *cli) serveCmd(ctx context.Context, args []string) int {
 
 // serveUnit prints the systemd user service that runs weft serve with the
 // flags given (and, with install, installs exactly that and starts it).
-func (c *cli) serveUnit(ctx context.Context, svc *service.Service, fs *flag.FlagSet, install bool) int {
-	dir, err := filepath.Abs(fs.Arg(0))
-	if err != nil {
+func (c *cli) serveUnit(ctx context.Context, svc *service.Service, cfg serve.Config, fs *flag.FlagSet, install bool) int {
+	fail := func(err error) int {
 		fmt.Fprintln(c.stderr, "weft serve:", err)
 		return exitUnusable
 	}
-	self, err := os.Executable()
+	self, err := serve.Self()
 	if err != nil {
-		fmt.Fprintln(c.stderr, "weft serve:", err)
-		return exitUnusable
+		return fail(err)
 	}
-	command := []string{self, "serve", dir}
+	var flags []string
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name != "unit" && f.Name != "install" {
-			command = append(command, "--"+f.Name, f.Value.String())
+			flags = append(flags, "--"+f.Name, f.Value.String())
 		}
 	})
 	sd, err := svc.UserSystemd(ctx)
 	if err != nil {
-		fmt.Fprintln(c.stderr, "weft serve:", err)
-		return exitUnusable
+		return fail(err)
 	}
-	entry, err := sd.ServeEntry(dir, command)
+	entry, command, err := serve.Unit(ctx, cfg, svc, sd, self, flags)
 	if err != nil {
-		fmt.Fprintln(c.stderr, "weft serve:", err)
-		return exitUnusable
+		return fail(err)
 	}
 	fmt.Fprint(c.stdout, entry)
 	if !install {
 		return exitOK
 	}
-	if err := sd.InstallServe(ctx, dir, command, entry); err != nil {
-		fmt.Fprintln(c.stderr, "weft serve: installing the service:", err)
-		return exitUnusable
+	if err := sd.InstallServe(ctx, command[2], command, entry); err != nil {
+		return fail(fmt.Errorf("installing the service: %w", err))
 	}
-	fmt.Fprintf(c.stdout, "weft serve: installed and started %s (systemctl --user status %s; disable --now to stop it)\n", schedule.ServeUnitName(dir), schedule.ServeUnitName(dir))
+	name := schedule.ServeUnitName(command[2])
+	fmt.Fprintf(c.stdout, "weft serve: installed and started %s (systemctl --user status %s; disable --now to stop it)\n", name, name)
 	return exitOK
 }

@@ -56,7 +56,8 @@ const (
 type Config struct {
 	// Dir is the folder whose workflows' triggers are served.
 	Dir string
-	// Limits bound each trigger (trigger.DefaultLimits when zero).
+	// Limits bound each trigger (a zero bound is none; Defaults gives
+	// trigger.DefaultLimits).
 	Limits trigger.Limits
 	// MaxBody bounds a webhook's body (413 past it).
 	MaxBody int64
@@ -76,9 +77,6 @@ type Config struct {
 }
 
 func (c *Config) fill() {
-	if c.Limits == (trigger.Limits{}) {
-		c.Limits = trigger.DefaultLimits
-	}
 	if c.MaxBody <= 0 {
 		c.MaxBody = DefaultMaxBody
 	}

@@ -892,6 +892,21 @@ export namespace main {
   }
 
   /**
+   * ServeUnitView is the unit that would keep weft serve running for a
+   * folder, or why there is none.
+   */
+  export interface ServeUnitView {
+    /**
+     * Entry is the unit file as it will be written, after a comment naming
+     * its path; "" when Refused says why not.
+     */
+    entry: string;
+    refused?: string;
+    /** Name is the unit's name (systemctl --user status NAME). */
+    name: string;
+  }
+
+  /**
    * SettingsView is the settings as the frontend sees them: never the API key
    * itself, only whether one is set and its masked form.
    */
@@ -1916,6 +1931,14 @@ export function GetTemporalCredentials(): Promise<main.TemporalCredentials> {
 }
 
 /**
+ * InstallServeUnit installs and starts the unit for the folder of the file
+ * at path, only if it is still exactly shown (what ServeUnit gave).
+ */
+export function InstallServeUnit(path: string, shown: string): Promise<void> {
+  return bound('InstallServeUnit')(path, shown);
+}
+
+/**
  * KeepFix returns w with the arguments of a fix (as the retry used them)
  * merged into the Tool node, for the editor to keep as one undo step.
  */
@@ -2127,6 +2150,17 @@ export function SaveWorkflowAsDialog(w: workflow.Workflow, from: string): Promis
  */
 export function ScheduleNotices(): Promise<string[] | null> {
   return bound('ScheduleNotices')();
+}
+
+/**
+ * ServeUnit shows the systemd user service that would serve the triggers
+ * of the workflows in the folder of the workflow file at path: refused,
+ * with every reason, when one of them cannot be served (not reviewed, a
+ * trigger that cannot fill an input, a missing secret…) or this machine
+ * has no systemd user instance.
+ */
+export function ServeUnit(path: string): Promise<main.ServeUnitView> {
+  return bound('ServeUnit')(path);
 }
 
 /**
