@@ -37,9 +37,24 @@ export async function openBrowser({ width = 1280, height = 860, errors } = {}) {
   };
 }
 
-/** realErrors drops what `wails dev` itself logs: its ipc.js and the missing favicon. */
+// What `wails dev` itself logs, and only that: the missing favicon; its dev
+// bridge's (/wails/ipc.js) websocket failing while the app restarts; and
+// the error its own dev overlay throws on every page load. Wails v2.16.0
+// builds that overlay with Svelte 5 but starts it with Svelte 4's
+// `new Overlay({target})`, which reads the active effect's `nodes` when
+// there is none: a blank page with only that ipc.js throws it too. The
+// overlay is dev-only (a production build never loads it). Any other error
+// passing through ipc.js (an event handler of ours throwing) counts.
+const WAILS_DEV_NOISE = [
+  /favicon/i,
+  /^WebSocket connection to '\S+\/wails\/ipc' failed.*\/wails\/ipc\.js\)$/s,
+  // (every frame in ipc.js: "at Fe (…/wails/ipc.js:32:1)", "at new In (…)", "at …/wails/ipc.js:41:3")
+  /^(Uncaught )?TypeError: Cannot read properties of null \(reading 'nodes'\)\n(\s+at ((new )?\S+ \()?https?:\/\/[^\s)]*\/wails\/ipc\.js:\d+:\d+\)?\n?)+$/,
+];
+
+/** realErrors drops what `wails dev` itself logs (WAILS_DEV_NOISE), and also. */
 export function realErrors(errors, also) {
-  return errors.filter((e) => !/favicon|\/wails\/ipc\.js/i.test(e) && !(also && also.test(e)));
+  return errors.filter((e) => !WAILS_DEV_NOISE.some((re) => re.test(e)) && !(also && also.test(e)));
 }
 
 /**

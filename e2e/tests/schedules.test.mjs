@@ -94,13 +94,23 @@ describe('schedules', () => {
     await dlg.locator('[data-testid="schedules-empty"]').waitFor();
     await dlg.locator('[data-testid="schedule-preset"]').selectOption('0 7 * * 1-5');
     assert.equal(await dlg.locator('[data-testid="schedule-cron"]').inputValue(), '0 7 * * 1-5');
-    await page.waitForFunction(() => document.querySelector('[data-testid="schedule-preview"]')?.textContent?.startsWith('Next runs:'));
+    await page.waitForFunction(() => /^At 07:00, on weekdays\. Next runs:/.test(document.querySelector('[data-testid="schedule-preview"]')?.textContent ?? ''));
     await dlg.locator('[data-testid="schedule-cron"]').fill('0 7 * * 8');
     await page.waitForFunction(() => document.querySelector('[data-testid="schedule-cron"]')?.getAttribute('aria-invalid') === 'true');
     assert.ok(await dlg.locator('[data-testid="schedule-add"]').isDisabled(), 'a bad cron expression can be scheduled');
     await dlg.locator('[data-testid="schedule-cron"]').fill('0 7 * * 1-5');
-    await page.waitForFunction(() => document.querySelector('[data-testid="schedule-preview"]')?.textContent?.startsWith('Next runs:'));
+    await page.waitForFunction(() => /^At 07:00, on weekdays\. Next runs:/.test(document.querySelector('[data-testid="schedule-preview"]')?.textContent ?? ''));
     await dlg.locator('[data-testid="schedule-add"]').click();
+
+    // The crontab line is shown before anything is installed.
+    const review = dlg.locator('[data-testid="schedule-review"]');
+    await review.waitFor();
+    const shown = await review.locator('[data-testid="schedule-entry"]').textContent();
+    assert.match(shown, /^0 7 \* \* 1-5 cd '.*scheduled' && 'flock' '-n' .* # weft-schedule:\S+$/);
+    assert.match(await review.textContent(), /add this line to your crontab/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-schedule-entry.png') });
+    assert.equal(crontab().trim(), '', 'something was installed before the entry was shown');
+    await review.locator('[data-testid="schedule-install"]').click();
 
     const approval = page.locator('[data-testid="approval-dialog"]');
     await approval.waitFor();
@@ -117,6 +127,7 @@ describe('schedules', () => {
     assert.match(await row.textContent(), /0 7 \* \* 1-5/);
     assert.match(await row.textContent(), /Next: /);
     const tab = crontab();
+    assert.equal(tab.trim(), shown, 'the entry installed is not the one shown');
     assert.match(tab, /^0 7 \* \* 1-5 cd '.*scheduled' && 'flock' '-n' /m);
     assert.ok(tab.includes(`'run' '${file}' '--on-escalate' 'abort'`), tab);
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-schedules.png') });
