@@ -73,6 +73,10 @@ type Config struct {
 	ChatOptions llm.Options
 	// Now stamps the conversation's messages; nil means time.Now.
 	Now func() time.Time
+	// Check, when set, judges a change that is usable as it is (the
+	// workflow's test cases, played against the merged workflow): its
+	// feedback asks again; its Tests go to Result.Tests.
+	Check reask.Check
 }
 
 // Request is one user message in the chat of one workflow.
@@ -122,6 +126,9 @@ type Result struct {
 	Attempts int       `json:"attempts"`
 	LLMCalls int       `json:"llm_calls"`
 	Usage    llm.Usage `json:"usage"`
+	// Tests are the workflow's test cases played against Workflow
+	// (Config.Check); nil when it has none.
+	Tests *reask.Tests `json:"tests,omitempty"`
 	// Conversation is the request's conversation with this exchange added
 	// (and its summary updated): save it with SaveChat.
 	Conversation *Conversation `json:"-"`
@@ -153,6 +160,8 @@ func tryOf(o *outcome) Try {
 		t.Why = []string{o.stageErr.Error()}
 	case o.dodged:
 		t.Why = []string{"answered in prose while its change was still invalid"}
+	case o.testError != "":
+		t.Why = []string{"under the workflow's test cases: " + o.testError}
 	default:
 		for _, p := range o.errors {
 			t.Why = append(t.Why, p.Message+" ["+p.Code+"]")
@@ -264,7 +273,8 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 			// anything; ask again, or fall back to its last patch.
 			o.dodged = true
 		}
-		if o.ok() {
+		checked := r.check(ctx, o)
+		if o.ok() && checked.Feedback == nil {
 			done = o
 			return reask.Verdict{OK: true}
 		}
@@ -277,6 +287,10 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 		last = o
 		if attempt < calls {
 			tries = append(tries, tryOf(o))
+		}
+		if fb := checked.Feedback; fb != nil {
+			fb.Answer = feedback(o).Answer
+			return reask.Verdict{Reason: checked.Reason, Feedback: fb}
 		}
 		return reask.Verdict{Feedback: feedback(o)}
 	})
@@ -301,6 +315,20 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 	return res, nil
 }
 
+// check plays the test cases (Config.Check) against a change that is
+// usable as it is; what it found stays with the outcome.
+func (r *run) check(ctx context.Context, o *outcome) reask.Checked {
+	if r.cfg.Check == nil || !o.validated || !o.ok() || o.merged == nil {
+		return reask.Checked{}
+	}
+	c := r.cfg.Check(ctx, o.merged)
+	o.tests = c.Tests
+	if c.Feedback != nil {
+		o.testError = c.Reason
+	}
+	return c
+}
+
 // outcome is what became of one reply.
 type outcome struct {
 	attempt   int
@@ -317,6 +345,10 @@ type outcome struct {
 	problems  []validate.Problem
 	errors    []validate.Problem
 	unused    planner.Unused // what the patch left out of the reply
+	// tests are the test cases played against merged (Config.Check);
+	// testError says why they made it unusable.
+	tests     *reask.Tests
+	testError string
 }
 
 // valid: the reply was read into a change that passes validation.
@@ -432,7 +464,7 @@ func (r *run) finish(conv *Conversation, o *outcome, attempts int) *Result {
 	res := &Result{
 		Kind: o.kind, Message: o.message, Patch: o.patch, Workflow: o.merged,
 		Valid: o.valid(), Validated: o.validated, Problems: o.problems, Unused: o.unused,
-		Attempts: attempts, LLMCalls: r.calls, Usage: r.usage,
+		Attempts: attempts, LLMCalls: r.calls, Usage: r.usage, Tests: o.tests,
 	}
 	res.Warnings = append(append([]Warning{}, r.ws...), o.warnings...)
 	if o.dodged {

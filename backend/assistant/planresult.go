@@ -21,7 +21,7 @@ func PlanResult(w *workflow.Workflow, conv *Conversation, message string, pr pla
 		w = workflow.New("")
 	}
 	res := &Result{Kind: KindConversation, Message: pr.Summary, Valid: pr.Valid && pr.Workflow != nil, Validated: pr.Validated,
-		Problems: pr.Problems, Attempts: len(pr.Attempts), LLMCalls: pr.LLMCalls, Usage: pr.Usage,
+		Problems: pr.Problems, Attempts: len(pr.Attempts), LLMCalls: pr.LLMCalls, Usage: pr.Usage, Tests: pr.Tests,
 		Warnings: append([]Warning{}, pr.Warnings...)}
 	for _, a := range pr.Attempts {
 		if a.Error != "" && a.N < len(pr.Attempts) {

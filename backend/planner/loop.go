@@ -34,6 +34,9 @@ type loop struct {
 	// first is the first user turn; "" means GoalPrompt(goal). Replanning
 	// sets it (replan.go), and the rest of the loop is the same.
 	first string
+	// adopt, when set, makes a reply's workflow into the version the
+	// person will see (a replan keeps the old ids), for Config.Check.
+	adopt func(*workflow.Workflow) *workflow.Workflow
 }
 
 func newLoop(client llm.Client, goal string, cfg Config) *loop {
@@ -93,10 +96,15 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 	}, func(n int, reply llm.Reply, sent []llm.Message) reask.Verdict {
 		l.account(reply, sent)
 		o := l.evaluate(ctx, n, reply)
+		checked := l.check(ctx, o)
 		l.outcomes = append(l.outcomes, o)
 		l.res.Attempts = append(l.res.Attempts, Attempt{N: n, Error: o.errorText()})
 		l.log.Debug("plan attempt", "attempt", n, "max", l.calls, "ok", o.ok(), "error", o.errorText(),
 			"warnings", len(o.warnings), "tokens", l.lastCost)
+		if fb := checked.Feedback; fb != nil {
+			fb.Answer = "Reply with the complete corrected plan as one JSON object and nothing else."
+			return reask.Verdict{Reason: checked.Reason, Feedback: fb}
+		}
 		if o.ok() {
 			return reask.Verdict{OK: true}
 		}
@@ -110,6 +118,24 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 	l.remember()
 	l.emit(Event{Kind: EventDone, Attempt: len(l.outcomes), Max: l.calls, Valid: l.res.Valid, Reason: l.res.Summary})
 	return l.res, nil
+}
+
+// check plays the test cases (Config.Check) against a reply that is
+// usable as it is; what it found stays with the outcome.
+func (l *loop) check(ctx context.Context, o *outcome) reask.Checked {
+	if l.cfg.Check == nil || !l.validate || !o.ok() {
+		return reask.Checked{}
+	}
+	wf := o.wf
+	if l.adopt != nil {
+		wf = l.adopt(wf)
+	}
+	c := l.cfg.Check(ctx, wf)
+	o.tests = c.Tests
+	if c.Feedback != nil {
+		o.testError = c.Reason
+	}
+	return c
 }
 
 // fail ends the plan on a transport, configuration or cancellation error.
@@ -226,6 +252,7 @@ func (l *loop) finish(stop string) {
 		l.res.Warnings = chosen.warnings
 		l.res.Problems = chosen.problems
 		l.res.Unused = chosen.unused
+		l.res.Tests = chosen.tests
 		if strings.TrimSpace(chosen.wf.Name) == "" {
 			chosen.wf.Name = nameFromGoal(l.goal)
 		}
@@ -354,6 +381,10 @@ type outcome struct {
 	problems  []validate.Problem // all, errors and warnings
 	errors    []validate.Problem // error severity only
 	unused    Unused             // what the reading left out of the reply
+	// tests are the test cases played against it (Config.Check);
+	// testError says why they made it unusable.
+	tests     *reask.Tests
+	testError string
 }
 
 // valid: the reply was read and passed validation.
@@ -401,6 +432,8 @@ func (o *outcome) errorText() string {
 		return b.String()
 	case o.unused.Dropped():
 		return o.unused.Summary()
+	case o.testError != "":
+		return "under the workflow's test cases: " + o.testError
 	}
 	return ""
 }

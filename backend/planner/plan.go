@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/weft-dev/weft/backend/llm"
+	"github.com/weft-dev/weft/backend/reask"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/validate"
@@ -58,6 +59,10 @@ type Config struct {
 	Logger *slog.Logger
 	// ChatOptions are passed to every call (temperature, max tokens, streaming).
 	ChatOptions llm.Options
+	// Check, when set, judges a plan that is usable as it is (the
+	// workflow's test cases): its feedback asks again; its Tests go to
+	// Result.Tests.
+	Check reask.Check
 }
 
 // EventKind names a progress event.
@@ -113,6 +118,9 @@ type Result struct {
 	Usage    llm.Usage `json:"usage"`
 	// Summary is one or two sentences for the user.
 	Summary string `json:"summary"`
+	// Tests are the workflow's test cases played against Workflow
+	// (Config.Check); nil when there are none.
+	Tests *reask.Tests `json:"tests,omitempty"`
 }
 
 // PlanWorkflow asks the model for a workflow that reaches goal and makes its reply

@@ -87,6 +87,12 @@ func ReplanWorkflow(ctx context.Context, client llm.Client, req failure.ReplanRe
 		patterns, _ = cfg.Patterns.Relevant(flow.ToolName(&req.FailedNode), replanMaxPatterns)
 	}
 	l.first = ReplanPrompt(req, patterns)
+	l.adopt = func(wf *workflow.Workflow) *workflow.Workflow {
+		c := wf.Clone()
+		adoptVersion(req.Workflow, c)
+		workflow.KeepRedacted(req.Workflow, c)
+		return c
+	}
 	res, err := l.run(ctx)
 	if res.Workflow != nil {
 		ids := adoptVersion(req.Workflow, res.Workflow)

@@ -56,7 +56,7 @@ func (s *Service) Chat(ctx context.Context, req ChatRequest) (*assistant.Result,
 
 	var res *assistant.Result
 	if len(w.Nodes) == 0 {
-		pr, err := s.plan(ctx, ai, PlanRequest{Goal: req.Message, OnProgress: assistant.PlanProgress(req.OnProgress),
+		pr, err := s.plan(ctx, ai, PlanRequest{Goal: req.Message, Path: req.Path, OnProgress: assistant.PlanProgress(req.OnProgress),
 			LLMOptions: req.LLMOptions, ChatOptions: req.ChatOptions})
 		if err != nil {
 			return nil, err
@@ -69,7 +69,7 @@ func (s *Service) Chat(ctx context.Context, req ChatRequest) (*assistant.Result,
 		}
 		res, err = assistant.Chat(ctx, client, assistant.Request{Workflow: w, Message: req.Message, Conversation: h.conv},
 			assistant.Config{MaxRepairAttempts: ai.MaxRepairAttempts, Features: ai.Features, Catalog: ai.Catalog(ctx),
-				OnProgress: req.OnProgress, ChatOptions: req.ChatOptions})
+				OnProgress: req.OnProgress, ChatOptions: req.ChatOptions, Check: s.proposalCheck(req.Path)})
 		if err != nil {
 			return nil, err
 		}

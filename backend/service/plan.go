@@ -10,6 +10,10 @@ import (
 // PlanRequest is a workflow to plan from a goal.
 type PlanRequest struct {
 	Goal string
+	// Path, when set, is the workflow's file: when it has test cases,
+	// they are played against the plan (proposalCheck), which is asked
+	// again when it errors under them.
+	Path string
 	// OnProgress, when set, hears when each call starts and why a reply
 	// is asked again.
 	OnProgress func(planner.Event)
@@ -44,5 +48,6 @@ func (s *Service) plan(ctx context.Context, ai AI, req PlanRequest) (planner.Res
 	}
 	cfg := ai.Planner(ai.Catalog(ctx), req.OnProgress)
 	cfg.ChatOptions = req.ChatOptions
+	cfg.Check = s.proposalCheck(req.Path)
 	return planner.PlanWorkflow(ctx, client, req.Goal, cfg)
 }

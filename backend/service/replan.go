@@ -14,6 +14,7 @@ import (
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/reask"
 	"github.com/weft-dev/weft/backend/replan"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
@@ -69,6 +70,9 @@ type Replan struct {
 	// Tries are the planner's replies that were asked again, and why:
 	// the repair the person can open, as the assistant's.
 	Tries []assistant.Try `json:"tries,omitempty"`
+	// Tests are the workflow's test cases played against Workflow; nil
+	// when it has none.
+	Tests *reask.Tests `json:"tests,omitempty"`
 	// AfterSeq is the seq of the last run event sent before it.
 	AfterSeq int64 `json:"after_seq"`
 }
@@ -84,6 +88,7 @@ func (s *Service) proposal(ctx context.Context, old *workflow.Workflow, res *run
 	if info, ok := failure.ReplanInfoOf(res.Replanned); ok {
 		failure.MarkReplanned(pv.Workflow, info) // the whole version carries the runner's mark
 	}
+	rp.Tests = s.testsOf(ctx, path, pv.Workflow)
 	rp.SideEffects = []approval.Step{}
 	if a, err := s.PendingApprovals(ctx, pv.Workflow, path); err == nil {
 		rp.SideEffects = a.Pending
@@ -225,12 +230,15 @@ func ReplannedPath(path string, n int) string {
 var replannedSuffix = regexp.MustCompile(`\.replanned(-v[0-9]+)?$`)
 
 // hearReplans keeps what the planner's replan asked again and why, for
-// the proposal (a replanner that is not the planner's says nothing).
-func (r *activeRun) hearReplans(rp runner.Replanner) {
+// the proposal (a replanner that is not the planner's says nothing), and
+// has it play the workflow's test cases against each new plan (check,
+// nil without cases), asking again when one errors under them.
+func (r *activeRun) hearReplans(rp runner.Replanner, check reask.Check) {
 	pr, ok := rp.(*planner.Replanner)
 	if !ok {
 		return
 	}
+	pr.Config.Check = check
 	prev := pr.OnResult
 	pr.OnResult = func(res planner.Result) {
 		if prev != nil {

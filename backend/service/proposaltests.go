@@ -1,0 +1,68 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+
+	"github.com/weft-dev/weft/backend/reask"
+	"github.com/weft-dev/weft/backend/testcase"
+	"github.com/weft-dev/weft/backend/validate"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// proposalCheck is how every proposal for the workflow at path (a plan,
+// a replan, an assistant's patch) is judged beyond validation: the
+// workflow's test cases are played against the proposed workflow, in
+// memory, with nothing acting (testcase.Run), and testcase.Review says
+// what the review shows and whether the model is asked again. nil when
+// the workflow has no file or no case file: nothing is shown then.
+func (s *Service) proposalCheck(path string) reask.Check {
+	if path == "" {
+		return nil
+	}
+	if testcase.IsCaseFile(path) {
+		path = testcase.WorkflowFor(path)
+	}
+	abs, err := absPath(path)
+	if err != nil {
+		return nil
+	}
+	cases, err := testcase.Load(testcase.PathFor(abs))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	secrets := s.secretValues()
+	return func(ctx context.Context, w *workflow.Workflow) reask.Checked {
+		// An unusable case file is shown, never asked about: the model
+		// did not write it.
+		unusable := func(err error) reask.Checked {
+			return reask.Checked{Tests: &reask.Tests{Line: "tests: not played: " + err.Error(), Cases: []reask.TestCase{}, Error: err.Error()}}
+		}
+		if err != nil {
+			return unusable(err)
+		}
+		if vr := validate.ValidateWith(w, s.deps.Builtin, validate.Options{Secrets: s.secretNames()}); !vr.Valid {
+			msg := "the proposed workflow is invalid"
+			if errs := vr.Errors(); len(errs) > 0 {
+				msg += ": " + errs[0].Message
+			}
+			return unusable(errors.New(msg))
+		}
+		rep, err := testcase.Run(ctx, w, abs, cases, testcase.Options{Secrets: secrets})
+		if err != nil {
+			return unusable(err)
+		}
+		return testcase.Review(w, rep)
+	}
+}
+
+// testsOf are the test cases of the workflow at path played against w,
+// for a review made outside a model's loop; nil without cases.
+func (s *Service) testsOf(ctx context.Context, path string, w *workflow.Workflow) *reask.Tests {
+	check := s.proposalCheck(path)
+	if check == nil || w == nil {
+		return nil
+	}
+	return check(ctx, w).Tests
+}

@@ -1,0 +1,114 @@
+package testcase
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/weft-dev/weft/backend/flow"
+	"github.com/weft-dev/weft/backend/reask"
+	"github.com/weft-dev/weft/backend/workflow"
+)
+
+// Review is what the cases played against a proposal (rep, of w) say in
+// its review, and whether the model is asked again: only a proposal that
+// errors under a case (a step fails where the case expects otherwise, a
+// step would act with no mock, the run cannot start) is; a different path,
+// output or file is shown and not re-asked, since the person may have
+// asked for exactly that change.
+func Review(w *workflow.Workflow, rep *Report) reask.Checked {
+	t := &reask.Tests{Passed: rep.Passed, Total: rep.Passed + rep.Failed, Cases: []reask.TestCase{}}
+	t.Line = fmt.Sprintf("tests: %d of %d pass", t.Passed, t.Total)
+	// Cases that error alike are named together: one re-ask line per
+	// error, however many cases meet it.
+	type group struct {
+		text  string
+		names []string
+	}
+	var groups []*group
+	errored := 0
+	for _, cr := range rep.Cases {
+		if cr.Passed {
+			continue
+		}
+		tc := reask.TestCase{Name: cr.Name, Errored: erred(&cr), Differences: []string{}}
+		for _, f := range cr.Failures {
+			tc.Differences = append(tc.Differences, describe(w, f))
+		}
+		t.Cases = append(t.Cases, tc)
+		if !tc.Errored {
+			continue
+		}
+		errored++
+		var b strings.Builder
+		for _, f := range cr.Failures {
+			if errorFailure(f) {
+				fmt.Fprintf(&b, "- %s\n", describe(w, f))
+			}
+		}
+		i := slices.IndexFunc(groups, func(g *group) bool { return g.text == b.String() })
+		if i < 0 {
+			groups = append(groups, &group{text: b.String()})
+			i = len(groups) - 1
+		}
+		groups[i].names = append(groups[i].names, fmt.Sprintf("%q", cr.Name))
+	}
+	var errs strings.Builder
+	for _, g := range groups {
+		if len(g.names) == 1 {
+			fmt.Fprintf(&errs, "Test case %s:\n%s", g.names[0], g.text)
+		} else {
+			fmt.Fprintf(&errs, "Test cases %s:\n%s", strings.Join(g.names, ", "), g.text)
+		}
+	}
+	out := reask.Checked{Tests: t}
+	if errored > 0 {
+		t.Line += fmt.Sprintf(" (%d error)", errored)
+		if errored > 1 {
+			t.Line += "s"
+		}
+		out.Reason = fmt.Sprintf("%d test case(s) error", errored)
+		out.Feedback = &reask.Feedback{Problems: "Your change is valid, but played against the workflow's test cases (every step mocked, nothing acting) it errors:\n" +
+			errs.String() + "Fix the change so that none of these errors happens; a different path or output is fine where the request asks for it."}
+	}
+	return out
+}
+
+// erred says whether a case failed by an error rather than a difference.
+func erred(cr *CaseResult) bool {
+	for _, f := range cr.Failures {
+		if errorFailure(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorFailure: a step that would act with no mock, a run that did not
+// start, or a run that failed where the case expects otherwise.
+func errorFailure(f Failure) bool {
+	switch f.What {
+	case "unmocked", "run":
+		return true
+	case "outcome":
+		o, _ := f.Actual.(flow.Outcome)
+		return o == flow.OutcomeFailed || o == flow.OutcomeAborted
+	}
+	return false
+}
+
+// describe is a failure with its step named by key, as the model and the
+// review name steps.
+func describe(w *workflow.Workflow, f Failure) string {
+	if f.Step == "" {
+		return f.Message
+	}
+	ref := f.Step
+	if n := w.NodeByID(f.Step); n != nil && n.Key != "" {
+		ref = n.Key
+	}
+	if strings.Contains(f.Message, ref) {
+		return f.Message
+	}
+	return fmt.Sprintf("step %q: %s", ref, f.Message)
+}
