@@ -334,6 +334,14 @@ export const api = {
   async previewSchedule(req: NewSchedule): Promise<ShownEntry> {
     return App.PreviewSchedule(req);
   },
+  /** The systemd user service that would keep weft serve running for the folder of the file at path (the triggers of its workflows), or why there is none. */
+  async serveUnit(path: string): Promise<main.ServeUnitView> {
+    return App.ServeUnit(path);
+  },
+  /** Installs and starts that service, only if it is still exactly shown. */
+  async installServeUnit(path: string, shown: string): Promise<void> {
+    await App.InstallServeUnit(path, shown);
+  },
   /** The schedules of the file saved at path whose runs are refused because it changed since they were made. */
   async staleSchedules(path: string): Promise<ScheduleEntry[]> {
     return (await App.StaleSchedules(path)) ?? [];
