@@ -16,6 +16,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/flow"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -59,6 +60,10 @@ type Record struct {
 	// Source is who started the run (manual, schedule); "" for a run
 	// logged before it was recorded.
 	Source runner.RunSource `json:"source,omitempty"`
+	// Parent is the run whose Workflow step ran this one (a
+	// sub-workflow's run); SubRuns the runs its Workflow steps started.
+	Parent  *flow.RunLink  `json:"parent,omitempty"`
+	SubRuns []flow.RunLink `json:"sub_runs,omitempty"`
 }
 
 // BySchedule says whether a schedule may have started the run: it says
@@ -275,6 +280,8 @@ func readRunRecord(dir string) (Record, error) {
 		Finished     time.Time        `json:"finished"`
 		RunID        string           `json:"run_id"`
 		Source       runner.RunSource `json:"source"`
+		Parent       *flow.RunLink    `json:"parent"`
+		SubRuns      []flow.RunLink   `json:"sub_runs"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return rec, fmt.Errorf("summary.json: %w", err)
@@ -283,6 +290,7 @@ func readRunRecord(dir string) (Record, error) {
 	rec.Outcome, rec.Error, rec.StoppedAt, rec.Summary, rec.Verdict = doc.Outcome, doc.Error, doc.StoppedAt, doc.Summary, doc.Verdict
 	rec.Warnings, rec.Started, rec.Finished = nonNil(doc.Warnings), doc.Started, doc.Finished
 	rec.Complete, rec.Source = true, doc.Source
+	rec.Parent, rec.SubRuns = doc.Parent, doc.SubRuns
 	if doc.RunID != rec.RunID {
 		rec.EngineRunID = doc.RunID
 	}

@@ -52,4 +52,23 @@ func TestSubflowChildGatedByItsOwnFile(t *testing.T) {
 	if _, fin, err = svc.Run(ctx, StartRequest{Workflow: w, Path: path}); err != nil || fin == nil || fin.Outcome != "succeeded" || !ran(marker) {
 		t.Fatalf("the trusted child did not run: %+v %v", fin, err)
 	}
+	// The history links the runs both ways, for the run panel.
+	h, err := svc.RunHistory(path, w.ID)
+	if err != nil || len(h.Runs) == 0 || len(h.Runs[0].SubRuns) != 1 {
+		t.Fatalf("the parent's history: %+v %v", h, err)
+	}
+	link := h.Runs[0].SubRuns[0]
+	ch, err := svc.RunHistory(link.File, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found bool
+	for _, r := range ch.Runs {
+		if r.RunID == link.RunID {
+			found = r.Parent != nil && r.Parent.RunID == h.Runs[0].RunID && r.Parent.File == path
+		}
+	}
+	if !found {
+		t.Errorf("the child's history has no run %s naming the parent's %s: %+v", link.RunID, h.Runs[0].RunID, ch.Runs)
+	}
 }

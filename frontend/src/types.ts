@@ -120,6 +120,8 @@ export type RunFinished = service.Finished;
 export type RunReplan = service.Replan;
 export type RunStatusView = service.Status;
 export type RunRecord = service.Record;
+/** A run of another workflow file: a sub-workflow's, or its caller's. */
+export type RunLink = flow.RunLink;
 export type RunHistory = Filled<service.History, 'runs' | 'warnings'>;
 export type RunLogFile = Filled<service.Log, 'events' | 'warnings'>;
 export type ToolCatalogResult = Filled<service.CatalogResult, 'tools' | 'warnings'>;

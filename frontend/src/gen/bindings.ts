@@ -1163,6 +1163,12 @@ export namespace service {
      * logged before it was recorded.
      */
     source?: flow.RunSource;
+    /**
+     * Parent is the run whose Workflow step ran this one (a
+     * sub-workflow's run); SubRuns the runs its Workflow steps started.
+     */
+    parent?: flow.RunLink;
+    sub_runs?: flow.RunLink[];
   }
 
   /**

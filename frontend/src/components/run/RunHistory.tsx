@@ -2,7 +2,8 @@
 // be opened in the log.
 import { ChevronRight, RefreshCw, ScrollText } from 'lucide-react';
 import { useState } from 'react';
-import type { RunRecord } from '../../types';
+import { baseName } from '../../store/workflowSlice';
+import type { RunLink, RunRecord } from '../../types';
 import { duration, nodesRan, outcomeLabel, plural, when } from './format';
 import { RunSummary } from './RunSummary';
 import './run.css';
@@ -24,6 +25,7 @@ export function RunHistory({
   viewing,
   onView,
   onRefresh,
+  onOpenRun,
 }: {
   runs: RunRecord[];
   loading: boolean;
@@ -31,6 +33,8 @@ export function RunHistory({
   viewing: string | null;
   onView(r: RunRecord): void;
   onRefresh(): void;
+  /** onOpenRun opens a linked run of another file (a sub-workflow's, or its caller's). */
+  onOpenRun?(link: RunLink): void;
 }) {
   const [open, setOpen] = useState<string | null>(null);
   return (
@@ -72,6 +76,20 @@ export function RunHistory({
                       </code>
                     )}
                   </div>
+                  {onOpenRun && (r.parent || r.sub_runs?.length) && (
+                    <div className="run-history-links" data-testid="history-links">
+                      {r.parent && (
+                        <button type="button" className="linkish" onClick={() => onOpenRun(r.parent!)} data-testid="history-parent" title={r.parent.file}>
+                          Called by {baseName(r.parent.file ?? '') || 'a workflow'} (step {r.parent.node_key}, run {r.parent.run_id})
+                        </button>
+                      )}
+                      {r.sub_runs?.map((l) => (
+                        <button type="button" key={l.run_id} className="linkish" onClick={() => onOpenRun(l)} data-testid="history-sub-run" title={l.file}>
+                          Sub-workflow {baseName(l.file ?? '')} (step {l.node_key}, run {l.run_id})
+                        </button>
+                      ))}
+                    </div>
+                  )}
                 </div>
               )}
             </li>

@@ -445,6 +445,36 @@ describe('RunPanel', () => {
     expect(screen.getAllByTestId('log-entry')[0]).toHaveTextContent('Run started: old run');
   });
 
+  it('opens a sub-workflow’s run from its caller’s, and back', async () => {
+    const child = { run_id: '20260102-030406.000-cccccc', file: '/tmp/child.weft.json', dir: '/tmp/.weft/runs/20260102-030406.000-cccccc', node_key: 'sub' };
+    const parent = { run_id: '20260102-030405.000-aaaaaa', file: '/tmp/fixture.json', dir: '/tmp/.weft/runs/20260102-030405.000-aaaaaa', node_key: 'sub' };
+    fake.runHistory.mockImplementation(async (path: string) =>
+      path === child.file
+        ? { dir: '/tmp/.weft/runs', runs: [record(child.run_id, { dir: child.dir, parent })], warnings: [] }
+        : { dir: '/tmp/.weft/runs', runs: [record(parent.run_id, { sub_runs: [child] })], warnings: [] },
+    );
+    fake.runEvents.mockResolvedValue({ events: [ev('run_started')], total: 1, truncated: false, warnings: [] });
+    const openFile = vi.fn(async (p: string) => {
+      act(() => useStore.setState({ path: p }));
+      return true;
+    });
+    render(<RunPanel actions={makeRunActions(useStore, fake, { flushMs: 0, openFile })} />);
+    fireEvent.click(screen.getByTestId('run-view-history'));
+    let rows = await screen.findAllByTestId('history-row');
+    fireEvent.click(within(rows[0]).getByRole('button'));
+    fireEvent.click(within(rows[0]).getByTestId('history-sub-run'));
+    await waitFor(() => expect(openFile).toHaveBeenCalledWith('/tmp/child.weft.json'));
+    await waitFor(() => expect(fake.runEvents).toHaveBeenCalledWith(child.dir));
+    expect(await screen.findByTestId('viewing-past-run')).toHaveTextContent(child.run_id);
+    fireEvent.click(screen.getByTestId('run-view-history'));
+    rows = await screen.findAllByTestId('history-row');
+    fireEvent.click(within(rows[0]).getByRole('button'));
+    expect(within(rows[0]).getByTestId('history-parent')).toHaveTextContent('Called by fixture.json (step sub');
+    fireEvent.click(within(rows[0]).getByTestId('history-parent'));
+    await waitFor(() => expect(openFile).toHaveBeenCalledWith('/tmp/fixture.json'));
+    await waitFor(() => expect(fake.runEvents).toHaveBeenCalledWith(parent.dir));
+  });
+
   it('filters the log', async () => {
     setup();
     await act(async () => {

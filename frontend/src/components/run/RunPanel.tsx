@@ -374,6 +374,9 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
               void actions.viewRun(r);
               setView('log');
             }}
+            onOpenRun={(link) => {
+              void actions.openRun(link).then((shown) => shown && setView('log'));
+            }}
           />
         )}
       </div>

@@ -9,7 +9,7 @@ import type { AppStore } from '../../store/index';
 import { logEntryFor } from '../../store/runSlice';
 import { refreshFileTrust } from '../../store/trustSlice';
 import { setPinned } from '../../graph/edit';
-import type { InputProblem, RunEscalation, RunEvent, RunFinished, RunRecord, RunReplan, RunResponse, RunStart, Workflow } from '../../types';
+import type { InputProblem, RunEscalation, RunEvent, RunFinished, RunLink, RunRecord, RunReplan, RunResponse, RunStart, Workflow } from '../../types';
 import { given as givenInputs, initialValues, remember } from './inputsForm';
 
 export type RunApi = Pick<
@@ -26,6 +26,9 @@ export interface RunActionsOptions {
   flushMs?: number;
   /** how long a missing event is waited for before it is skipped */
   gapMs?: number;
+  /** openFile opens another workflow file in the editor (asking first
+   * about unsaved changes); false when it did not. */
+  openFile?: (path: string) => Promise<boolean>;
 }
 
 /** historyKeyOf names the history of a document: its file and id. */
@@ -492,6 +495,23 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     }
   }
 
+  /** openRun shows a linked run of another file (a sub-workflow's, or
+   * its caller's): that file opens in the editor, then its run's log;
+   * false when it could not be shown. */
+  async function openRun(link: RunLink): Promise<boolean> {
+    if (link.file && link.file !== store.getState().path) {
+      if (!opts.openFile || !(await opts.openFile(link.file))) return false;
+    }
+    await loadHistory(true);
+    const r = store.getState().runHistory.find((x) => x.run_id === link.run_id);
+    if (!r) {
+      store.getState().toast(`The run ${link.run_id} is not in this workflow's history any more (pruned or moved)`);
+      return false;
+    }
+    await viewRun(r);
+    return true;
+  }
+
   /** sync picks up a run that was going before the window (re)loaded. */
   async function sync(): Promise<void> {
     if (typeof apiImpl.runStatus !== 'function') return;
@@ -564,6 +584,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     loadGoing,
     follow,
     viewRun,
+    openRun,
     sync,
     refreshCanReplan,
     showReplan,
