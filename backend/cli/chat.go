@@ -12,6 +12,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/assistant"
 	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/reask"
 	"github.com/weft-dev/weft/backend/reveal"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/validate"
@@ -22,6 +23,8 @@ import (
 type chatJSON struct {
 	Kind    assistant.Kind `json:"kind"`
 	Message string         `json:"message"`
+	// Tests are the workflow's test cases played against the change.
+	Tests *reask.Tests `json:"tests,omitempty"`
 	// Patch is the patch as reviewed: with a proposal, byte for byte (once
 	// compacted) the patch saved under ProposalID.
 	Patch json.RawMessage `json:"patch"`
@@ -171,7 +174,7 @@ func (c *cli) chatAsk(ctx context.Context, file, message string, apply, asJSON b
 
 	hasChange := res.Patch != nil && !res.Patch.Empty() && res.Workflow != nil
 	j := chatJSON{Kind: res.Kind, Message: res.Message, Patch: json.RawMessage("null"), Changes: res.Changes,
-		Valid: res.Valid, Validated: res.Validated, Problems: res.Problems, Attempts: res.Attempts, LLMCalls: res.LLMCalls}
+		Valid: res.Valid, Validated: res.Validated, Problems: res.Problems, Attempts: res.Attempts, LLMCalls: res.LLMCalls, Tests: res.Tests}
 	if res.Patch != nil {
 		if b, err := json.Marshal(res.Patch); err == nil {
 			j.Patch = b
@@ -412,6 +415,7 @@ func (c *cli) chatReport(res *assistant.Result, file string, j chatJSON, apply, 
 		printChanges(c.stdout, *res.Changes)
 	}
 	printWarningList(c, j.Warnings)
+	printTests(c.stdout, res.Tests)
 	fmt.Fprintf(c.stdout, "%d LLM call(s)\n", res.LLMCalls)
 	switch {
 	case j.Applied:

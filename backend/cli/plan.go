@@ -10,6 +10,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/llm"
 	"github.com/weft-dev/weft/backend/planner"
+	"github.com/weft-dev/weft/backend/reask"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/validate"
@@ -40,6 +41,8 @@ type planJSON struct {
 	LLMCalls int               `json:"llm_calls"`
 	Usage    llm.Usage         `json:"usage"`
 	Summary  string            `json:"summary"`
+	// Tests are the test cases beside --out played against the plan.
+	Tests *reask.Tests `json:"tests,omitempty"`
 	// Wrote is the file the workflow was written to: --out, or the
 	// draft beside it when --out held a file that an invalid draft must
 	// not replace.
@@ -59,7 +62,7 @@ type planWarning struct {
 
 func newPlanJSON(res planner.Result) planJSON {
 	j := planJSON{Valid: res.Valid, Validated: res.Validated, Workflow: res.Workflow, Warnings: []planWarning{},
-		Problems: res.Problems, Unused: res.Unused, Attempts: res.Attempts, LLMCalls: res.LLMCalls, Usage: res.Usage, Summary: res.Summary}
+		Problems: res.Problems, Unused: res.Unused, Attempts: res.Attempts, LLMCalls: res.LLMCalls, Usage: res.Usage, Summary: res.Summary, Tests: res.Tests}
 	for _, w := range res.Warnings {
 		j.Warnings = append(j.Warnings, planWarning{Stage: w.Stage, Message: w.Message, NodeID: w.NodeID})
 	}
@@ -106,7 +109,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail(exitUnusable, err)
 	}
-	res, err := c.runService(s, true).Plan(ctx, service.PlanRequest{Goal: *goal, OnProgress: c.progress})
+	res, err := c.runService(s, true).Plan(ctx, service.PlanRequest{Goal: *goal, Path: *out, OnProgress: c.progress})
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(exitCanceled, errors.New("planning canceled"))
@@ -235,6 +238,7 @@ func (c *cli) planReport(w io.Writer, res planner.Result, usable bool, out strin
 			fmt.Fprintf(w, "  %s: %s [%s]\n", p.Severity, p.Message, p.Code)
 		}
 	}
+	printTests(w, res.Tests)
 	fmt.Fprintf(w, "%d LLM call(s), %d tokens\n", res.LLMCalls, res.Usage.TotalTokens)
 	switch {
 	case res.Valid && !usable:
