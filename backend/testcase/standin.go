@@ -395,7 +395,10 @@ func (s *standIn) listFiles(c runner.EffectCall, args map[string]any) (map[strin
 
 // ---- arguments as a case writes them ----
 
-var secretEnvRe = regexp.MustCompile(`"?\$\{` + regexp.QuoteMeta(render.SecretEnv("")) + `([A-Za-z_][A-Za-z0-9_]*)\}"?`)
+// secretEnvRe is a secret's variable as a command reads it: quoted on its
+// own ("${WEFT_SECRET_X}"), or bare inside a quoted string; the quotes go
+// only with their pair.
+var secretEnvRe = regexp.MustCompile(`"\$\{` + regexp.QuoteMeta(render.SecretEnv("")) + `([A-Za-z_][A-Za-z0-9_]*)\}"|\$\{` + regexp.QuoteMeta(render.SecretEnv("")) + `([A-Za-z_][A-Za-z0-9_]*)\}`)
 
 // AsWritten is a call's arguments as a case writes them: a secret as its
 // reference {{secrets.NAME}} (a command reads it from a variable; the
@@ -406,7 +409,7 @@ func AsWritten(args any) any {
 	walk = func(x any) any {
 		switch t := x.(type) {
 		case string:
-			return secretEnvRe.ReplaceAllString(t, "{{secrets.$1}}")
+			return secretEnvRe.ReplaceAllString(t, "{{secrets.$1$2}}")
 		case map[string]any:
 			out := make(map[string]any, len(t))
 			for k, v := range t {
