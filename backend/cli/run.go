@@ -22,7 +22,7 @@ import (
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-const runUsage = "usage: weft run FILE [--input NAME=VALUE]... [--inputs JSON] [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--source manual|schedule] [--require-sha256 HEX] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
+const runUsage = "usage: weft run FILE [--input NAME=VALUE]... [--inputs JSON] [--dry-run [--case NAME]] [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--source manual|schedule] [--require-sha256 HEX] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
 
 // stdinIsTerminal reports whether the escalation prompt can ask on r;
 // tests replace it.
@@ -41,7 +41,8 @@ var stdinIsTerminal = func(r io.Reader) bool {
 // A schedule's run (--source schedule --require-sha256 HEX) runs only the
 // file's content approved when the schedule was made: other content runs
 // nothing and is logged as needs_review.
-// Exit: 0 succeeded, 1 failed, aborted, replanned, needs_review or not approved, 2 unusable input
+// With --dry-run nothing runs: dryRun prints the walk.
+// Exit: 0 succeeded (a dry run: printed), 1 failed, aborted, replanned, needs_review or not approved, 2 unusable input
 // (unreadable or invalid workflow, bad flags, inputs that do not fit the workflow's inputs
 // schema: --input NAME=VALUE, --inputs JSON), 130 cancelled (Ctrl+C).
 func (c *cli) run(ctx context.Context, args []string) int {
@@ -65,8 +66,10 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		texts[name] = value
 		return nil
 	})
+	dry := fs.Bool("dry-run", false, "run nothing: print each step the walk takes with its arguments filled in, answered by a case's mocks (--case) or the pinned data, and the branch each condition takes")
+	dryCase := fs.String("case", "", "with --dry-run: answer the steps with the mocks of the test case named `NAME` (and use its inputs)")
 	inputsJSON := fs.String("inputs", "", "give the workflow's inputs as one JSON object (`JSON`); --input NAME=VALUE overrides its members")
-	valueFlags := map[string]bool{"on-escalate": true, "engine": true, "source": true, "require-sha256": true, "input": true, "inputs": true}
+	valueFlags := map[string]bool{"on-escalate": true, "engine": true, "source": true, "require-sha256": true, "input": true, "inputs": true, "case": true}
 	for k := range temporalValueFlags {
 		valueFlags[k] = true
 	}
@@ -111,6 +114,12 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		}
 	}
 
+	if *dry {
+		return c.dryRun(ctx, service.DryRunRequest{Path: path, Case: *dryCase, Inputs: values, InputTexts: texts}, *asJSON)
+	}
+	if *dryCase != "" {
+		return fail(errors.New("--case NAME goes with --dry-run (weft test FILE --case NAME plays a case)"), nil)
+	}
 	switch runner.RunSource(*source) {
 	case runner.RunByPerson, runner.RunBySchedule:
 	default:

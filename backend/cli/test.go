@@ -32,11 +32,7 @@ func (c *cli) test(ctx context.Context, args []string) int {
 		fmt.Fprintln(c.stderr, testUsage)
 		return exitUnusable
 	}
-	svc := service.New(service.Deps{Logger: c.log, Getenv: c.getenv, Settings: func() (settings.Settings, []string, error) {
-		s, err := c.effective()
-		return s, nil, err
-	}})
-	c.services = append(c.services, svc)
+	svc := c.testService()
 	if *record {
 		return c.recordCase(ctx, svc, fs.Arg(0), *only, *asJSON)
 	}
@@ -72,6 +68,17 @@ func (c *cli) test(ctx context.Context, args []string) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// testService is the service tests and dry runs are played by (nothing
+// acts, so it needs no model, approver or engine).
+func (c *cli) testService() *service.Service {
+	svc := service.New(service.Deps{Logger: c.log, Getenv: c.getenv, Settings: func() (settings.Settings, []string, error) {
+		s, err := c.effective()
+		return s, nil, err
+	}})
+	c.services = append(c.services, svc)
+	return svc
 }
 
 // printReport shows each case, and for a failed one each way it failed:
@@ -117,11 +124,7 @@ func shownJSON(v any) string {
 	if err != nil {
 		return fmt.Sprint(v)
 	}
-	const most = 500
-	if len(b) > most {
-		return fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(string(b[:most]), ""), len(b))
-	}
-	return string(b)
+	return clipText(string(b))
 }
 
 // recordCase adds a case made from the last run of path to its case file.

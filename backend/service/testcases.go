@@ -7,10 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"strings"
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/atomicfile"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/testcase"
@@ -50,35 +52,114 @@ func (s *Service) Test(ctx context.Context, req TestRequest) (*testcase.Report, 
 	if req.Path == "" {
 		return unusable(errors.New("test: a workflow's cases live beside its file: save it first"))
 	}
-	path := req.Path
-	if testcase.IsCaseFile(path) {
-		path = testcase.WorkflowFor(path)
-	}
-	w := req.Workflow
-	if w == nil {
-		var err error
-		if w, _, err = workflow.Load(path); err != nil {
-			return unusable(err)
-		}
-	}
-	casePath := testcase.PathFor(path)
-	cases, err := testcase.Load(casePath)
+	path, w, err := s.testable(req.Path, req.Workflow)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			err = fmt.Errorf("%s does not exist: %w", casePath, testcase.ErrNoCases)
-		}
-		return unusable(err)
+		return nil, err
 	}
-	vr := validate.ValidateWith(w, s.deps.Builtin, validate.Options{Secrets: s.secretNames()})
-	if !vr.Valid {
-		problems := nonNil(vr.Errors())
-		return nil, &TestUnusableError{Err: &runner.InvalidError{Problems: problems}, Problems: problems}
+	cases, err := loadCases(path)
+	if err != nil {
+		return unusable(err)
 	}
 	rep, err := testcase.Run(ctx, w, path, cases, testcase.Options{Secrets: s.secretValues(), Only: req.Case})
 	if err != nil {
 		return unusable(err)
 	}
 	rep.Unapproved = s.unapproved(ctx, w, path)
+	return rep, nil
+}
+
+// testable is the workflow at path (a case file's workflow, for a case
+// file), w when given, checked as a run would check it: an error is a
+// *TestUnusableError.
+func (s *Service) testable(path string, w *workflow.Workflow) (string, *workflow.Workflow, error) {
+	if testcase.IsCaseFile(path) {
+		path = testcase.WorkflowFor(path)
+	}
+	if w == nil {
+		var err error
+		if w, _, err = workflow.Load(path); err != nil {
+			return "", nil, &TestUnusableError{Err: err}
+		}
+	}
+	vr := validate.ValidateWith(w, s.deps.Builtin, validate.Options{Secrets: s.secretNames()})
+	if !vr.Valid {
+		problems := nonNil(vr.Errors())
+		return "", nil, &TestUnusableError{Err: &runner.InvalidError{Problems: problems}, Problems: problems}
+	}
+	return path, w, nil
+}
+
+// loadCases reads the case file of the workflow at path; a missing one
+// says how to make one.
+func loadCases(path string) (*testcase.File, error) {
+	casePath := testcase.PathFor(path)
+	cases, err := testcase.Load(casePath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s does not exist: %w", casePath, testcase.ErrNoCases)
+	}
+	return cases, err
+}
+
+// DryRunRequest asks for a dry run of a workflow (testcase.DryRun):
+// nothing acts.
+type DryRunRequest struct {
+	Path string
+	// Case answers the steps with the mocks of the case of this name (in
+	// the case file beside Path), and gives its inputs; "" answers them
+	// with the workflow's pinned data.
+	Case string
+	// Inputs and InputTexts are given inputs (as StartRequest's), over a
+	// case's own.
+	Inputs     map[string]any
+	InputTexts map[string]string
+}
+
+// DryRun walks the workflow at req.Path with nothing acting: each step
+// answered by a case's mocks or the pinned data, shown with its
+// arguments filled in, each condition with the branch it takes. An error
+// is a *TestUnusableError (or ctx's): the workflow, the case or the
+// inputs cannot be used.
+func (s *Service) DryRun(ctx context.Context, req DryRunRequest) (*testcase.DryReport, error) {
+	unusable := func(err error) (*testcase.DryReport, error) { return nil, &TestUnusableError{Err: err} }
+	if strings.TrimSpace(req.Path) == "" {
+		return unusable(errors.New("dry run: no workflow file given"))
+	}
+	path, w, err := s.testable(req.Path, nil)
+	if err != nil {
+		return nil, err
+	}
+	var c *testcase.Case
+	values := req.Inputs
+	if req.Case != "" {
+		cases, err := loadCases(path)
+		if err != nil {
+			return unusable(err)
+		}
+		for i := range cases.Cases {
+			if cases.Cases[i].Name == req.Case {
+				c = &cases.Cases[i]
+			}
+		}
+		if c == nil {
+			return unusable(&testcase.FileError{Path: testcase.PathFor(path), Msg: fmt.Sprintf("no case is named %q", req.Case)})
+		}
+		if err := testcase.RefuseSecrets(&testcase.File{Cases: []testcase.Case{*c}}, s.secretValues()); err != nil {
+			return unusable(err)
+		}
+		values = maps.Clone(c.Inputs)
+		if values == nil {
+			values = map[string]any{}
+		}
+		maps.Copy(values, req.Inputs)
+	}
+	given, err := inputs.Resolve(w.Inputs, values, req.InputTexts)
+	if err != nil {
+		return unusable(err)
+	}
+	rep, err := testcase.DryRun(ctx, w, path, testcase.DryOptions{Case: c, Inputs: given})
+	if err != nil {
+		return unusable(err)
+	}
 	return rep, nil
 }
 

@@ -125,26 +125,14 @@ func playCase(ctx context.Context, w *workflow.Workflow, path string, c *Case, o
 		return cr
 	}
 	defer os.RemoveAll(tmp)
-	dir := filepath.Dir(path)
-	si := newStandIn(dir, &c.Mocks, o.Now)
-	// The defaults, not this computer's settings: a case plays the same
-	// everywhere. No model, no replanner, no person to ask: a failure the
-	// steps do not handle ends the run.
-	st := settings.Defaults()
-	st.Run.AutoReplan.Enabled = false
-	st.MCPServers = nil
-	rn := runner.New(runner.Options{
-		Settings: st, Effects: si, WorkflowPath: path, Dir: dir, Inputs: c.Inputs,
-		RunsDir:  filepath.Join(tmp, "runs"),
-		Patterns: &failure.PatternStore{Path: filepath.Join(tmp, "patterns.jsonl")},
-		Sleep:    func(ctx context.Context, _ time.Duration) error { return ctx.Err() }, // retries at once
-		OnEvent: func(e runner.Event) {
-			if e.Type == runner.EvNodeStarted {
-				cr.Path = append(cr.Path, e.NodeID)
-			}
-		},
-	})
-	res, err := rn.Run(ctx, w)
+	si := newStandIn(filepath.Dir(path), &c.Mocks, o.Now)
+	opts := standInOptions(path, tmp, si, c.Inputs)
+	opts.OnEvent = func(e runner.Event) {
+		if e.Type == runner.EvNodeStarted {
+			cr.Path = append(cr.Path, e.NodeID)
+		}
+	}
+	res, err := runner.New(opts).Run(ctx, w)
 	if err != nil {
 		cr.Failures = append(cr.Failures, Failure{What: "run", Message: "the run did not start: " + err.Error()})
 		return cr
@@ -155,6 +143,23 @@ func playCase(ctx context.Context, w *workflow.Workflow, path string, c *Case, o
 	cr.Failures = append(cr.Failures, unused(si)...)
 	cr.Failures = append(cr.Failures, compare(w, c, &cr, res, si)...)
 	return cr
+}
+
+// standInOptions are the runner's options a case (or a dry run) plays with: every
+// effect answered by effects, its run log in tmp. The defaults, not this
+// computer's settings: a case plays the same everywhere. No model, no
+// replanner, no person to ask: a failure the steps do not handle ends
+// the run.
+func standInOptions(path, tmp string, effects runner.Effects, inputs map[string]any) runner.Options {
+	st := settings.Defaults()
+	st.Run.AutoReplan.Enabled = false
+	st.MCPServers = nil
+	return runner.Options{
+		Settings: st, Effects: effects, WorkflowPath: path, Dir: filepath.Dir(path), Inputs: inputs,
+		RunsDir:  filepath.Join(tmp, "runs"),
+		Patterns: &failure.PatternStore{Path: filepath.Join(tmp, "patterns.jsonl")},
+		Sleep:    func(ctx context.Context, _ time.Duration) error { return ctx.Err() }, // retries at once
+	}
 }
 
 // stale are the places a case names a step the workflow does not have
