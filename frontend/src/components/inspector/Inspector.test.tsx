@@ -134,7 +134,7 @@ describe('Inspector', () => {
     const inputs = screen.getByTestId('inspector-workflow-inputs');
     fireEvent.change(inputs, { target: { value: '["not", "an object"]' } });
     fireEvent.blur(inputs);
-    expect(screen.getByText(/The inputs are a JSON object/)).toBeInTheDocument();
+    expect(screen.getByText('Expected a JSON object.')).toBeInTheDocument();
     fireEvent.change(inputs, { target: { value: '{"name": "{{list.stdout}}; rm -rf /"}' } });
     fireEvent.blur(inputs);
     expect(node('n1').params.inputs).toEqual({ name: '{{list.stdout}}; rm -rf /' });

@@ -5,7 +5,8 @@ import { addCase, moveCase, removeCase, renameCase, setEndLoopTarget, setParam }
 import { useStore } from '../../store';
 import type { SwitchCase, Workflow, WorkflowNode } from '../../types';
 import { ConditionInput } from './ConditionInput';
-import { DraftInput, Field, NumberField, TextInput } from './fields';
+import { DraftInput, Field, NumberField, TextInput, type Parsed } from './fields';
+import { parseJson } from './ToolForm';
 
 export type Commit = (f: (n: WorkflowNode) => WorkflowNode, field: string) => void;
 export type CommitDoc = (f: (w: Workflow) => Workflow, field: string) => void;
@@ -142,16 +143,7 @@ export function WorkflowForm({ node, commit }: { node: WorkflowNode; commit: Com
           testId="inspector-workflow-inputs"
           value={node.params?.inputs}
           format={(v) => (v && Object.keys(v).length ? JSON.stringify(v, null, 2) : '')}
-          parse={(t) => {
-            if (!t.trim()) return { ok: true, value: undefined };
-            try {
-              const v: unknown = JSON.parse(t);
-              if (v === null || typeof v !== 'object' || Array.isArray(v)) return { ok: false, error: 'The inputs are a JSON object, such as {"name": "{{pick.text}}"}' };
-              return { ok: true, value: v as Record<string, unknown> };
-            } catch (e) {
-              return { ok: false, error: `Not valid JSON: ${(e as Error).message}` };
-            }
-          }}
+          parse={(t) => parseJson(t, 'object') as Parsed<Record<string, unknown> | undefined>}
           onError={setError}
           onCommit={(v) => commit((n) => setParam(n, 'inputs', v), 'inputs')}
           multiline
