@@ -72,6 +72,15 @@ describe('Weft desktop app', () => {
     await page.locator('.react-flow__controls-fitview').click();
     await page.waitForTimeout(400);
     assert.deepEqual((await nodesOnScreen()).map((n) => n.id).sort(), ids, 'every node inside the canvas after Fit');
+    // …and none under the minimap or the zoom controls, by on-screen boxes.
+    const covered = await page.evaluate(() => {
+      const over = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const panels = ['[data-testid="minimap"]', '.react-flow__controls'].map((s) => document.querySelector(s).getBoundingClientRect());
+      return [...document.querySelectorAll('.react-flow__node')]
+        .filter((n) => panels.some((p) => over(n.getBoundingClientRect(), p)))
+        .map((n) => n.getAttribute('data-id'));
+    });
+    assert.deepEqual(covered, [], 'nodes under the minimap or the controls after Fit');
     // A larger, sharper shot for docs/screenshot.png.
     await page.setViewportSize({ width: 1600, height: 780 });
     await page.locator('.react-flow__controls-fitview').click();

@@ -111,5 +111,8 @@ export function fitViewport(
 ): Viewport | null {
   const b = boundsOfNodes(nodes, o.ids);
   const size = canvasBridge.size();
-  return b && size ? viewportFor(b, size, { padding: o.padding ?? 0.12, minZoom: o.minZoom ?? 0.05, maxZoom: o.maxZoom ?? 1.1, avoid: CANVAS_OVERLAYS }) : null;
+  // Fitting everything fills the canvas to its corners, where the minimap
+  // and the controls are; a node brought into focus stays in the middle.
+  const avoid = o.ids ? undefined : CANVAS_OVERLAYS;
+  return b && size ? viewportFor(b, size, { padding: o.padding ?? 0.12, minZoom: o.minZoom ?? 0.05, maxZoom: o.maxZoom ?? 1.1, avoid }) : null;
 }
