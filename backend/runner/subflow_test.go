@@ -201,3 +201,20 @@ func TestSubflowNotAStepOfAnotherEngine(t *testing.T) {
 	}
 	noMarks(t, e.dir, "child.weft.json")
 }
+
+// A run whose effects a stand-in answers (a workflow test) hands its
+// sub-workflow the same stand-in: the child's command reaches it, not the
+// shell, and the child needs no approval (nothing acts).
+func TestSubflowChildEffectsAnsweredByTheStandIn(t *testing.T) {
+	e := newEnv(t)
+	fx := &refuser{}
+	e.opts.Effects = fx
+	e.writeFlow("child.weft.json", `"nodes":[{"id":"c1","key":"mark","type":"Tool","params":{"tool":"run_command","arguments":{"command":"touch MARK"}}}],"edges":[]`)
+	w := parse(t, `"nodes":[{"id":"1","key":"sub","type":"Workflow","params":{"path":"child.weft.json"}}],"edges":[]`)
+	res := e.run(w)
+	wantOutcome(t, res, OutcomeFailed)
+	if len(fx.tools) != 1 || fx.tools[0] != "run_command" {
+		t.Errorf("the stand-in answered %v, want the child's run_command", fx.tools)
+	}
+	noMarks(t, e.dir, "child.weft.json")
+}
