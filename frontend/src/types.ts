@@ -3,7 +3,7 @@
 // Only types with no Go counterpart are written here, and Filled: Go writes
 // a nil list as null, so the lists a result may hold are `T[] | null`; the
 // api module puts [] in their place and says so with Filled.
-import type { approval, assistant, credentials, failure, flow, inputs, llm, main, planner, schedule, service, settings, testcase, tools, validate, workflow } from './gen/bindings';
+import type { approval, assistant, credentials, failure, flow, inputs, llm, main, planner, reask, schedule, service, settings, testcase, tools, validate, workflow } from './gen/bindings';
 
 /** T with the members K neither null nor absent (api.ts filled them in). */
 export type Filled<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
@@ -66,6 +66,8 @@ export type FieldChange = assistant.FieldChange;
 export type NodeChange = assistant.NodeChange;
 export type EdgeChange = assistant.EdgeChange;
 export type ChangeSet = assistant.ChangeSet;
+/** a workflow's test cases played against a proposal, for its review */
+export type ProposalTests = reask.Tests;
 export type AssistantKind = assistant.Kind;
 export type AssistantResult = Filled<assistant.Result, 'warnings' | 'problems'>;
 export type AssistantTry = assistant.Try;

@@ -285,6 +285,11 @@ export namespace assistant {
     attempts: number;
     llm_calls: number;
     usage: llm.Usage;
+    /**
+     * Tests are the workflow's test cases played against Workflow
+     * (Config.Check); nil when it has none.
+     */
+    tests?: reask.Tests;
   }
 
   /** Try is one reply that could not be used and was asked again. */
@@ -980,6 +985,38 @@ export namespace planner {
   }
 }
 
+export namespace reask {
+  /** TestCase is one case the proposal does not pass. */
+  export interface TestCase {
+    name: string;
+    /**
+     * Errored: the proposal errors under the case (a step failed, or a
+     * step would act with no mock), rather than taking another path or
+     * giving another output.
+     */
+    errored: boolean;
+    differences: string[] | null;
+  }
+
+  /**
+   * Tests is the outcome of playing a workflow's test cases against a
+   * proposal, as the review shows it.
+   */
+  export interface Tests {
+    /** Line sums it up: "tests: 3 of 3 pass". */
+    line: string;
+    passed: number;
+    total: number;
+    /** Cases are those that did not pass, each with how it differs. */
+    cases: reask.TestCase[] | null;
+    /**
+     * Error says why the cases could not be played (an unusable case
+     * file); then Total is 0.
+     */
+    error?: string;
+  }
+}
+
 export namespace schedule {
   /** Remote is a Temporal service's address, namespace and task queue. */
   export interface Remote {
@@ -1202,6 +1239,11 @@ export namespace service {
      * the repair the person can open, as the assistant's.
      */
     tries?: assistant.Try[];
+    /**
+     * Tests are the workflow's test cases played against Workflow; nil
+     * when it has none.
+     */
+    tests?: reask.Tests;
     /** AfterSeq is the seq of the last run event sent before it. */
     after_seq: number;
   }

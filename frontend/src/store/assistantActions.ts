@@ -109,6 +109,9 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
       leftOut: r.unused.steps ?? [],
       validated: r.validated,
       attempts: r.attempts,
+      // Played against the workflow the backend merged; not against a
+      // document that changed since.
+      tests: base === sent ? (r.tests ?? null) : null,
     };
     store.getState().showProposal(p, base);
     publishWarnings(warnings);
@@ -199,6 +202,7 @@ export function makeAssistantActions(store: AppStore, apiImpl: AssistantApi = ap
           problems,
           valid: proposal.valid && (!proposal.validated || pv.valid),
           warnings,
+          tests: null,
         },
         doc,
       );

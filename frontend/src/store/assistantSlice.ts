@@ -14,6 +14,7 @@ import type {
   ChatMessage,
   PatchDiff,
   Problem,
+  ProposalTests,
   StageWarning,
   Workflow,
   WorkflowEdge,
@@ -69,6 +70,10 @@ export interface Proposal {
   leftOut?: string[];
   validated: boolean;
   attempts: number;
+  /** the workflow's test cases played against `workflow` by the backend
+   * (mocked, nothing acting); absent when it has none, or when the
+   * change was merged into another document since */
+  tests?: ProposalTests | null;
 }
 
 export interface AssistantSlice {

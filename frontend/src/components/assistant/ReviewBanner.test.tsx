@@ -192,4 +192,35 @@ describe('ReviewBanner', () => {
     expect(screen.queryByTestId('review-left-out')).toBeNull();
     expect(screen.getByTestId('apply-change').textContent).not.toContain('anyway');
   });
+
+  it("shows the workflow's tests played against the change: the line, and how a case differs", () => {
+    show(
+      proposal({
+        tests: {
+          line: 'tests: 2 of 3 pass',
+          passed: 2,
+          total: 3,
+          cases: [{ name: 'no notes yet', errored: false, differences: ['out.txt: expected "hi", got "hi!"'] }],
+        },
+      }),
+    );
+    const t = screen.getByTestId('review-tests');
+    expect(within(t).getByTestId('review-tests-line').textContent).toBe('tests: 2 of 3 pass');
+    expect(t.dataset.state).toBe('differs');
+    const c = within(t).getByTestId('review-test-case');
+    expect(c.textContent).toContain('no notes yet differs');
+    expect(c.textContent).toContain('out.txt: expected "hi", got "hi!"');
+  });
+
+  it('shows all cases passing as one line', () => {
+    show(proposal({ tests: { line: 'tests: 3 of 3 pass', passed: 3, total: 3, cases: [] } }));
+    expect(screen.getByTestId('review-tests').dataset.state).toBe('passes');
+    expect(screen.getByTestId('review-tests-line').textContent).toBe('tests: 3 of 3 pass');
+    expect(screen.queryByTestId('review-test-case')).toBeNull();
+  });
+
+  it('shows no tests line without cases', () => {
+    show(proposal());
+    expect(screen.queryByTestId('review-tests')).toBeNull();
+  });
 });

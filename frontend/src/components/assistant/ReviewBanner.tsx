@@ -10,7 +10,7 @@ import { typeMeta } from '../../graph/nodeMeta';
 import { useStore } from '../../store';
 import type { AssistantActions } from '../../store/assistantActions';
 import type { Proposal } from '../../store/assistantSlice';
-import type { ChangeValue, EdgeChange, FieldChange, NodeChange, Workflow, WorkflowNode } from '../../types';
+import type { ChangeValue, EdgeChange, FieldChange, NodeChange, ProposalTests, Workflow, WorkflowNode } from '../../types';
 
 interface Row {
   id: string;
@@ -160,6 +160,44 @@ function ChangeRows({ changes }: { changes: NonNullable<Proposal['changes']> }) 
   );
 }
 
+/** The workflow's test cases played against the change by the backend
+ * (mocked, nothing acting): its line, then each case that differs or
+ * errors and how. Shown, never decided here. */
+export function TestsLine({ tests }: { tests: ProposalTests }) {
+  const cases = tests.cases ?? [];
+  const state = tests.error ? 'unplayed' : cases.some((c) => c.errored) ? 'errored' : cases.length ? 'differs' : 'passes';
+  const head = (
+    <>
+      {state === 'passes' ? <Check size={13} className="sev ok" /> : <TriangleAlert size={13} className="sev warning" />}{' '}
+      <span data-testid="review-tests-line">{tests.line}</span>
+    </>
+  );
+  if (!cases.length) {
+    return (
+      <p className={`review-tests ${state}`} data-testid="review-tests" data-state={state}>
+        {head}
+      </p>
+    );
+  }
+  return (
+    <details className={`review-tests ${state}`} data-testid="review-tests" data-state={state} open>
+      <summary>{head}</summary>
+      <ul>
+        {cases.map((c) => (
+          <li key={c.name} data-testid="review-test-case" data-errored={String(c.errored)}>
+            <span className="review-test-name">{c.name}</span> {c.errored ? 'errors' : 'differs'}
+            <ul>
+              {(c.differences ?? []).map((d, i) => (
+                <li key={i}>{d}</li>
+              ))}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export function ReviewBanner({ actions }: { actions: AssistantActions }) {
   const proposal = useStore((s) => s.proposal);
   const doc = useStore((s) => s.doc);
@@ -206,6 +244,8 @@ export function ReviewBanner({ actions }: { actions: AssistantActions }) {
           </li>
         )}
       </ul>
+
+      {p.tests && <TestsLine tests={p.tests} />}
 
       {p.problems.length > 0 && (
         <ul className="review-problems" data-testid="review-problems">

@@ -556,6 +556,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       valid: r.valid,
       validated: true,
       attempts: 1,
+      tests: r.tests ?? null,
     };
     s.showProposal(p, base);
     const changed = [...(r.diff.added_node_ids ?? []), ...(r.diff.modified_node_ids ?? []), ...(r.diff.removed_node_ids ?? [])];
