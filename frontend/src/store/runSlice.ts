@@ -16,6 +16,7 @@ import type {
   RunNodeStatus,
   RunRecord,
   RunReplan,
+  RunLink,
   ApprovalStep,
   InputField,
   InputProblem,
@@ -52,6 +53,8 @@ export interface RunLogEntry {
   /** the node's name (or key) */
   node?: string;
   text: string;
+  /** the run a Workflow step started (a sub-workflow's), to open */
+  subRun?: RunLink;
 }
 
 export interface ViewedRun {
@@ -257,7 +260,7 @@ export function logEntryFor(e: RunEvent): RunLogEntry {
     case 'warning':
       return { ...base, group: 'problem', level: 'warn', text: e.message ?? '' };
     case 'log':
-      return { ...base, group: 'step', level: 'info', text: e.message ?? '' };
+      return { ...base, group: 'step', level: 'info', text: e.message ?? '', ...(e.sub_run ? { subRun: e.sub_run } : {}) };
     case 'tool_call':
       return { ...base, group: 'detail', level: e.status === 'failed' ? 'warn' : 'info', text: `Tool call ${e.tool ?? ''} ${e.status ?? ''}${e.message ? `: ${e.message}` : ''}` };
     case 'verdict': {

@@ -4,6 +4,7 @@
 import { ArrowDown, Search } from 'lucide-react';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { visibleLog, type LogFilter, type RunLogEntry } from '../../store/runSlice';
+import type { RunLink } from '../../types';
 import { clock } from './format';
 import './run.css';
 
@@ -21,6 +22,7 @@ export function RunLog({
   onQuery,
   dropped = 0,
   empty = 'No events yet: press Run.',
+  onOpenRun,
 }: {
   entries: RunLogEntry[];
   filter: LogFilter;
@@ -29,6 +31,8 @@ export function RunLog({
   onQuery(q: string): void;
   dropped?: number;
   empty?: string;
+  /** opens a sub-workflow's run an entry names; absent, none is offered */
+  onOpenRun?(link: RunLink): void;
 }) {
   const shown = useMemo(() => visibleLog(entries, filter, query), [entries, filter, query]);
   const list = useRef<HTMLOListElement>(null);
@@ -88,6 +92,11 @@ export function RunLog({
             <span className="log-time">{clock(l.time, true)}</span>
             {l.node && <span className="log-node">{l.node}</span>}
             <span className="log-text">{l.text}</span>
+            {l.subRun && onOpenRun && (
+              <button type="button" className="linkish" onClick={() => onOpenRun(l.subRun!)} data-testid="log-open-sub-run">
+                Open its run
+              </button>
+            )}
           </li>
         ))}
       </ol>

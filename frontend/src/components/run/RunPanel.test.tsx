@@ -453,7 +453,12 @@ describe('RunPanel', () => {
         ? { dir: '/tmp/.weft/runs', runs: [record(child.run_id, { dir: child.dir, parent })], warnings: [] }
         : { dir: '/tmp/.weft/runs', runs: [record(parent.run_id, { sub_runs: [child] })], warnings: [] },
     );
-    fake.runEvents.mockResolvedValue({ events: [ev('run_started')], total: 1, truncated: false, warnings: [] });
+    fake.runEvents.mockImplementation(async (dir: string) => ({
+      events: dir === parent.dir ? [ev('run_started'), ev('log', { node_key: 'sub', message: `runs the sub-workflow child.weft.json as run ${child.run_id}`, sub_run: child })] : [ev('run_started')],
+      total: 2,
+      truncated: false,
+      warnings: [],
+    }));
     const openFile = vi.fn(async (p: string) => {
       act(() => useStore.setState({ path: p }));
       return true;
@@ -473,6 +478,11 @@ describe('RunPanel', () => {
     fireEvent.click(within(rows[0]).getByTestId('history-parent'));
     await waitFor(() => expect(openFile).toHaveBeenCalledWith('/tmp/fixture.json'));
     await waitFor(() => expect(fake.runEvents).toHaveBeenCalledWith(parent.dir));
+    // The caller's log names the child's run where the step started it, and opens it.
+    fireEvent.click(await screen.findByTestId('log-open-sub-run'));
+    await waitFor(() => expect(openFile).toHaveBeenCalledTimes(3));
+    expect(openFile).toHaveBeenLastCalledWith('/tmp/child.weft.json');
+    await waitFor(() => expect(screen.getByTestId('viewing-past-run')).toHaveTextContent(child.run_id));
   });
 
   it('filters the log', async () => {

@@ -361,6 +361,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
               onFilter={setFilter}
               onQuery={setQuery}
               empty={viewed?.loading ? 'Loading…' : 'No events yet: press Run.'}
+              onOpenRun={busy ? undefined : (link) => void actions.openRun(link)}
             />
           </>
         ) : (
