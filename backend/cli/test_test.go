@@ -169,3 +169,28 @@ func TestTestRecord(t *testing.T) {
 		t.Errorf("the same name again: exit %d %s", code, errs)
 	}
 }
+
+// A case recorded into a file a person wrote goes in after the last case:
+// everything already there stays byte for byte (their layout, a number
+// past 2^53 that a float64 would round).
+func TestTestRecordKeepsTheFile(t *testing.T) {
+	env := map[string]string{"XDG_DATA_HOME": t.TempDir()}
+	path := testFolder(t, "")
+	hand := "{\"cases\": [\n\t{\"name\": \"by hand\",   \"mocks\": {\"mcp\": [{\"tool\": \"db.get\", \"arguments\": {\"id\": 9007199254740993},\n\t\t\"answer\": {\"text\": \"row\"}}]}}\n]}\n"
+	casePath := filepath.Join(filepath.Dir(path), "flow.tests.json")
+	os.WriteFile(casePath, []byte(hand), 0o644)
+	if code, out, errs := run(t, env, "run", path); code != exitOK {
+		t.Fatalf("run: exit %d %s%s", code, out, errs)
+	}
+	if code, out, errs := run(t, env, "test", path, "--record", "--case", "recorded"); code != exitOK {
+		t.Fatalf("record: exit %d %s%s", code, out, errs)
+	}
+	b, _ := os.ReadFile(casePath)
+	end := strings.Index(hand, "}}]}}") + len("}}]}}")
+	if !strings.HasPrefix(string(b), hand[:end]+",\n\t{\n\t  \"name\": \"recorded\"") || !strings.HasSuffix(string(b), hand[end:]) {
+		t.Errorf("the file was not kept:\n%s", b)
+	}
+	if code, out, _ := run(t, env, "test", path, "--case", "recorded"); code != exitOK {
+		t.Errorf("the recorded case does not pass:\n%s", out)
+	}
+}

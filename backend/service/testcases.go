@@ -245,25 +245,25 @@ func (s *Service) RecordCase(ctx context.Context, path, name string) (*RecordRes
 	if err != nil {
 		return nil, err
 	}
-	casePath := testcase.PathFor(abs)
-	f, err := testcase.Load(casePath)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		f = &testcase.File{}
-	case err != nil:
+	// The case goes into the file's bytes (testcase.AddCase): the other
+	// cases stay as the person wrote them, numbers and layout.
+	casePath, data, err := readCases(abs)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	for _, c := range f.Cases {
-		if c.Name == name {
-			return nil, fmt.Errorf("%s already has a case named %q: give another name", casePath, name)
-		}
+	out, err := testcase.AddCase(data, rec.Case)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", casePath, err)
 	}
-	f.Cases = append(f.Cases, rec.Case)
+	f, err := testcase.Decode(out)
+	if err != nil {
+		return nil, err
+	}
 	if err := testcase.RefuseSecrets(f, s.secretValues()); err != nil {
 		return nil, err
 	}
-	if err := testcase.Save(casePath, f); err != nil {
-		return nil, err
+	if err := atomicfile.WriteFile(casePath, out, 0o644); err != nil {
+		return nil, fmt.Errorf("save %s: %w", casePath, err)
 	}
 	return &RecordResult{File: casePath, RunID: last.RunID, Case: rec.Case, FillIn: rec.FillIn}, nil
 }

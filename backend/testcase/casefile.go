@@ -430,12 +430,9 @@ func lineCol(data []byte, err error) string {
 // Save writes the case file at path (indented JSON, replaced whole and
 // atomically: a crash leaves the old file or the new).
 func Save(path string, f *File) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // commands keep their && and <
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(f); err != nil {
+	b, err := encodeIndented(f, "")
+	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b.Bytes(), 0o644)
+	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }

@@ -230,3 +230,105 @@ func splice(data []byte, from, to int, val []byte) []byte {
 	out = append(out, val...)
 	return append(out, data[to:]...)
 }
+
+// AddCase returns the case file data with c added after its last case:
+// every byte already there stays as written (a person's layout, numbers
+// past 2^53); only the new case, indented as its neighbours, and the
+// comma before it are new. Empty data is a new file. A case of c's name
+// already there, or a file Decode refuses, is an error, and nothing is
+// returned to write.
+func AddCase(data []byte, c Case) ([]byte, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		b, err := encodeIndented(File{Cases: []Case{c}}, "")
+		return append(b, '\n'), err
+	}
+	f, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("a case cannot be added until the case file is fixed: %w", err)
+	}
+	for _, x := range f.Cases {
+		if x.Name == c.Name {
+			return nil, &FileError{Msg: fmt.Sprintf("already has a case named %q: give another name", c.Name)}
+		}
+	}
+	sps, err := spans(data)
+	if err != nil {
+		return nil, &FileError{Msg: err.Error()}
+	}
+	var out []byte
+	if len(sps) > 0 { // after the last case, as indented as it
+		last := sps[len(sps)-1]
+		ind := indentAt(data, last.start)
+		text, err := encodeIndented(c, ind)
+		if err != nil {
+			return nil, err
+		}
+		out = splice(data, last.end, last.end, append([]byte(",\n"+ind), text...))
+	} else {
+		from, to, ok, err := casesValue(data)
+		if err != nil {
+			return nil, &FileError{Msg: err.Error()}
+		}
+		if ok { // "cases": null or []: a list of one
+			ind := indentAt(data, from)
+			text, err := encodeIndented([]Case{c}, ind)
+			if err != nil {
+				return nil, err
+			}
+			out = splice(data, from, to, text)
+		} else { // no cases member: one more member, last
+			text, err := encodeIndented([]Case{c}, "  ")
+			if err != nil {
+				return nil, err
+			}
+			at := bytes.LastIndexByte(data, '}')
+			at = len(bytes.TrimRight(data[:at], " \t\r\n"))
+			member := []byte("\n  \"cases\": ")
+			if data[at-1] != '{' {
+				member = append([]byte(","), member...)
+			}
+			out = splice(data, at, at, append(append(member, text...), '\n'))
+		}
+	}
+	if _, err := Decode(out); err != nil {
+		return nil, fmt.Errorf("the case file with the new case cannot be read back (nothing was written): %w", err)
+	}
+	return out, nil
+}
+
+// casesValue is where the top-level "cases" value is in data (ok false
+// when there is none).
+func casesValue(data []byte) (from, to int, ok bool, err error) {
+	d := json.NewDecoder(bytes.NewReader(data))
+	if _, err := d.Token(); err != nil {
+		return 0, 0, false, err
+	}
+	for d.More() {
+		k, err := d.Token()
+		if err != nil {
+			return 0, 0, false, err
+		}
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return 0, 0, false, err
+		}
+		if k == "cases" {
+			to = int(d.InputOffset())
+			return to - len(v), to, true, nil
+		}
+	}
+	return 0, 0, false, nil
+}
+
+// encodeIndented is v as a case file writes it: indented by two, each
+// line after the first starting with prefix, && and < as they are.
+func encodeIndented(v any, prefix string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // commands keep their && and <
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}

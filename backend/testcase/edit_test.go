@@ -133,3 +133,59 @@ func FuzzSetMocks(f *testing.F) {
 		}
 	})
 }
+
+// A case added to a file keeps every byte already there: a number past
+// 2^53 (in inputs, MCP arguments, AI data), a hand layout, the order a
+// person wrote; the new case reads back as it was made.
+func TestAddCaseKeepsTheFilesBytes(t *testing.T) {
+	const big = "9007199254740993" // 2^53 + 1: a float64 makes it ...992
+	hand := `{
+	"cases": [
+		{ "name": "first",   "inputs": {"id": ` + big + `},
+		  "mocks": {"mcp": [{"tool": "db.get", "arguments": {"id": ` + big + `}, "answer": {"text": "ok"}}],
+		            "ai": {"x": {"answer": {"data": {"n": ` + big + `}}}}},
+		  "expect": {"outcome": "succeeded"} }
+	]
+}
+`
+	text := "hello"
+	c := Case{Name: "recorded", Inputs: map[string]any{"id": json.Number(big)},
+		Mocks:  Mocks{AI: map[string]AIMock{"x": {Answers: Answers[AIAnswer]{Answer: &AIAnswer{Text: &text}}}}},
+		Expect: Expect{Outcome: "succeeded", Path: []string{"x"}}}
+	for name, data := range map[string]string{
+		"hand layout": hand,
+		"one line":    `{"cases":[{"name":"first","inputs":{"id":` + big + `}}]}`,
+		"empty list":  "{\n  \"cases\": []\n}\n",
+		"null list":   `{"cases": null}`,
+		"no member":   "{}\n",
+		"no file":     "",
+	} {
+		out, err := AddCase([]byte(data), c)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f, err := Decode(out)
+		if err != nil {
+			t.Fatalf("%s: the result does not read back: %v\n%s", name, err, out)
+		}
+		got := f.Cases[len(f.Cases)-1]
+		if got.Name != "recorded" || *got.Mocks.AI["x"].Answer.Text != "hello" || !strings.Contains(string(out[bytes.LastIndex(out, []byte(`"recorded"`)):]), `"id": `+big) {
+			t.Errorf("%s: the new case reads back as %+v\n%s", name, got, out)
+		}
+		if sps, _ := spans([]byte(data)); len(sps) > 0 {
+			last := sps[len(sps)-1]
+			if !bytes.HasPrefix(out, []byte(data[:last.end])) || !bytes.HasSuffix(out, []byte(data[last.end:])) {
+				t.Errorf("%s: bytes already there changed:\n%s", name, out)
+			}
+			if n := strings.Count(string(out), big); n != strings.Count(data, big)+1 {
+				t.Errorf("%s: %d copies of %s, want %d:\n%s", name, n, big, strings.Count(data, big)+1, out)
+			}
+		}
+	}
+	if _, err := AddCase([]byte(hand), Case{Name: "first"}); err == nil || !strings.Contains(err.Error(), `already has a case named "first"`) {
+		t.Errorf("a second case of a name: %v", err)
+	}
+	if _, err := AddCase([]byte(`{"cases":[{"name":"a","mocks":{"commands":[{"command":"x"}]}}]}`), c); err == nil {
+		t.Error("a file Decode refuses took a case")
+	}
+}
