@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"sync"
 
 	"github.com/weft-dev/weft/backend/reask"
+	"github.com/weft-dev/weft/backend/redact"
 	"github.com/weft-dev/weft/backend/testcase"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -49,12 +51,52 @@ func (s *Service) proposalCheck(path string) reask.Check {
 			}
 			return unusable(errors.New(msg))
 		}
-		rep, err := testcase.Run(ctx, w, abs, cases, testcase.Options{Secrets: secrets})
+		rep, err := playAll(ctx, w, abs, cases, secrets)
 		if err != nil {
 			return unusable(err)
 		}
 		return testcase.Review(w, rep)
 	}
+}
+
+// players bounds the cases played at once: a case spends most of its
+// time writing its run log, not computing.
+const players = 8
+
+// playAll plays every case of f against w, several at once (each case
+// has its own stand-in and run folder), and gathers one report in the
+// file's order: what a review waits for is the slowest case, not their sum.
+func playAll(ctx context.Context, w *workflow.Workflow, path string, f *testcase.File, secrets *redact.Redactor) (*testcase.Report, error) {
+	if len(f.Cases) == 0 {
+		return nil, testcase.ErrNoCases
+	}
+	if err := testcase.RefuseSecrets(f, secrets); err != nil {
+		return nil, err
+	}
+	reps := make([]*testcase.Report, len(f.Cases))
+	errs := make([]error, len(f.Cases))
+	sem := make(chan struct{}, players)
+	var wg sync.WaitGroup
+	for i := range f.Cases {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			one := &testcase.File{Cases: f.Cases[i : i+1]}
+			reps[i], errs[i] = testcase.Run(ctx, w, path, one, testcase.Options{})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	rep := reps[0]
+	for _, r := range reps[1:] {
+		rep.Passed += r.Passed
+		rep.Failed += r.Failed
+		rep.Cases = append(rep.Cases, r.Cases...)
+	}
+	return rep, nil
 }
 
 // testsOf are the test cases of the workflow at path played against w,
