@@ -588,10 +588,15 @@ func (d *stepDecoder) stepType(fs *fields) (workflow.NodeType, error) {
 	return "", d.fail("no step_type (expected one of %s)", typeList())
 }
 
+// typeList names the step types a plan may use: those NormalizeStepType
+// reads (a sub-workflow, which names a file the model cannot see, is not
+// one).
 func typeList() string {
 	var s []string
 	for _, t := range workflow.NodeTypes {
-		s = append(s, string(t))
+		if _, ok := NormalizeStepType(string(t)); ok {
+			s = append(s, string(t))
+		}
 	}
 	return strings.Join(s, ", ")
 }

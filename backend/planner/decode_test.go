@@ -352,3 +352,17 @@ func TestDecodeDropsWhatCannotRun(t *testing.T) {
 		t.Errorf("edges %v, warnings %v", w.Edges, ws)
 	}
 }
+
+// A plan has no sub-workflows (a model cannot see the file it would
+// name): the types a bad step_type is told to choose from are those read.
+func TestStepTypeListIsWhatIsRead(t *testing.T) {
+	list := typeList()
+	if strings.Contains(list, string(workflow.TypeWorkflow)) || !strings.Contains(list, string(workflow.TypeAiTransform)) {
+		t.Errorf("typeList() = %q", list)
+	}
+	for _, name := range strings.Split(list, ", ") {
+		if _, ok := NormalizeStepType(name); !ok {
+			t.Errorf("%q is listed but not read", name)
+		}
+	}
+}
