@@ -45,6 +45,14 @@ func (v *validator) checkSecrets() {
 			}
 			continue
 		}
+		if nd.Type == workflow.TypeWorkflow && mentionsSecret(nd.Params.Inputs) {
+			// Rendered as the run renders a sub-workflow's inputs: a
+			// reference is refused there (the sub-workflow reads its own).
+			if _, err := render.Value(nd.Params.Inputs, noKeys{}); err != nil {
+				v.add(CodeBadSecretRef, SeverityError, fmt.Sprintf("In the inputs of %s, %v", v.label(ii), err), []int32{ii})
+			}
+			continue
+		}
 		texts := []string{nd.Params.Prompt, nd.Params.Input}
 		if nd.DoneWhen != nil {
 			texts = append(texts, nd.DoneWhen.Criteria)

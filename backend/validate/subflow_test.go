@@ -56,6 +56,7 @@ func TestSubflowProblems(t *testing.T) {
 		{"wrong type", subNode("child.weft.json", map[string]any{"name": "x", "n": "two"}), dir, CodeBadWorkflowInputs, "n"},
 		{"out of bounds", subNode("child.weft.json", map[string]any{"name": "x", "n": 0.0}), dir, CodeBadWorkflowInputs, "minimum"},
 		{"template reads nothing", subNode("child.weft.json", map[string]any{"name": "{{nobody.stdout}}"}), dir, CodeUnknownVariable, "nobody"},
+		{"a secret is not passed", subNode("child.weft.json", map[string]any{"name": "{{secrets.TOKEN}}"}), dir, CodeBadSecretRef, "only be used in a Tool step"},
 		{"template reads an undeclared input", subNode("child.weft.json", map[string]any{"name": "{{inputs.nope}}"}), dir, CodeUnknownInput, "nope"},
 		{"template reads an unknown output", subNode("child.weft.json", map[string]any{"name": "{{first.stdot}}"}), dir, CodeUnknownOutput, "stdot"},
 	} {
