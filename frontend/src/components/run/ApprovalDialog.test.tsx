@@ -182,4 +182,11 @@ describe('ApprovalDialog', () => {
     expect(within(row).getByLabelText('starts the workflow')).toBeTruthy();
     expect(row.textContent).toContain('/hooks/deploy');
   });
+
+  it('shows a model\'s sub-workflow step as running another workflow', () => {
+    const dlg = show([approvalStep({ key: 'backup', kind: 'workflow', reason: 'runs the workflow backup.weft.json with the inputs it gives' })]);
+    const row = within(dlg).getByTestId('approval-step');
+    expect(row.getAttribute('data-kind')).toBe('workflow');
+    expect(within(row).getByLabelText('runs another workflow')).toBeTruthy();
+  });
 });

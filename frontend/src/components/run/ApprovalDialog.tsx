@@ -11,7 +11,7 @@
 // Only the step's display form is shown: Go has escaped every character
 // that would not show (bidi overrides, zero-width…) as the terminal does,
 // so what is read here is what runs.
-import { Bot, Check, FileSearch, FilePen, GitBranch, Globe, Route, ShieldAlert, SquareTerminal, TriangleAlert, Webhook, Wrench } from 'lucide-react';
+import { Bot, Check, FileSearch, FilePen, GitBranch, Globe, Route, ShieldAlert, SquareTerminal, TriangleAlert, Webhook, Workflow, Wrench } from 'lucide-react';
 import { useId, useMemo, useRef } from 'react';
 import type { ApprovalStep, FileTrust } from '../../types';
 import { plural } from './format';
@@ -27,6 +27,8 @@ const KIND: Record<string, { label: string; icon: typeof Wrench }> = {
   tool: { label: 'calls a tool', icon: Wrench },
   unknown_tool: { label: 'unknown tool', icon: Wrench },
   agent: { label: 'AI agent', icon: Bot },
+  // A sub-workflow: calling that file with these inputs (its own steps are reviewed in it).
+  workflow: { label: 'runs another workflow', icon: Workflow },
   control: { label: 'decides where the run goes', icon: GitBranch },
   flow: { label: 'leads to other steps', icon: Route },
   // A workflow's trigger (weft serve): who may start it, with what inputs.
