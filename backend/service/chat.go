@@ -69,7 +69,7 @@ func (s *Service) Chat(ctx context.Context, req ChatRequest) (*assistant.Result,
 		}
 		res, err = assistant.Chat(ctx, client, assistant.Request{Workflow: w, Message: req.Message, Conversation: h.conv},
 			assistant.Config{MaxRepairAttempts: ai.MaxRepairAttempts, Features: ai.Features, Catalog: ai.Catalog(ctx),
-				OnProgress: req.OnProgress, ChatOptions: req.ChatOptions, Check: s.proposalCheck(req.Path)})
+				OnProgress: req.OnProgress, ChatOptions: req.ChatOptions, Check: s.proposalCheck(req.Path, w)})
 		if err != nil {
 			return nil, err
 		}

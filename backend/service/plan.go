@@ -48,6 +48,6 @@ func (s *Service) plan(ctx context.Context, ai AI, req PlanRequest) (planner.Res
 	}
 	cfg := ai.Planner(ai.Catalog(ctx), req.OnProgress)
 	cfg.ChatOptions = req.ChatOptions
-	cfg.Check = s.proposalCheck(req.Path)
+	cfg.Check = s.proposalCheck(req.Path, nil)
 	return planner.PlanWorkflow(ctx, client, req.Goal, cfg)
 }

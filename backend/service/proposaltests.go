@@ -17,9 +17,12 @@ import (
 // a replan, an assistant's patch) is judged beyond validation: the
 // workflow's test cases are played against the proposed workflow, in
 // memory, with nothing acting (testcase.Run), and testcase.Review says
-// what the review shows and whether the model is asked again. nil when
-// the workflow has no file or no case file: nothing is shown then.
-func (s *Service) proposalCheck(path string) reask.Check {
+// what the review shows and whether the model is asked again. current is
+// the workflow the proposal changes (nil for a new plan): a case that errs
+// under it too is not asked about, and it is played only when a proposal
+// errs, once. nil when the workflow has no file or no case file: nothing
+// is shown then.
+func (s *Service) proposalCheck(path string, current *workflow.Workflow) reask.Check {
 	if path == "" {
 		return nil
 	}
@@ -35,6 +38,8 @@ func (s *Service) proposalCheck(path string) reask.Check {
 		return nil
 	}
 	secrets := s.secretValues()
+	var once sync.Once
+	var before *testcase.Report
 	return func(ctx context.Context, w *workflow.Workflow) reask.Checked {
 		// An unusable case file is shown, never asked about: the model
 		// did not write it.
@@ -55,7 +60,12 @@ func (s *Service) proposalCheck(path string) reask.Check {
 		if err != nil {
 			return unusable(err)
 		}
-		return testcase.Review(w, rep)
+		c := testcase.Review(w, rep, nil)
+		if c.Feedback != nil && current != nil && len(current.Nodes) > 0 {
+			once.Do(func() { before, _ = playAll(ctx, current, abs, cases, secrets) })
+			c = testcase.Review(w, rep, before)
+		}
+		return c
 	}
 }
 
@@ -101,8 +111,8 @@ func playAll(ctx context.Context, w *workflow.Workflow, path string, f *testcase
 
 // testsOf are the test cases of the workflow at path played against w,
 // for a review made outside a model's loop; nil without cases.
-func (s *Service) testsOf(ctx context.Context, path string, w *workflow.Workflow) *reask.Tests {
-	check := s.proposalCheck(path)
+func (s *Service) testsOf(ctx context.Context, path string, current, w *workflow.Workflow) *reask.Tests {
+	check := s.proposalCheck(path, current)
 	if check == nil || w == nil {
 		return nil
 	}

@@ -67,7 +67,7 @@ func BenchmarkProposalCheck20Cases(b *testing.B) {
 	b.ResetTimer()
 	cpu0, wall0 := benchCPU(), time.Now()
 	for i := 0; i < b.N; i++ {
-		check := s.proposalCheck(path) // the case file is read once per proposal
+		check := s.proposalCheck(path, w) // the case file is read once per proposal
 		if got := check(ctx, w); got.Tests == nil || got.Tests.Line != "tests: 20 of 20 pass" {
 			b.Fatalf("%+v", got.Tests)
 		}

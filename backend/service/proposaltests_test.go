@@ -194,3 +194,25 @@ func TestReplanProposalShowsItsTests(t *testing.T) {
 		t.Errorf("tests %+v; want 0 of 3, differing", rp.Tests)
 	}
 }
+
+// A case that errs before the change too is the workflow's, not the
+// proposal's: shown, never asked about (a stale case would otherwise cost
+// every attempt).
+func TestChatProposalDoesNotAskAboutACaseThatErredBefore(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.Reply(renamePatch)))
+	s, path, w := proposalService(t, srv, false)
+	stale := strings.ReplaceAll(proposalCases(), `"command":"echo hi"`, `"command":"echo hello"`)
+	if err := os.WriteFile(testcase.PathFor(path), []byte(stale), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Chat(context.Background(), ChatRequest{Workflow: w, Path: path, Message: "rename the save step"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Calls() != 1 || res.Tests == nil || res.Tests.Line != "tests: 0 of 3 pass (3 errors)" {
+		t.Fatalf("%d calls, tests %+v; want one call, the errors shown", srv.Calls(), res.Tests)
+	}
+	if d := strings.Join(res.Tests.Cases[0].Differences, "\n"); !strings.Contains(d, "errs before the change too") {
+		t.Errorf("differences %q; want it said the case erred before", d)
+	}
+}

@@ -88,7 +88,7 @@ func (s *Service) proposal(ctx context.Context, old *workflow.Workflow, res *run
 	if info, ok := failure.ReplanInfoOf(res.Replanned); ok {
 		failure.MarkReplanned(pv.Workflow, info) // the whole version carries the runner's mark
 	}
-	rp.Tests = s.testsOf(ctx, path, pv.Workflow)
+	rp.Tests = s.testsOf(ctx, path, old, pv.Workflow)
 	rp.SideEffects = []approval.Step{}
 	if a, err := s.PendingApprovals(ctx, pv.Workflow, path); err == nil {
 		rp.SideEffects = a.Pending

@@ -560,7 +560,7 @@ func (s *Service) startChecked(ctx context.Context, req StartRequest) (*activeRu
 	if rp := s.replanner(st, client); rp != nil {
 		opts.Replanner = rp
 		run.canReplan = true
-		run.hearReplans(rp, s.proposalCheck(path))
+		run.hearReplans(rp, s.proposalCheck(path, w))
 	}
 	// The servers the approval check listed tools with, in the run's
 	// folder; a session of its own when another run uses those (mcp.go).

@@ -15,8 +15,19 @@ import (
 // errors under a case (a step fails where the case expects otherwise, a
 // step would act with no mock, the run cannot start) is; a different path,
 // output or file is shown and not re-asked, since the person may have
-// asked for exactly that change.
-func Review(w *workflow.Workflow, rep *Report) reask.Checked {
+// asked for exactly that change. before, when given, is the same cases
+// played against the workflow the proposal changes: a case that errs
+// there too is shown as erring, and not asked about, since the proposal
+// did not make it err.
+func Review(w *workflow.Workflow, rep *Report, before *Report) reask.Checked {
+	erredBefore := map[string]bool{}
+	if before != nil {
+		for i := range before.Cases {
+			if erred(&before.Cases[i]) {
+				erredBefore[before.Cases[i].Name] = true
+			}
+		}
+	}
 	t := &reask.Tests{Passed: rep.Passed, Total: rep.Passed + rep.Failed, Cases: []reask.TestCase{}}
 	t.Line = fmt.Sprintf("tests: %d of %d pass", t.Passed, t.Total)
 	// Cases that error alike are named together: one re-ask line per
@@ -35,11 +46,17 @@ func Review(w *workflow.Workflow, rep *Report) reask.Checked {
 		for _, f := range cr.Failures {
 			tc.Differences = append(tc.Differences, describe(w, f))
 		}
+		if tc.Errored && erredBefore[cr.Name] {
+			tc.Differences = append(tc.Differences, "this case errs before the change too")
+		}
 		t.Cases = append(t.Cases, tc)
 		if !tc.Errored {
 			continue
 		}
 		errored++
+		if erredBefore[cr.Name] {
+			continue
+		}
 		var b strings.Builder
 		for _, f := range cr.Failures {
 			if errorFailure(f) {
@@ -63,11 +80,18 @@ func Review(w *workflow.Workflow, rep *Report) reask.Checked {
 	}
 	out := reask.Checked{Tests: t}
 	if errored > 0 {
-		t.Line += fmt.Sprintf(" (%d error)", errored)
+		noun := "error"
 		if errored > 1 {
-			t.Line += "s"
+			noun = "errors"
 		}
-		out.Reason = fmt.Sprintf("%d test case(s) error", errored)
+		t.Line += fmt.Sprintf(" (%d %s)", errored, noun)
+	}
+	if len(groups) > 0 {
+		asked := 0
+		for _, g := range groups {
+			asked += len(g.names)
+		}
+		out.Reason = fmt.Sprintf("%d test case(s) error", asked)
 		out.Feedback = &reask.Feedback{Problems: "Your change is valid, but played against the workflow's test cases (every step mocked, nothing acting) it errors:\n" +
 			errs.String() + "Fix the change so that none of these errors happens; a different path or output is fine where the request asks for it."}
 	}

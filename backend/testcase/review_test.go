@@ -29,7 +29,7 @@ func TestReviewTellsErrorsFromDifferences(t *testing.T) {
 		{Failure{Step: "gone", What: "case", Message: `expect.path names the step "gone"`}, false},
 	} {
 		rep := &Report{Passed: 2, Failed: 1, Cases: []CaseResult{{Name: "ok", Passed: true}, {Name: "bad", Failures: []Failure{tc.f}}, {Name: "fine", Passed: true}}}
-		got := Review(w, rep)
+		got := Review(w, rep, nil)
 		if got.Tests.Total != 3 || got.Tests.Passed != 2 || len(got.Tests.Cases) != 1 || got.Tests.Cases[0].Name != "bad" {
 			t.Fatalf("%s: tests %+v", tc.f.What, got.Tests)
 		}
@@ -52,9 +52,19 @@ func TestReviewTellsErrorsFromDifferences(t *testing.T) {
 	rep := &Report{Failed: 1, Cases: []CaseResult{{Name: "both", Failures: []Failure{
 		{What: "path", Message: "the steps ran in another order"},
 		{Step: "id1", What: "unmocked", Message: `would run run_command "x": no mock`}}}}}
-	got := Review(w, rep)
+	got := Review(w, rep, nil)
 	if !got.Tests.Cases[0].Errored || got.Feedback == nil || strings.Contains(got.Feedback.Problems, "another order") ||
 		!strings.Contains(got.Feedback.Problems, `Test case "both":`+"\n"+`- step "say": would run`) {
 		t.Errorf("feedback %+v", got.Feedback)
+	}
+	// Two erring cases: the line counts them.
+	rep2 := &Report{Failed: 2, Cases: []CaseResult{rep.Cases[0], {Name: "again", Failures: rep.Cases[0].Failures}}}
+	if got := Review(w, rep2, nil); got.Tests.Line != "tests: 0 of 2 pass (2 errors)" || !strings.Contains(got.Feedback.Problems, `Test cases "both", "again":`) {
+		t.Errorf("feedback %+v", got.Feedback)
+	}
+	// A case that errs before the change too is shown, not asked about.
+	got = Review(w, rep, &Report{Cases: []CaseResult{{Name: "both", Failures: []Failure{{What: "run", Message: "x"}}}}})
+	if !got.Tests.Cases[0].Errored || got.Feedback != nil || !strings.Contains(strings.Join(got.Tests.Cases[0].Differences, "\n"), "before the change too") {
+		t.Errorf("erring before too: tests %+v, feedback %+v", got.Tests, got.Feedback)
 	}
 }
