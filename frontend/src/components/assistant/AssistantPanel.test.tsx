@@ -186,4 +186,28 @@ describe('AssistantPanel', () => {
     expect(screen.getByTestId('chat-repair-try')).toHaveTextContent('single quotes turned into double quotes');
     expect(screen.getByTestId('chat-repair-final')).toHaveTextContent('Attempt 2, used: fixed locally: the JSON did not parse');
   });
+
+  it("shows the workflow's tests the backend played against the change, not once the document changed", async () => {
+    useStore.getState().loadDocument(fixtureOpen());
+    const r = invalidResult();
+    const tests = { line: 'tests: 3 of 3 pass', passed: 3, total: 3, cases: [] };
+    fake.assistantSend.mockResolvedValue({ ...r, valid: true, problems: [], tests });
+    fake.previewPatch.mockResolvedValue({ workflow: r.workflow, diff: r.diff, warnings: [], valid: true, problems: [] });
+    setup();
+    fireEvent.change(screen.getByTestId('assistant-input'), { target: { value: 'add a gate' } });
+    await act(async () => fireEvent.click(screen.getByTestId('assistant-send')));
+    expect(await screen.findByTestId('review-tests-line')).toHaveTextContent('tests: 3 of 3 pass');
+
+    // Merged into a document edited while the model worked: the tests
+    // played another workflow, so none are shown.
+    act(() => useStore.getState().endProposal('discarded'));
+    let answer!: (v: unknown) => void;
+    fake.assistantSend.mockReturnValue(new Promise((res) => (answer = res)));
+    fireEvent.change(screen.getByTestId('assistant-input'), { target: { value: 'add a gate' } });
+    await act(async () => fireEvent.click(screen.getByTestId('assistant-send')));
+    act(() => useStore.getState().edit((w) => ({ ...w, name: 'edited meanwhile' })));
+    await act(async () => answer({ ...r, valid: true, problems: [], tests }));
+    await screen.findByTestId('review-banner');
+    expect(screen.queryByTestId('review-tests')).toBeNull();
+  });
 });
