@@ -124,6 +124,13 @@ func errorFailure(f Failure) bool {
 // describe is a failure with its step named by key, as the model and the
 // review name steps.
 func describe(w *workflow.Workflow, f Failure) string {
+	exp, eok := f.Expected.([]string)
+	act, aok := f.Actual.([]string)
+	if f.What == "path" && eok && aok {
+		// The path names steps by id; a step the proposal added has a
+		// fresh one, which says nothing to a person or a model.
+		return fmt.Sprintf("the steps ran in another order: expected %s, ran %s", listOr(keys(w, exp)), listOr(keys(w, act)))
+	}
 	if f.Step == "" {
 		return f.Message
 	}
@@ -135,4 +142,16 @@ func describe(w *workflow.Workflow, f Failure) string {
 		return f.Message
 	}
 	return fmt.Sprintf("step %q: %s", ref, f.Message)
+}
+
+// keys names each step of ids by its key in w (its id when it has none).
+func keys(w *workflow.Workflow, ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id
+		if n := w.NodeByID(id); n != nil && n.Key != "" {
+			out[i] = n.Key
+		}
+	}
+	return out
 }

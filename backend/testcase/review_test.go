@@ -67,4 +67,11 @@ func TestReviewTellsErrorsFromDifferences(t *testing.T) {
 	if !got.Tests.Cases[0].Errored || got.Feedback != nil || !strings.Contains(strings.Join(got.Tests.Cases[0].Differences, "\n"), "before the change too") {
 		t.Errorf("erring before too: tests %+v, feedback %+v", got.Tests, got.Feedback)
 	}
+	// A path names its steps by key, an added step's fresh id too.
+	w.Nodes = append(w.Nodes, workflow.Node{ID: "3fa8e1c2", Key: "pause"})
+	got = Review(w, &Report{Failed: 1, Cases: []CaseResult{{Name: "p", Failures: []Failure{
+		{What: "path", Expected: []string{"id1"}, Actual: []string{"3fa8e1c2", "id1"}, Message: "…"}}}}}, nil)
+	if d := got.Tests.Cases[0].Differences[0]; d != "the steps ran in another order: expected say, ran pause → say" {
+		t.Errorf("path difference %q", d)
+	}
 }
