@@ -293,11 +293,14 @@ describe('run actions', () => {
       side_effects: [],
       review: { added_nodes: [], removed_nodes: [], updated_nodes: [], added_edges: [], removed_edges: [] },
       after_seq: 0,
+      tests: { line: 'tests: 1 of 2 pass', passed: 1, total: 2, cases: [{ name: 'empty', errored: false, differences: ['x'] }] },
     };
     heard!.replanned(rp);
     const s = useStore.getState();
     expect(s.runReplan).toBe(rp);
     expect(s.proposal?.entryId).toBe(RUN_REPLAN_ENTRY);
+    // The workflow's tests played against the new version go to its review.
+    expect(s.proposal?.tests?.line).toBe('tests: 1 of 2 pass');
     expect(s.previewStatus).toEqual({ n9: 'added' });
     // Applied (or discarded) in the review, it is done with.
     useStore.getState().endProposal('applied');
