@@ -48,23 +48,41 @@ func NewGraph(w *workflow.Workflow) (*Graph, error) {
 }
 
 // Next follows the node's unlabelled edge (nil at the end of a path).
-func (g *Graph) Next(id string) *workflow.Node {
-	for _, e := range g.Out[id] {
-		if e.Output == nil || e.Output.Type == "" {
-			return g.ByID[e.To]
+func (g *Graph) Next(id string) *workflow.Node { return g.to(g.NextEdge(id)) }
+
+// Branch follows the edge with the label (and case name, for a Switch).
+func (g *Graph) Branch(id string, t workflow.OutputType, name string) *workflow.Node {
+	return g.to(g.BranchEdge(id, t, name))
+}
+
+// NextEdge is the node's unlabelled edge, or nil. The pointer is the
+// same for every call: the walk counts the edges it takes by it.
+func (g *Graph) NextEdge(id string) *workflow.Edge {
+	out := g.Out[id]
+	for i := range out {
+		if out[i].Output == nil || out[i].Output.Type == "" {
+			return &out[i]
 		}
 	}
 	return nil
 }
 
-// Branch follows the edge with the label (and case name, for a Switch).
-func (g *Graph) Branch(id string, t workflow.OutputType, name string) *workflow.Node {
-	for _, e := range g.Out[id] {
-		if e.Output != nil && e.Output.Type == t && (t != workflow.OutSwitchCase || e.Output.Name == name) {
-			return g.ByID[e.To]
+// BranchEdge is the edge with the label (and case name, for a Switch), or nil.
+func (g *Graph) BranchEdge(id string, t workflow.OutputType, name string) *workflow.Edge {
+	out := g.Out[id]
+	for i := range out {
+		if e := out[i].Output; e != nil && e.Type == t && (t != workflow.OutSwitchCase || e.Name == name) {
+			return &out[i]
 		}
 	}
 	return nil
+}
+
+func (g *Graph) to(e *workflow.Edge) *workflow.Node {
+	if e == nil {
+		return nil
+	}
+	return g.ByID[e.To]
 }
 
 // Readers returns the nodes whose conditions, templates or prompts read

@@ -327,8 +327,12 @@ type Summary struct {
 	FailureTypes map[failure.Type]int     `json:"failure_types"`
 	Categories   map[failure.Category]int `json:"categories"`
 	// Details has one row per step node that ran, in first-run order.
-	Details    []NodeStat `json:"details"`
-	DurationMs int64      `json:"duration_ms"`
+	Details []NodeStat `json:"details"`
+	// Edges are the edges the walk took and how often (each loop
+	// iteration counts), in first-taken order; an edge not listed was
+	// not taken. The editor draws the counts on the canvas.
+	Edges      []EdgeCount `json:"edges,omitempty"`
+	DurationMs int64       `json:"duration_ms"`
 	// Pinned counts the step executions that used pinned data instead of
 	// running; Reused the steps before From whose outputs came from an
 	// earlier run (ReusedFrom). From is where a run from a node started.
@@ -345,6 +349,15 @@ type NodeStat struct {
 	Attempts   int    `json:"attempts"`
 	Failures   int    `json:"failures"`
 	Result     string `json:"result"` // of the last execution: ok, ok_after_retry, skipped, failed, handled, aborted, canceled, disabled, pinned, reused
+}
+
+// EdgeCount is an edge of the workflow (by its ends and label, as the
+// document has it) and how many times a run took it.
+type EdgeCount struct {
+	From   string               `json:"from"`
+	To     string               `json:"to"`
+	Output *workflow.EdgeOutput `json:"output,omitempty"`
+	Taken  int                  `json:"taken"`
 }
 
 // GoalCheckKey names the workflow's goal check in events and escalations;

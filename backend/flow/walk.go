@@ -172,6 +172,8 @@ type Walk struct {
 	done      map[string]bool
 	stats     map[string]*NodeStat
 	order     []string
+	taken     map[*workflow.Edge]int // edge (Graph.Out's) → times taken
+	edgeOrder []*workflow.Edge
 	sum       Summary
 	warnings  []string
 	verdict   *Verdict
@@ -201,7 +203,7 @@ func New(w *workflow.Workflow, cfg Config) (*Walk, error) {
 	}
 	m := &Walk{cfg: cfg, w: w, g: g, start: start, rand: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
 		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
-		stats: map[string]*NodeStat{}, sum: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}}}
+		stats: map[string]*NodeStat{}, taken: map[*workflow.Edge]int{}, sum: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}}}
 	for i := range w.Nodes {
 		m.vars[w.Nodes[i].Key] = map[string]any{} // not run yet: fields read as nil
 	}
@@ -352,6 +354,29 @@ func (m *Walk) noteStat(n *workflow.Node, result string, attempts, failures int)
 
 func (m *Walk) move(next *workflow.Node) { m.prev, m.cur = m.cur, next }
 
+// take follows the edge e (nil ends the path) and counts it: the one
+// place a run's edge counts (Summary.Edges) come from.
+func (m *Walk) take(e *workflow.Edge) {
+	if e == nil {
+		m.move(nil)
+		return
+	}
+	if m.taken[e] == 0 {
+		m.edgeOrder = append(m.edgeOrder, e)
+	}
+	m.taken[e]++
+	m.move(m.g.ByID[e.To])
+}
+
+// Edges are the edges taken so far and how often, in first-taken order.
+func (m *Walk) Edges() []EdgeCount {
+	out := make([]EdgeCount, 0, len(m.edgeOrder))
+	for _, e := range m.edgeOrder {
+		out = append(out, EdgeCount{From: e.From, To: e.To, Output: e.Output, Taken: m.taken[e]})
+	}
+	return out
+}
+
 // advance walks from m.cur until it needs the engine or the path ends;
 // a run canceled (the engine's last word) stops before the next node.
 func (m *Walk) advance() Command {
@@ -372,11 +397,11 @@ func (m *Walk) advance() Command {
 			} else {
 				return m.startStep(cur)
 			}
-			m.move(m.g.Next(cur.ID))
+			m.take(m.g.NextEdge(cur.ID))
 		case cur.Type == workflow.TypeIf:
 			if !cur.IsEnabled() {
 				m.emit(Event{Type: EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(workflow.OutIfTrue), Message: "disabled: passed through on IfTrue"})
-				m.move(m.g.Branch(cur.ID, workflow.OutIfTrue, ""))
+				m.take(m.g.BranchEdge(cur.ID, workflow.OutIfTrue, ""))
 				continue
 			}
 			m.sum.Ran++
@@ -386,14 +411,14 @@ func (m *Walk) advance() Command {
 					taken = workflow.OutIfFalse
 				}
 				m.emit(Event{Type: EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(taken), Condition: cur.Params.Condition})
-				m.move(m.g.Branch(cur.ID, taken, ""))
+				m.take(m.g.BranchEdge(cur.ID, taken, ""))
 				return m.advance()
 			})
 		case cur.Type == workflow.TypeSwitch:
 			if !cur.IsEnabled() {
-				if d := m.g.Branch(cur.ID, workflow.OutSwitchDefault, ""); d != nil {
+				if d := m.g.BranchEdge(cur.ID, workflow.OutSwitchDefault, ""); d != nil {
 					m.emit(Event{Type: EvBranchEvaluated, NodeID: cur.ID, NodeKey: cur.Key, NodeName: cur.Name, Branch: string(workflow.OutSwitchDefault), Message: "disabled: passed through on the default branch"})
-					m.move(d)
+					m.take(d)
 				} else {
 					m.Warn(cur, fmt.Sprintf("Switch %q is disabled and has no default branch: this path ends here", cur.Label()))
 					m.move(nil)
@@ -407,7 +432,11 @@ func (m *Walk) advance() Command {
 				return c
 			}
 		case cur.Type == workflow.TypeEndLoop:
-			m.move(m.g.ByID[cur.Params.LoopID])
+			if e := m.g.NextEdge(cur.ID); e != nil && e.To == cur.Params.LoopID {
+				m.take(e) // the jump back, drawn as an edge: it counts too
+			} else {
+				m.move(m.g.ByID[cur.Params.LoopID])
+			}
 		default:
 			return m.finish(&Result{Outcome: OutcomeFailed, Error: fmt.Sprintf("%s has the unknown type %q", cur.Label(), cur.Type), StoppedAt: Ref(cur)})
 		}
@@ -443,13 +472,13 @@ func (m *Walk) switchCase(n *workflow.Node, i int) Command {
 				return m.switchCase(n, i+1)
 			}
 			m.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: c.Name, Condition: c.Condition})
-			m.move(m.g.Branch(n.ID, workflow.OutSwitchCase, c.Name))
+			m.take(m.g.BranchEdge(n.ID, workflow.OutSwitchCase, c.Name))
 			return m.advance()
 		})
 	}
-	if d := m.g.Branch(n.ID, workflow.OutSwitchDefault, ""); d != nil {
+	if d := m.g.BranchEdge(n.ID, workflow.OutSwitchDefault, ""); d != nil {
 		m.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutSwitchDefault)})
-		m.move(d)
+		m.take(d)
 	} else {
 		m.Warn(n, fmt.Sprintf("no case of Switch %q matched and it has no default branch: this path ends here", n.Label()))
 		m.move(nil)
@@ -476,7 +505,7 @@ func (m *Walk) loop(n *workflow.Node) (Command, bool) {
 	i := m.iter[n.ID]
 	ended := func() {
 		m.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutLoopDone), Iteration: i, Message: fmt.Sprintf("max_iterations %d reached", max)})
-		m.move(m.g.Branch(n.ID, workflow.OutLoopDone, ""))
+		m.take(m.g.BranchEdge(n.ID, workflow.OutLoopDone, ""))
 	}
 	cond := n.Params.ExitCondition
 	if strings.TrimSpace(cond) == "" || !n.IsEnabled() {
@@ -491,7 +520,7 @@ func (m *Walk) loop(n *workflow.Node) (Command, bool) {
 		switch {
 		case ok:
 			m.emit(Event{Type: EvBranchEvaluated, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Branch: string(workflow.OutLoopDone), Condition: cond, Iteration: i})
-			m.move(m.g.Branch(n.ID, workflow.OutLoopDone, ""))
+			m.take(m.g.BranchEdge(n.ID, workflow.OutLoopDone, ""))
 		case i >= max:
 			m.Warn(n, fmt.Sprintf("Loop %q stopped at its max_iterations (%d) before its exit condition `%s` became true", n.Label(), max, cond))
 			ended()
@@ -513,7 +542,7 @@ func (m *Walk) body(n *workflow.Node, i, max int) {
 	}
 	m.setVar(n, map[string]any{"iteration": i, "max_iterations": max})
 	m.emit(Event{Type: EvLoopIteration, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Iteration: i, Branch: string(workflow.OutLoopBody)})
-	m.move(m.g.Branch(n.ID, workflow.OutLoopBody, ""))
+	m.take(m.g.BranchEdge(n.ID, workflow.OutLoopBody, ""))
 }
 
 // finish ends the run with res: the rest of the Result comes from the
@@ -524,6 +553,7 @@ func (m *Walk) finish(res *Result) Command {
 	res.Inputs = inputs.Shown(m.w.Inputs, m.cfg.Inputs)
 	m.sum.DurationMs = m.now.Sub(m.started).Milliseconds()
 	m.sum.Details = m.Details()
+	m.sum.Edges = m.Edges()
 	res.Summary = m.sum
 	res.Warnings = slices.Clone(m.warnings)
 	if res.Verdict == nil {
@@ -827,7 +857,7 @@ func (m *Walk) attempted(s *stepRun, in Input) Command {
 		}
 		m.countExecution(n, result, attempt, len(s.failures))
 		m.emit(Event{Type: EvNodeFinished, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusOK, Attempt: attempt, DurationMs: m.now.Sub(s.started).Milliseconds()})
-		m.move(m.g.Next(n.ID))
+		m.take(m.g.NextEdge(n.ID))
 		return m.advance()
 	}
 	if in.Canceled {
@@ -858,11 +888,11 @@ func (m *Walk) attempted(s *stepRun, in Input) Command {
 
 	if mode := n.ErrorMode(); mode != workflow.OnErrorStop {
 		m.handleFailure(n, mode, s.outputs, fr, attempt, len(s.failures))
-		next := m.g.Next(n.ID)
+		next := m.g.NextEdge(n.ID)
 		if mode == workflow.OnErrorBranch {
-			next = m.g.Branch(n.ID, workflow.OutError, "")
+			next = m.g.BranchEdge(n.ID, workflow.OutError, "")
 		}
-		m.move(next)
+		m.take(next)
 		return m.advance()
 	}
 	reason := "max_attempts"
@@ -948,7 +978,7 @@ func (m *Walk) stepAnswered(s *stepRun, resp Response) Command {
 			}
 			m.Warn(n, fmt.Sprintf("%s was skipped; %s read its outputs and may fail or take another branch", n.Label(), strings.Join(names, ", ")))
 		}
-		m.move(m.g.Next(n.ID))
+		m.take(m.g.NextEdge(n.ID))
 		return m.advance()
 	}
 	s.lastResponse = "user_retry"

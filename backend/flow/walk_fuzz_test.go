@@ -149,6 +149,7 @@ func FuzzWalk(f *testing.F) {
 				t.Fatalf("summary row for %s, which never finished", d.ID)
 			}
 		}
+		checkEdgeCounts(t, w, evs, res.Summary)
 		// The same choices walk the same way: deterministic, as a
 		// Temporal replay needs.
 		again, res2 := drive(t, w, &byteSource{b: choices}, pinned)
