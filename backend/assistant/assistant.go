@@ -316,9 +316,10 @@ func Chat(ctx context.Context, client llm.Client, req Request, cfg Config) (*Res
 }
 
 // check plays the test cases (Config.Check) against a change that is
-// usable as it is; what it found stays with the outcome.
+// usable as it is (with max_repair_attempts 0, one that was read: the
+// check validates before it plays); what it found stays with the outcome.
 func (r *run) check(ctx context.Context, o *outcome) reask.Checked {
-	if r.cfg.Check == nil || !o.validated || !o.ok() || o.merged == nil {
+	if r.cfg.Check == nil || !o.ok() || o.merged == nil {
 		return reask.Checked{}
 	}
 	c := r.cfg.Check(ctx, o.merged)

@@ -123,7 +123,7 @@ func (l *loop) run(ctx context.Context) (Result, error) {
 // check plays the test cases (Config.Check) against a reply that is
 // usable as it is; what it found stays with the outcome.
 func (l *loop) check(ctx context.Context, o *outcome) reask.Checked {
-	if l.cfg.Check == nil || !l.validate || !o.ok() {
+	if l.cfg.Check == nil || !o.ok() { // unvalidated (max_repair_attempts 0): the check validates first
 		return reask.Checked{}
 	}
 	wf := o.wf

@@ -32,11 +32,14 @@ func proposalCases() string {
 
 // proposalService is a service whose model is srv, and the workflow's
 // file (with its cases unless noCases).
-func proposalService(t *testing.T, srv *llmtest.Server, noCases bool) (*Service, string, *workflow.Workflow) {
+func proposalService(t *testing.T, srv *llmtest.Server, noCases bool, repairs ...int) (*Service, string, *workflow.Workflow) {
 	t.Helper()
 	st := settings.Defaults()
 	st.LLM.BaseURL, st.LLM.Model = srv.URL, "m"
 	st.MaxRepairAttempts = 3
+	if len(repairs) > 0 {
+		st.MaxRepairAttempts = repairs[0]
+	}
 	s := testService(t, func(d *Deps) {
 		d.Settings = func() (settings.Settings, []string, error) { return st, nil, nil }
 		d.ListTools = nil
@@ -214,5 +217,19 @@ func TestChatProposalDoesNotAskAboutACaseThatErredBefore(t *testing.T) {
 	}
 	if d := strings.Join(res.Tests.Cases[0].Differences, "\n"); !strings.Contains(d, "errs before the change too") {
 		t.Errorf("differences %q; want it said the case erred before", d)
+	}
+}
+
+// With max_repair_attempts 0 (one call, not validated) the cases are
+// still played and shown; nothing is asked again.
+func TestChatProposalUnvalidatedStillShowsTheTests(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.Reply(byePatch)))
+	s, path, w := proposalService(t, srv, false, 0)
+	res, err := s.Chat(context.Background(), ChatRequest{Workflow: w, Path: path, Message: "say bye"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Calls() != 1 || res.Tests == nil || res.Tests.Line != "tests: 0 of 3 pass (3 errors)" || !res.Tests.Cases[0].Errored {
+		t.Errorf("%d calls, tests %+v; want one call, the errors shown", srv.Calls(), res.Tests)
 	}
 }
