@@ -233,3 +233,20 @@ func TestChatProposalUnvalidatedStillShowsTheTests(t *testing.T) {
 		t.Errorf("%d calls, tests %+v; want one call, the errors shown", srv.Calls(), res.Tests)
 	}
 }
+
+// A case file that cannot be used is said in the review, never asked
+// about: the model did not write it.
+func TestChatProposalWithAnUnusableCaseFileSaysSo(t *testing.T) {
+	srv := llmtest.Start(t, llmtest.WithDefault(llmtest.Reply(byePatch)))
+	s, path, w := proposalService(t, srv, true)
+	if err := os.WriteFile(testcase.PathFor(path), []byte(`{"cases": [`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Chat(context.Background(), ChatRequest{Workflow: w, Path: path, Message: "say bye"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if srv.Calls() != 1 || res.Tests == nil || res.Tests.Error == "" || !strings.HasPrefix(res.Tests.Line, "tests: not played: ") {
+		t.Errorf("%d calls, tests %+v; want one call, the case file's error shown", srv.Calls(), res.Tests)
+	}
+}
