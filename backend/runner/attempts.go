@@ -3,10 +3,8 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"sync"
 
-	"github.com/weft-dev/weft/backend/atomicfile"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/render"
 	"github.com/weft-dev/weft/backend/workflow"
@@ -46,10 +44,12 @@ type AttemptRecord struct {
 // attemptLog holds the attempts of a run until its end, when they are
 // written with every secret the run learned by then hidden (a value read
 // early may turn out to be a credential only when a later step sends it).
+// Each is held encoded, so most are written as they are: only a line a
+// secret was hidden in is encoded again.
 type attemptLog struct {
-	mu   sync.Mutex
-	recs []AttemptRecord
-	size int64
+	mu    sync.Mutex
+	lines [][]byte
+	size  int64
 }
 
 // keepAttempt adds an attempt to the record, when the run keeps one.
@@ -68,13 +68,14 @@ func (r *run) keepAttempt(n *workflow.Node, attempt int, args, out map[string]an
 	if f != nil {
 		rec.Error = f.Error // redacted where it is made
 	}
-	b, _ := json.Marshal(rec)
-	if a.size+int64(len(b)) > MaxAttemptsBytes {
+	b, err := json.Marshal(rec)
+	if err != nil || a.size+int64(len(b)) > MaxAttemptsBytes {
 		rec.Arguments, rec.Outputs, rec.Cut = nil, nil, true
+		b, _ = json.Marshal(rec)
 	} else {
 		a.size += int64(len(b))
 	}
-	a.recs = append(a.recs, rec)
+	a.lines = append(a.lines, b)
 }
 
 // writeAttempts writes the attempts record, hiding the run's secrets.
@@ -86,20 +87,33 @@ func (r *run) writeAttempts() error {
 		return nil
 	}
 	var buf bytes.Buffer
-	for _, rec := range a.recs {
-		var red1, red2 bool
-		rec.Arguments, red1 = r.hidden(rec.Arguments)
-		rec.Outputs, red2 = r.hidden(rec.Outputs)
-		rec.Redacted = red1 || red2
-		b, err := json.Marshal(rec)
-		if err != nil {
-			return err
+	for _, b := range a.lines {
+		if !bytes.Equal(r.red.Bytes(b), b) {
+			var err error
+			if b, err = r.hiddenLine(b); err != nil {
+				return err
+			}
 		}
 		buf.Write(b)
 		buf.WriteByte('\n')
 	}
-	a.recs = nil
-	return atomicfile.WriteFile(filepath.Join(r.log.dir, AttemptsFile), buf.Bytes(), runFileMode)
+	a.lines = nil
+	return r.log.put(AttemptsFile, buf.Bytes(), runFileMode, false)
+}
+
+// hiddenLine is the record b with the run's secrets hidden in its values
+// (the line's redaction differs from it), marked Redacted; values whose hiding broke
+// the JSON are left out.
+func (r *run) hiddenLine(b []byte) ([]byte, error) {
+	var rec AttemptRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, err
+	}
+	var red1, red2 bool
+	rec.Arguments, red1 = r.hidden(rec.Arguments)
+	rec.Outputs, red2 = r.hidden(rec.Outputs)
+	rec.Redacted = red1 || red2
+	return json.Marshal(rec)
 }
 
 // hidden is x with the run's secrets hidden, and whether one was.

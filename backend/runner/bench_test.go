@@ -44,8 +44,8 @@ func BenchmarkLoopOverhead(b *testing.B) {
 }
 
 // BenchmarkRunFixedCost is one run of a one-node workflow: validation, the
-// run folder (events, retry log, workflow copy and summary, written
-// atomically with fsync) and pruning old runs.
+// run folder (events, workflow copy and summary, only the summary synced)
+// and pruning old runs.
 func BenchmarkRunFixedCost(b *testing.B) {
 	w := parse(b, `"nodes":[{"id":"g","key":"say","type":"Tool","params":{"tool":"log","arguments":{"message":"hi"}}}],"edges":[]`)
 	dir := b.TempDir()
@@ -56,5 +56,35 @@ func BenchmarkRunFixedCost(b *testing.B) {
 		if res, err := rn.Run(context.Background(), w); err != nil || res.Outcome != OutcomeSucceeded {
 			b.Fatalf("%v %+v", err, res)
 		}
+	}
+}
+
+// BenchmarkRunThreeLogSteps is one whole run of a workflow of three log
+// steps as weft serve's trigger starts it (the attempts record kept, the
+// default retention of runs, so pruning runs each time): what the run
+// folder costs per run, which decides how many webhook runs a second a
+// machine holds (docs/benchmarks.md):
+//
+//	go test -run '^$' -bench RunThreeLogSteps -benchtime 2000x ./backend/runner
+func BenchmarkRunThreeLogSteps(b *testing.B) {
+	w := parse(b, `"nodes":[`+
+		`{"id":"a","key":"one","type":"Tool","params":{"tool":"log","arguments":{"message":"one"}}},`+
+		`{"id":"b","key":"two","type":"Tool","params":{"tool":"log","arguments":{"message":"two"}}},`+
+		`{"id":"c","key":"three","type":"Tool","params":{"tool":"log","arguments":{"message":"three"}}}],`+
+		`"edges":[{"from":"a","to":"b"},{"from":"b","to":"c"}]`)
+	dir := b.TempDir()
+	rn := New(Options{Settings: settings.Defaults(), Dir: dir, RunsDir: filepath.Join(dir, "runs"), KeepAttempts: true, Source: RunByTrigger,
+		Patterns: &failure.PatternStore{Path: filepath.Join(dir, "patterns.jsonl")}})
+	b.ReportAllocs()
+	cpu0 := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if res, err := rn.Run(context.Background(), w); err != nil || res.Outcome != OutcomeSucceeded {
+			b.Fatalf("%v %+v", err, res)
+		}
+	}
+	// The process's user + system time: the wall time is mostly waiting
+	// on the disk, which a shared machine makes vary tenfold.
+	if c := cpuTime(); c > 0 {
+		b.ReportMetric(float64((c-cpu0).Nanoseconds())/float64(b.N), "cpu-ns/run")
 	}
 }

@@ -2,11 +2,14 @@ package runner
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/weft-dev/weft/backend/flow"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,8 +27,16 @@ import (
 
 // Run folders: $XDG_DATA_HOME/weft/runs/<id> for unsaved workflows, or
 // .weft/runs/<id> beside a saved one. Each holds events.jsonl (every
-// event), retry.log (seed 003's readable retry trail), workflow.json (what
-// ran, with any fixes applied) and summary.json (written last).
+// event), retry.log (seed 003's readable retry trail, made by the first
+// retry line), workflow.json (what ran, with any fixes applied) and
+// summary.json (written last).
+//
+// A run folder is cheap by construction, since triggers start many runs a
+// second: a new folder is the run's alone, so its files are created
+// outright (no temp-file litter scan, no link resolving), each file is
+// written once through one buffer, and only summary.json is synced to disk
+// (once, before it is renamed into place: after a power cut it is whole or
+// absent; a log may lose its tail, which readers already skip, torn.go).
 //
 // Run folders are readable by their owner only (0700, files 0600): their
 // events quote command output and request bodies. The workflow copy keeps
@@ -101,33 +112,121 @@ type runLog struct {
 	retryWritten int64
 	retryCapped  bool
 	lastFlush    time.Time
-	retry        *os.File
+	// retry is opened by the first retry line (a run without one has no
+	// retry.log).
+	retry *os.File
+	// fresh: this run made the folder, so no file in it exists yet
+	// (openRunLog); else the files are appended to and replaced as any
+	// file of the user's is.
+	fresh bool
+	// workflowCopy is workflow.json as last written (writeWorkflow).
+	workflowCopy []byte
 	err          error // first write error, reported once as a warning
 }
 
 func openRunLog(dir, runID string, onEvent func(Event), now func() time.Time, red *redact.Redactor) (*runLog, error) {
-	// New parents (.weft/runs) are private too; existing ones are the
-	// user's to set.
-	if err := os.MkdirAll(dir, runDirMode); err != nil {
-		return nil, fmt.Errorf("create run folder %s: %w", dir, err)
-	}
-	if err := weftdir.IgnoreInGit(dir); err != nil {
+	fresh, err := makeRunDir(dir)
+	if err != nil {
 		return nil, err
 	}
-	if err := os.Chmod(dir, runDirMode); err != nil {
-		return nil, fmt.Errorf("make run folder %s private: %w", dir, err)
-	}
-	ev, err := openAppend(filepath.Join(dir, eventsFile))
-	if err != nil {
+	l := &runLog{runID: runID, dir: dir, onEvent: onEvent, now: now, red: red, workflowMode: runFileMode,
+		fresh: fresh, lastFlush: now(), maxBytes: DefaultMaxLogBytes, thin: map[string]bool{}}
+	if l.events, err = l.openLog(eventsFile); err != nil {
 		return nil, fmt.Errorf("create run log: %w", err)
 	}
-	rl, err := openAppend(filepath.Join(dir, retryLogFile))
-	if err != nil {
-		ev.Close()
-		return nil, fmt.Errorf("create retry log: %w", err)
+	l.ew = bufio.NewWriterSize(l.events, 64<<10)
+	return l, nil
+}
+
+// makeRunDir creates the run folder, private, and says whether it made it
+// (fresh) or found it. New parents (.weft/runs) are private too; existing
+// ones are the user's to set.
+func makeRunDir(dir string) (fresh bool, err error) {
+	err = os.Mkdir(dir, runDirMode)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(dir), runDirMode); err == nil {
+			err = os.Mkdir(dir, runDirMode)
+		}
 	}
-	return &runLog{runID: runID, dir: dir, onEvent: onEvent, now: now, red: red, workflowMode: runFileMode,
-		events: ev, ew: bufio.NewWriterSize(ev, 64<<10), retry: rl, lastFlush: now(), maxBytes: DefaultMaxLogBytes, thin: map[string]bool{}}, nil
+	fresh = err == nil
+	if errors.Is(err, fs.ErrExist) {
+		if st, serr := os.Stat(dir); serr == nil && st.IsDir() {
+			err = os.Chmod(dir, runDirMode)
+			if err != nil {
+				return false, fmt.Errorf("make run folder %s private: %w", dir, err)
+			}
+		}
+	}
+	if err != nil {
+		return false, fmt.Errorf("create run folder %s: %w", dir, err)
+	}
+	if err := weftdir.IgnoreInGit(dir); err != nil {
+		return false, err
+	}
+	return fresh, nil
+}
+
+// openLog opens a log of the run folder for appending: created outright in
+// a fresh folder, else repaired and appended to (torn.go).
+func (l *runLog) openLog(name string) (*os.File, error) {
+	p := filepath.Join(l.dir, name)
+	if l.fresh {
+		return os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, runFileMode)
+	}
+	return openAppend(p)
+}
+
+// put writes a whole file of the run folder. In a fresh folder a file
+// not written yet is created outright (each create costs: the folder holds
+// as few as it can), and a durable one (summary.json, whose presence says
+// the run ended) goes through a temp file, synced, then renamed, so no
+// reader sees half of it and a power cut leaves it whole or absent. A
+// file written before (a fixed workflow's copy), or any in a folder the
+// run found, is replaced atomically as any file of the user's
+// (atomicfile).
+func (l *runLog) put(name string, data []byte, mode os.FileMode, durable bool) (err error) {
+	p := filepath.Join(l.dir, name)
+	if !l.fresh {
+		return atomicfile.WriteFile(p, data, mode)
+	}
+	tmp := p
+	if durable {
+		tmp = filepath.Join(l.dir, "."+name+".tmp")
+	}
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
+	if errors.Is(err, fs.ErrExist) {
+		return atomicfile.WriteFile(p, data, mode)
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	// The umask may have taken bits off mode (a 0640 workflow's copy).
+	if err = f.Chmod(mode); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if durable {
+		if err = f.Sync(); err != nil {
+			return fmt.Errorf("sync %s: %w", p, err)
+		}
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", p, err)
+	}
+	if tmp != p {
+		if err = os.Rename(tmp, p); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+	}
+	return nil
 }
 
 // forWorkflow notes the workflow's file (path, "" when unsaved): its mode
@@ -145,7 +244,13 @@ func (l *runLog) forWorkflow(path string) {
 // writeSummary writes summary.json (written last: its presence says the
 // run ended).
 func (l *runLog) writeSummary(res *Result, w *workflow.Workflow) error {
-	return l.writeJSON(summaryFile, summaryDoc(res, w, l.workflowFile))
+	b, err := json.MarshalIndent(summaryDoc(res, w, l.workflowFile), "", "  ")
+	if err != nil {
+		return err
+	}
+	// Its values are redacted already (the Result); the bytes are checked
+	// again in case a secret reached a field nothing redacts.
+	return l.put(summaryFile, append(l.red.Bytes(b), '\n'), runFileMode, true)
 }
 
 // workflowMode is the permission of the workflow file, for its copy; an
@@ -255,9 +360,6 @@ func (l *runLog) flushLocked() {
 // file is a view of the events, so every engine's run folder has it.
 // Called with l.mu held; e is redacted.
 func (l *runLog) retryLine(e *Event) {
-	if l.retry == nil {
-		return
-	}
 	key := e.NodeKey
 	switch e.Type {
 	case EvFailure:
@@ -316,6 +418,17 @@ func (l *runLog) retryfLocked(key, format string, args ...any) {
 		line = fmt.Sprintf("[%s] [RETRY] [-] retry.log reached %s; later retries are in events.jsonl only\n", l.now().UTC().Format(time.RFC3339), sizeText(l.maxBytes))
 	}
 	l.retryWritten += int64(len(line))
+	if l.retry == nil {
+		f, err := l.openLog(retryLogFile)
+		if err != nil {
+			if l.err == nil {
+				l.err = fmt.Errorf("create retry log: %w", err)
+			}
+			l.retryCapped = true // said once; the events keep the retries
+			return
+		}
+		l.retry = f
+	}
 	if _, err := l.retry.WriteString(line); err != nil && l.err == nil {
 		l.err = err
 	}
@@ -328,35 +441,37 @@ func sizeText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// writeJSON writes a redacted file of the run folder. Its values are
-// redacted already (the Result); the bytes are checked again in case a
-// secret reached a field nothing redacts.
-func (l *runLog) writeJSON(name string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(filepath.Join(l.dir, name), append(l.red.Bytes(b), '\n'), runFileMode)
-}
-
 // writeWorkflow writes the workflow copy, unredacted (it is what ran and
-// can be run again) and with the workflow file's mode.
+// can be run again) and with the workflow file's mode; again at the end
+// only when the run changed the workflow (a fix applied).
 func (l *runLog) writeWorkflow(w *workflow.Workflow) error {
 	b, err := json.MarshalIndent(w, "", "  ")
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(l.dir, workflowFile), append(b, '\n'), l.workflowMode)
+	b = append(b, '\n')
+	if bytes.Equal(b, l.workflowCopy) {
+		return nil
+	}
+	if err := l.put(workflowFile, b, l.workflowMode, false); err != nil {
+		return err
+	}
+	l.workflowCopy = b
+	return nil
 }
 
 func (l *runLog) close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.flushLocked()
-	e1 := l.events.Sync()
-	e2 := l.events.Close()
-	e3 := l.retry.Close()
-	for _, e := range []error{l.err, e1, e2, e3} {
+	var e2, e3 error
+	if l.events != nil {
+		e2 = l.events.Close()
+	}
+	if l.retry != nil {
+		e3 = l.retry.Close()
+	}
+	for _, e := range []error{l.err, e2, e3} {
 		if e != nil {
 			return e
 		}
@@ -368,7 +483,15 @@ func (l *runLog) close() error {
 // most keep remain (the current one included). Folders of runs that may
 // still be going (no summary.json, touched within the last day) are left
 // alone, as is anything not named like a run.
+//
+// Every run calls it, so it lists runsDir only when the folder's link
+// count does not already say it holds at most keep folders.
 func pruneRuns(runsDir, current string, keep int, now time.Time) error {
+	if st, err := os.Stat(runsDir); err == nil {
+		if n, ok := subdirCount(st); ok && n <= keep {
+			return nil
+		}
+	}
 	ents, err := os.ReadDir(runsDir)
 	if err != nil {
 		return err
