@@ -102,6 +102,8 @@ export type Escalation = flow.Escalation;
 export type RunEscalation = service.Escalation;
 export type NodeRef = flow.NodeRef;
 export type NodeStat = flow.NodeStat;
+/** how often a run took an edge (Summary.edges) */
+export type EdgeCount = flow.EdgeCount;
 export type RunSummary = flow.Summary;
 /** One "run:event". */
 export type RunEvent = flow.Event;

@@ -20,6 +20,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type
 import { checkConnection } from '../graph/connect';
 import { removeElements, type NodeSpec } from '../graph/edit';
 import { LARGE_WORKFLOW } from '../graph/startView';
+import { withRunCounts } from '../graph/runEdges';
 import { LOW_DETAIL_ZOOM, NODE_WIDTH, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import { useStore } from '../store';
 import { canvasBridge, fitViewport, PALETTE_MIME, startViewport } from './canvasBridge';
@@ -111,7 +112,11 @@ function CanvasInner() {
   const triggers = useStore((s) => (s.previewNodes ? undefined : s.doc?.triggers));
   const trig = useMemo(() => triggerFlow(triggers ? useStore.getState().doc : null, nodes), [triggers, nodes, edges]); // eslint-disable-line react-hooks/exhaustive-deps
   const canvasNodes = useMemo(() => (trig.nodes.length ? ([...trig.nodes, ...nodes] as unknown as WeftFlowNode[]) : nodes), [trig, nodes]);
-  const canvasEdges = useMemo(() => (trig.edges.length ? ([...trig.edges, ...edges] as WeftFlowEdge[]) : edges), [trig, edges]);
+  // After a run: each edge's count and, on hover, what crossed it (not over a preview).
+  const edgeRun = useStore((s) => (s.previewNodes ? null : s.edgeRun));
+  const runRecords = useStore((s) => (s.edgeRun ? s.nodeData.records : null));
+  const stepEdges = useMemo(() => withRunCounts(edges, edgeRun, runRecords), [edges, edgeRun, runRecords]);
+  const canvasEdges = useMemo(() => (trig.edges.length ? ([...trig.edges, ...stepEdges] as WeftFlowEdge[]) : stepEdges), [trig, stepEdges]);
   const onNodesChange = useCallback(
     (changes: Parameters<typeof onStepsChange>[0]) => onStepsChange(changes.filter((c) => !('id' in c && isTriggerId(c.id)))),
     [onStepsChange],

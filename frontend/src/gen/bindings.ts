@@ -434,6 +434,17 @@ export namespace flow {
   export type Action = 'retry' | 'skip' | 'abort' | 'fix' | 'replan';
 
   /**
+   * EdgeCount is an edge of the workflow (by its ends and label, as the
+   * document has it) and how many times a run took it.
+   */
+  export interface EdgeCount {
+    from: string;
+    to: string;
+    output?: workflow.EdgeOutput;
+    taken: number;
+  }
+
+  /**
    * Escalation is what the runner asks the user when automated recovery is
    * exhausted or cannot help (seed 003's escalation message). The run is held
    * until the handler answers.
@@ -617,6 +628,12 @@ export namespace flow {
     categories: Record<string, number> | null;
     /** Details has one row per step node that ran, in first-run order. */
     details: flow.NodeStat[] | null;
+    /**
+     * Edges are the edges the walk took and how often (each loop
+     * iteration counts), in first-taken order; an edge not listed was
+     * not taken. The editor draws the counts on the canvas.
+     */
+    edges?: flow.EdgeCount[];
     duration_ms: number;
     /**
      * Pinned counts the step executions that used pinned data instead of

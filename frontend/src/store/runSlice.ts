@@ -6,6 +6,7 @@
 // components/run/runActions.ts.
 import { outcomeLabel, verdictText } from '../components/run/format';
 import { emptyNodeData, foldNodeData, type NodeData } from './nodeData';
+import { edgeKey } from '../graph/edit';
 import type { StateCreator } from 'zustand';
 import type {
   GoingRun,
@@ -18,6 +19,7 @@ import type {
   RunReplan,
   RunLink,
   ApprovalStep,
+  EdgeCount,
   InputField,
   InputProblem,
   WorkflowNode,
@@ -98,6 +100,9 @@ export interface RunSlice {
   nodeRun: Record<string, NodeRunState>;
   /** per node: each attempt's arguments, outputs and failure (the inspector's run data) */
   nodeData: NodeData;
+  /** after a run: how often it took each edge, by edgeKey (Go's walk counts
+   * them: run_finished's summary.edges); an edge not in it was not taken */
+  edgeRun: Record<string, number> | null;
   /** each node's signature when the run started: a node that differs now is stale */
   runSnapshot: Record<string, string> | null;
   runLog: RunLogEntry[];
@@ -295,6 +300,16 @@ export function visibleLog(log: RunLogEntry[], filter: LogFilter, query: string)
   });
 }
 
+/** edgeCounts indexes a run summary's edge counts by edgeKey. */
+export function edgeCounts(edges: EdgeCount[] | undefined): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const e of edges ?? []) {
+    const k = edgeKey({ from: e.from, to: e.to, output: e.output });
+    out[k] = (out[k] ?? 0) + e.taken;
+  }
+  return out;
+}
+
 /** settle marks the nodes a finished run left running: done when it succeeded, else canceled. */
 function settle(nodeRun: Record<string, NodeRunState>, outcome: string | undefined): Record<string, NodeRunState> {
   let changed = false;
@@ -325,6 +340,7 @@ function fresh(): Partial<RunSlice> {
     runId: null,
     nodeRun: {},
     nodeData: emptyNodeData(),
+    edgeRun: null,
     runSnapshot: null,
     runLog: [],
     runLogDropped: 0,
@@ -347,6 +363,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
   runWorkflowId: null,
   nodeRun: {},
   nodeData: emptyNodeData(),
+  edgeRun: null,
   runSnapshot: null,
   runLog: [],
   runLogDropped: 0,
@@ -397,6 +414,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
     let runId = s.runId;
     let phase = s.runPhase;
     let nodeRun = s.nodeRun;
+    let edgeRun = s.edgeRun;
     let copied = false;
     const entries: RunLogEntry[] = [];
     for (const e of events) {
@@ -406,6 +424,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
           nodeRun = {};
           copied = true;
         }
+        edgeRun = null;
         runId = e.run_id ?? null;
         if (phase === 'starting' || phase === 'idle' || phase === 'finished') phase = 'running';
       } else if (runId && e.run_id && e.run_id !== runId) {
@@ -419,7 +438,10 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
         }
         nodeRun[e.node_id] = next;
       }
-      if (e.type === 'run_finished') nodeRun = settle(nodeRun, e.outcome);
+      if (e.type === 'run_finished') {
+        nodeRun = settle(nodeRun, e.outcome);
+        edgeRun = edgeCounts(e.summary?.edges);
+      }
       entries.push(logEntryFor(e));
     }
     let log = entries.length ? [...s.runLog, ...entries] : s.runLog;
@@ -428,7 +450,7 @@ export const createRunSlice: StateCreator<StoreState, [], [], RunSlice> = (set, 
       dropped += log.length - MAX_LOG;
       log = log.slice(log.length - MAX_LOG);
     }
-    set({ runId, runPhase: phase, nodeRun, nodeData: foldNodeData(s.nodeData, events), runLog: log, runLogDropped: dropped });
+    set({ runId, runPhase: phase, nodeRun, edgeRun, nodeData: foldNodeData(s.nodeData, events), runLog: log, runLogDropped: dropped });
   },
 
   setRunEscalation(e) {
