@@ -67,6 +67,9 @@ func (c *cli) printDryStep(n int, s testcase.DryStep) {
 	switch {
 	case s.Branch != "":
 		line := fmt.Sprintf("%3d. %s → %s", n, name, s.Branch)
+		if s.Iteration > 0 {
+			line += fmt.Sprintf(" (iteration %d)", s.Iteration)
+		}
 		if s.Condition != "" {
 			line += fmt.Sprintf("  [%s]", s.Condition)
 		}

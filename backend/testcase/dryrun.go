@@ -209,7 +209,10 @@ func (d *dryEffects) event(e runner.Event) {
 	switch e.Type {
 	case runner.EvNodeStarted:
 		add(DryStep{Tool: e.Tool})
-	case runner.EvBranchEvaluated:
+	case runner.EvBranchEvaluated, runner.EvLoopIteration: // a loop's body starting is its branch too
+		if e.Type == runner.EvLoopIteration && e.Message != "" {
+			return // the run log's note that it thins from here: the iteration's own event follows
+		}
 		add(DryStep{Branch: e.Branch, Condition: e.Condition, Iteration: e.Iteration, Message: e.Message})
 	case runner.EvNodeSkipped:
 		add(DryStep{Status: e.Status, Message: e.Message})
