@@ -57,15 +57,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	pinned := fs.Bool("pinned", false, "use the workflow's pinned data instead of running those steps (a development run; by default they run for real)")
 	source := fs.String("source", string(runner.RunByPerson), "who starts the run, recorded with it: manual, or schedule (the scheduled command says so)")
 	requireSHA := fs.String("require-sha256", "", "run FILE only if its bytes have this SHA-256 (`HEX`: the content approved when its schedule was made); other content runs nothing and is logged as needs_review")
-	texts := map[string]string{}
-	fs.Func("input", "give the workflow's input `NAME=VALUE` (repeatable): a string input takes VALUE as it is, the others read it as JSON (3, true, {\"a\": 1})", func(v string) error {
-		name, value, ok := strings.Cut(v, "=")
-		if !ok || name == "" {
-			return fmt.Errorf("%q: write NAME=VALUE", v)
-		}
-		texts[name] = value
-		return nil
-	})
+	texts := addInputFlag(fs, "give the workflow's input")
 	dry := fs.Bool("dry-run", false, "run nothing: print each step the walk takes with its arguments filled in, answered by a case's mocks (--case) or the pinned data, and the branch each condition takes")
 	dryCase := fs.String("case", "", "with --dry-run: answer the steps with the mocks of the test case named `NAME` (and use its inputs)")
 	inputsJSON := fs.String("inputs", "", "give the workflow's inputs as one JSON object (`JSON`); --input NAME=VALUE overrides its members")
@@ -107,11 +99,9 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return fail(fmt.Errorf("--on-escalate %q: use prompt, abort or skip", mode), nil)
 	}
 
-	var values map[string]any
-	if *inputsJSON != "" {
-		if err := json.Unmarshal([]byte(*inputsJSON), &values); err != nil || values == nil {
-			return fail(errors.New(`--inputs: give one JSON object, as {"name": "Ada", "count": 3}`), nil)
-		}
+	values, err := inputsObject(*inputsJSON)
+	if err != nil {
+		return fail(err, nil)
 	}
 
 	if *dry {
@@ -557,4 +547,31 @@ func (h fixedHandler) Escalate(ctx context.Context, e runner.Escalation) (runner
 		fmt.Fprintf(h.c.stderr, "answer: %s (--on-escalate %s)\n", h.action, h.action)
 	}
 	return runner.Response{Action: h.action}, nil
+}
+
+// addInputFlag adds --input NAME=VALUE (repeatable) to fs, what the
+// values are for said by usage; the map it returns fills as fs parses.
+func addInputFlag(fs *flag.FlagSet, usage string) map[string]string {
+	texts := map[string]string{}
+	fs.Func("input", usage+" `NAME=VALUE` (repeatable): a string input takes VALUE as it is, the others read it as JSON (3, true, {\"a\": 1})", func(v string) error {
+		name, value, ok := strings.Cut(v, "=")
+		if !ok || name == "" {
+			return fmt.Errorf("%q: write NAME=VALUE", v)
+		}
+		texts[name] = value
+		return nil
+	})
+	return texts
+}
+
+// inputsObject reads --inputs JSON: one JSON object ("" is none).
+func inputsObject(text string) (map[string]any, error) {
+	if text == "" {
+		return nil, nil
+	}
+	var values map[string]any
+	if err := json.Unmarshal([]byte(text), &values); err != nil || values == nil {
+		return nil, errors.New(`--inputs: give one JSON object, as {"name": "Ada", "count": 3}`)
+	}
+	return values, nil
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/weft-dev/weft/backend/settings"
 )
 
-const scheduleUsage = `usage: weft schedule add FILE --cron "MIN HOUR DAY MONTH WEEKDAY" [--approve] [--pinned]
+const scheduleUsage = `usage: weft schedule add FILE --cron "MIN HOUR DAY MONTH WEEKDAY" [--input NAME=VALUE]... [--inputs JSON] [--approve] [--pinned]
        weft schedule update FILE [--approve]   (its schedules run the file as it is now)
        weft schedule list [--json] | pause ID | resume ID | remove ID`
 
@@ -32,7 +32,9 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "print JSON")
 	engine := fs.String("engine", "local", "who runs it: local (this machine's scheduler) or temporal (a Temporal Schedule; see --temporal-address)")
 	topts := addTemporalFlags(fs, c.getenv)
-	valueFlags := map[string]bool{"cron": true, "engine": true}
+	texts := addInputFlag(fs, "give each scheduled run the workflow's input")
+	inputsJSON := fs.String("inputs", "", "give each scheduled run the workflow's inputs as one JSON object (`JSON`); --input NAME=VALUE overrides its members")
+	valueFlags := map[string]bool{"cron": true, "engine": true, "input": true, "inputs": true}
 	for k := range temporalValueFlags {
 		valueFlags[k] = true
 	}
@@ -60,7 +62,12 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 	}
 	switch sub {
 	case "add":
-		req := service.ScheduleRequest{Path: fs.Arg(0), Cron: *cron, Engine: *engine, UsePinned: *pinned, ApprovedBy: "weft schedule add --approve"}
+		values, err := inputsObject(*inputsJSON)
+		if err != nil {
+			return fail(err)
+		}
+		req := service.ScheduleRequest{Path: fs.Arg(0), Cron: *cron, Engine: *engine, UsePinned: *pinned, ApprovedBy: "weft schedule add --approve",
+			Inputs: values, InputTexts: texts}
 		if *approve {
 			req.Approver = &cliApprover{c: c, all: true}
 		}

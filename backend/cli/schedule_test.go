@@ -28,18 +28,7 @@ func sha256File(t *testing.T, p string) string {
 // add, list with the last run, pause, resume, remove; model-written steps
 // are approved at add or the schedule is refused.
 func TestScheduleCommand(t *testing.T) {
-	dir := t.TempDir()
-	tab := filepath.Join(dir, "tab")
-	fake := filepath.Join(dir, "crontab")
-	if err := os.WriteFile(fake, []byte(`#!/bin/sh
-tab='`+tab+`'
-if [ "$1" = "-l" ]; then [ -f "$tab" ] || { echo "no crontab for tester" >&2; exit 1; }; cat "$tab"; exit 0; fi
-cat > "$tab"
-`), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	env := runEnv(t)
-	env["WEFT_SCHEDULER"] = "cron:" + fake
+	env, tab := fakeCron(t)
 	wf := writeFile(t, validWF)
 
 	if code, _, errOut := run(t, env, "schedule", "add", wf, "--cron", "0 7 * *"); code != exitUnusable || !strings.Contains(errOut, "want 5") {

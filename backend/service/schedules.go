@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/appdirs"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/settings"
@@ -150,6 +152,11 @@ type ScheduleRequest struct {
 	Cron string
 	// Engine is "local" (this machine's scheduler; "" too) or "temporal".
 	Engine string
+	// Inputs and InputTexts are values for the workflow's declared inputs,
+	// as a run takes them (StartRequest): each of its runs is given them
+	// (inputs.Stored says which may be kept).
+	Inputs     map[string]any
+	InputTexts map[string]string
 	// Temporal replaces the settings' Temporal service (the CLI's flags).
 	Temporal  *settings.TemporalEngine
 	UsePinned bool
@@ -184,11 +191,22 @@ type ScheduleResult struct {
 // name it would have: the person sees it before AddSchedule installs it
 // (req.Shown). It checks nothing else; AddSchedule does.
 func (s *Service) PreviewSchedule(m *schedule.Manager, req ScheduleRequest) (ShownEntry, error) {
-	abs, sum, err := pinnedFile(req.Path)
+	abs, err := filepath.Abs(req.Path)
 	if err != nil {
 		return ShownEntry{}, err
 	}
-	d, err := m.Draft("", abs, req.Cron, sum, localArgs(req.UsePinned))
+	sum, w, perr, err := readPinned(abs)
+	if err != nil {
+		return ShownEntry{}, fmt.Errorf("schedule %s: %w", req.Path, err)
+	}
+	if perr != nil {
+		w = &workflow.Workflow{} // AddSchedule says what is wrong with it
+	}
+	args, _, err := scheduleArgs(w, req)
+	if err != nil {
+		return ShownEntry{}, err
+	}
+	d, err := m.Draft("", abs, req.Cron, sum, args)
 	if err != nil {
 		return ShownEntry{}, err
 	}
@@ -196,25 +214,28 @@ func (s *Service) PreviewSchedule(m *schedule.Manager, req ScheduleRequest) (Sho
 	return ShownEntry{ID: d.ID, Entry: entry}, err
 }
 
-// pinnedFile is the absolute path of a workflow file and the SHA-256 of
-// its bytes (those a schedule pins).
-func pinnedFile(path string) (abs, sum string, err error) {
-	if abs, err = filepath.Abs(path); err != nil {
-		return "", "", err
-	}
-	sum, _, _, err = readPinned(abs)
+// scheduleArgs are the flags of a local schedule's `weft run` (its
+// inputs as --inputs JSON: each word of the command is quoted for the
+// scheduler that reads it, schedule/render.go) and the inputs a schedule
+// of w keeps (inputs.Stored, the one check: refused, an *inputs.Error
+// says why input by input).
+func scheduleArgs(w *workflow.Workflow, req ScheduleRequest) ([]string, map[string]any, error) {
+	kept, err := inputs.Stored(w.Inputs, req.Inputs, req.InputTexts)
 	if err != nil {
-		return "", "", fmt.Errorf("schedule %s: %w", path, err)
+		return nil, nil, err
 	}
-	return abs, sum, nil
-}
-
-// localArgs are the flags of a local schedule's `weft run`.
-func localArgs(pinned bool) []string {
-	if pinned {
-		return []string{"--pinned"}
+	var args []string
+	if req.UsePinned {
+		args = append(args, "--pinned")
 	}
-	return nil
+	if len(kept) > 0 {
+		b, err := json.Marshal(kept) // keys sorted: the entry shown is the entry installed
+		if err != nil {
+			return nil, nil, err
+		}
+		args = append(args, "--inputs", string(b))
+	}
+	return args, kept, nil
 }
 
 // AddSchedule checks the workflow saved at req.Path as a run would be
@@ -238,7 +259,16 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 	if err != nil {
 		return res, fmt.Errorf("schedule %s: %w", req.Path, err)
 	}
-	start := StartRequest{Workflow: w, Path: abs, Approver: req.Approver, ApprovedBy: req.ApprovedBy, UsePinned: req.UsePinned, Source: runner.RunBySchedule}
+	args, kept, err := scheduleArgs(w, req)
+	if ie := (*inputs.Error)(nil); errors.As(err, &ie) {
+		res.InputProblems = ie.Problems
+		res.Error = "the schedule was not made: " + err.Error()
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	start := StartRequest{Workflow: w, Path: abs, Approver: req.Approver, ApprovedBy: req.ApprovedBy, UsePinned: req.UsePinned, Source: runner.RunBySchedule, Inputs: kept}
 	var made schedule.Schedule
 	var remote Remote
 	var warnings []string
@@ -252,7 +282,7 @@ func (s *Service) AddSchedule(ctx context.Context, m *schedule.Manager, req Sche
 		if req.Shown != nil {
 			id, shown = req.Shown.ID, &req.Shown.Entry
 		}
-		d, err := m.Draft(id, abs, c.String(), sum, localArgs(req.UsePinned))
+		d, err := m.Draft(id, abs, c.String(), sum, args)
 		if err != nil {
 			return res, err
 		}
