@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -138,6 +139,23 @@ func (m *Manager) Command(s Schedule) []string {
 		cmd = append(cmd, "--require-sha256", s.SHA256)
 	}
 	return append(cmd, s.Args...)
+}
+
+// Inputs are the values s gives each run for the workflow's inputs (its
+// Args' --inputs JSON; nil when none).
+func (s Schedule) Inputs() (map[string]any, error) {
+	i := slices.Index(s.Args, "--inputs")
+	if i < 0 {
+		return nil, nil
+	}
+	if i+1 >= len(s.Args) {
+		return nil, fmt.Errorf("schedule %s: --inputs without its value", s.ID)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s.Args[i+1]), &v); err != nil {
+		return nil, fmt.Errorf("schedule %s: its inputs are not a JSON object: %w", s.ID, err)
+	}
+	return v, nil
 }
 
 // Add schedules file on cron and installs it; sum is the SHA-256 of its

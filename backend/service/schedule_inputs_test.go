@@ -71,6 +71,27 @@ func TestScheduleKeepsInputs(t *testing.T) {
 		t.Fatalf("the schedule kept %+v", all)
 	}
 
+	// Updated to the file as it is now, the schedule keeps its inputs;
+	// a version whose inputs they no longer fit is refused, naming it.
+	w.Name = "edited"
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	trustFile(t, path)
+	up, err := svc.UpdateSchedules(ctx, m, ScheduleUpdate{Path: path})
+	if err != nil || !up.Started || len(up.Updated) != 1 || !slices.Equal(up.Updated[0].Args, []string{"--inputs", cmd[i+1]}) {
+		t.Fatalf("update: %v %+v", err, up)
+	}
+	w.Inputs = json.RawMessage(`{"type":"object","properties":{"name":{"type":"integer"}},"required":["name"]}`)
+	if err := workflow.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	trustFile(t, path)
+	up, err = svc.UpdateSchedules(ctx, m, ScheduleUpdate{Path: path})
+	if err != nil || up.Started || len(up.Updated) != 0 || len(up.InputProblems) != 1 || up.InputProblems[0].Input != "name" {
+		t.Fatalf("update to inputs the schedule's do not fit: %v %+v", err, up)
+	}
+
 	// A secret input cannot be kept, by value or by reference.
 	w.Inputs = json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"},"n":{"type":"integer","default":1},"key":{"type":"string","writeOnly":true}},"required":["name"]}`)
 	if err := workflow.Save(path, w); err != nil {

@@ -417,8 +417,29 @@ func (s *Service) UpdateSchedules(ctx context.Context, m *schedule.Manager, req 
 	if err != nil {
 		return res, fmt.Errorf("update the schedules of %s: %w", req.Path, err)
 	}
+	// Each schedule's inputs must fit the file as it is now (the same
+	// check as when it was made).
+	var given map[string]any
+	for i, sc := range mine {
+		vals, err := sc.Inputs()
+		if err != nil {
+			return res, err
+		}
+		kept, err := inputs.Stored(w.Inputs, vals, nil)
+		if ie := (*inputs.Error)(nil); errors.As(err, &ie) {
+			res.InputProblems = ie.Problems
+			res.Error = fmt.Sprintf("the schedules were not updated: schedule %s: %v (remove it and add it again with the inputs the file takes now)", sc.ID, err)
+			return res, nil
+		}
+		if err != nil {
+			return res, err
+		}
+		if i == 0 {
+			given = kept
+		}
+	}
 	warnings := res.Warnings
-	res.StartResult, _, err = s.Submit(ctx, StartRequest{Workflow: w, Path: abs, Approver: req.Approver, ApprovedBy: req.ApprovedBy, Source: runner.RunBySchedule},
+	res.StartResult, _, err = s.Submit(ctx, StartRequest{Workflow: w, Path: abs, Approver: req.Approver, ApprovedBy: req.ApprovedBy, Source: runner.RunBySchedule, Inputs: given},
 		repin{m: m, schedules: mine, sum: sum, done: &res.Updated})
 	res.Warnings = append(res.Warnings, warnings...)
 	return res, err
