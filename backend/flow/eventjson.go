@@ -57,6 +57,12 @@ func (e *Event) AppendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if len(e.Reads) > 0 {
+		b = append(b, `,"reads":`...)
+		if b, err = appendValue(b, e.Reads); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range []struct {
 		name string
 		v    any

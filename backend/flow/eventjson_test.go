@@ -25,7 +25,7 @@ func TestEventJSONMatchesEncodingJSON(t *testing.T) {
 				Classification: failure.Classification{Severity: failure.SevMedium, Category: failure.CatLogic, Retryable: true}}},
 		{Seq: 4, Time: when, Type: EvEscalated, RunID: "r", Escalation: &Escalation{NodeKey: "k", Choices: []Action{ActRetry}, Failures: []failure.Record{}}},
 		{Seq: 5, Time: when, Type: EvUserResponse, RunID: "r", Response: &Response{Action: ActFix, Arguments: map[string]any{"p": "<x>"}}},
-		{Seq: 8, Time: when, Type: EvAttempt, RunID: "r", Attempt: 1, Arguments: map[string]any{"command": "echo <a> & b", "n": 2.0}, Outputs: map[string]any{"x": 1}},
+		{Seq: 8, Time: when, Type: EvAttempt, RunID: "r", Attempt: 1, Arguments: map[string]any{"command": "echo <a> & b", "n": 2.0}, Reads: []string{"list", "<b>"}, Outputs: map[string]any{"x": 1}},
 		{Seq: 6, Time: when, Type: EvBranchEvaluated, RunID: "r", Branch: "IfTrue", Condition: "a && b", Message: "m", Tool: "t"},
 		{Seq: 7, Time: when, Type: EvRunFinished, RunID: "r", Outcome: OutcomeSucceeded, Summary: &Summary{Nodes: 1, FailureTypes: map[failure.Type]int{failure.FailTimeout: 1}, From: &NodeRef{ID: "n"}, Pinned: 1},
 			Verdict: &Verdict{Approved: true, CheckedBy: "condition"}},

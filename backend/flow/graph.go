@@ -88,27 +88,54 @@ func (g *Graph) to(e *workflow.Edge) *workflow.Node {
 // Readers returns the nodes whose conditions, templates or prompts read
 // key: the ones to warn when key's node is skipped.
 func (g *Graph) Readers(w *workflow.Workflow, key, except string) []NodeRef {
-	re := regexp.MustCompile(`(^|[^A-Za-z0-9_.$])` + regexp.QuoteMeta(key) + `\b`)
+	re := keyRef(key)
 	var out []NodeRef
 	for i := range w.Nodes {
 		n := &w.Nodes[i]
-		if n.ID == except {
-			continue
-		}
-		texts := []string{n.Params.Prompt, n.Params.Input, n.Params.Condition, n.Params.ExitCondition, n.Verify}
-		for _, c := range n.Params.Cases {
-			texts = append(texts, c.Condition)
-		}
-		texts = collectStrings(n.Params.Arguments, texts)
-		texts = collectStrings(n.Params.Inputs, texts)
-		for _, t := range texts {
-			if t != "" && re.MatchString(t) {
-				out = append(out, NodeRef{ID: n.ID, Key: n.Key, Name: n.Name})
-				break
-			}
+		if n.ID != except && reads(readTexts(n), re) {
+			out = append(out, NodeRef{ID: n.ID, Key: n.Key, Name: n.Name})
 		}
 	}
 	return out
+}
+
+// Reads are the keys of the other nodes whose outputs n's conditions,
+// templates or prompts read, in the workflow's order (the same rule as
+// Readers): the inputs a step's run data shows beside its arguments.
+func Reads(w *workflow.Workflow, n *workflow.Node) []string {
+	texts := readTexts(n)
+	var out []string
+	for i := range w.Nodes {
+		o := &w.Nodes[i]
+		if o.ID != n.ID && o.Key != "" && reads(texts, keyRef(o.Key)) {
+			out = append(out, o.Key)
+		}
+	}
+	return out
+}
+
+// keyRef matches a reference to a node's outputs by its key.
+func keyRef(key string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^A-Za-z0-9_.$])` + regexp.QuoteMeta(key) + `\b`)
+}
+
+func reads(texts []string, re *regexp.Regexp) bool {
+	for _, t := range texts {
+		if t != "" && re.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// readTexts are the texts of n that may read other nodes' outputs.
+func readTexts(n *workflow.Node) []string {
+	texts := []string{n.Params.Prompt, n.Params.Input, n.Params.Condition, n.Params.ExitCondition, n.Verify}
+	for _, c := range n.Params.Cases {
+		texts = append(texts, c.Condition)
+	}
+	texts = collectStrings(n.Params.Arguments, texts)
+	return collectStrings(n.Params.Inputs, texts)
 }
 
 func collectStrings(v any, out []string) []string {

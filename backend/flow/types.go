@@ -76,7 +76,10 @@ type Event struct {
 	Outputs    map[string]any `json:"outputs,omitempty"`
 	// Arguments are what a Tool node's attempt runs with, its templates
 	// filled in (attempt events): the run data the editor shows per node.
-	Arguments  map[string]any  `json:"arguments,omitempty"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+	// Reads are the keys of the nodes whose outputs the step reads
+	// (node_started; Reads): the editor shows their outputs as its input.
+	Reads      []string        `json:"reads,omitempty"`
 	Failure    *failure.Record `json:"failure,omitempty"`
 	Escalation *Escalation     `json:"escalation,omitempty"`
 	Response   *Response       `json:"response,omitempty"`

@@ -174,6 +174,7 @@ type Walk struct {
 	order     []string
 	taken     map[*workflow.Edge]int // edge (Graph.Out's) → times taken
 	edgeOrder []*workflow.Edge
+	reads     map[string][]string // node id → Reads, for node_started
 	sum       Summary
 	warnings  []string
 	verdict   *Verdict
@@ -203,7 +204,7 @@ func New(w *workflow.Workflow, cfg Config) (*Walk, error) {
 	}
 	m := &Walk{cfg: cfg, w: w, g: g, start: start, rand: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)),
 		vars: make(map[string]any, len(w.Nodes)), set: map[string]bool{}, iter: map[string]int{}, done: map[string]bool{},
-		stats: map[string]*NodeStat{}, taken: map[*workflow.Edge]int{}, sum: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}}}
+		stats: map[string]*NodeStat{}, taken: map[*workflow.Edge]int{}, reads: map[string][]string{}, sum: Summary{FailureTypes: map[failure.Type]int{}, Categories: map[failure.Category]int{}}}
 	for i := range w.Nodes {
 		m.vars[w.Nodes[i].Key] = map[string]any{} // not run yet: fields read as nil
 	}
@@ -817,7 +818,12 @@ type stepRun struct {
 func (m *Walk) startStep(n *workflow.Node) Command {
 	p := PolicyOf(n, m.cfg.DefaultRetries)
 	s := &stepRun{n: n, p: p, maxA: p.MaxAttempts, started: m.now}
-	m.emit(Event{Type: EvNodeStarted, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Tool: ToolName(n), MaxAttempts: s.maxA})
+	reads, ok := m.reads[n.ID]
+	if !ok { // once a node: a loop starts it again
+		reads = Reads(m.w, n)
+		m.reads[n.ID] = reads
+	}
+	m.emit(Event{Type: EvNodeStarted, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name, Status: StatusRunning, Tool: ToolName(n), MaxAttempts: s.maxA, Reads: reads})
 	return m.attempt(s, 1)
 }
 
