@@ -155,7 +155,7 @@ describe('Run panel', () => {
     assert.equal((await outcome.textContent()).trim(), 'Completed with 1 skipped');
     assert.match(await outcome.getAttribute('class'), /\bpartial\b/);
     const stat = async (k) => Number(await sum.locator(`[data-testid="summary-${k}"]`).getAttribute('data-value'));
-    assert.equal(await stat('nodes'), 4);
+    assert.equal(await stat('ran'), 4); // "Nodes run": four steps, the skipped one included (Summary.ran)
     assert.equal(await stat('first_attempt_successes'), 3);
     assert.equal(await stat('retried'), 0);
     assert.equal(await stat('escalations'), 1);
