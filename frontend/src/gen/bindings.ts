@@ -525,6 +525,11 @@ export namespace flow {
      * filled in (attempt events): the run data the editor shows per node.
      */
     arguments?: Record<string, unknown>;
+    /**
+     * Reads are the keys of the nodes whose outputs the step reads
+     * (node_started; Reads): the editor shows their outputs as its input.
+     */
+    reads?: string[];
     failure?: failure.Record;
     escalation?: flow.Escalation;
     response?: flow.Response;

@@ -11,6 +11,9 @@ export interface NodeAttempt {
   /** the innermost running loop's iteration, when the node ran in a loop */
   iteration?: number;
   arguments?: Record<string, unknown>;
+  /** the outputs of the nodes the step reads (node_started's reads), by
+   * key, as they were when the attempt began: the rest of its input */
+  read?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
   failure?: FailureRecord;
   status: 'running' | 'ok' | 'failed' | 'skipped';
@@ -24,19 +27,33 @@ export interface NodeData {
   dropped: Record<string, number>;
   /** the loops running, innermost last */
   loops: { id: string; iteration: number }[];
+  /** each node's latest outputs by key (variable_set), for the next step's input */
+  latest: Record<string, Record<string, unknown>>;
+  /** per node id: the keys it reads (node_started) */
+  reads: Record<string, string[]>;
 }
 
 /** Records kept per node: the newest ones (the run folder has them all). */
 export const MAX_RECORDS_PER_NODE = 50;
 
 export function emptyNodeData(): NodeData {
-  return { runId: null, records: {}, dropped: {}, loops: [] };
+  return { runId: null, records: {}, dropped: {}, loops: [], latest: {}, reads: {} };
 }
 
 /** foldNodeData applies a batch of events; it returns d itself when nothing changed. */
 export function foldNodeData(d: NodeData, events: RunEvent[]): NodeData {
   let out = d;
   let recordsCopied = false;
+  let mapsCopied = false;
+  const maps = () => {
+    if (out === d) out = { ...d, loops: [...d.loops] };
+    if (!mapsCopied) {
+      out.latest = { ...out.latest };
+      out.reads = { ...out.reads };
+      mapsCopied = true;
+    }
+    return out;
+  };
   const touched = new Set<string>();
   const edit = (id: string): NodeAttempt[] => {
     if (out === d) out = { ...d, loops: [...d.loops] };
@@ -73,6 +90,7 @@ export function foldNodeData(d: NodeData, events: RunEvent[]): NodeData {
       if (out.runId !== e.run_id) {
         out = { ...emptyNodeData(), runId: e.run_id ?? null };
         recordsCopied = true;
+        mapsCopied = true;
         touched.clear();
       }
       continue;
@@ -96,9 +114,15 @@ export function foldNodeData(d: NodeData, events: RunEvent[]): NodeData {
           if (at >= 0) out.loops = out.loops.slice(0, at);
         }
         break;
-      case 'attempt':
-        push(id, { seq: e.seq, attempt: e.attempt ?? 1, iteration, arguments: e.arguments, status: 'running' });
+      case 'node_started':
+        if (e.reads?.length) maps().reads[id] = e.reads;
         break;
+      case 'attempt': {
+        const keys = out.reads[id];
+        const read = keys?.length ? Object.fromEntries(keys.map((k) => [k, out.latest[k] ?? {}])) : undefined;
+        push(id, { seq: e.seq, attempt: e.attempt ?? 1, iteration, arguments: e.arguments, read, status: 'running' });
+        break;
+      }
       case 'failure': {
         const r = last(id);
         if (r && r.status === 'running') {
@@ -110,6 +134,7 @@ export function foldNodeData(d: NodeData, events: RunEvent[]): NodeData {
         break;
       }
       case 'variable_set': {
+        if (e.node_key && e.outputs) maps().latest[e.node_key] = e.outputs;
         const r = last(id);
         if (r && (r.status === 'running' || (r.status === 'failed' && !r.outputs))) {
           // A failure a node's on_error handles still sets its outputs.

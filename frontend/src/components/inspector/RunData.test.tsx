@@ -46,6 +46,36 @@ describe('RunData', () => {
     expect(screen.queryByTestId('run-data-cut')).toBeNull();
   });
 
+  it('splits INPUT (arguments and the outputs it read, as they were then) from OUTPUT', () => {
+    const set = (seq: number, outputs: Record<string, unknown>) =>
+      ({ seq, time: '', type: 'variable_set', run_id: 'r', node_id: 'n1', node_key: 'list', outputs }) as const;
+    useStore.getState().applyRunEvents([
+      { seq: 1, time: '', type: 'run_started', run_id: 'r' },
+      set(2, { count: 3 }),
+      { seq: 3, time: '', type: 'node_started', run_id: 'r', node_id: 'n4', node_key: 'sum', reads: ['list', 'loop'] },
+      { seq: 4, time: '', type: 'attempt', run_id: 'r', node_id: 'n4', attempt: 1, arguments: { prompt: 'Summarise 3 files' } },
+      { seq: 5, time: '', type: 'variable_set', run_id: 'r', node_id: 'n4', node_key: 'sum', outputs: { text: 'three' } },
+      set(6, { count: 5 }),
+      { seq: 7, time: '', type: 'node_started', run_id: 'r', node_id: 'n4', node_key: 'sum', reads: ['list', 'loop'] },
+      { seq: 8, time: '', type: 'attempt', run_id: 'r', node_id: 'n4', attempt: 1, arguments: { prompt: 'Summarise 5 files' } },
+    ]);
+    render(<RunData nodeId="n4" />);
+    const items = screen.getAllByTestId('run-data-item');
+    // The newest (running): its input read list as it was then; no output yet.
+    const input = within(items[0]).getByTestId('run-data-input');
+    expect(within(input).getByTestId('run-data-arguments')).toHaveTextContent('Summarise 5 files');
+    const read = within(input).getAllByTestId('run-data-read');
+    expect(read.map((r) => r.querySelector('.run-data-label span')?.textContent)).toEqual(['Read from list', 'Read from loop']);
+    expect(read[0]).toHaveTextContent('"count": 5');
+    expect(read[1]).toHaveTextContent('{}'); // not set yet in this run: read as empty
+    expect(within(items[0]).getByTestId('run-data-output')).toHaveTextContent('Running…');
+    // The one before read the older outputs, and produced its own.
+    fireEvent.click(within(items[1]).getByRole('button', { name: /attempt 1/i }));
+    expect(within(items[1]).getAllByTestId('run-data-read')[0]).toHaveTextContent('"count": 3');
+    expect(within(within(items[1]).getByTestId('run-data-output')).getByTestId('run-data-outputs')).toHaveTextContent('"three"');
+    expect(within(items[1]).getByTestId('run-data-input')).not.toHaveTextContent('three');
+  });
+
   it('says which outputs were cut at a cap, and why', () => {
     useStore.getState().applyRunEvents([
       { seq: 1, time: '', type: 'run_started', run_id: 'r' },

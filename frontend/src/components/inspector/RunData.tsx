@@ -1,6 +1,8 @@
-// The selected node's data from the last run (n8n's input and output
-// panes): per attempt and loop iteration, the arguments it ran with, the
-// outputs it produced and the failure record, each with a copy button.
+// The selected node's data from the last run (n8n's INPUT | OUTPUT
+// panes): per attempt and loop iteration, what reached the step (the
+// arguments it ran with, templates filled in, and the outputs of the steps
+// it reads, as they were then) beside what it produced or the failure
+// record, each with a copy button.
 import { Copy } from 'lucide-react';
 import { useState } from 'react';
 import { useStore } from '../../store';
@@ -106,13 +108,23 @@ export function RunData({ nodeId }: { nodeId: string }) {
               {title(r)}
             </button>
             {shown === r.seq && (
-              <div className="run-data-body">
-                {r.arguments && <Block label="Arguments" value={r.arguments} testId="run-data-arguments" />}
-                {r.outputs && <CutNotice outputs={r.outputs} />}
-                {r.outputs && <Block label="Outputs" value={r.outputs} testId="run-data-outputs" />}
-                {r.failure && <Block label="Failure" value={r.failure} testId="run-data-failure" />}
-                {r.message && <p className="muted">{r.message}</p>}
-                {!r.arguments && !r.outputs && !r.failure && !r.message && <p className="muted">Running…</p>}
+              <div className="run-data-body run-data-io">
+                <section className="run-data-side" aria-label="Input" data-testid="run-data-input">
+                  <h4>Input</h4>
+                  {r.arguments && <Block label="Arguments" value={r.arguments} testId="run-data-arguments" />}
+                  {Object.entries(r.read ?? {}).map(([key, v]) => (
+                    <Block key={key} label={`Read from ${key}`} value={v} testId="run-data-read" />
+                  ))}
+                  {!r.arguments && !r.read && <p className="muted">Nothing recorded: the step reads no other step’s outputs.</p>}
+                </section>
+                <section className="run-data-side" aria-label="Output" data-testid="run-data-output">
+                  <h4>Output</h4>
+                  {r.outputs && <CutNotice outputs={r.outputs} />}
+                  {r.outputs && <Block label="Outputs" value={r.outputs} testId="run-data-outputs" />}
+                  {r.failure && <Block label="Failure" value={r.failure} testId="run-data-failure" />}
+                  {r.message && <p className="muted">{r.message}</p>}
+                  {!r.outputs && !r.failure && !r.message && <p className="muted">{r.status === 'running' ? 'Running…' : 'No outputs.'}</p>}
+                </section>
               </div>
             )}
           </li>
