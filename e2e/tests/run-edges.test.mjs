@@ -1,0 +1,71 @@
+// End-to-end: after a run, the canvas counts how often each edge was taken
+// (Go's walk counts them) and the Inspector shows a step's INPUT | OUTPUT.
+// Started by scripts/e2e.sh (WEFT_URL, WEFT_E2E_SCRATCH, WEFT_ARTIFACTS).
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { openBrowser, realErrors } from './browser.mjs';
+
+const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
+const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-edges-'));
+const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+
+let page;
+let closeBrowser;
+const consoleErrors = [];
+
+before(async () => {
+  ({ page, close: closeBrowser } = await openBrowser({ width: 1400, height: 860, errors: consoleErrors }));
+  await page.goto(URL, { waitUntil: 'domcontentloaded' });
+  await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
+  await page.waitForFunction(() => window.weft.store.getState().doc !== null || window.weft.store.getState().dialog !== null, null, { timeout: 30_000 });
+  if (await page.evaluate(() => window.weft.store.getState().dialog !== null)) {
+    await page.locator('[data-testid="dialog-discard"]').click();
+    await page.waitForFunction(() => window.weft.store.getState().doc !== null);
+  }
+});
+
+after(async () => {
+  await page?.evaluate(() => window.go.main.App.StopRun()).catch(() => {});
+  await closeBrowser?.();
+});
+
+describe('A run drawn on the canvas', () => {
+  it('counts each edge, loop iterations included, and shows a step’s input and output', async () => {
+    const dir = join(SCRATCH, 'run-edges');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'run-loop-retry.json');
+    copyFileSync(join(FIXTURES, 'run-loop-retry.json'), path);
+    await page.evaluate(async (p) => {
+      await window.weft.actions.openPath(p);
+    }, path);
+    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('run-loop-retry.json'));
+    assert.equal(await page.locator('.react-flow__edge.edge-taken, .react-flow__edge.edge-untaken').count(), 0, 'no counts before a run');
+    await page.locator('[data-testid="tab-run"]').click();
+    await page.locator('[data-testid="run-button"]').click();
+    await page.waitForSelector('[data-testid="run-status"][data-phase="finished"]', { timeout: 30_000 });
+
+    const labels = await page.locator('.react-flow__edge').evaluateAll((es) => es.map((e) => e.getAttribute('aria-label')));
+    // The loop ran three rounds: its body, the step after it and the jump back three times each; LoopDone once.
+    assert.equal(labels.filter((l) => / taken 3× /.test(l ?? '')).length, 3, labels.join('; '));
+    assert.equal(labels.filter((l) => / taken 1× /.test(l ?? '')).length, 1, labels.join('; '));
+    assert.equal(await page.locator('.react-flow__edge.edge-untaken').count(), 0);
+    const body = page.locator('.react-flow__edge[aria-label^="Edge (body)"]');
+    assert.match(await body.locator('.react-flow__edge-text').textContent(), /3×/);
+
+    await page.locator('[data-testid="node-done"]').click();
+    await page.locator('[data-testid="tab-inspector"]').click();
+    const item = page.locator('[data-testid="run-data-item"]').first();
+    await item.waitFor();
+    assert.match(await item.locator('[data-testid="run-data-input"] [data-testid="run-data-arguments"]').textContent(), /counted round 3/);
+    assert.match(await item.locator('[data-testid="run-data-input"] [data-testid="run-data-read"]').first().textContent(), /Read from count[\s\S]*round 3/);
+    assert.match(await item.locator('[data-testid="run-data-output"]').textContent(), /Output/);
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-run-edges.png') });
+    assert.deepEqual(realErrors(consoleErrors), []);
+  });
+});
