@@ -179,3 +179,27 @@ func processAlive(pid int) bool {
 	p, err := os.FindProcess(pid)
 	return err == nil && p.Signal(syscall.Signal(0)) == nil
 }
+
+// A run told finished frees its place at once: the next Start, made the
+// moment the Finished event arrives (a person pressing Run again), is not
+// refused as if the run still went.
+func TestMaxRunsFreesAPlaceWhenTheEndIsTold(t *testing.T) {
+	svc := testService(t, func(d *Deps) { d.MaxRuns = 1 })
+	w, path := runFile(t, "wf-again", [2]string{"say", "true"})
+	again := make(chan error, 1)
+	st, fin, err := svc.Run(context.Background(), StartRequest{Workflow: w, Path: path, Sink: SinkFunc(func(e Event) {
+		if e.Finished != nil {
+			_, err := svc.Start(context.Background(), StartRequest{Workflow: w, Path: path})
+			again <- err
+		}
+	})})
+	if err != nil || !st.Started || fin.Outcome != runner.OutcomeSucceeded {
+		t.Fatalf("first run: %+v %+v %v", st, fin, err)
+	}
+	if err := <-again; err != nil {
+		t.Fatalf("Start when the first run was told finished: %v", err)
+	}
+	if !svc.Wait(5e9) {
+		t.Fatal("the second run did not end")
+	}
+}

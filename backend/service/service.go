@@ -630,7 +630,7 @@ func absPath(p string) (string, error) {
 func (s *Service) reserve(ctx context.Context, sink Sink, workflowID string) (*activeRun, context.Context, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.deps.MaxRuns > 0 && len(s.runs) >= s.deps.MaxRuns {
+	if s.deps.MaxRuns > 0 && s.goingLocked() >= s.deps.MaxRuns {
 		return nil, ctx, false
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -641,6 +641,21 @@ func (s *Service) reserve(ctx context.Context, sink Sink, workflowID string) (*a
 	}
 	s.runs[run] = struct{}{}
 	return run, ctx, true
+}
+
+// goingLocked counts the runs whose end was not told yet (s.mu held): a
+// run that sent its Finished event is over for its caller, who may start
+// the next at once, though its last events may still be on their way.
+func (s *Service) goingLocked() int {
+	n := 0
+	for r := range s.runs {
+		r.mu.Lock()
+		if r.finished == nil {
+			n++
+		}
+		r.mu.Unlock()
+	}
+	return n
 }
 
 func (s *Service) release(run *activeRun) {

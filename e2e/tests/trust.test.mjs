@@ -148,9 +148,12 @@ describe('a workflow file Weft did not write', () => {
     // It runs again without asking.
     rmSync(join(dir, 'trust-marker.txt'));
     await page.locator('[data-testid="run-button"]').click();
+    // The status still reads the first run's "finished" until the second
+    // run's first event: wait for what the second run does.
+    for (let t = 0; t < 300 && !existsSync(join(dir, 'trust-marker.txt')); t++) await page.waitForTimeout(100);
     await page.waitForSelector('[data-testid="run-status"][data-phase="finished"]', { timeout: 30_000 });
     assert.equal(await dialog().count(), 0);
-    assert.ok(existsSync(join(dir, 'trust-marker.txt')));
+    assert.ok(existsSync(join(dir, 'trust-marker.txt')), 'the reviewed file ran again without asking');
   });
 
   it('edited on disk afterwards, it is reviewed again: the changed step as it was and as it is now', async () => {
