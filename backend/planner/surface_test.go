@@ -103,3 +103,16 @@ func TestBareArguments(t *testing.T) {
 		t.Errorf("http_request has two required arguments: %v %v", w.Nodes[0].Params.Arguments, ws)
 	}
 }
+
+// TestElidedEdges: "..." among a graph's edges is said about its edges,
+// not counted as steps left out.
+func TestElidedEdges(t *testing.T) {
+	text := `{"nodes": [{"id": "a", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "a"}}, {"id": "b", "step_type": "Tool", "tool_name": "log", "arguments": {"message": "b"}}], "edges": [{"from": "a", "to": "b"}, ...]}`
+	_, _, u, err := ReadReply(context.Background(), text, ParseOptions{Catalog: testCatalog()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Dropped() || len(u.Edges) == 0 || !strings.Contains(strings.Join(u.Edges, ";"), "edges list") {
+		t.Errorf("steps %v, edges %v", u.Steps, u.Edges)
+	}
+}

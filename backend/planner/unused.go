@@ -112,8 +112,8 @@ func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.W
 	for _, x := range ws {
 		switch {
 		case x.Stage != StageTruncation:
-		case strings.Contains(x.Message, " edges["):
-			u.Edges = append(u.Edges, x.Message)
+		case strings.Contains(x.Message, " edges[") || strings.Contains(x.Message, " its edges list"):
+			u.Edges = append(u.Edges, x.Message) // the wiring is unknown there, not a step
 		default:
 			u.Steps = append(u.Steps, x.Message)
 		}
