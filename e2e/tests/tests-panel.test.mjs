@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { openBrowser, realErrors } from './browser.mjs';
+import { openApp, realErrors } from './browser.mjs';
 import { inBothThemes } from './axe.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
@@ -24,13 +24,7 @@ let closeBrowser;
 const consoleErrors = [];
 
 before(async () => {
-  ({ page, close: closeBrowser } = await openBrowser({ width: 1400, height: 900, errors: consoleErrors }));
-  await page.goto(URL, { waitUntil: 'domcontentloaded' });
-  await page.waitForFunction(() => window.go?.main?.App && window.weft?.actions && window.weft?.store, null, { timeout: 60_000 });
-  await page.waitForFunction(() => window.weft.store.getState().doc !== null || window.weft.store.getState().dialog !== null, null, { timeout: 30_000 });
-  if (await page.evaluate(() => window.weft.store.getState().dialog !== null)) {
-    await page.locator('[data-testid="dialog-discard"]').click();
-  }
+  ({ page, close: closeBrowser } = await openApp(URL, { width: 1400, height: 900, errors: consoleErrors }));
 });
 
 after(async () => {
