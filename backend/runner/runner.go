@@ -151,6 +151,11 @@ type Options struct {
 	// reviews the whole file and approves nothing, so a sub-workflow
 	// that acts does not run.
 	GateChild func(ctx context.Context, w *workflow.Workflow, path string, data []byte) (ChildGate, error)
+	// Children is how Workflow steps reach and run the workflows they
+	// call on an engine whose workers cannot read this machine's files
+	// (package temporal); nil reads each file when its step runs and runs
+	// it here, gated by GateChild.
+	Children Children
 	// RunsDir overrides where run folders go.
 	RunsDir string
 	// Patterns is the learning store; nil means the default one in the
@@ -285,14 +290,11 @@ type run struct {
 	mcpSchemas map[string]map[string]string // tool → property → JSON type
 }
 
-// Run executes w. It returns an error (and no Result) only when the run
-// cannot start: an invalid workflow (*InvalidError) or an unwritable run
-// folder. How the run itself went is in Result.Outcome.
-func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error) {
-	if w == nil {
-		return nil, errors.New("no workflow to run")
-	}
-	w = w.Clone() // fixes edit the run's copy, never the caller's
+// admit is every check a run passes before it starts, in order:
+// validation, the graph and where it starts, the outputs it reuses, the
+// approvals (gate.go), the inputs. A sub-workflow is admitted by its
+// caller's step the same way before any engine is asked to run it.
+func (rn *Runner) admit(w *workflow.Workflow) (admitted, error) {
 	cat := tools.Builtin()
 	var extra []tools.Tool
 	for name := range rn.opts.Tools {
@@ -305,27 +307,51 @@ func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error
 	}
 	res := validate.Validate(w, cat)
 	if !res.Valid {
-		return nil, &InvalidError{Problems: res.Errors()}
+		return admitted{}, &InvalidError{Problems: res.Errors()}
 	}
 	g, err := flow.NewGraph(w)
 	if err != nil {
-		return nil, err
+		return admitted{}, err
 	}
 	start, err := g.StartAt(rn.opts.From)
 	if err != nil {
-		return nil, err
+		return admitted{}, err
 	}
 	if err := g.CheckReuse(w, start, rn.opts.ReuseOf, rn.opts.ReusedFrom); err != nil {
-		return nil, err
+		return admitted{}, err
 	}
 	if err := rn.checkApproval(w); err != nil { // gate.go: model-written steps
-		return nil, err
+		return admitted{}, err
 	}
-	o := &rn.opts
-	given, err := inputs.Resolve(w.Inputs, o.Inputs, nil)
+	given, err := inputs.Resolve(w.Inputs, rn.opts.Inputs, nil)
+	if err != nil {
+		return admitted{}, err
+	}
+	return admitted{valid: res, g: g, given: given}, nil
+}
+
+// admitted is what admit found: the validation's result, the graph, the
+// inputs resolved.
+type admitted struct {
+	valid validate.Result
+	g     *flow.Graph
+	given map[string]any
+}
+
+// Run executes w. It returns an error (and no Result) only when the run
+// cannot start: an invalid workflow (*InvalidError) or an unwritable run
+// folder. How the run itself went is in Result.Outcome.
+func (rn *Runner) Run(ctx context.Context, w *workflow.Workflow) (*Result, error) {
+	if w == nil {
+		return nil, errors.New("no workflow to run")
+	}
+	w = w.Clone() // fixes edit the run's copy, never the caller's
+	ad, err := rn.admit(w)
 	if err != nil {
 		return nil, err
 	}
+	o := &rn.opts
+	g, given, res := ad.g, ad.given, ad.valid
 
 	dir, err := rn.runDir()
 	if err != nil {

@@ -59,8 +59,10 @@ func (rn *Runner) Step(ctx context.Context, w *workflow.Workflow, nodeID string,
 	if !flow.IsStep(n) {
 		return nil, fmt.Errorf("%s is a %s, not a step", n.Label(), n.Type)
 	}
-	if n.Type == workflow.TypeWorkflow { // its child run needs a run of its own (runSubflow): only Run has one
-		return nil, fmt.Errorf("%s runs a sub-workflow, which only a local run does", n.Label())
+	if n.Type == workflow.TypeWorkflow && rn.opts.Children == nil {
+		// A step has no run folder for a child run here to link to: its
+		// engine hands in the door its children go through (Children).
+		return nil, fmt.Errorf("%s runs a sub-workflow: this engine gave the step no way to run it (Options.Children)", n.Label())
 	}
 	if err := rn.checkApproval(w); err != nil { // the gate.go check, as in Run
 		return nil, err

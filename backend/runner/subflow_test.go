@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/flow"
 	"github.com/weft-dev/weft/backend/quote"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -189,17 +191,105 @@ func TestSubflowChildGated(t *testing.T) {
 	}
 }
 
-// Another engine's step (Step) never runs a sub-workflow: its child run
-// needs a run of its own, which only Run has.
-func TestSubflowNotAStepOfAnotherEngine(t *testing.T) {
+// Another engine's step (Step) runs a sub-workflow only through the door
+// its engine hands in (Options.Children): without one it is refused.
+// With one, a Workflow step's attempt is the same as a local run's:
+// every case below (no file, a cycle, not approved, inputs that do not
+// fit, a child that fails, one that succeeds) ends the step with the same
+// outputs and the same failure through Run's door and through Step with
+// another door, which only reaches files and runs children differently.
+func TestSubflowStepThroughAnotherDoor(t *testing.T) {
 	e := newEnv(t)
 	e.opts.GateChild = trustChildren
-	e.writeFlow("child.weft.json", `"nodes":[{"id":"c1","key":"mark","type":"Tool","params":{"tool":"write_file","arguments":{"path":"MARK","content":"x"}}}],"edges":[]`)
-	w := parse(t, `"nodes":[{"id":"1","key":"sub","type":"Workflow","params":{"path":"child.weft.json"}}],"edges":[]`)
-	if _, err := New(e.opts).Step(context.Background(), w, "1", nil, Attempt{Number: 1, Max: 1}); err == nil || !strings.Contains(err.Error(), "only a local run") {
-		t.Fatalf("Step: %v", err)
+	e.writeFlow("child.weft.json", echoChild)
+	w := parse(t, `"nodes":[{"id":"1","key":"sub","type":"Workflow","params":{"path":"child.weft.json","inputs":{"name":"x"}}}],"edges":[]`)
+	if _, err := New(e.opts).Step(context.Background(), w, "1", nil, Attempt{Number: 1, Max: 1}); err == nil || !strings.Contains(err.Error(), "Options.Children") {
+		t.Fatalf("Step without a door: %v", err)
 	}
-	noMarks(t, e.dir, "child.weft.json")
+	acts := `"nodes":[{"id":"c1","key":"mark","type":"Tool","params":{"tool":"write_file","arguments":{"path":"MARK","content":"x"}}}],"edges":[]`
+	for _, tc := range []struct {
+		name, files, params string
+		gate                func(context.Context, *workflow.Workflow, string, []byte) (ChildGate, error)
+		ok                  bool
+	}{
+		{name: "succeeds", params: `"path":"child.weft.json","inputs":{"name":"a; touch MARK"}`, ok: true},
+		{name: "no file", params: `"path":"none.weft.json"`},
+		{name: "cycle", params: `"path":"self.weft.json"`, files: "self"},
+		{name: "inputs do not fit", params: `"path":"child.weft.json","inputs":{"nme":"x"}`},
+		{name: "not approved", params: `"path":"acts.weft.json"`, files: "acts", gate: func(context.Context, *workflow.Workflow, string, []byte) (ChildGate, error) {
+			return ChildGate{Approvals: approval.Set(nil), ReviewFile: true}, nil
+		}},
+		{name: "child fails", params: `"path":"fails.weft.json"`, files: "fails"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			e.opts.GateChild = trustChildren
+			if tc.gate != nil {
+				e.opts.GateChild = tc.gate
+			}
+			e.writeFlow("child.weft.json", echoChild)
+			e.writeFlow("acts.weft.json", acts)
+			e.writeFlow("fails.weft.json", `"nodes":[{"id":"c1","key":"bad","type":"Tool","retry":{"max_attempts":1},"params":{"tool":"run_command","arguments":{"command":"exit 3"}}}],"edges":[]`)
+			body := `"nodes":[{"id":"1","key":"sub","type":"Workflow","params":{` + tc.params + `}}],"edges":[]`
+			parent := e.writeFlow("self.weft.json", body)
+			w := parse(t, body)
+			e.opts.WorkflowPath, e.opts.Dir = parent, ""
+
+			local := e.run(w)
+			var localFail string
+			for _, ev := range e.rec.all() {
+				if ev.NodeKey == "sub" && ev.Failure != nil && localFail == "" {
+					localFail = ev.Failure.Error
+				}
+			}
+			door := &recordingDoor{local: localChildren{&e.opts}}
+			o := e.opts
+			o.Children = door
+			step, err := New(o).Step(context.Background(), w, "1", nil, Attempt{Number: 1, Max: 1})
+			if err != nil {
+				t.Fatalf("Step: %v", err)
+			}
+			if tc.ok != (local.Outcome == OutcomeSucceeded) || tc.ok != (step.Failure == nil) {
+				t.Fatalf("local %s (%s), step failure %+v", local.Outcome, localFail, step.Failure)
+			}
+			if !tc.ok {
+				ids := regexp.MustCompile(`run [0-9A-Za-z_.-]+\)`)
+				if got, want := ids.ReplaceAllString(step.Failure.Error, "run ID)"), ids.ReplaceAllString(localFail, "run ID)"); got != want {
+					t.Errorf("the doors fail the step differently:\n step: %s\nlocal: %s", got, want)
+				}
+				if strings.Contains(tc.name, "fails") != (door.ran == 1) {
+					t.Errorf("the other door ran %d children", door.ran)
+				}
+				return
+			}
+			got, _ := json.Marshal(step.Outputs["outputs"])
+			want, _ := json.Marshal(local.Outputs["sub"].(map[string]any)["outputs"])
+			if string(got) != string(want) || door.ran != 1 || len(door.links) != 1 {
+				t.Errorf("outputs %s, want %s; the door ran %d, linked %v", got, want, door.ran, door.links)
+			}
+			noMarks(t, e.dir, "child.weft.json", "acts.weft.json", "fails.weft.json", "self.weft.json")
+		})
+	}
+}
+
+// recordingDoor is another engine's door that reaches files as the local
+// one does and counts the children it is asked to run.
+type recordingDoor struct {
+	local localChildren
+	ran   int
+	links []string
+}
+
+func (d *recordingDoor) Path(dir string, n *workflow.Node) (string, error) {
+	return d.local.Path(dir, n)
+}
+func (d *recordingDoor) Open(ctx context.Context, path string) (*workflow.Workflow, ChildGate, error) {
+	return d.local.Open(ctx, path)
+}
+func (d *recordingDoor) Run(ctx context.Context, c ChildRun) (*Result, error) {
+	d.ran++
+	c.Started = func(l flow.RunLink) { d.links = append(d.links, l.RunID) }
+	return d.local.Run(ctx, c)
 }
 
 // A run whose effects a stand-in answers (a workflow test) hands its

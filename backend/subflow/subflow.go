@@ -7,6 +7,7 @@
 package subflow
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -126,4 +127,117 @@ func CheckInputs(child *workflow.Workflow, given map[string]any) []inputs.Proble
 		}
 	}
 	return out
+}
+
+// Call is where one Workflow step goes, as found when its run was
+// submitted: the canonical path of the file it runs, or why it has none.
+type Call struct {
+	Path  string `json:"path,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// File is a workflow file a run may call, as read and judged when the run
+// was submitted (an engine whose workers cannot read this machine's files
+// runs what is here, as it runs its own workflow's content).
+type File struct {
+	Workflow json.RawMessage `json:"workflow,omitempty"`
+	// Approved are the fingerprints of its steps that do not wait for
+	// approval (the gate checks the content against them); ReviewFile
+	// says its file was not trusted as it was, so every step is judged.
+	Approved   []string `json:"approved,omitempty"`
+	ReviewFile bool     `json:"review_file,omitempty"`
+	// Error is why it cannot run (unreadable, not a workflow, its
+	// approvals unreadable).
+	Error string `json:"error,omitempty"`
+	// Calls are where its own Workflow steps go, by node id.
+	Calls map[string]Call `json:"calls,omitempty"`
+}
+
+// Bundle is every workflow file a run may reach through Workflow steps.
+type Bundle struct {
+	// Calls are where the run's own Workflow steps go, by node id.
+	Calls map[string]Call `json:"calls,omitempty"`
+	// Files are the files they reach, each once, by canonical path.
+	Files map[string]File `json:"files,omitempty"`
+}
+
+// Of is the bundle seen from inside the file at path: its own calls.
+func (b *Bundle) Of(path string) *Bundle {
+	if b == nil {
+		return nil
+	}
+	return &Bundle{Calls: b.Files[path].Calls, Files: b.Files}
+}
+
+// MaxFiles bounds the files one bundle holds: a workflow reaching more
+// than this many others is refused at the call past the bound.
+const MaxFiles = 64
+
+// Judge says what the approvals are for the workflow w read from path
+// (data its bytes): the fingerprints that do not wait, and whether its
+// file is reviewed as a whole.
+type Judge func(w *workflow.Workflow, path string, data []byte) (approved []string, reviewFile bool, err error)
+
+// Gather reads every workflow file w (saved in dir; "" for one not saved)
+// reaches through Workflow steps, each once (a cycle ends where it meets a
+// file read already: the run refuses it with Chain), and judges each.
+// What cannot be read is recorded with why, for the step that calls it to
+// fail with, as the local engine's step would when it reads the file.
+func Gather(dir string, w *workflow.Workflow, judge Judge) *Bundle {
+	b := &Bundle{Files: map[string]File{}}
+	type visit struct {
+		path string
+		w    *workflow.Workflow
+	}
+	var queue []visit
+	calls := func(dir string, w *workflow.Workflow) map[string]Call {
+		var out map[string]Call
+		for i := range w.Nodes {
+			n := &w.Nodes[i]
+			if n.Type != workflow.TypeWorkflow {
+				continue
+			}
+			if out == nil {
+				out = map[string]Call{}
+			}
+			p, err := Path(dir, n)
+			if err != nil {
+				out[n.ID] = Call{Error: err.Error()}
+				continue
+			}
+			out[n.ID] = Call{Path: p}
+			if _, seen := b.Files[p]; seen {
+				continue
+			}
+			f := File{}
+			child, data, err := Load(p)
+			switch {
+			case len(b.Files) >= MaxFiles:
+				f.Error = fmt.Sprintf("the sub-workflows reach more than %d workflow files", MaxFiles)
+			case err != nil:
+				f.Error = err.Error()
+			default:
+				f.Workflow = data
+				if f.Approved, f.ReviewFile, err = judge(child, p, data); err != nil {
+					f.Error = fmt.Sprintf("the approvals of %s could not be read: %v", filepath.Base(p), err)
+				} else {
+					queue = append(queue, visit{p, child})
+				}
+			}
+			b.Files[p] = f
+		}
+		return out
+	}
+	b.Calls = calls(dir, w)
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		f := b.Files[v.path]
+		f.Calls = calls(filepath.Dir(v.path), v.w)
+		b.Files[v.path] = f
+	}
+	if len(b.Files) == 0 {
+		return nil
+	}
+	return b
 }

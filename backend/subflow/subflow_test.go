@@ -1,7 +1,9 @@
 package subflow
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,4 +101,100 @@ func TestCheckInputs(t *testing.T) {
 			t.Errorf("CheckInputs(%v) names %v, want %v", c.in, got, c.want)
 		}
 	}
+}
+
+// Gather reads each file a run reaches once (a cycle ends where it meets
+// a file read already; the run refuses the cycle itself), judges each,
+// records what cannot be read with why, and stops at MaxFiles.
+func TestGather(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, calls ...string) {
+		var nodes []string
+		for i, c := range calls {
+			nodes = append(nodes, fmt.Sprintf(`{"id":"n%d","key":"k%d","type":"Workflow","params":{"path":%q}}`, i, i, c))
+		}
+		doc := `{"format":"weft/v1","name":"` + name + `","nodes":[` + strings.Join(nodes, ",") + `],"edges":[]}`
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.weft.json", "b.weft.json", "c.weft.json")
+	write("b.weft.json", "a.weft.json", "missing.weft.json")
+	write("c.weft.json", "b.weft.json")
+	write("bad.weft.json")
+	judged := map[string]int{}
+	judge := func(w *workflow.Workflow, path string, data []byte) ([]string, bool, error) {
+		judged[filepath.Base(path)]++
+		if len(data) == 0 || w == nil {
+			t.Errorf("%s judged without its content", path)
+		}
+		if filepath.Base(path) == "c.weft.json" {
+			return nil, false, errors.New("keyring locked")
+		}
+		return []string{"fp-" + filepath.Base(path)}, true, nil
+	}
+	root, _, err := Load(filepath.Join(dir, "a.weft.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := Gather(dir, root, judge)
+	p := func(n string) string { return canonpathOf(t, filepath.Join(dir, n)) }
+	if got := b.Calls["n0"].Path; got != p("b.weft.json") {
+		t.Errorf("a's first call goes to %q", got)
+	}
+	if f := b.Files[p("a.weft.json")]; f.Workflow == nil || f.Approved[0] != "fp-a.weft.json" || !f.ReviewFile || f.Calls["n0"].Path != p("b.weft.json") {
+		t.Errorf("a (reached from b) = %+v", f)
+	}
+	if f := b.Files[p("missing.weft.json")]; !strings.Contains(f.Error, "could not be read") || f.Workflow != nil {
+		t.Errorf("missing = %+v", f)
+	}
+	if f := b.Files[p("c.weft.json")]; !strings.Contains(f.Error, "approvals of c.weft.json could not be read: keyring locked") || f.Calls != nil {
+		t.Errorf("c = %+v", f)
+	}
+	for name, n := range judged {
+		if n != 1 {
+			t.Errorf("%s judged %d times", name, n)
+		}
+	}
+	if got := b.Of(p("b.weft.json")).Calls["n1"].Path; got != p("missing.weft.json") {
+		t.Errorf("b's own calls, seen from inside b: %q", got)
+	}
+	if (*Bundle)(nil).Of("x") != nil || Gather(dir, &workflow.Workflow{}, judge) != nil {
+		t.Error("a workflow that calls nothing has no bundle")
+	}
+	// A template in a path is said at the call; past MaxFiles, the rest
+	// are refused, not read.
+	var many []string
+	for i := 0; i < MaxFiles+3; i++ {
+		name := fmt.Sprintf("m%d.weft.json", i)
+		write(name)
+		many = append(many, name)
+	}
+	write("wide.weft.json", append(many, "{{x}}.weft.json")...)
+	wide, _, err := Load(filepath.Join(dir, "wide.weft.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = Gather(dir, wide, judge)
+	if len(b.Files) != MaxFiles+3 || !strings.Contains(b.Calls[fmt.Sprintf("n%d", MaxFiles+3)].Error, "template") {
+		t.Fatalf("wide: %d files, template call %+v", len(b.Files), b.Calls[fmt.Sprintf("n%d", MaxFiles+3)])
+	}
+	refused := 0
+	for _, f := range b.Files {
+		if strings.Contains(f.Error, "more than") {
+			refused++
+		}
+	}
+	if refused != 3 {
+		t.Errorf("%d files refused past the bound, want 3", refused)
+	}
+}
+
+func canonpathOf(t *testing.T, p string) string {
+	t.Helper()
+	got, err := Path("", node(p, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
