@@ -7,6 +7,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/subflow"
 	"github.com/weft-dev/weft/backend/validate"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -43,6 +44,9 @@ type Submission struct {
 	// CanReplan: a model is set up here, so replan is offered (the
 	// follower makes the plan).
 	CanReplan bool
+	// Subflows are the files its Workflow steps reach, read and judged
+	// here: a worker may not have them.
+	Subflows *subflow.Bundle
 }
 
 // Submit checks req.Workflow as Start does (validation, then approval of
@@ -95,7 +99,7 @@ func (s *Service) Submit(ctx context.Context, req StartRequest, eng Remote) (Sta
 		return res, "", nil
 	}
 	id, err := eng.Submit(ctx, w, Submission{Approved: pass.fingerprints, ReviewFile: pass.file, Dir: dir, Path: path, UsePinned: req.UsePinned, DefaultRetries: st.Run.DefaultRetries, Source: req.Source,
-		Warnings: runner.StartWarnings(w, st), CanReplan: s.canReplan(st), Inputs: given})
+		Warnings: runner.StartWarnings(w, st), CanReplan: s.canReplan(st), Inputs: given, Subflows: s.subflows(ctx, st, dir, w)})
 	if err != nil {
 		return res, "", err
 	}

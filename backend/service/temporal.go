@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/weft-dev/weft/backend/approval"
@@ -37,7 +39,7 @@ func runInput(sub Submission) temporal.RunInput {
 		src = runner.RunByPerson
 	}
 	return temporal.RunInput{Approved: sub.Approved, ReviewFile: sub.ReviewFile, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned,
-		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings, CanReplan: sub.CanReplan, Inputs: sub.Inputs}
+		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings, CanReplan: sub.CanReplan, Inputs: sub.Inputs, Subflows: sub.Subflows}
 }
 
 func (s *Service) getenv(k string) string {
@@ -151,8 +153,15 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 		rp = s.replanner(st, client)
 	}
 	run.canReplan = rp != nil
+	// The runs of its sub-workflows are followed too: their escalations
+	// reach whoever answers this run's (as a local child's do), and each
+	// is logged beside its file when it ends.
+	kids := &childFollows{s: s, eng: eng, st: st, run: run}
 	res, err := eng.Follow(ctx, id, temporal.Handler{
 		Event: func(e runner.Event) {
+			if e.SubRun != nil {
+				kids.follow(ctx, *e.SubRun)
+			}
 			seq := e.Seq
 			e = runner.RedactEvent(red, e)
 			e.Seq, e.RunID = seq, id
@@ -161,39 +170,27 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			run.send(Event{Kind: KindRun, Run: &c})
 		},
 		Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
-			// The fixes that worked before are this machine's learning,
-			// offered as a local run offers them (a worker has none).
-			if len(e.Failures) > 0 && len(e.KnownFixes) == 0 {
-				if pats, err := failure.DefaultPatternStore(); err == nil {
-					tool := string(e.NodeType)
-					if n := req.Workflow.NodeByID(e.NodeID); n != nil {
-						tool = flow.ToolName(n)
-					}
-					e.KnownFixes = runner.KnownFixes(pats, tool, e.Failures[len(e.Failures)-1])
-				}
+			resp, ok := s.escalateTemporal(ctx, run, req.Workflow, e)
+			if !ok || resp.Action != runner.ActReplan || rp == nil {
+				return resp, ok
 			}
-			resp, err := run.Escalate(ctx, e)
-			if err != nil {
+			// A worker has no planner; the plan is made here, where the
+			// model is, and sent before the answer: the run's walk ends it
+			// replanned, or refuses the answer and asks again (as a local
+			// run does).
+			var a temporal.ReplanAnswer
+			if nw, err := s.replanTemporal(ctx, rp, req.Workflow, id, e, st); err != nil {
+				a.Error = err.Error()
+			} else if a.Workflow, err = workflow.Marshal(nw); err != nil {
+				a.Error = err.Error()
+			}
+			if err := eng.Replanned(ctx, id, a); err != nil {
 				return resp, false
-			}
-			if resp.Action == runner.ActReplan && rp != nil {
-				// A worker has no planner; the plan is made here, where
-				// the model is, and sent before the answer: the run's walk
-				// ends it replanned, or refuses the answer and asks again
-				// (as a local run does).
-				var a temporal.ReplanAnswer
-				if nw, err := s.replanTemporal(ctx, rp, req.Workflow, id, e, st); err != nil {
-					a.Error = err.Error()
-				} else if a.Workflow, err = workflow.Marshal(nw); err != nil {
-					a.Error = err.Error()
-				}
-				if err := eng.Replanned(ctx, id, a); err != nil {
-					return resp, false
-				}
 			}
 			return resp, true
 		},
 		Notice: func(msg string) { run.send(Event{Kind: KindNotice, Notice: &msg}) },
+		SubRun: func(l flow.RunLink) { kids.follow(ctx, l) },
 	})
 	if err != nil {
 		switch {
@@ -233,12 +230,119 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			run.send(Event{Kind: KindReplanned, Replan: &prop})
 		}
 	}
+	fin.Warnings = append(fin.Warnings, kids.wait()...)
 	fin.AfterSeq = run.lastSeq.Load()
 	run.mu.Lock()
 	run.finished = &fin
 	run.mu.Unlock()
 	c := fin
 	run.send(Event{Kind: KindFinished, Finished: &c})
+}
+
+// escalateTemporal asks whoever answers run about the escalation e of a
+// Temporal run of w (or of one of its sub-workflows'), offering the
+// fixes that worked before on this machine, as a local run offers them
+// (a worker has none).
+func (s *Service) escalateTemporal(ctx context.Context, run *activeRun, w *workflow.Workflow, e runner.Escalation) (runner.Response, bool) {
+	if len(e.Failures) > 0 && len(e.KnownFixes) == 0 {
+		if pats, err := failure.DefaultPatternStore(); err == nil {
+			tool := string(e.NodeType)
+			if n := w.NodeByID(e.NodeID); n != nil {
+				tool = flow.ToolName(n)
+			}
+			e.KnownFixes = runner.KnownFixes(pats, tool, e.Failures[len(e.Failures)-1])
+		}
+	}
+	resp, err := run.Escalate(ctx, e)
+	return resp, err == nil
+}
+
+// childFollows follows the Temporal runs of a followed run's
+// sub-workflows (and theirs).
+type childFollows struct {
+	s    *Service
+	eng  *temporal.Engine
+	st   settings.Settings
+	run  *activeRun
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	seen map[string]bool
+	errs []string
+}
+
+// follow follows the child run link until it ends, then logs it beside
+// its file with its link to its caller. A child the follower leaves
+// (Stop, detach) is logged later, by LogTemporalRuns.
+func (k *childFollows) follow(ctx context.Context, link flow.RunLink) {
+	k.mu.Lock()
+	if k.seen == nil {
+		k.seen = map[string]bool{}
+	}
+	if k.seen[link.RunID] {
+		k.mu.Unlock()
+		return
+	}
+	k.seen[link.RunID] = true
+	k.mu.Unlock()
+	k.wg.Add(1)
+	go func() {
+		defer k.wg.Done()
+		in, err := k.eng.Input(ctx, link.RunID)
+		var w *workflow.Workflow
+		if err == nil {
+			w, err = inputWorkflow(in)
+		}
+		if err != nil {
+			k.warn(fmt.Sprintf("the sub-workflow's run %s is not followed: %v", link.RunID, err))
+			return
+		}
+		res, err := k.eng.Follow(ctx, link.RunID, temporal.Handler{
+			Event: func(e runner.Event) {
+				if e.SubRun != nil {
+					k.follow(ctx, *e.SubRun)
+				}
+			},
+			Escalation: func(ctx context.Context, e runner.Escalation) (runner.Response, bool) {
+				return k.s.escalateTemporal(ctx, k.run, w, e) // no replan: a child's plan is made in its own file
+			},
+			SubRun: func(l flow.RunLink) { k.follow(ctx, l) },
+		})
+		if err != nil || in.Path == "" {
+			return
+		}
+		ask := true
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+		defer cancel()
+		if _, err := k.s.logTemporalRun(lctx, k.eng, k.st, temporal.RunInfo{RunID: link.RunID, Status: "completed", Started: res.Started, Closed: res.Finished},
+			w, in.Path, res, in.Source, &ask); err != nil {
+			k.warn(fmt.Sprintf("the sub-workflow's run %s is not logged beside %s: %v", link.RunID, filepath.Base(in.Path), err))
+		}
+	}()
+}
+
+func (k *childFollows) warn(msg string) {
+	k.mu.Lock()
+	k.errs = append(k.errs, msg)
+	k.mu.Unlock()
+}
+
+// childLogWait bounds how long a run's end waits for its children's logs
+// (a child ends before the step that ran it does).
+const childLogWait = 30 * time.Second
+
+// wait waits for the children followed to be logged, and says what was
+// not.
+func (k *childFollows) wait() []string {
+	done := make(chan struct{})
+	go func() { k.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(childLogWait):
+		k.warn("the runs of the sub-workflows are still being followed; they are logged when they end (or by the next read of the Temporal runs)")
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return append([]string(nil), k.errs...)
 }
 
 // canReplan says whether runs started here can be replanned: a model is

@@ -37,6 +37,12 @@ func (a *Activities) Attempt(ctx context.Context, in AttemptInput) (*runner.Step
 		return nil, err
 	}
 	opts.Approvals, opts.ReviewFile = approval.Set(setOf(in.Approved)), in.ReviewFile
+	if c := in.Caller; c != nil { // a Workflow step: its child runs on Temporal too
+		info := activity.GetInfo(ctx)
+		opts.WorkflowPath, opts.Chain = c.Path, c.Chain
+		opts.Children = children{client: activity.GetClient(ctx), queue: info.TaskQueue, parentID: info.WorkflowExecution.ID,
+			attemptID: info.ActivityID, in: *c}
+	}
 	defer heartbeat(ctx)()
 	res, err := runner.New(opts).Step(ctx, w, in.NodeID, in.Vars, in.Attempt)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
+	"github.com/weft-dev/weft/backend/flow"
 	"github.com/weft-dev/weft/backend/runner"
 	wf "github.com/weft-dev/weft/backend/workflow"
 )
@@ -81,9 +82,6 @@ type Engine struct {
 // Submit starts a run of w (its content travels with it) and returns the
 // run's id (the Temporal workflow id).
 func (e *Engine) Submit(ctx context.Context, w *wf.Workflow, in RunInput) (string, error) {
-	if err := refuseSubflows(w); err != nil {
-		return "", err
-	}
 	b, err := wf.Marshal(w)
 	if err != nil {
 		return "", err
@@ -106,6 +104,9 @@ type Handler struct {
 	Event      func(runner.Event)
 	Escalation func(ctx context.Context, e runner.Escalation) (runner.Response, bool)
 	Notice     func(string)
+	// SubRun hears, once each, the runs of sub-workflows the run's steps
+	// start, while they go.
+	SubRun func(flow.RunLink)
 }
 
 // pollEvery is how often a follower asks the run for news.
@@ -117,6 +118,7 @@ const pollEvery = 250 * time.Millisecond
 func (e *Engine) Follow(ctx context.Context, runID string, h Handler) (*runner.Result, error) {
 	var after int64
 	answered := int64(-1)
+	subRuns := map[string]bool{}
 	told := ""
 	tell := func(msg string) {
 		if msg != told && h.Notice != nil {
@@ -149,6 +151,12 @@ func (e *Engine) Follow(ctx context.Context, runID string, h Handler) (*runner.R
 			tell(sv.Missing) // waits for a worker
 		default:
 			told = ""
+			for _, l := range st.SubRuns {
+				if h.SubRun != nil && !subRuns[l.RunID] {
+					subRuns[l.RunID] = true
+					h.SubRun(l)
+				}
+			}
 			for _, ev := range st.Events {
 				if h.Event != nil {
 					h.Event(ev)

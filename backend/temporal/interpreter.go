@@ -3,6 +3,7 @@ package temporal
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -48,6 +49,8 @@ type engine struct {
 	replans workflow.ReceiveChannel
 	keys    []string // every node key, for conditions
 	v1      bool
+	// subRuns are the runs its Workflow steps started (their events say).
+	subRuns []flow.RunLink
 }
 
 // Run is the Temporal workflow weft.run.v2 (WorkflowType).
@@ -87,6 +90,18 @@ func run(ctx workflow.Context, in RunInput, v1 bool) (*runner.Result, error) {
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.invalid", nil)
 	}
+	subRuns := workflow.GetSignalChannel(ctx, SignalSubRun)
+	workflow.Go(ctx, func(ctx workflow.Context) {
+		for {
+			var l flow.RunLink
+			if !subRuns.Receive(ctx, &l) {
+				return
+			}
+			if !slices.ContainsFunc(e.state.SubRuns, func(x flow.RunLink) bool { return x.RunID == l.RunID }) && len(e.state.SubRuns) < maxStateEvents {
+				e.state.SubRuns = append(e.state.SubRuns, l)
+			}
+		}
+	})
 	if err := workflow.SetQueryHandler(ctx, QueryState, func(after int64) (State, error) { return e.view(after), nil }); err != nil {
 		return nil, err
 	}
@@ -96,6 +111,7 @@ func run(ctx workflow.Context, in RunInput, v1 bool) (*runner.Result, error) {
 	}
 	res := c.Result
 	res.RunID, res.Source = info.WorkflowExecution.ID, in.Source
+	res.Parent, res.SubRuns = in.Parent, e.subRuns
 	res.Started, res.Finished = started, workflow.Now(ctx)
 	e.state.Phase, e.state.Result = PhaseFinished, res
 	return res, nil
@@ -157,6 +173,9 @@ func (e *engine) emit(ev runner.Event) {
 func (e *engine) addEvents(evs []runner.Event) {
 	for _, ev := range evs {
 		ev.Seq = 0
+		if ev.SubRun != nil {
+			e.subRuns = append(e.subRuns, *ev.SubRun)
+		}
 		e.emit(ev)
 	}
 }
@@ -182,8 +201,12 @@ func (e *engine) attempt(c flow.Command) flow.Input {
 	}
 	var acts *Activities
 	var out runner.StepResult
-	err := workflow.ExecuteActivity(ctx, acts.Attempt, AttemptInput{Workflow: e.in.Workflow, NodeID: n.ID, Vars: e.walk.Reads(),
-		Approved: e.in.Approved, ReviewFile: e.in.ReviewFile, Dir: e.in.Dir, Attempt: a}).Get(ctx, &out)
+	ai := AttemptInput{Workflow: e.in.Workflow, NodeID: n.ID, Vars: e.walk.Reads(),
+		Approved: e.in.Approved, ReviewFile: e.in.ReviewFile, Dir: e.in.Dir, Attempt: a}
+	if n.Type == wf.TypeWorkflow {
+		ai.Caller = &Caller{Path: e.in.Path, Chain: e.in.Chain, Subflows: e.in.Subflows, Source: e.in.Source, DefaultRetries: e.in.DefaultRetries}
+	}
+	err := workflow.ExecuteActivity(ctx, acts.Attempt, ai).Get(ctx, &out)
 	if err == nil {
 		e.addEvents(out.Events)
 		return flow.Input{Outputs: out.Outputs, Failure: out.Failure}

@@ -22,9 +22,6 @@ func scheduleID(id string) string { return "weft-schedule-" + id }
 
 // Schedule creates the schedule id that runs w on cron.
 func (e *Engine) Schedule(ctx context.Context, id, cron string, w *wf.Workflow, in RunInput) error {
-	if err := refuseSubflows(w); err != nil {
-		return err
-	}
 	b, err := wf.Marshal(w)
 	if err != nil {
 		return err

@@ -13,10 +13,12 @@ package temporal
 import (
 	"encoding/json"
 
-	"github.com/weft-dev/weft/backend/failure"
 	"time"
 
+	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/flow"
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/subflow"
 )
 
 // Names shared by workers and clients.
@@ -31,6 +33,10 @@ const (
 	// SignalReplanned carries a ReplanAnswer: the new plan a follower
 	// made with its model for a replan answer, sent just before it.
 	SignalReplanned = "weft.replanned"
+	// SignalSubRun carries a flow.RunLink: a Workflow step's attempt
+	// started that sub-workflow's run (children.go), which a follower
+	// follows while the step waits for it.
+	SignalSubRun = "weft.subrun"
 	// QueryState returns the run's State.
 	QueryState = "weft.state"
 )
@@ -72,6 +78,13 @@ type RunInput struct {
 	// knows the MCP servers the person configured (runner.StartWarnings);
 	// nil in runs submitted before they were sent.
 	Warnings []string `json:"warnings,omitempty"`
+	// Subflows are the files the run's Workflow steps reach, read and
+	// judged by the submitter (children.go); Chain the files of the runs
+	// this one is inside, outermost first; Parent the run whose Workflow
+	// step started it.
+	Subflows *subflow.Bundle `json:"subflows,omitempty"`
+	Chain    []string        `json:"chain,omitempty"`
+	Parent   *flow.RunLink   `json:"parent,omitempty"`
 }
 
 // ReplanAnswer is a follower's replan for a run's replan answer: the new
@@ -93,6 +106,8 @@ type AttemptInput struct {
 	ReviewFile bool            `json:"review_file,omitempty"`
 	Dir        string          `json:"dir"`
 	Attempt    runner.Attempt  `json:"attempt"`
+	// Caller is set for a Workflow step: what its child's run needs.
+	Caller *Caller `json:"caller,omitempty"`
 }
 
 // StepInput is one round of a step's attempts (weft.run).
@@ -143,6 +158,9 @@ type State struct {
 	LastSeq    int64              `json:"last_seq"`
 	Escalation *runner.Escalation `json:"escalation,omitempty"`
 	Result     *runner.Result     `json:"result,omitempty"`
+	// SubRuns are the runs of sub-workflows its steps started so far
+	// (SignalSubRun): the step's own events name them only once it ends.
+	SubRuns []flow.RunLink `json:"sub_runs,omitempty"`
 }
 
 // Phases of State.
