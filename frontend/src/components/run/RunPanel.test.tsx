@@ -488,6 +488,29 @@ describe('RunPanel', () => {
     await waitFor(() => expect(screen.getByTestId('viewing-past-run')).toHaveTextContent(child.run_id));
   });
 
+  it('opens a Temporal sub-workflow’s run by its Temporal id', async () => {
+    // On Temporal the link names the child's Temporal run; its log folder has a name of its own.
+    const child = { run_id: 'weft-parent-1.sub.5', file: '/tmp/child.weft.json', node_key: 'sub' };
+    const folder = '/tmp/.weft/runs/20260102-030406.000-dddddd';
+    fake.runHistory.mockImplementation(async (path: string) =>
+      path === child.file
+        ? { dir: '/tmp/.weft/runs', runs: [record('20260102-030406.000-dddddd', { dir: folder, engine_run_id: child.run_id })], warnings: [] }
+        : { dir: '/tmp/.weft/runs', runs: [record('20260102-030405.000-aaaaaa', { sub_runs: [child] })], warnings: [] },
+    );
+    fake.runEvents.mockImplementation(async () => ({ events: [ev('run_started')], total: 1, truncated: false, warnings: [] }));
+    const openFile = vi.fn(async (p: string) => {
+      act(() => useStore.setState({ path: p }));
+      return true;
+    });
+    render(<RunPanel actions={makeRunActions(useStore, fake, { flushMs: 0, openFile })} />);
+    fireEvent.click(screen.getByTestId('run-view-history'));
+    const rows = await screen.findAllByTestId('history-row');
+    fireEvent.click(within(rows[0]).getByRole('button'));
+    fireEvent.click(within(rows[0]).getByTestId('history-sub-run'));
+    await waitFor(() => expect(fake.runEvents).toHaveBeenCalledWith(folder));
+    expect(await screen.findByTestId('viewing-past-run')).toHaveTextContent('20260102-030406.000-dddddd');
+  });
+
   it('filters the log', async () => {
     setup();
     await act(async () => {

@@ -503,7 +503,8 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       if (!opts.openFile || !(await opts.openFile(link.file))) return false;
     }
     await loadHistory(true);
-    const r = store.getState().runHistory.find((x) => x.run_id === link.run_id);
+    // A Temporal run is logged in a folder of its own name; links name its Temporal id.
+    const r = store.getState().runHistory.find((x) => x.run_id === link.run_id || x.engine_run_id === link.run_id);
     if (!r) {
       store.getState().toast(`The run ${link.run_id} is not in this workflow's history any more (pruned or moved)`);
       return false;
