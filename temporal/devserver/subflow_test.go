@@ -1,13 +1,17 @@
 package devserver
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/weft-dev/weft/backend/runner"
+	"github.com/weft-dev/weft/backend/service"
+	wf "github.com/weft-dev/weft/backend/workflow"
 )
 
 // Sub-workflows through the same service call on both engines: the
@@ -129,4 +133,102 @@ func TestEngineContractSubflow(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Stopping a run stops the sub-workflow its step waits for, on both
+// engines: the parent ends canceled, and so does the child's own run (in
+// its history here, on the service on Temporal).
+func TestSubflowStopCancelsChild(t *testing.T) {
+	_, st, _ := temporalSetup(t, "weft-subflow-stop")
+	svc := newService(&st)
+	dir := filepath.Join(t.TempDir(), "w")
+	trustTestFolders(t, dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "child.weft.json"), []byte(`{"format":"weft/v1","id":"child","name":"child","nodes":[
+ {"id":"c","key":"slow","type":"Tool","params":{"tool":"run_command","arguments":{"command":"touch started; sleep 30"}}}],"edges":[]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, _, err := wf.Parse([]byte(`{"format":"weft/v1","id":"stopper","name":"stopper","nodes":[
+ {"id":"s","key":"sub","type":"Workflow","params":{"path":"child.weft.json"}}],"edges":[]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "stopper.weft.json")
+	if err := wf.Save(path, w); err != nil {
+		t.Fatal(err)
+	}
+	eng, _, err := svc.TemporalEngine(st.Engine.Temporal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Client.Close()
+	for _, engine := range []string{"local", "temporal"} {
+		os.Remove(filepath.Join(dir, "started"))
+		fin := make(chan *service.Finished, 1)
+		res, err := svc.Start(context.Background(), service.StartRequest{Workflow: w, Path: path, Engine: engine,
+			Sink: service.SinkFunc(func(e service.Event) {
+				if e.Kind == service.KindFinished {
+					fin <- e.Finished
+				}
+			})})
+		if err != nil || !res.Started {
+			t.Fatalf("%s: %+v %v", engine, res, err)
+		}
+		waitUntil(t, engine+": the child's step started", func() bool {
+			_, err := os.Stat(filepath.Join(dir, "started"))
+			return err == nil
+		})
+		if !svc.Stop(res.RunID) {
+			t.Fatalf("%s: Stop found no run %s", engine, res.RunID)
+		}
+		select {
+		case f := <-fin:
+			if f.Outcome != runner.OutcomeCanceled {
+				t.Errorf("%s: the parent ended %s: %s", engine, f.Outcome, f.Error)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: the stopped run did not finish", engine)
+		}
+		svc.Wait(time.Minute)
+		if engine == "local" {
+			h, err := svc.RunHistory(filepath.Join(dir, "child.weft.json"), "child")
+			if err != nil || len(h.Runs) == 0 || h.Runs[0].Outcome != runner.OutcomeCanceled {
+				t.Errorf("local: the child's run did not end canceled: %+v %v", h.Runs, err)
+			}
+		}
+		if engine == "temporal" {
+			var child string
+			waitUntil(t, "the child's Temporal run is listed", func() bool {
+				runs, err := eng.List(context.Background(), 50)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range runs {
+					if strings.HasPrefix(r.RunID, res.RunID+".sub.") {
+						child = r.RunID
+					}
+				}
+				return child != ""
+			})
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			end, err := eng.Result(ctx, child)
+			cancel()
+			if err != nil || end.Outcome != runner.OutcomeCanceled {
+				t.Errorf("the child's Temporal run %s: %+v %v", child, end, err)
+			}
+		}
+	}
+}
+
+// waitUntil waits up to 30 s for ok, failing with what.
+func waitUntil(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if ok() {
+			return
+		}
+	}
+	t.Fatalf("%s: not within 30 s", what)
 }
