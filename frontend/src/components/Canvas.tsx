@@ -112,10 +112,15 @@ function CanvasInner() {
   const triggers = useStore((s) => (s.previewNodes ? undefined : s.doc?.triggers));
   const trig = useMemo(() => triggerFlow(triggers ? useStore.getState().doc : null, nodes), [triggers, nodes, edges]); // eslint-disable-line react-hooks/exhaustive-deps
   const canvasNodes = useMemo(() => (trig.nodes.length ? ([...trig.nodes, ...nodes] as unknown as WeftFlowNode[]) : nodes), [trig, nodes]);
-  // After a run: each edge's count and, on hover, what crossed it (not over a preview).
-  const edgeRun = useStore((s) => (s.previewNodes ? null : s.edgeRun));
-  const runRecords = useStore((s) => (s.edgeRun ? s.nodeData.records : null));
-  const stepEdges = useMemo(() => withRunCounts(edges, edgeRun, runRecords), [edges, edgeRun, runRecords]);
+  // After a run: each edge's count and, on hover, what crossed it (not over
+  // a preview); a past run opened from the history shows its own.
+  const viewed = useStore((s) => s.viewedRun);
+  const edgeRun = useStore((s) => (s.previewNodes ? null : s.viewedRun ? s.viewedRun.edges : s.edgeRun));
+  const runRecords = useStore((s) => (s.viewedRun ? s.viewedRun.records : s.edgeRun ? s.nodeData.records : null));
+  const stepEdges = useMemo(
+    () => withRunCounts(edges, edgeRun, runRecords, viewed ? 'in this run' : 'in the last run'),
+    [edges, edgeRun, runRecords, viewed],
+  );
   const canvasEdges = useMemo(() => (trig.edges.length ? ([...trig.edges, ...stepEdges] as WeftFlowEdge[]) : stepEdges), [trig, stepEdges]);
   const onNodesChange = useCallback(
     (changes: Parameters<typeof onStepsChange>[0]) => onStepsChange(changes.filter((c) => !('id' in c && isTriggerId(c.id)))),

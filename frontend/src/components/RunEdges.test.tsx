@@ -5,8 +5,9 @@ import { fixtureOpen } from '../test/fixtures';
 vi.mock('../api', () => ({ api: {}, errorMessage: String }));
 
 import { edgeTip } from '../graph/runEdges';
+import { makeRunActions, type RunApi } from './run/runActions';
 import { useStore } from '../store';
-import type { RunEvent } from '../types';
+import type { RunEvent, RunRecord } from '../types';
 import { Canvas } from './Canvas';
 
 const initial = useStore.getState();
@@ -76,6 +77,55 @@ describe('edge counts after a run', () => {
     await act(async () => finishRun());
     expect(container.querySelector('.edge-taken')).not.toBeNull();
     await act(async () => useStore.getState().applyRunEvents([ev(1, { type: 'run_started', run_id: 'r2' })]));
+    expect(container.querySelector('.edge-taken, .edge-untaken')).toBeNull();
+  });
+});
+
+describe('edge counts of a past run opened from the history', () => {
+  /** A past run as the history lists it: Go's summary with its edge counts. */
+  function pastRun(over: Partial<RunRecord> = {}): RunRecord {
+    return {
+      run_id: 'old',
+      dir: '/tmp/.weft/runs/old',
+      outcome: 'succeeded',
+      complete: true,
+      summary: {
+        edges: [
+          { from: 'n1', to: 'n2', taken: 1 },
+          { from: 'n2', to: 'n3', output: { type: 'LoopBody' }, taken: 2 },
+          { from: 'n3', to: 'n4', output: { type: 'IfTrue' }, taken: 2 },
+        ],
+      },
+      ...over,
+    } as unknown as RunRecord;
+  }
+  const events = [ev(1, { type: 'run_started', run_id: 'old' }), ev(2, { type: 'variable_set', node_id: 'n1', run_id: 'old', outputs: { count: 7 } })];
+  const fakeApi = () => ({ runEvents: vi.fn(async () => ({ events, total: events.length, truncated: false, warnings: [] })), log: vi.fn() }) as unknown as RunApi;
+
+  it('shows that run’s counts and dims its untaken branches, with its outputs on hover; closing it brings back the last run’s', async () => {
+    const { container } = render(<Canvas />);
+    await screen.findByTestId('node-n1');
+    await act(async () => finishRun());
+    const actions = makeRunActions(useStore, fakeApi());
+    await act(async () => actions.viewRun(pastRun()));
+
+    const body = edge(container, /^Edge \(body\): taken 2× in this run/);
+    expect(body).toHaveClass('edge-taken');
+    expect(edge(container, /^Edge \(true\): taken 2×/)).toHaveClass('edge-taken');
+    expect(edge(container, /^Edge \(false\): not taken in this run/)).toHaveClass('edge-untaken');
+    const tip = edge(container, /^Edge: taken 1×/).querySelector('title')?.textContent ?? '';
+    expect(tip).toContain('Taken 1 time in this run');
+    expect(tip).toContain('"count": 7'); // the past run's outputs, not the live run's 3
+
+    await act(async () => actions.viewRun(null));
+    expect(edge(container, /^Edge \(body\): taken 3× in the last run/)).toHaveClass('edge-taken');
+  });
+
+  it('draws plain edges for a past run that did not end (no summary), not the live run’s counts', async () => {
+    const { container } = render(<Canvas />);
+    await screen.findByTestId('node-n1');
+    await act(async () => finishRun());
+    await act(async () => makeRunActions(useStore, fakeApi()).viewRun(pastRun({ complete: false, summary: undefined })));
     expect(container.querySelector('.edge-taken, .edge-untaken')).toBeNull();
   });
 });

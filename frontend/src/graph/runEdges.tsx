@@ -9,8 +9,8 @@ const TIP_CHARS = 800;
 
 /** edgeTip is what hovering an edge's count says: how often it was taken
  * and the last outputs of the node it leaves (what the next step may read). */
-export function edgeTip(taken: number, from: NodeAttempt[] | undefined): string {
-  const times = taken === 0 ? 'Not taken in the last run' : `Taken ${taken} ${taken === 1 ? 'time' : 'times'} in the last run`;
+export function edgeTip(taken: number, from: NodeAttempt[] | undefined, which = 'in the last run'): string {
+  const times = taken === 0 ? `Not taken ${which}` : `Taken ${taken} ${taken === 1 ? 'time' : 'times'} ${which}`;
   const last = from ? [...from].reverse().find((r) => r.outputs) : undefined;
   if (!last?.outputs) return times;
   let json = JSON.stringify(last.outputs, null, 1);
@@ -26,6 +26,8 @@ export function withRunCounts(
   edges: WeftFlowEdge[],
   counts: Record<string, number> | null,
   records: Record<string, NodeAttempt[]> | null,
+  /** which run the counts are of, for the hover and the label: "in the last run" */
+  which = 'in the last run',
 ): WeftFlowEdge[] {
   if (!counts) return edges;
   return edges.map((e) => {
@@ -38,11 +40,11 @@ export function withRunCounts(
       className: `${e.className ?? ''} ${taken ? 'edge-taken' : 'edge-untaken'}`.trim(),
       label: text ? (
         <>
-          <title>{edgeTip(taken, records?.[e.source])}</title>
+          <title>{edgeTip(taken, records?.[e.source], which)}</title>
           {text}
         </>
       ) : undefined,
-      ariaLabel: `Edge${base ? ` (${base})` : ''}: ${taken ? `taken ${taken}×` : 'not taken'} in the last run`,
+      ariaLabel: `Edge${base ? ` (${base})` : ''}: ${taken ? `taken ${taken}×` : 'not taken'} ${which}`,
     };
   });
 }

@@ -5,7 +5,7 @@
 // (starting, stopping, answering, the backend's events) is in
 // components/run/runActions.ts.
 import { outcomeLabel, verdictText } from '../components/run/format';
-import { emptyNodeData, foldNodeData, type NodeData } from './nodeData';
+import { emptyNodeData, foldNodeData, type NodeAttempt, type NodeData } from './nodeData';
 import { edgeKey } from '../graph/edit';
 import type { StateCreator } from 'zustand';
 import type {
@@ -66,6 +66,11 @@ export interface ViewedRun {
   truncated: boolean;
   loading: boolean;
   error: string | null;
+  /** how often that run took each edge, by edgeKey (Go's count, from its
+   * summary.json); null when it did not end (no summary) */
+  edges: Record<string, number> | null;
+  /** its steps' records folded from its events (the edges' hover text) */
+  records: Record<string, NodeAttempt[]> | null;
 }
 
 /** The log keeps the latest entries only; the run folder has them all. */

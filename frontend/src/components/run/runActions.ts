@@ -6,7 +6,8 @@
 import { api, errorMessage, type Api } from '../../api';
 import type { Proposal } from '../../store/assistantSlice';
 import type { AppStore } from '../../store/index';
-import { logEntryFor } from '../../store/runSlice';
+import { edgeCounts, logEntryFor } from '../../store/runSlice';
+import { emptyNodeData, foldNodeData } from '../../store/nodeData';
 import { refreshFileTrust } from '../../store/trustSlice';
 import { setPinned } from '../../graph/edit';
 import type { InputProblem, RunEscalation, RunEvent, RunFinished, RunLink, RunRecord, RunReplan, RunResponse, RunStart, Workflow } from '../../types';
@@ -477,7 +478,10 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       store.getState().setViewedRun(null);
       return;
     }
-    store.getState().setViewedRun({ record, log: [], total: 0, truncated: false, loading: true, error: null });
+    // The edges show the counts Go's walk kept in that run's summary.json
+    // (a run that did not end has none: its edges are drawn plain).
+    const edges = record.summary ? edgeCounts(record.summary.edges) : null;
+    store.getState().setViewedRun({ record, log: [], total: 0, truncated: false, loading: true, error: null, edges, records: null });
     try {
       const r = await apiImpl.runEvents(record.dir);
       if (store.getState().viewedRun?.record !== record) return;
@@ -488,10 +492,12 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
         truncated: r.truncated,
         loading: false,
         error: r.warnings.length ? r.warnings.join('; ') : null,
+        edges,
+        records: foldNodeData(emptyNodeData(), r.events).records,
       });
     } catch (e) {
       if (store.getState().viewedRun?.record !== record) return;
-      store.getState().setViewedRun({ record, log: [], total: 0, truncated: false, loading: false, error: errorMessage(e) });
+      store.getState().setViewedRun({ record, log: [], total: 0, truncated: false, loading: false, error: errorMessage(e), edges, records: null });
     }
   }
 
