@@ -37,6 +37,8 @@ func bindingsConfig() tsgen.Config {
 			reflect.TypeFor[workflow.Node]():     open,
 			reflect.TypeFor[workflow.Edge]():     open,
 			reflect.TypeFor[workflow.Trigger]():  open,
+			reflect.TypeFor[workflow.Note]():     open,
+			reflect.TypeFor[workflow.Group]():    {Open: true, NotNull: []string{"nodes"}},
 			reflect.TypeFor[workflow.Params]():   open,
 			reflect.TypeFor[settings.Settings](): open,
 			// Written by hand for speed, as its fields say (flow's

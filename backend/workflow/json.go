@@ -59,6 +59,8 @@ var (
 	nodeFields     = knownFields(reflect.TypeOf(Node{}))
 	paramsFields   = knownFields(reflect.TypeOf(Params{}))
 	edgeFields     = knownFields(reflect.TypeOf(Edge{}))
+	noteFields     = knownFields(reflect.TypeOf(Note{}))
+	groupFields    = knownFields(reflect.TypeOf(Group{}))
 )
 
 // splitExtra returns the fields of obj not in known; nil when there are
@@ -181,6 +183,59 @@ func (e Edge) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	return joinExtra(b, e.Extra)
+}
+
+// decodeKeeping decodes data into v (a raw type without the methods) and
+// returns the fields known does not name, to keep.
+func decodeKeeping(data []byte, v any, known map[string]bool) (Extra, error) {
+	if err := json.Unmarshal(data, v); err != nil {
+		return nil, err
+	}
+	return splitExtra(data, known)
+}
+
+// encodeKeeping encodes v and appends the kept fields.
+func encodeKeeping(v any, extra Extra) ([]byte, error) {
+	b, err := encode(v)
+	if err != nil {
+		return nil, err
+	}
+	return joinExtra(b, extra)
+}
+
+type rawNote Note
+
+func (n *Note) UnmarshalJSON(data []byte) error {
+	var r rawNote
+	extra, err := decodeKeeping(data, &r, noteFields)
+	if err != nil {
+		return err
+	}
+	*n = Note(r)
+	n.Extra = extra
+	return nil
+}
+
+func (n Note) MarshalJSON() ([]byte, error) { return encodeKeeping(rawNote(n), n.Extra) }
+
+type rawGroup Group
+
+func (g *Group) UnmarshalJSON(data []byte) error {
+	var r rawGroup
+	extra, err := decodeKeeping(data, &r, groupFields)
+	if err != nil {
+		return err
+	}
+	*g = Group(r)
+	g.Extra = extra
+	return nil
+}
+
+func (g Group) MarshalJSON() ([]byte, error) {
+	if g.Nodes == nil {
+		g.Nodes = []string{}
+	}
+	return encodeKeeping(rawGroup(g), g.Extra)
 }
 
 // UnmarshalJSON accepts a bare string ("IfTrue") as well as the object form,
@@ -308,7 +363,7 @@ func parse(data []byte) (*Workflow, []string, error) {
 			items := map[string]gjson.Result{}
 			root.ForEach(func(k, v gjson.Result) bool {
 				key := strings.Clone(k.String()) // may be kept, in Extra
-				if key == "nodes" || key == "edges" {
+				if itemFields[key] {
 					items[key] = v
 					top[key] = json.RawMessage(v.Raw[:1]) // for parseTop's checks
 				} else {
@@ -335,9 +390,16 @@ func parse(data []byte) (*Workflow, []string, error) {
 	if top == nil {
 		return nil, nil, &ParseError{Line: 1, Column: 1, Msg: "expected a JSON object, got null"}
 	}
-	items := map[string]gjson.Result{"nodes": gjson.GetBytes(data, "nodes"), "edges": gjson.GetBytes(data, "edges")}
+	items := map[string]gjson.Result{}
+	for k := range itemFields {
+		items[k] = gjson.GetBytes(data, k)
+	}
 	return parseTop(data, top, items)
 }
+
+// itemFields are the top-level arrays decoded item by item (decodeItems),
+// so a wrong value is reported with its index and position in the file.
+var itemFields = map[string]bool{"nodes": true, "edges": true, "notes": true, "groups": true}
 
 // parseTop decodes a document whose top level is read into top, and whose
 // nodes and edges arrays are items (offsets relative to data).
@@ -366,7 +428,7 @@ func parseTop(data []byte, top map[string]json.RawMessage, items map[string]gjso
 	w.Format = format
 	for k, v := range top {
 		switch k {
-		case "format", "nodes", "edges":
+		case "format", "nodes", "edges", "notes", "groups":
 		default:
 			if !workflowFields[k] {
 				if w.Extra == nil {
@@ -385,6 +447,12 @@ func parseTop(data []byte, top map[string]json.RawMessage, items map[string]gjso
 		return nil, nil, err
 	}
 	if w.Edges, err = decodeItems[Edge](data, items["edges"], "edges"); err != nil {
+		return nil, nil, err
+	}
+	if w.Notes, err = decodeOptionalItems[Note](data, top, items, "notes"); err != nil {
+		return nil, nil, err
+	}
+	if w.Groups, err = decodeOptionalItems[Group](data, top, items, "groups"); err != nil {
 		return nil, nil, err
 	}
 	warnings := w.normalize()
@@ -551,6 +619,25 @@ func decodeItems[T any](data []byte, arr gjson.Result, field string) ([]T, error
 		return true
 	})
 	return out, err
+}
+
+// decodeOptionalItems is decodeItems for an array the document may leave
+// out (or set to null): nil then, so a file without it saves without it.
+func decodeOptionalItems[T any](data []byte, top map[string]json.RawMessage, items map[string]gjson.Result, field string) ([]T, error) {
+	// top holds the value, or (the fast path) its first byte: the
+	// document is valid JSON here, so "n" is null.
+	t := bytes.TrimSpace(top[field])
+	if len(t) == 0 || t[0] == 'n' {
+		return nil, nil
+	}
+	if t[0] != '[' {
+		return nil, &ParseError{Path: field, Msg: "must be an array"}
+	}
+	out, err := decodeItems[T](data, items[field], field)
+	if err != nil || len(out) == 0 {
+		return nil, err
+	}
+	return out, nil
 }
 
 // itemError turns the error of element i (starting at elemStart in data)

@@ -303,6 +303,10 @@ type Workflow struct {
 	// Triggers start runs without a person (weft serve): a signed
 	// webhook, a watched folder. Content that acts: reviewed like a step.
 	Triggers []Trigger `json:"triggers,omitempty"`
+	// Notes and Groups annotate the canvas (sticky notes, frames around
+	// nodes): never run, never reviewed (annotations.go).
+	Notes  []Note  `json:"notes,omitempty"`
+	Groups []Group `json:"groups,omitempty"`
 
 	Extra Extra `json:"-"`
 }

@@ -1684,6 +1684,21 @@ export namespace workflow {
     name?: string;
   }
 
+  /**
+   * Group is a titled, coloured frame around some nodes (by id) that moves
+   * them together on the canvas.
+   */
+  export interface Group {
+    id: string;
+    title: string;
+    position: workflow.Position;
+    size: workflow.Size;
+    color?: string;
+    nodes: string[];
+    /** members this version does not know, kept as they are */
+    [extra: string]: unknown;
+  }
+
   /** Node is one step of a workflow. */
   export interface Node {
     id: string;
@@ -1709,6 +1724,17 @@ export namespace workflow {
 
   /** NodeType names what a node does. */
   export type NodeType = 'Tool' | 'AiStep' | 'AiTransform' | 'If' | 'Switch' | 'Loop' | 'EndLoop' | 'Workflow' | 'DoneWhen';
+
+  /** Note is free text on the canvas (a sticky note). */
+  export interface Note {
+    id: string;
+    text: string;
+    position: workflow.Position;
+    size: workflow.Size;
+    color?: string;
+    /** members this version does not know, kept as they are */
+    [extra: string]: unknown;
+  }
 
   /**
    * OnError says what a step node's failure does once its retries are spent
@@ -1765,6 +1791,12 @@ export namespace workflow {
   export interface Retry {
     max_attempts?: number;
     backoff?: workflow.Backoff;
+  }
+
+  /** Size is a note's or group's extent on the canvas. */
+  export interface Size {
+    width: number;
+    height: number;
   }
 
   /** SwitchCase is one named branch of a Switch. */
@@ -1845,6 +1877,12 @@ export namespace workflow {
      * webhook, a watched folder. Content that acts: reviewed like a step.
      */
     triggers?: workflow.Trigger[];
+    /**
+     * Notes and Groups annotate the canvas (sticky notes, frames around
+     * nodes): never run, never reviewed (annotations.go).
+     */
+    notes?: workflow.Note[];
+    groups?: workflow.Group[];
     /** members this version does not know, kept as they are */
     [extra: string]: unknown;
   }
