@@ -73,6 +73,9 @@ type NewSchedule struct {
 	// Shown is the scheduler entry PreviewSchedule showed (local engine):
 	// only that entry is installed.
 	Shown *service.ShownEntry `json:"shown,omitempty"`
+	// Inputs are the values of the workflow's declared inputs each run
+	// gets, as typed in the form (parsed and checked as a run's are).
+	Inputs map[string]string `json:"inputs,omitempty"`
 }
 
 // PreviewSchedule is the entry a local schedule would install (a crontab
@@ -82,7 +85,7 @@ func (a *App) PreviewSchedule(req NewSchedule) (service.ShownEntry, error) {
 	if err != nil {
 		return service.ShownEntry{}, err
 	}
-	return a.service().PreviewSchedule(m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, UsePinned: req.Pinned})
+	return a.service().PreviewSchedule(m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, UsePinned: req.Pinned, InputTexts: req.Inputs})
 }
 
 // AddSchedule makes a schedule, or says why not: problems, or the steps a
@@ -93,7 +96,7 @@ func (a *App) AddSchedule(req NewSchedule) (service.ScheduleResult, error) {
 		return service.ScheduleResult{}, err
 	}
 	res, err := a.service().AddSchedule(a.context(), m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, Engine: req.Engine,
-		UsePinned: req.Pinned, Approver: service.Preapproved(req.Approved), ApprovedBy: "desktop (schedule)", Shown: req.Shown})
+		UsePinned: req.Pinned, InputTexts: req.Inputs, Approver: service.Preapproved(req.Approved), ApprovedBy: "desktop (schedule)", Shown: req.Shown})
 	res.Problems, res.Approval, res.Warnings = nonNil(res.Problems), nonNil(res.Approval), nonNil(res.Warnings)
 	return res, err
 }

@@ -41,8 +41,9 @@ func TestScheduleKeepsInputs(t *testing.T) {
 		if err != nil || res.Started || len(f.installed) != 0 || len(res.InputProblems) == 0 || res.InputProblems[0].Input != tc.input {
 			t.Fatalf("%+v: want refused naming %s: %v %+v", tc.req, tc.input, err, res)
 		}
-		if _, err := svc.PreviewSchedule(m, req); err == nil {
-			t.Fatalf("%+v: previewed", tc.req)
+		// The preview says the same, input by input, and shows no entry.
+		if sh, err := svc.PreviewSchedule(m, req); err != nil || sh.Entry != "" || len(sh.InputProblems) == 0 || sh.InputProblems[0].Input != tc.input {
+			t.Fatalf("%+v: previewed %+v %v", tc.req, sh, err)
 		}
 	}
 

@@ -176,6 +176,9 @@ type ScheduleRequest struct {
 type ShownEntry struct {
 	ID    string `json:"id"`
 	Entry string `json:"entry"`
+	// InputProblems say, input by input, why no entry can be made with
+	// the inputs given (inputs.Stored's check, AddSchedule's too).
+	InputProblems []inputs.Problem `json:"input_problems,omitempty"`
 }
 
 // ScheduleResult is StartResult for a schedule: Started says it was made.
@@ -203,6 +206,9 @@ func (s *Service) PreviewSchedule(m *schedule.Manager, req ScheduleRequest) (Sho
 		w = &workflow.Workflow{} // AddSchedule says what is wrong with it
 	}
 	args, _, err := scheduleArgs(w, req)
+	if ie := (*inputs.Error)(nil); errors.As(err, &ie) {
+		return ShownEntry{InputProblems: ie.Problems}, nil
+	}
 	if err != nil {
 		return ShownEntry{}, err
 	}

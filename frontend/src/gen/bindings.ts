@@ -834,6 +834,11 @@ export namespace main {
      * only that entry is installed.
      */
     shown?: service.ShownEntry;
+    /**
+     * Inputs are the values of the workflow's declared inputs each run
+     * gets, as typed in the form (parsed and checked as a run's are).
+     */
+    inputs?: Record<string, string>;
   }
 
   /**
@@ -1386,6 +1391,11 @@ export namespace service {
   export interface ShownEntry {
     id: string;
     entry: string;
+    /**
+     * InputProblems say, input by input, why no entry can be made with
+     * the inputs given (inputs.Stored's check, AddSchedule's too).
+     */
+    input_problems?: inputs.Problem[];
   }
 
   /**

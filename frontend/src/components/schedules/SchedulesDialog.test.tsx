@@ -175,6 +175,34 @@ describe('SchedulesDialog', () => {
     await waitFor(() => expect(screen.queryByTestId('schedule-review')).toBeNull());
   });
 
+  it('asks for the inputs each run gets, shows Go’s problems at their fields, and schedules with them', async () => {
+    const fields = [
+      { name: 'name', type: 'string', required: true },
+      { name: 'n', type: 'integer', required: false, default: 3 },
+    ];
+    const withInputs = { ...fake, workflowInputs: vi.fn(async () => ({ fields, problems: [] })) };
+    fake.previewSchedule
+      .mockResolvedValueOnce({ id: '', entry: '', input_problems: [{ input: 'name', message: 'input name is required' }] })
+      .mockResolvedValueOnce(entry);
+    fake.addSchedule.mockResolvedValue({ started: true, problems: [], approval: [], warnings: [], schedule: { id: 'report-1', file: '/home/u/flows/report.json', cron: '0 7 * * *', backend: 'systemd' } });
+    render(<SchedulesDialog onClose={onClose as unknown as () => void} apiImpl={withInputs as unknown as SchedulesApi} />);
+    const box = await screen.findByTestId('schedule-inputs');
+    const inputs = within(box).getAllByTestId<HTMLInputElement>('run-input');
+    expect(inputs.map((i) => i.dataset.name)).toEqual(['name', 'n']);
+    expect(inputs[1].value).toBe('3'); // the default
+    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('schedule-add').disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('schedule-add'));
+    const err = await within(box).findByTestId('run-input-error');
+    expect(err.dataset.name).toBe('name');
+    expect(err.textContent).toBe('input name is required');
+    expect(screen.queryByTestId('schedule-review')).toBeNull();
+    fireEvent.change(inputs[0], { target: { value: 'Ada' } });
+    await scheduleAndInstall();
+    await waitFor(() => expect(fake.addSchedule).toHaveBeenCalled());
+    expect(fake.previewSchedule).toHaveBeenLastCalledWith(expect.objectContaining({ inputs: { name: 'Ada', n: '3' } }));
+    expect(fake.addSchedule).toHaveBeenLastCalledWith(expect.objectContaining({ inputs: { name: 'Ada', n: '3' }, shown: entry }));
+  });
+
   it('makes a Temporal schedule without an entry on this computer to show', async () => {
     fake.listSchedules.mockResolvedValue(view({ scheduler: '', temporal: 'temporal.example:7233', schedules: [] }));
     fake.addSchedule.mockResolvedValue({ started: true, problems: [], approval: [], warnings: [] });

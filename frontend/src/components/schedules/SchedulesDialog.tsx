@@ -14,11 +14,14 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { api, errorMessage, type Api } from '../../api';
 import { useStore } from '../../store';
 import { baseName } from '../../store/workflowSlice';
-import type { CronPreview, NewSchedule, ScheduleState, SchedulesView, ShownEntry } from '../../types';
+import type { CronPreview, InputField, InputProblem, NewSchedule, ScheduleState, SchedulesView, ShownEntry } from '../../types';
+import { InputFields } from '../run/InputFields';
+import { given, initialValues } from '../run/inputsForm';
 import { useFocusTrap } from '../focusTrap';
 import { ScheduleApproval, type StepsWaiting } from './ScheduleApproval';
 
-export type SchedulesApi = Pick<Api, 'listSchedules' | 'addSchedule' | 'previewSchedule' | 'setSchedulePaused' | 'removeSchedule' | 'previewCron'>;
+export type SchedulesApi = Pick<Api, 'listSchedules' | 'addSchedule' | 'previewSchedule' | 'setSchedulePaused' | 'removeSchedule' | 'previewCron'> &
+  Partial<Pick<Api, 'workflowInputs'>>;
 
 /** Common schedules, as cron expressions. */
 export const PRESETS: { label: string; cron: string }[] = [
@@ -111,7 +114,8 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
   useFocusTrap(box);
   const path = useStore((s) => s.path);
   const dirty = useStore((s) => s.dirty);
-  const hasDoc = useStore((s) => !!s.doc);
+  const doc = useStore((s) => s.doc);
+  const hasDoc = !!doc;
   const toast = useStore((s) => s.toast);
 
   const [view, setView] = useState<SchedulesView | null>(null);
@@ -127,6 +131,10 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
   // The scheduler's entry, shown before it is installed (local engine).
   const [review, setReview] = useState<{ req: NewSchedule; shown: ShownEntry } | null>(null);
   const installRef = useRef<HTMLButtonElement>(null);
+  // The workflow's declared inputs: each scheduled run gets the values given here.
+  const [fields, setFields] = useState<InputField[]>([]);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [inputProblems, setInputProblems] = useState<InputProblem[]>([]);
 
   const reload = useCallback(async () => {
     try {
@@ -158,8 +166,24 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
     };
   }, [cron, apiImpl]);
 
+  useEffect(() => {
+    let live = true;
+    if (!doc || !path || typeof apiImpl.workflowInputs !== 'function') return;
+    apiImpl
+      .workflowInputs(doc)
+      .then((form) => {
+        if (!live) return;
+        setFields(form.fields);
+        setValues(initialValues(path, form.fields));
+      })
+      .catch(() => live && setFields([])); // the schedule's own check says what is wrong
+    return () => {
+      live = false;
+    };
+  }, [doc, path, apiImpl]);
+
   // What was shown is no longer what would be installed.
-  useEffect(() => setReview(null), [cron, engine, pinned, path]);
+  useEffect(() => setReview(null), [cron, engine, pinned, path, values]);
   useEffect(() => {
     if (review) installRef.current?.focus();
   }, [review]);
@@ -195,7 +219,10 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
     setBusy(true);
     setAddError(null);
     try {
-      setReview({ req, shown: await apiImpl.previewSchedule(req) });
+      const shown = await apiImpl.previewSchedule(req);
+      setInputProblems(shown.input_problems ?? []);
+      if (shown.input_problems?.length) setAddError({ message: 'The schedule was not made: its inputs do not fit.', problems: [] });
+      else setReview({ req, shown });
     } catch (e) {
       setAddError({ message: errorMessage(e), problems: [] });
     } finally {
@@ -209,6 +236,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
     try {
       const r = await apiImpl.addSchedule(req);
       if (!r.approval.length) setReview(null);
+      setInputProblems(r.input_problems ?? []);
       if (r.started) {
         setPending(null);
         toast(`Scheduled ${baseName(req.path)} (${req.cron}).`, 'info');
@@ -269,7 +297,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
                 className="sched-form"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  if (cronOK && engineOK && !busy) void submit({ path, cron: cron.trim(), engine, pinned, approved: [] });
+                  if (cronOK && engineOK && !busy) void submit({ path, cron: cron.trim(), engine, pinned, approved: [], ...(fields.length ? { inputs: given(fields, values) } : {}) });
                 }}
               >
                 <p className="sched-file" title={path}>
@@ -337,6 +365,21 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
                     data
                   </label>
                 </div>
+                {fields.length > 0 && (
+                  <div className="sched-inputs" data-testid="schedule-inputs">
+                    <p className="prefs-help">
+                      Each run gets these inputs (<code>{'{{inputs.NAME}}'}</code>, inserted as data); they are kept with the schedule in plain text.
+                    </p>
+                    <InputFields
+                      uid={fid('in')}
+                      fields={fields}
+                      values={values}
+                      problems={inputProblems}
+                      set={(name, v) => setValues((s) => ({ ...s, [name]: v }))}
+                      autoFocus={false}
+                    />
+                  </div>
+                )}
                 {addError && (
                   <div className="prefs-banner error" role="alert" data-testid="schedule-add-error">
                     <CircleAlert size={14} />
