@@ -12,6 +12,7 @@ import (
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/weft-dev/weft/backend/lastfile"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/tools"
@@ -86,6 +87,9 @@ type App struct {
 	// versions keeps every saved state of a workflow so any two can be
 	// compared (replans add theirs too); nil keeps none.
 	versions func() (*versions.Store, error)
+	// lastFile records the file last opened or saved, reopened at start
+	// (app_start.go); nil records none.
+	lastFile func() (*lastfile.Store, error)
 
 	// The assistant's plumbing (app_assistant.go) and the application
 	// layer the run bindings call (app_run.go), made on first use so an App
@@ -118,6 +122,7 @@ func NewApp() *App {
 		dialogs:  wailsDialogs{},
 		newStore: settings.NewStore,
 		versions: versions.DefaultStore,
+		lastFile: lastfile.DefaultStore,
 	}
 }
 
@@ -151,7 +156,8 @@ func (a *App) context() context.Context {
 	return a.ctx
 }
 
-// LoadSample opens the sample workflow built into the app.
+// LoadSample opens the sample workflow built into the app (at start when
+// there is no last file to reopen: LoadStart).
 func (a *App) LoadSample() (OpenResult, error) {
 	w, warnings, err := workflow.Parse(a.sample)
 	if err != nil {
@@ -174,6 +180,7 @@ func (a *App) OpenWorkflow(path string) (OpenResult, error) {
 		return OpenResult{}, err
 	}
 	a.rememberDir(abs)
+	a.rememberLast(abs)
 	return OpenResult{Path: abs, Name: filepath.Base(abs), Workflow: w, Warnings: nonNil(warnings), File: a.service().FileTrustOf(abs)}, nil
 }
 
@@ -209,6 +216,7 @@ func (a *App) SaveWorkflow(path string, w workflow.Workflow, from string) error 
 		return err
 	}
 	a.rememberDir(abs)
+	a.rememberLast(abs)
 	a.recordVersion(&w)
 	return nil
 }
@@ -283,6 +291,14 @@ func (a *App) CheckCondition(expr string) string {
 		return err.Error()
 	}
 	return ""
+}
+
+// ReferencesAt lists what a text of node nodeID may read (the `{{`
+// completion of the Inspector's fields): place is "" for its arguments,
+// prompt, input or condition, "verify", "done_when" or "exit_condition".
+// It asks the rules validation reports unknown references by.
+func (a *App) ReferencesAt(w workflow.Workflow, nodeID, place string) ([]validate.Reference, error) {
+	return validate.References(&w, a.catalog, nodeID, validate.Place(place))
 }
 
 // ToolCatalog lists the tools a Tool node can call: the built-ins and

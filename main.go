@@ -27,8 +27,8 @@ var assets embed.FS
 //go:embed build/appicon.png
 var icon []byte
 
-// sampleWorkflow is opened at start (LoadSample), so the built app has it
-// wherever it runs.
+// sampleWorkflow is opened at start when there is no last file to reopen
+// (LoadStart), so the built app has it wherever it runs.
 //
 //go:embed testdata/workflows/sample.json
 var sampleWorkflow []byte
