@@ -35,6 +35,9 @@ func FuzzLoadValidate(f *testing.F) {
 	}
 	f.Add([]byte(`{"format":"weft/v1","nodes":[],"edges":[]}`))
 	f.Add([]byte(`{"format":"weft/v1","nodes":[{"id":"a","type":"If","params":{"condition":"a.b ? c : d"}}],"edges":[{"from":"a","to":"a","output":"IfTrue"}]}`))
+	f.Add([]byte(`{"format":"weft/v1","nodes":[{"id":"a","type":"Tool","params":{"tool":"log","arguments":{"message":"x"}}}],"edges":[],` +
+		`"notes":[{"id":"n","text":"<b>{{a.x}}</b>","position":{"x":1,"y":2},"size":{"width":100,"height":50},"color":"blue","z":1},{"id":"a"}],` +
+		`"groups":[{"id":"g","title":"G","position":{"x":0,"y":0},"size":{"width":1e9,"height":-1},"nodes":["a","gone","a"]},{"nodes":null}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w, _, err := workflow.Parse(data)
 		if err != nil {

@@ -112,7 +112,9 @@ type Problem struct {
 	// Path is, for literal_secret, the JSON pointer of the argument that
 	// holds the literal ("/headers/Authorization"); for bad_argument,
 	// unknown_argument and a nested missing_argument, of the argument
-	// its tool's schema does not allow ("/options/depth").
+	// its tool's schema does not allow ("/options/depth"); for bad_note,
+	// bad_group and unknown_group_member, of the note, group or member in
+	// the workflow ("/groups/0/nodes/2").
 	Path string `json:"path,omitempty"`
 	// Key is, for literal_secret, the name the literal is written under
 	// (a header, query parameter or JSON member), if any.

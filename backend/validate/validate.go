@@ -218,6 +218,7 @@ func (v *validator) run() {
 	v.checkLiterals()
 	v.checkInputs()
 	v.checkTriggers()
+	v.checkAnnotations()
 }
 
 // fork returns a copy of v for a check that runs on another goroutine

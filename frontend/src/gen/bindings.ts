@@ -360,16 +360,6 @@ export namespace credentials {
   }
 }
 
-export namespace examples {
-  /** Example is one entry of the gallery. */
-  export interface Example {
-    /** File names the example (OpenExample's argument): "watch_page.json". */
-    file: string;
-    name: string;
-    goal: string;
-  }
-}
-
 export namespace failure {
   /** Category names the kind of cause. */
   export type Category = 'environment' | 'dependency' | 'validation' | 'logic' | 'timeout' | 'resource' | 'permission' | 'network' | 'not_found' | 'unknown';
@@ -958,16 +948,6 @@ export namespace main {
     api_key_masked: string;
     path: string;
     warnings: string[] | null;
-  }
-
-  /**
-   * StartResult is what the editor opens at start: the workflow last opened
-   * or saved, or the sample; Notice says why the sample opened instead of
-   * the last file ("" when there is nothing to say).
-   */
-  export interface StartResult {
-    open: main.OpenResult;
-    notice: string;
   }
 
   /**
@@ -1652,7 +1632,9 @@ export namespace validate {
      * Path is, for literal_secret, the JSON pointer of the argument that
      * holds the literal ("/headers/Authorization"); for bad_argument,
      * unknown_argument and a nested missing_argument, of the argument
-     * its tool's schema does not allow ("/options/depth").
+     * its tool's schema does not allow ("/options/depth"); for bad_note,
+     * bad_group and unknown_group_member, of the note, group or member in
+     * the workflow ("/groups/0/nodes/2").
      */
     path?: string;
     /**
@@ -2042,11 +2024,6 @@ export function DiscoverModelServers(): Promise<llm.LocalServer[] | null> {
   return bound('DiscoverModelServers')();
 }
 
-/** Examples lists the gallery's workflows (file, name, goal). */
-export function Examples(): Promise<examples.Example[] | null> {
-  return bound('Examples')();
-}
-
 /**
  * FollowTemporalRun follows a run going on the Temporal service in the
  * Run panel, as if it had started here: its events, escalations and end.
@@ -2116,17 +2093,9 @@ export function LoadAutosave(): Promise<main.AutosaveView> {
   return bound('LoadAutosave')();
 }
 
-/**
- * LoadSample opens the sample workflow built into the app (at start when
- * there is no last file to reopen: LoadStart).
- */
+/** LoadSample opens the sample workflow built into the app. */
 export function LoadSample(): Promise<main.OpenResult> {
   return bound('LoadSample')();
-}
-
-/** LoadStart opens what the editor shows at start (lastfile.Open decides). */
-export function LoadStart(): Promise<main.StartResult> {
-  return bound('LoadStart')();
 }
 
 /**
@@ -2138,14 +2107,6 @@ export function LoadStart(): Promise<main.StartResult> {
  */
 export function MoveLiteralToSecrets(w: workflow.Workflow, node: string, path: string, key: string, name: string, hosts: string[] | null, tools: string[] | null): Promise<workflow.Workflow | null> {
   return bound('MoveLiteralToSecrets')(w, node, path, key, name, hosts, tools);
-}
-
-/**
- * OpenExample opens the example file as a new unsaved workflow: no path,
- * a fresh id, the trust of a document no file holds (as the sample's).
- */
-export function OpenExample(file: string): Promise<main.OpenResult> {
-  return bound('OpenExample')(file);
 }
 
 /** OpenWorkflow loads the workflow file at path. */
