@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { api } from './api';
 import { Canvas } from './components/Canvas';
+import { ExamplesDialog } from './components/ExamplesDialog';
 import { DialogHost, ShortcutsSheet, Toasts } from './components/Overlays';
 import { Palette } from './components/Palette';
 import { ProblemsPanel } from './components/ProblemsPanel';
@@ -37,6 +38,13 @@ function Schedules() {
   const setOpen = useStore((s) => s.setSchedulesOpen);
   if (!open) return null;
   return <SchedulesDialog onClose={() => setOpen(false)} />;
+}
+
+function Examples({ actions }: { actions: Actions }) {
+  const open = useStore((s) => s.examplesOpen);
+  const setOpen = useStore((s) => s.setExamplesOpen);
+  if (!open) return null;
+  return <ExamplesDialog actions={actions} onClose={() => setOpen(false)} />;
 }
 
 export default function App({ actions = defaultActions, autoload = true }: { actions?: Actions; autoload?: boolean }) {
@@ -79,6 +87,7 @@ export default function App({ actions = defaultActions, autoload = true }: { act
       <ShortcutsSheet />
       <Preferences actions={actions} />
       <Schedules />
+      <Examples actions={actions} />
       <ScheduleUpdatePrompt />
       <SecretsNeededDialog onSaved={() => void actions.validate()} />
       <Toasts />

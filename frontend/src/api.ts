@@ -4,6 +4,7 @@
 // tests can mock this module alone.
 import * as App from './gen/bindings';
 import type { main, service } from './gen/bindings';
+import type { Example } from './types';
 import { EventsOn, LogError, LogInfo, LogWarning, WindowSetTitle } from '../wailsjs/runtime/runtime';
 import type {
   AutosaveView,
@@ -86,6 +87,20 @@ function normCases(c: service.CaseFile | null | undefined): CaseFile {
 export const api = {
   async loadSample(): Promise<OpenResult> {
     return normOpen(await App.LoadSample());
+  },
+  /** What opens at start: the workflow last opened or saved, or the sample
+   * with a notice that says why not (Go decides: backend/lastfile). */
+  async loadStart(): Promise<{ open: OpenResult; notice: string }> {
+    const r = await App.LoadStart();
+    return { open: normOpen(r?.open), notice: r?.notice ?? '' };
+  },
+  /** The examples gallery: file, name and goal of each. */
+  async examples(): Promise<Example[]> {
+    return (await App.Examples()) ?? [];
+  },
+  /** Opens an example as a new unsaved workflow (no path). */
+  async openExample(file: string): Promise<OpenResult> {
+    return normOpen(await App.OpenExample(file));
   },
   async openWorkflow(path: string): Promise<OpenResult> {
     return normOpen(await App.OpenWorkflow(path));

@@ -3,7 +3,7 @@
 // Only types with no Go counterpart are written here, and Filled: Go writes
 // a nil list as null, so the lists a result may hold are `T[] | null`; the
 // api module puts [] in their place and says so with Filled.
-import type { approval, assistant, credentials, failure, flow, inputs, llm, main, planner, reask, schedule, service, settings, testcase, tools, validate, workflow } from './gen/bindings';
+import type { approval, assistant, credentials, examples, failure, flow, inputs, llm, main, planner, reask, schedule, service, settings, testcase, tools, validate, workflow } from './gen/bindings';
 
 /** T with the members K neither null nor absent (api.ts filled them in). */
 export type Filled<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
@@ -162,3 +162,8 @@ export type GoingRun = service.GoingRun;
 export type SecretEntry = credentials.Secret;
 export type SecretsView = Filled<main.SecretsView, 'secrets'>;
 export type TemporalCredentials = main.TemporalCredentials;
+
+// --- The examples gallery (backend/examples) ---
+
+/** One workflow of the gallery: its file (OpenExample's argument), name and goal. */
+export type Example = examples.Example;

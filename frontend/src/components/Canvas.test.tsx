@@ -121,3 +121,14 @@ describe('Canvas right-click', () => {
     expect(useStore.getState().selectedNodeIds).toEqual(['n1', 'n2']);
   });
 });
+
+describe('Canvas empty state', () => {
+  it('offers the examples gallery, reachable by keyboard', async () => {
+    render(<Canvas />);
+    const button = await screen.findByTestId('empty-examples-button');
+    expect(button.tagName).toBe('BUTTON');
+    expect(useStore.getState().examplesOpen).toBe(false);
+    fireEvent.click(button);
+    expect(useStore.getState().examplesOpen).toBe(true);
+  });
+});

@@ -132,6 +132,7 @@ function CanvasInner() {
   );
   const hasDoc = useStore((s) => s.doc !== null);
   const empty = useStore((s) => s.doc !== null && s.doc.nodes.length === 0);
+  const openExamples = useStore((s) => s.setExamplesOpen);
   const rf = useReactFlow();
   const wrapper = useRef<HTMLDivElement>(null);
   const lowDetail = useFlowStore((s) => s.transform[2] < LOW_DETAIL_ZOOM);
@@ -373,6 +374,9 @@ function CanvasInner() {
             <MousePointerClick size={22} />
             <strong>An empty workflow</strong>
             <span>Click a node or tool in the palette, or drag it here. Connect nodes by dragging from an output handle to an input.</span>
+            <button type="button" className="btn" onClick={() => openExamples(true)} data-testid="empty-examples-button">
+              Start from an example…
+            </button>
           </div>
         </div>
       )}

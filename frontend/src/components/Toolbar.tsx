@@ -8,6 +8,7 @@ import {
   FolderOpen,
   Keyboard,
   LayoutDashboard,
+  LayoutTemplate,
   Maximize,
   Monitor,
   Moon,
@@ -135,6 +136,7 @@ export function Toolbar({ actions }: { actions: Actions }) {
   const setShortcutsOpen = useStore((s) => s.setShortcutsOpen);
   const setPreferencesOpen = useStore((s) => s.setPreferencesOpen);
   const setSchedulesOpen = useStore((s) => s.setSchedulesOpen);
+  const setExamplesOpen = useStore((s) => s.setExamplesOpen);
   const previewing = useStore((s) => !!(s as { previewNodes?: unknown }).previewNodes);
 
   return (
@@ -149,6 +151,9 @@ export function Toolbar({ actions }: { actions: Actions }) {
       <nav className="toolbar-actions" aria-label="File">
         <button type="button" onClick={() => void actions.newDocument()} disabled={busy} title={`New workflow (${MOD}+N)`} data-testid="new-button">
           <FilePlus2 size={15} /> New
+        </button>
+        <button type="button" onClick={() => setExamplesOpen(true)} disabled={busy} title="Start from an example workflow" data-testid="examples-button">
+          <LayoutTemplate size={15} /> Examples
         </button>
         <div className="split-button">
           <button type="button" onClick={() => void actions.openDialog()} disabled={busy} title={`Open… (${MOD}+O)`}>

@@ -271,9 +271,16 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     /** flushAutosave writes a pending autosave now (tests, benchmarks). */
     flushAutosave: autosaveNow,
     loadSample: () => run('Could not load the sample', async () => show(await api.loadSample())),
+    /** openExample opens an example of the gallery as a new unsaved
+     * workflow, asking first when the current one has unsaved changes. */
+    openExample: async (file: string) => {
+      if (!(await confirmDiscard('opening an example'))) return false;
+      return run('Could not open the example', async () => show(await api.openExample(file)));
+    },
 
     /** startup loads the catalog and recent files, offers to restore an
-     * autosave left by an earlier run, and otherwise opens the sample. */
+     * autosave left by an earlier run, and otherwise opens the workflow
+     * last opened or saved (or the sample: openAtStart). */
     startup(): Promise<void> {
       // Once per app, even when React runs effects twice (StrictMode).
       started ??= startupOnce();
@@ -401,7 +408,18 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
     } catch (e) {
       api.log('warning', `autosave: ${errorMessage(e)}`);
     }
-    await self.loadSample();
+    await openAtStart();
+  }
+
+  /** openAtStart opens the workflow last opened or saved, or the sample
+   * with a notice that says why not (Go decides: backend/lastfile). */
+  function openAtStart() {
+    return run('Could not open a workflow at start', async () => {
+      const r = await api.loadStart();
+      await show(r.open);
+      // show cleared the status: the notice goes after it, and stays.
+      if (r.notice) get().setStatus({ kind: 'error', text: r.notice });
+    });
   }
 
   return self;

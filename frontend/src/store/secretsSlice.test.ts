@@ -9,6 +9,7 @@ vi.mock('../api', () => ({
   api: {
     openWorkflow: vi.fn(),
     loadSample: vi.fn(async () => ({ path: '', name: '', workflow: null, warnings: [] })),
+    loadStart: vi.fn(async () => ({ open: { path: '', name: '', workflow: null, warnings: [] }, notice: '' })),
     validateWorkflow: vi.fn(async () => ({ valid: true, problems: [] })),
     toolCatalog: vi.fn(async () => []),
     log: vi.fn(),

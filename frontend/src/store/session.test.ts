@@ -8,6 +8,8 @@ const closeHandlers: (() => void)[] = [];
 vi.mock('../api', () => ({
   api: {
     loadSample: vi.fn(),
+    loadStart: vi.fn(),
+    openExample: vi.fn(),
     openWorkflow: vi.fn(),
     openWorkflowDialog: vi.fn(),
     saveWorkflow: vi.fn(async () => {}),
@@ -138,7 +140,7 @@ describe('autosave', () => {
     await started;
     expect(s()).toMatchObject({ path: '/home/u/flow.json', fileName: 'flow.json', dirty: true });
     expect(s().doc!.nodes[0].name).toBe('Unsaved edit');
-    expect(mocked.loadSample).not.toHaveBeenCalled();
+    expect(mocked.loadStart).not.toHaveBeenCalled();
     // A second startup (React's StrictMode) does not ask again.
     await actions.startup();
     expect(mocked.loadAutosave).toHaveBeenCalledTimes(1);
@@ -173,13 +175,76 @@ describe('autosave', () => {
 
   it('discards the autosave and opens the sample when asked to', async () => {
     mocked.loadAutosave.mockResolvedValueOnce({ found: true, saved_at: '2026-03-04T05:06:07Z', path: '', name: 'sample.json', workflow: fixtureOpen().workflow, warnings: [] });
-    mocked.loadSample.mockResolvedValueOnce(fixtureOpen({ path: '', name: 'sample.json' }));
+    mocked.loadStart.mockResolvedValueOnce({ open: fixtureOpen({ path: '', name: 'sample.json' }), notice: '' });
     const started = actions.startup();
     await vi.waitFor(() => expect(s().dialog).not.toBeNull());
     s().answerDialog('discard');
     await started;
     expect(mocked.clearAutosave).toHaveBeenCalled();
     expect(s()).toMatchObject({ fileName: 'sample.json', dirty: false });
+  });
+});
+
+describe('what opens at start', () => {
+  beforeEach(() => {
+    // A fresh store: nothing is open before startup.
+    store = createAppStore();
+    actions = makeActions(store);
+  });
+
+  it('reopens the workflow last opened or saved, not the sample', async () => {
+    mocked.loadStart.mockResolvedValueOnce({ open: fixtureOpen({ path: '/home/u/my flows/daily.json', name: 'daily.json' }), notice: '' });
+    await actions.startup();
+    expect(s()).toMatchObject({ path: '/home/u/my flows/daily.json', fileName: 'daily.json', dirty: false, status: null });
+    expect(mocked.loadSample).not.toHaveBeenCalled();
+    // It is the last file still: the recent list says so too.
+    expect(mocked.addRecentFile).toHaveBeenCalledWith('/home/u/my flows/daily.json');
+  });
+
+  it('opens the sample and says why when the last file is gone', async () => {
+    const notice = 'Opened the sample instead of the last workflow: the last workflow, /home/u/gone.json, is no longer there';
+    mocked.loadStart.mockResolvedValueOnce({ open: fixtureOpen({ path: '', name: 'sample.json' }), notice });
+    await actions.startup();
+    expect(s()).toMatchObject({ path: '', fileName: 'sample.json' });
+    expect(s().doc).not.toBeNull();
+    // Said where the person looks, and it stays until the next action.
+    expect(s().status).toEqual({ kind: 'error', text: notice });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(s().status?.text).toBe(notice);
+  });
+
+  it('says so when nothing could be opened at all', async () => {
+    mocked.loadStart.mockRejectedValueOnce(new Error('sample workflow: bad JSON'));
+    await actions.startup();
+    expect(s().status).toEqual({ kind: 'error', text: 'Could not open a workflow at start: sample workflow: bad JSON' });
+  });
+});
+
+describe('opening an example', () => {
+  it('opens it as a new unsaved workflow', async () => {
+    mocked.openExample.mockResolvedValueOnce(fixtureOpen({ path: '', name: 'watch_page.json' }));
+    expect(await actions.openExample('watch_page.json')).toBe(true);
+    expect(mocked.openExample).toHaveBeenCalledWith('watch_page.json');
+    expect(s()).toMatchObject({ path: '', fileName: 'watch_page.json' });
+    expect(mocked.addRecentFile).not.toHaveBeenCalled();
+  });
+
+  it('asks before unsaved changes are lost, as New does', async () => {
+    rename('edited');
+    let p = actions.openExample('watch_page.json');
+    await vi.waitFor(() => expect(s().dialog?.title).toBe('Save changes?'));
+    expect(s().dialog!.message).toMatch(/before opening an example/);
+    s().answerDialog('cancel');
+    expect(await p).toBe(false);
+    expect(mocked.openExample).not.toHaveBeenCalled();
+    expect(s().doc!.nodes[0].name).toBe('edited');
+
+    mocked.openExample.mockResolvedValueOnce(fixtureOpen({ path: '', name: 'watch_page.json' }));
+    p = actions.openExample('watch_page.json');
+    await vi.waitFor(() => expect(s().dialog).not.toBeNull());
+    s().answerDialog('discard');
+    expect(await p).toBe(true);
+    expect(s()).toMatchObject({ fileName: 'watch_page.json', dirty: false });
   });
 });
 

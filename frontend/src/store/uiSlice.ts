@@ -59,6 +59,8 @@ export interface UiSlice {
   shortcutsOpen: boolean;
   preferencesOpen: boolean;
   schedulesOpen: boolean;
+  /** The examples gallery (ExamplesDialog). */
+  examplesOpen: boolean;
   /** a file just saved whose schedules run other content: offer to update them */
   scheduleUpdate: { path: string; schedules: ScheduleEntry[] } | null;
   paletteOpen: boolean;
@@ -96,6 +98,7 @@ export interface UiSlice {
   setShortcutsOpen(open: boolean): void;
   setPreferencesOpen(open: boolean): void;
   setSchedulesOpen(open: boolean): void;
+  setExamplesOpen(open: boolean): void;
   setScheduleUpdate(u: { path: string; schedules: ScheduleEntry[] } | null): void;
   setPaletteOpen(open: boolean): void;
   setSidebarOpen(open: boolean): void;
@@ -114,6 +117,7 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   shortcutsOpen: false,
   preferencesOpen: false,
   schedulesOpen: false,
+  examplesOpen: false,
   scheduleUpdate: null,
   paletteOpen: true,
   sidebarOpen: true,
@@ -189,6 +193,9 @@ export const createUiSlice: StateCreator<StoreState, [], [], UiSlice> = (set, ge
   },
   setSchedulesOpen(schedulesOpen) {
     set({ schedulesOpen });
+  },
+  setExamplesOpen(examplesOpen) {
+    set({ examplesOpen });
   },
   setScheduleUpdate(scheduleUpdate) {
     set({ scheduleUpdate });
