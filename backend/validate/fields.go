@@ -29,6 +29,20 @@ const CodeOutputAlias = "output_alias"
 // knownFields returns the output names of a node, or false when they are
 // not known.
 func (v *validator) knownFields(n *workflow.Node) ([]string, bool) {
+	fs, ok := v.outputFields(n)
+	if !ok || fs == nil {
+		return nil, ok
+	}
+	names := make([]string, len(fs))
+	for i, f := range fs {
+		names[i] = f.Name
+	}
+	return names, true
+}
+
+// outputFields returns the outputs of a node, or false when they are not
+// known.
+func (v *validator) outputFields(n *workflow.Node) ([]tools.Field, bool) {
 	var fs []tools.Field
 	switch n.Type {
 	case workflow.TypeTool:
@@ -56,16 +70,10 @@ func (v *validator) knownFields(n *workflow.Node) ([]string, bool) {
 	default:
 		return nil, false
 	}
-	names := make([]string, 0, len(fs)+len(tools.CommonOutputs))
-	for _, f := range fs {
-		names = append(names, f.Name)
+	if n.Type == workflow.TypeLoop {
+		return fs, true
 	}
-	if n.Type != workflow.TypeLoop {
-		for _, f := range tools.CommonOutputs {
-			names = append(names, f.Name)
-		}
-	}
-	return names, true
+	return append(slices.Clip(fs), tools.CommonOutputs...), true
 }
 
 // checkFields reports references to fields their node does not produce.

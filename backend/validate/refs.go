@@ -270,24 +270,41 @@ func (v *validator) checkConditions() {
 		if len(j.res.idents) == 0 {
 			continue
 		}
-		rs := refSet{node: j.node, query: j.node, self: -1, self2: -1, kind: j.kind, caseIdx: j.caseIdx, keys: j.res.idents}
 		if j.node < 0 {
 			v.workflowDoneRefs(j.res.idents)
 			continue
 		}
-		switch j.kind {
-		case condVerify, condDone:
-			rs.self = j.node
-		case condExit:
-			// The loop is do-while: the exit condition is evaluated at the
-			// EndLoop, after the body, so the body is upstream of it.
-			rs.self = j.node
-			if ends := v.endsOf[j.node]; len(ends) == 1 {
-				rs.query, rs.self2 = ends[0], ends[0]
-			}
-		}
+		rs := v.refSetAt(j.node, j.kind, j.caseIdx)
+		rs.keys = j.res.idents
 		v.refs = append(v.refs, rs)
 	}
+}
+
+// refSetAt is where a text of a node reads from: which node's ancestors,
+// and which nodes it may read besides them.
+func (v *validator) refSetAt(node int32, kind place, caseIdx int32) refSet {
+	rs := refSet{node: node, query: node, self: -1, self2: -1, kind: kind, caseIdx: caseIdx}
+	switch kind {
+	case condVerify, condDone:
+		rs.self = node
+	case condExit:
+		// The loop is do-while: the exit condition is evaluated at the
+		// EndLoop, after the body, so the body is upstream of it.
+		rs.self = node
+		if ends := v.endsOf[node]; len(ends) == 1 {
+			rs.query, rs.self2 = ends[0], ends[0]
+		}
+	}
+	return rs
+}
+
+// canRead reports whether the text rs may read node c: c is a node it may
+// read besides its ancestors, the order cannot be reasoned about (a
+// malformed loop), or c runs before it. checkRefs and References both ask
+// here, so what the editor offers and what validation accepts agree.
+func (v *validator) canRead(a *ancestry, c int32, rs *refSet) bool {
+	return c == rs.self || c == rs.self2 || v.taint != nil && (v.taint[c] || v.taint[rs.query]) ||
+		c != rs.query && a.upstream(c, rs.query)
 }
 
 func capitalize(s string) string {
@@ -349,8 +366,7 @@ func (v *validator) checkRefs(ancestryGraph func() flowGraph) {
 					continue
 				}
 				placed = true
-				if c == rs.self || c == rs.self2 || v.taint != nil && (v.taint[c] || v.taint[rs.query]) ||
-					c != rs.query && a.upstream(c, rs.query) {
+				if v.canRead(&a, c, rs) {
 					ok = true
 					break
 				}
