@@ -43,7 +43,7 @@ export function ExamplesDialog({ actions, onClose }: { actions: Pick<Actions, 'o
       wide
       testId="examples-dialog"
     >
-      <p className="modal-message">Each example opens as a new workflow, not saved yet. Its steps are reviewed before they first run, as any workflow Weft did not write.</p>
+      <p className="modal-message">Each opens as a new workflow, not saved yet: read its steps; Run asks for what it needs (the folder, the page).</p>
       {state.loading ? (
         <p className="modal-message muted">Loading the examples…</p>
       ) : state.error ? (
