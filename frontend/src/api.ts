@@ -25,6 +25,8 @@ import type {
   Tool,
   ValidationResult,
   Workflow,
+  Reference,
+  RefPlace,
 } from './types';
 // Run panel (app_run.go):
 import type {
@@ -122,6 +124,11 @@ export const api = {
   async validateWorkflow(w: Workflow, path = ''): Promise<ValidationResult> {
     const r = await App.ValidateWorkflow(w, path);
     return { valid: !!r?.valid, problems: r?.problems ?? [] };
+  },
+  /** What a text of node nodeId may read at place (the `{{` completion);
+   * Go answers by the rules validation reports unknown references by. */
+  async referencesAt(w: Workflow, nodeId: string, place: RefPlace): Promise<Reference[]> {
+    return (await App.ReferencesAt(w, nodeId, place)) ?? [];
   },
   /** Returns why expr is not a valid condition, or '' when it is. */
   async checkCondition(expr: string): Promise<string> {

@@ -48,6 +48,10 @@ export type FileTrust = service.FileTrust;
 
 export type Severity = validate.Severity;
 export type Problem = validate.Problem;
+/** A name a text of a node may read at its place (Go's validate.References). */
+export type Reference = validate.Reference;
+/** Which text of a node: '' its arguments, prompt, input or condition. */
+export type RefPlace = '' | 'verify' | 'done_when' | 'exit_condition';
 export type ValidationResult = Filled<validate.Result, 'problems'>;
 export type ToolField = tools.Field;
 export type Tool = tools.Tool;

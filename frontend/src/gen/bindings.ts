@@ -1666,6 +1666,26 @@ export namespace workflow {
     initial_ms?: number;
     multiplier?: number;
     max_ms?: number;
+  /**
+   * Reference is one name a text of a node may read (the editor's `{{`
+   * completion): an output of a step that runs before it, key.field, or a
+   * declared input, inputs.NAME.
+   */
+  export interface Reference {
+    key: string;
+    /**
+     * Field is "" for a step whose outputs are not known (a tool the
+     * catalog lacks): any field of it may be read.
+     */
+    field: string;
+    /** NodeID is the step's id; "" for an input. */
+    node_id?: string;
+    /** Label is the step's label, or the input's title. */
+    label: string;
+    type?: string;
+    description?: string;
+  }
+
     jitter?: number;
   }
 
@@ -2216,6 +2236,16 @@ export function RunEvents(runDir: string): Promise<service.Log> {
 export function RunHistory(path: string, workflowID: string): Promise<service.History> {
   return bound('RunHistory')(path, workflowID);
 }
+/**
+ * ReferencesAt lists what a text of node nodeID may read (the `{{`
+ * completion of the Inspector's fields): place is "" for its arguments,
+ * prompt, input or condition, "verify", "done_when" or "exit_condition".
+ * It asks the rules validation reports unknown references by.
+ */
+export function ReferencesAt(w: workflow.Workflow, nodeID: string, place: string): Promise<validate.Reference[] | null> {
+  return bound('ReferencesAt')(w, nodeID, place);
+}
+
 
 /**
  * RunTests plays the cases beside the file at path against w (the

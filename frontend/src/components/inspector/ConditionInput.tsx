@@ -4,9 +4,10 @@ import { CircleAlert, CircleCheck, Info, LoaderCircle } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { api, errorMessage } from '../../api';
 import { useStore } from '../../store';
-import type { Problem } from '../../types';
+import type { Problem, RefPlace } from '../../types';
 import { Field, TextInput } from './fields';
 import { Prose } from '../Prose';
+import { RefScope } from './references';
 
 /** Codes of the workflow problems that are about what a condition reads. */
 const CONDITION_CODES = new Set(['unknown_output', 'unknown_variable', 'output_alias', 'exit_code_fails', 'unknown_input']);
@@ -81,9 +82,12 @@ export function ConditionInput({
   hint,
   testId,
   nodeId,
+  refPlace = '',
 }: {
   /** the node the condition belongs to: its workflow problems about the condition show here */
   nodeId?: string;
+  /** which of its node's conditions this is: what it may read differs (the {{ completion) */
+  refPlace?: RefPlace;
   label: string;
   value: string | undefined;
   onCommit: (v: string) => void;
@@ -144,7 +148,9 @@ export function ConditionInput({
   }
   return (
     <Field label={label} htmlFor={id} required={required}>
-      <TextInput id={id} testId={testId} value={text} onCommit={onCommit} multiline rows={2} mono placeholder={placeholder} />
+      <RefScope nodeId={nodeId} place={refPlace}>
+        <TextInput id={id} testId={testId} value={text} onCommit={onCommit} multiline rows={2} mono placeholder={placeholder} refs="expression" />
+      </RefScope>
       <div className="cond-line">{status}</div>
     </Field>
   );

@@ -7,7 +7,7 @@ import { keyProblem } from '../../graph/ids';
 import { renameKey, setField, setOnError, takenKeys, updateNode } from '../../graph/edit';
 import { typeMeta } from '../../graph/nodeMeta';
 import { useStore } from '../../store';
-import { isEnabled, type DoneWhen, type OnError, type Retry, type Workflow, type WorkflowNode } from '../../types';
+import { isEnabled, type DoneWhen, type OnError, type RefPlace, type Retry, type Workflow, type WorkflowNode } from '../../types';
 import { NodeIcon } from '../NodeIcon';
 import { ProblemBadge } from '../WeftNode';
 import { ConditionInput } from './ConditionInput';
@@ -16,6 +16,7 @@ import { AiStepForm, AiTransformForm, EndLoopForm, IfForm, LoopForm, SwitchForm,
 import { ToolForm } from './ToolForm';
 import { PinnedData } from './PinnedData';
 import { RunData } from './RunData';
+import { RefScope } from './references';
 import { Prose } from '../Prose';
 
 function KeyField({ node, doc, commitDoc }: { node: WorkflowNode; doc: Workflow; commitDoc: CommitDoc }) {
@@ -155,6 +156,7 @@ function Advanced({ node, commit, commitDoc }: { node: WorkflowNode; commit: Com
         label="Verify"
         testId="inspector-verify"
         nodeId={node.id}
+        refPlace="verify"
         value={node.verify}
         placeholder={`e.g. ${node.key || 'step'}.exit_code == 0`}
         hint="Must hold for an attempt to count as a success."
@@ -162,6 +164,7 @@ function Advanced({ node, commit, commitDoc }: { node: WorkflowNode; commit: Com
       />
       {STEP_TYPES.has(node.type) && (
         <DoneWhenFields
+          refPlace="done_when"
           value={node.done_when}
           subject={`${node.key || 'step'}.stdout != ''`}
           testId="inspector-done"
@@ -250,8 +253,10 @@ function NodeInspector({ node, doc }: { node: WorkflowNode; doc: Workflow }) {
         testId="inspector-enabled"
         onChange={(on) => commit((n) => setField(n, 'enabled', on ? undefined : false), 'enabled')}
       />
-      <div className="inspector-form">{form}</div>
-      <Advanced node={node} commit={commit} commitDoc={commitDoc} />
+      <RefScope nodeId={node.id}>
+        <div className="inspector-form">{form}</div>
+        <Advanced node={node} commit={commit} commitDoc={commitDoc} />
+      </RefScope>
       {(node.type === 'Tool' || node.type === 'AiStep' || node.type === 'AiTransform') && <PinnedData node={node} />}
       <RunData nodeId={node.id} />
     </div>
@@ -341,7 +346,10 @@ function DoneWhenFields({
   testId,
   hint,
   onCommit,
+  refPlace,
 }: {
+  /** set for a step's done_when: its condition offers what the step may read */
+  refPlace?: RefPlace;
   value: DoneWhen | undefined;
   subject: string;
   testId: string;
@@ -356,6 +364,7 @@ function DoneWhenFields({
       <ConditionInput
         label="Condition"
         testId={`${testId}-condition`}
+        refPlace={refPlace}
         value={value?.condition}
         placeholder={`e.g. ${subject}`}
         onCommit={(v) => onCommit({ ...value, condition: v }, 'done_when.condition')}

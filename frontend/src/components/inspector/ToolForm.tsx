@@ -58,6 +58,7 @@ function ArgField({ f, value, onCommit }: { f: SchemaField; value: unknown; onCo
           rows={3}
           mono
           placeholder={f.format === 'uri' ? 'https://… or {{key.field}}' : 'text, or {{key.field}}'}
+          refs="template"
         />
       );
       break;
@@ -78,6 +79,7 @@ function ArgField({ f, value, onCommit }: { f: SchemaField; value: unknown; onCo
           onCommit={onCommit}
           onError={setError}
           inputMode={f.kind === 'integer' ? 'numeric' : 'decimal'}
+          refs="template"
           placeholder={f.default !== undefined ? shown(f.default) : 'number, or {{key.field}}'}
         />
       );

@@ -2,9 +2,10 @@
 // as it is typed (grouped into one undo step per field burst by the store);
 // a value that does not parse yet (a number, JSON, a key) stays a draft in
 // the input with the reason shown, and is committed once it parses.
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useStore } from '../../store';
 import { hintNode } from '../Prose';
+import { useReferenceAssist, type RefMode } from './references';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -67,6 +68,9 @@ interface DraftProps<T> {
   onError?: (e: string) => void;
   ariaLabel?: string;
   inputMode?: 'numeric' | 'decimal' | 'text';
+  /** the field takes references: typing {{ offers them (in a RefScope),
+   * and an output dragged from the run data drops in */
+  refs?: RefMode;
 }
 
 /** DraftInput edits a value through its text form. */
@@ -84,6 +88,7 @@ export function DraftInput<T>({
   onError,
   ariaLabel,
   inputMode,
+  refs,
 }: DraftProps<T>) {
   const [text, setText] = useState(() => format(value));
   const last = useRef(value);
@@ -112,6 +117,8 @@ export function DraftInput<T>({
       onError?.(p.error);
     }
   };
+  const assist = useReferenceAssist(refs, text, change);
+  const { ref, expanded, ...assistProps } = assist.inputProps as typeof assist.inputProps & { ref?: Ref<never>; expanded?: boolean };
   const common = {
     id,
     value: text,
@@ -121,11 +128,39 @@ export function DraftInput<T>({
     className: mono ? 'mono' : undefined,
     spellCheck: false,
     onBlur: endGroup,
+    ...assistProps,
   };
-  if (multiline) {
-    return <textarea {...common} rows={rows} onChange={(e) => change(e.target.value)} />;
-  }
-  return <input {...common} type="text" inputMode={inputMode} onChange={(e) => change(e.target.value)} />;
+  const field = multiline ? (
+    <textarea
+      {...common}
+      ref={ref}
+      rows={rows}
+      onChange={(e) => {
+        change(e.target.value);
+        assist.onInput(e.target);
+      }}
+    />
+  ) : (
+    <input
+      {...common}
+      ref={ref}
+      type="text"
+      inputMode={inputMode}
+      role={refs && common['aria-autocomplete'] ? 'combobox' : undefined}
+      aria-expanded={refs && common['aria-autocomplete'] ? !!expanded : undefined}
+      onChange={(e) => {
+        change(e.target.value);
+        assist.onInput(e.target);
+      }}
+    />
+  );
+  if (!refs) return field;
+  return (
+    <div className="ref-field">
+      {field}
+      {assist.popup}
+    </div>
+  );
 }
 
 const ok = <T,>(value: T): Parsed<T> => ({ ok: true, value });
@@ -141,7 +176,9 @@ export function TextInput({
   testId,
   mono,
   ariaLabel,
+  refs,
 }: {
+  refs?: RefMode;
   value: string | undefined;
   onCommit: (v: string) => void;
   multiline?: boolean;
@@ -165,6 +202,7 @@ export function TextInput({
       testId={testId}
       mono={mono}
       ariaLabel={ariaLabel}
+      refs={refs}
     />
   );
 }

@@ -26,6 +26,7 @@ export function AiStepForm({ node, commit }: { node: WorkflowNode; commit: Commi
         <TextInput
           id={id}
           testId="inspector-prompt"
+          refs="template"
           value={node.params?.prompt}
           onCommit={(v) => commit((n) => setParam(n, 'prompt', v), 'prompt')}
           multiline
@@ -89,6 +90,7 @@ export function AiTransformForm({ node, commit }: { node: WorkflowNode; commit: 
         <TextInput
           id={inputId}
           testId="inspector-input"
+          refs="template"
           value={node.params?.input}
           onCommit={(v) => commit((n) => setParam(n, 'input', v), 'input')}
           multiline
@@ -141,6 +143,7 @@ export function WorkflowForm({ node, commit }: { node: WorkflowNode; commit: Com
         <DraftInput<Record<string, unknown> | undefined>
           id={inputsId}
           testId="inspector-workflow-inputs"
+          refs="template"
           value={node.params?.inputs}
           format={(v) => (v && Object.keys(v).length ? JSON.stringify(v, null, 2) : '')}
           parse={(t) => parseJson(t, 'object') as Parsed<Record<string, unknown> | undefined>}
@@ -273,6 +276,7 @@ export function LoopForm({ node, commit }: { node: WorkflowNode; commit: Commit 
         label="Exit condition"
         testId="inspector-exit-condition"
         nodeId={node.id}
+        refPlace="exit_condition"
         value={node.params?.exit_condition}
         onCommit={(v) => commit((n) => setParam(n, 'exit_condition', v || undefined), 'exit_condition')}
         hint="Checked after each iteration from the second on; empty runs until max iterations."
