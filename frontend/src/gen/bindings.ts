@@ -1646,26 +1646,6 @@ export namespace validate {
     secret?: string;
   }
 
-  /** Result is the outcome of Validate. */
-  export interface Result {
-    valid: boolean;
-    problems: validate.Problem[] | null;
-  }
-
-  /**
-   * Severity of a problem: errors make a workflow invalid, warnings and
-   * infos do not. An info tells of something that works as written but
-   * perhaps not as meant.
-   */
-  export type Severity = 'error' | 'warning' | 'info';
-}
-
-export namespace workflow {
-  /** Backoff shapes the wait between run-time retries. */
-  export interface Backoff {
-    initial_ms?: number;
-    multiplier?: number;
-    max_ms?: number;
   /**
    * Reference is one name a text of a node may read (the editor's `{{`
    * completion): an output of a step that runs before it, key.field, or a
@@ -1686,6 +1666,26 @@ export namespace workflow {
     description?: string;
   }
 
+  /** Result is the outcome of Validate. */
+  export interface Result {
+    valid: boolean;
+    problems: validate.Problem[] | null;
+  }
+
+  /**
+   * Severity of a problem: errors make a workflow invalid, warnings and
+   * infos do not. An info tells of something that works as written but
+   * perhaps not as meant.
+   */
+  export type Severity = 'error' | 'warning' | 'info';
+}
+
+export namespace workflow {
+  /** Backoff shapes the wait between run-time retries. */
+  export interface Backoff {
+    initial_ms?: number;
+    multiplier?: number;
+    max_ms?: number;
     jitter?: number;
   }
 
@@ -2195,6 +2195,16 @@ export function RecordTestCase(path: string, name: string): Promise<main.Recorde
   return bound('RecordTestCase')(path, name);
 }
 
+/**
+ * ReferencesAt lists what a text of node nodeID may read (the `{{`
+ * completion of the Inspector's fields): place is "" for its arguments,
+ * prompt, input or condition, "verify", "done_when" or "exit_condition".
+ * It asks the rules validation reports unknown references by.
+ */
+export function ReferencesAt(w: workflow.Workflow, nodeID: string, place: string): Promise<validate.Reference[] | null> {
+  return bound('ReferencesAt')(w, nodeID, place);
+}
+
 /** RemoveRecentFile drops path from the list (it could not be opened). */
 export function RemoveRecentFile(path: string): Promise<main.RecentFile[] | null> {
   return bound('RemoveRecentFile')(path);
@@ -2236,16 +2246,6 @@ export function RunEvents(runDir: string): Promise<service.Log> {
 export function RunHistory(path: string, workflowID: string): Promise<service.History> {
   return bound('RunHistory')(path, workflowID);
 }
-/**
- * ReferencesAt lists what a text of node nodeID may read (the `{{`
- * completion of the Inspector's fields): place is "" for its arguments,
- * prompt, input or condition, "verify", "done_when" or "exit_condition".
- * It asks the rules validation reports unknown references by.
- */
-export function ReferencesAt(w: workflow.Workflow, nodeID: string, place: string): Promise<validate.Reference[] | null> {
-  return bound('ReferencesAt')(w, nodeID, place);
-}
-
 
 /**
  * RunTests plays the cases beside the file at path against w (the
