@@ -360,6 +360,16 @@ export namespace credentials {
   }
 }
 
+export namespace examples {
+  /** Example is one entry of the gallery. */
+  export interface Example {
+    /** File names the example (OpenExample's argument): "watch_page.json". */
+    file: string;
+    name: string;
+    goal: string;
+  }
+}
+
 export namespace failure {
   /** Category names the kind of cause. */
   export type Category = 'environment' | 'dependency' | 'validation' | 'logic' | 'timeout' | 'resource' | 'permission' | 'network' | 'not_found' | 'unknown';
@@ -948,6 +958,16 @@ export namespace main {
     api_key_masked: string;
     path: string;
     warnings: string[] | null;
+  }
+
+  /**
+   * StartResult is what the editor opens at start: the workflow last opened
+   * or saved, or the sample; Notice says why the sample opened instead of
+   * the last file ("" when there is nothing to say).
+   */
+  export interface StartResult {
+    open: main.OpenResult;
+    notice: string;
   }
 
   /**
@@ -2044,6 +2064,11 @@ export function DiscoverModelServers(): Promise<llm.LocalServer[] | null> {
   return bound('DiscoverModelServers')();
 }
 
+/** Examples lists the gallery's workflows (file, name, goal). */
+export function Examples(): Promise<examples.Example[] | null> {
+  return bound('Examples')();
+}
+
 /**
  * FollowTemporalRun follows a run going on the Temporal service in the
  * Run panel, as if it had started here: its events, escalations and end.
@@ -2113,9 +2138,17 @@ export function LoadAutosave(): Promise<main.AutosaveView> {
   return bound('LoadAutosave')();
 }
 
-/** LoadSample opens the sample workflow built into the app. */
+/**
+ * LoadSample opens the sample workflow built into the app (at start when
+ * there is no last file to reopen: LoadStart).
+ */
 export function LoadSample(): Promise<main.OpenResult> {
   return bound('LoadSample')();
+}
+
+/** LoadStart opens what the editor shows at start (lastfile.Open decides). */
+export function LoadStart(): Promise<main.StartResult> {
+  return bound('LoadStart')();
 }
 
 /**
@@ -2127,6 +2160,14 @@ export function LoadSample(): Promise<main.OpenResult> {
  */
 export function MoveLiteralToSecrets(w: workflow.Workflow, node: string, path: string, key: string, name: string, hosts: string[] | null, tools: string[] | null): Promise<workflow.Workflow | null> {
   return bound('MoveLiteralToSecrets')(w, node, path, key, name, hosts, tools);
+}
+
+/**
+ * OpenExample opens the example file as a new unsaved workflow: no path,
+ * a fresh id, the trust of a document no file holds (as the sample's).
+ */
+export function OpenExample(file: string): Promise<main.OpenResult> {
+  return bound('OpenExample')(file);
 }
 
 /** OpenWorkflow loads the workflow file at path. */
