@@ -6,6 +6,7 @@ vi.mock('../../api', () => ({ api: {}, errorMessage: String }));
 
 import { useStore } from '../../store';
 import { RunData } from './RunData';
+import { REF_MIME } from './references';
 
 const initial = useStore.getState();
 
@@ -94,5 +95,29 @@ describe('RunData', () => {
     expect(cut).toHaveTextContent('body was cut at a size limit');
     expect(cut).toHaveTextContent('give the step save_to');
     expect(screen.getByTestId('run-data-outputs')).toHaveTextContent('"weft.truncated"');
+  });
+
+  it('lists each output field as a reference to drag (key.field, and {{key.field}} as text) or copy', async () => {
+    const writeText = vi.fn(async () => {});
+    Object.assign(navigator, { clipboard: { writeText } });
+    useStore.getState().applyRunEvents([
+      { seq: 1, time: '', type: 'run_started', run_id: 'r' },
+      { seq: 2, time: '', type: 'attempt', run_id: 'r', node_id: 'n1', attempt: 1, arguments: { url: 'https://x.test' } },
+      { seq: 3, time: '', type: 'variable_set', run_id: 'r', node_id: 'n1', outputs: { status: 200, 'not a name': 1, 'weft.truncated': { body: 'cut' } } },
+    ]);
+    render(<RunData nodeId="n1" />);
+    const fields = screen.getAllByTestId('run-data-field');
+    expect(fields.map((f) => f.querySelector('code')?.textContent)).toEqual(['list.status']);
+    expect(fields[0]).toHaveAttribute('draggable', 'true');
+    const data: Record<string, string> = {};
+    const dataTransfer = { setData: (t: string, v: string) => (data[t] = v), effectAllowed: '' };
+    fireEvent.dragStart(fields[0], { dataTransfer });
+    expect(data).toEqual({ [REF_MIME]: 'list.status', 'text/plain': '{{list.status}}' });
+    const copy = within(fields[0]).getByRole('button', { name: 'Copy reference {{list.status}}' });
+    await act(async () => {
+      fireEvent.click(copy);
+    });
+    expect(writeText).toHaveBeenCalledWith('{{list.status}}');
+    expect(copy).toHaveTextContent('copied');
   });
 });

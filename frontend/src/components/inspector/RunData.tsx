@@ -2,12 +2,14 @@
 // panes): per attempt and loop iteration, what reached the step (the
 // arguments it ran with, templates filled in, and the outputs of the steps
 // it reads, as they were then) beside what it produced or the failure
-// record, each with a copy button.
-import { Copy } from 'lucide-react';
+// record, each with a copy button. Each output field can be dragged into a
+// form field, or its reference copied, to read it there.
+import { Copy, GripVertical } from 'lucide-react';
 import { useState } from 'react';
 import { useStore } from '../../store';
 import type { NodeAttempt } from '../../store/nodeData';
 import { isStale } from '../../store/runSlice';
+import { REF_MIME } from './references';
 
 function title(r: NodeAttempt): string {
   const parts: string[] = [];
@@ -18,30 +20,74 @@ function title(r: NodeAttempt): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-function Block({ label, value, testId }: { label: string; value: unknown; testId: string }) {
+/** CopyButton copies text and says so. */
+function CopyButton({ text, label, title, size = 12 }: { text: string; label: string; title: string; size?: number }) {
   const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      className="icon"
+      aria-label={label}
+      title={title}
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        );
+      }}
+    >
+      <Copy size={size} /> {copied ? 'copied' : ''}
+    </button>
+  );
+}
+
+function Block({ label, value, testId }: { label: string; value: unknown; testId: string }) {
   const text = JSON.stringify(value, null, 2);
   return (
     <div className="run-data-block" data-testid={testId}>
       <div className="run-data-label">
         <span>{label}</span>
-        <button
-          type="button"
-          className="icon"
-          aria-label={`Copy ${label.toLowerCase()}`}
-          title={`Copy ${label.toLowerCase()} as JSON`}
-          onClick={() => {
-            void navigator.clipboard?.writeText(text).then(
-              () => setCopied(true),
-              () => setCopied(false),
-            );
-          }}
-        >
-          <Copy size={12} /> {copied ? 'copied' : ''}
-        </button>
+        <CopyButton text={text} label={`Copy ${label.toLowerCase()}`} title={`Copy ${label.toLowerCase()} as JSON`} />
       </div>
       <pre className="run-data-json">{text}</pre>
     </div>
+  );
+}
+
+/** FieldRef is one output field as a reference: dragged into a field it
+ * drops in as one (references.tsx), and its button copies {{key.field}}. */
+function FieldRef({ name }: { name: string }) {
+  const template = `{{${name}}}`;
+  return (
+    <li
+      className="run-data-field"
+      draggable
+      data-testid="run-data-field"
+      title={`Drag into a field to read ${name} there`}
+      onDragStart={(e) => {
+        e.dataTransfer.setData(REF_MIME, name);
+        e.dataTransfer.setData('text/plain', template);
+        e.dataTransfer.effectAllowed = 'copy';
+      }}
+    >
+      <GripVertical size={11} aria-hidden="true" />
+      <code>{name}</code>
+      <CopyButton text={template} label={`Copy reference ${template}`} title={`Copy ${template}`} size={11} />
+    </li>
+  );
+}
+
+/** FieldRefs lists the fields of a step's outputs (read as key.field). */
+function FieldRefs({ refKey, value }: { refKey: string | undefined; value: unknown }) {
+  if (!refKey || !value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const fields = Object.keys(value).filter((f) => f !== truncatedField && /^[A-Za-z_]\w*$/.test(f));
+  if (!fields.length) return null;
+  return (
+    <ul className="run-data-fields" aria-label={`Fields of ${refKey}: drag one into a field, or copy its reference`}>
+      {fields.map((f) => (
+        <FieldRef key={f} name={`${refKey}.${f}`} />
+      ))}
+    </ul>
   );
 }
 
@@ -78,6 +124,7 @@ export function RunData({ nodeId }: { nodeId: string }) {
     const n = s.doc?.nodes.find((x) => x.id === nodeId);
     return !!n && isStale(s, n);
   });
+  const nodeKey = useStore((s) => s.doc?.nodes.find((x) => x.id === nodeId)?.key);
   const [open, setOpen] = useState<number | null>(null);
   if (!records?.length) {
     return (
@@ -113,7 +160,10 @@ export function RunData({ nodeId }: { nodeId: string }) {
                   <h4>Input</h4>
                   {r.arguments && <Block label="Arguments" value={r.arguments} testId="run-data-arguments" />}
                   {Object.entries(r.read ?? {}).map(([key, v]) => (
-                    <Block key={key} label={`Read from ${key}`} value={v} testId="run-data-read" />
+                    <div key={key}>
+                      <Block label={`Read from ${key}`} value={v} testId="run-data-read" />
+                      <FieldRefs refKey={key} value={v} />
+                    </div>
                   ))}
                   {!r.arguments && !r.read && <p className="muted">Nothing recorded: the step reads no other step’s outputs.</p>}
                 </section>
@@ -121,6 +171,7 @@ export function RunData({ nodeId }: { nodeId: string }) {
                   <h4>Output</h4>
                   {r.outputs && <CutNotice outputs={r.outputs} />}
                   {r.outputs && <Block label="Outputs" value={r.outputs} testId="run-data-outputs" />}
+                  {r.outputs && <FieldRefs refKey={nodeKey} value={r.outputs} />}
                   {r.failure && <Block label="Failure" value={r.failure} testId="run-data-failure" />}
                   {r.message && <p className="muted">{r.message}</p>}
                   {!r.outputs && !r.failure && !r.message && <p className="muted">{r.status === 'running' ? 'Running…' : 'No outputs.'}</p>}

@@ -192,6 +192,35 @@ describe('dropping an output field', () => {
   });
 });
 
+describe('dragging an output from the run data', () => {
+  it('drops it into the step’s prompt as a reference', () => {
+    s().applyRunEvents([
+      { seq: 1, time: '', type: 'run_started', run_id: 'r' },
+      { seq: 2, time: '', type: 'variable_set', run_id: 'r', node_id: 'n1', node_key: 'list', outputs: { count: 3 } },
+      { seq: 3, time: '', type: 'node_started', run_id: 'r', node_id: 'n4', node_key: 'sum', reads: ['list'] },
+      { seq: 4, time: '', type: 'attempt', run_id: 'r', node_id: 'n4', attempt: 1, arguments: { prompt: 'x' } },
+    ]);
+    open('n4');
+    const data: Record<string, string> = {};
+    const dataTransfer = {
+      setData: (t: string, v: string) => (data[t] = v),
+      getData: (t: string) => data[t] ?? '',
+      get types() {
+        return Object.keys(data);
+      },
+      effectAllowed: '',
+      dropEffect: '',
+    };
+    const chip = screen.getAllByTestId('run-data-field').find((f) => f.textContent?.includes('list.count'))!;
+    fireEvent.dragStart(chip, { dataTransfer });
+    const prompt = screen.getByTestId<HTMLTextAreaElement>('inspector-prompt');
+    type(prompt, 'Count: ');
+    fireEvent.dragOver(prompt, { dataTransfer });
+    fireEvent.drop(prompt, { dataTransfer });
+    expect(node('n4').params.prompt).toBe('Count: {{list.count}}');
+  });
+});
+
 describe('openBrace', () => {
   it('finds the {{ the caret types after, and nothing once it is closed or holds more than a name', () => {
     expect(openBrace('a {{ li', 7)).toEqual({ from: 2, query: 'li' });
