@@ -16,13 +16,14 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"github.com/weft-dev/weft/backend/failure"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/workflow"
 )
 
-const runUsage = "usage: weft run FILE [--input NAME=VALUE]... [--inputs JSON] [--dry-run [--case NAME]] [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--source manual|schedule] [--require-sha256 HEX] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
+const runUsage = "usage: weft run FILE [--input NAME=VALUE]... [--input-secret NAME=SECRET]... [--inputs JSON] [--dry-run [--case NAME]] [--json] [--on-escalate prompt|abort|skip] [--approve] [--pinned] [--source manual|schedule] [--require-sha256 HEX] [--engine local|temporal --temporal-address HOST:PORT [--namespace NS] [--task-queue Q] [--tls] [--api-key-env VAR] [--cancel-on-interrupt]]"
 
 // stdinIsTerminal reports whether the escalation prompt can ask on r;
 // tests replace it.
@@ -58,10 +59,11 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	source := fs.String("source", string(runner.RunByPerson), "who starts the run, recorded with it: manual, or schedule (the scheduled command says so)")
 	requireSHA := fs.String("require-sha256", "", "run FILE only if its bytes have this SHA-256 (`HEX`: the content approved when its schedule was made); other content runs nothing and is logged as needs_review")
 	texts := addInputFlag(fs, "give the workflow's input")
+	refs := addSecretInputFlag(fs, "give the workflow's secret input")
 	dry := fs.Bool("dry-run", false, "run nothing: print each step the walk takes with its arguments filled in, answered by a case's mocks (--case) or the pinned data, and the branch each condition takes")
 	dryCase := fs.String("case", "", "with --dry-run: answer the steps with the mocks of the test case named `NAME` (and use its inputs)")
 	inputsJSON := fs.String("inputs", "", "give the workflow's inputs as one JSON object (`JSON`); --input NAME=VALUE overrides its members")
-	valueFlags := map[string]bool{"on-escalate": true, "engine": true, "source": true, "require-sha256": true, "input": true, "inputs": true, "case": true}
+	valueFlags := map[string]bool{"on-escalate": true, "engine": true, "source": true, "require-sha256": true, "input": true, "input-secret": true, "inputs": true, "case": true}
 	for k := range temporalValueFlags {
 		valueFlags[k] = true
 	}
@@ -103,6 +105,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	if err != nil {
 		return fail(err, nil)
 	}
+	values = inputs.WithRefs(values, refs)
 
 	if *dry {
 		return c.dryRun(ctx, service.DryRunRequest{Path: path, Case: *dryCase, Inputs: values, InputTexts: texts}, *asJSON)
@@ -562,6 +565,22 @@ func addInputFlag(fs *flag.FlagSet, usage string) map[string]string {
 		return nil
 	})
 	return texts
+}
+
+// addSecretInputFlag adds --input-secret NAME=SECRET (repeatable): the
+// secret input NAME is given the stored secret SECRET by its name, never
+// its value (inputs.SecretRef); the map it returns fills as fs parses.
+func addSecretInputFlag(fs *flag.FlagSet, usage string) map[string]string {
+	refs := map[string]string{}
+	fs.Func("input-secret", usage+" `NAME=SECRET` (repeatable): the stored secret SECRET (weft secrets) by its name; the step gets its value only where {{secrets.SECRET}} would be opened", func(v string) error {
+		name, secret, ok := strings.Cut(v, "=")
+		if !ok || name == "" || secret == "" {
+			return fmt.Errorf("%q: write NAME=SECRET", v)
+		}
+		refs[name] = secret
+		return nil
+	})
+	return refs
 }
 
 // inputsObject reads --inputs JSON: one JSON object ("" is none).

@@ -7,12 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/service"
 	"github.com/weft-dev/weft/backend/settings"
 )
 
-const scheduleUsage = `usage: weft schedule add FILE --cron "MIN HOUR DAY MONTH WEEKDAY" [--input NAME=VALUE]... [--inputs JSON] [--approve] [--pinned]
+const scheduleUsage = `usage: weft schedule add FILE --cron "MIN HOUR DAY MONTH WEEKDAY" [--input NAME=VALUE]... [--input-secret NAME=SECRET]... [--inputs JSON] [--approve] [--pinned]
        weft schedule update FILE [--approve]   (its schedules run the file as it is now)
        weft schedule list [--json] | pause ID | resume ID | remove ID`
 
@@ -33,8 +34,9 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 	engine := fs.String("engine", "local", "who runs it: local (this machine's scheduler) or temporal (a Temporal Schedule; see --temporal-address)")
 	topts := addTemporalFlags(fs, c.getenv)
 	texts := addInputFlag(fs, "give each scheduled run the workflow's input")
+	refs := addSecretInputFlag(fs, "give each scheduled run the workflow's secret input")
 	inputsJSON := fs.String("inputs", "", "give each scheduled run the workflow's inputs as one JSON object (`JSON`); --input NAME=VALUE overrides its members")
-	valueFlags := map[string]bool{"cron": true, "engine": true, "input": true, "inputs": true}
+	valueFlags := map[string]bool{"cron": true, "engine": true, "input": true, "input-secret": true, "inputs": true}
 	for k := range temporalValueFlags {
 		valueFlags[k] = true
 	}
@@ -67,7 +69,7 @@ func (c *cli) schedule(ctx context.Context, args []string) int {
 			return fail(err)
 		}
 		req := service.ScheduleRequest{Path: fs.Arg(0), Cron: *cron, Engine: *engine, UsePinned: *pinned, ApprovedBy: "weft schedule add --approve",
-			Inputs: values, InputTexts: texts}
+			Inputs: inputs.WithRefs(values, refs), InputTexts: texts}
 		if *approve {
 			req.Approver = &cliApprover{c: c, all: true}
 		}

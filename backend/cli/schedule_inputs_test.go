@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,4 +68,42 @@ cat > "$tab"
 	env = runEnv(t)
 	env["WEFT_SCHEDULER"] = "cron:" + fake
 	return env, tab
+}
+
+// A secret input is scheduled by a stored secret's name (--input-secret),
+// never a value: the entry names the secret, the scheduled run sends the
+// value only to the host it is bound to, and a value for it is refused.
+func TestScheduleAddSecretInput(t *testing.T) {
+	const token = "tok-schedRef_1a2b3c4d5e6f"
+	env, tab := fakeCron(t)
+	srv, seen := authServer(t)
+	u, _ := url.Parse(srv.URL)
+	if code, _, errb := secretsCmd(t, env["XDG_DATA_HOME"], token+"\n", "set", "API_TOKEN", "--host", u.Host); code != exitOK {
+		t.Fatalf("set: %s", errb)
+	}
+	env["XDG_CONFIG_HOME"] = filepath.Join(env["XDG_DATA_HOME"], "config") // where secretsCmd kept its settings
+	wf := writeFile(t, `{"format":"weft/v1","id":"w-sec","name":"api","inputs":{"type":"object","properties":{
+  "token":{"type":"string","writeOnly":true}},"required":["token"]},
+ "nodes":[{"id":"a","key":"call","type":"Tool","params":{"tool":"http_request","arguments":{"method":"GET","url":"`+srv.URL+`/v1","headers":{"Authorization":"Bearer {{inputs.token}}"}}}}],"edges":[]}`)
+	if code, _, errOut := run(t, env, "schedule", "add", wf, "--cron", "0 7 * * *", "--approve", "--input", "token="+token); code != exitUnusable || !strings.Contains(errOut, "--input-secret token=SECRET_NAME") {
+		t.Fatalf("a value for a secret input: %d %s", code, errOut)
+	}
+	if code, out, errOut := run(t, env, "schedule", "add", wf, "--cron", "0 7 * * *", "--approve", "--input-secret", "token=API_TOKEN"); code != exitOK {
+		t.Fatalf("add: %d %s %s", code, out, errOut)
+	}
+	entry, err := os.ReadFile(tab)
+	if err != nil || !strings.Contains(string(entry), "token=API_TOKEN") || strings.Contains(string(entry), token) {
+		t.Fatalf("the crontab entry: %s %v", entry, err)
+	}
+	_, out, _ := run(t, env, "schedule", "list", "--json")
+	var rows []service.ScheduleState
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 1 {
+		t.Fatalf("list: %v %s", err, out)
+	}
+	if code, _, errOut := run(t, env, (&schedule.Manager{Weft: "weft"}).Command(rows[0].Schedule)[1:]...); code != exitOK {
+		t.Fatalf("scheduled run: %d %s", code, errOut)
+	}
+	if got := seen(); len(got) != 1 || got[0] != "Bearer "+token {
+		t.Fatalf("the server saw %q", got)
+	}
 }

@@ -332,6 +332,9 @@ func (s *Schema) Resolve(values map[string]any, texts map[string]string) (map[st
 		}
 		probs = append(probs, Problem{Input: name, Message: msg})
 	}
+	// A secret input may be given a stored secret's name instead of a
+	// value (SecretRef): kept as it is, the reference never read here.
+	values, refs := Split(values)
 	if len(values) > 0 {
 		// JSON values only (a Go int becomes a number as JSON reads it),
 		// copied: the caller's map is never changed.
@@ -347,6 +350,17 @@ func (s *Schema) Resolve(values map[string]any, texts map[string]string) (map[st
 		if _, ok := s.Field(name); !ok {
 			undeclared(name)
 			delete(out, name)
+		}
+	}
+	for _, name := range sortedKeys(refs) {
+		f, ok := s.Field(name)
+		switch {
+		case !ok:
+			undeclared(name)
+		case texts[name] != "":
+			probs = append(probs, Problem{Input: name, Message: fmt.Sprintf("input %s is given both a value and the stored secret %s: give one", name, refs[name])})
+		case checkRef(f, SecretRef{refs[name]}) != "":
+			probs = append(probs, Problem{Input: name, Message: checkRef(f, SecretRef{refs[name]})})
 		}
 	}
 	for _, name := range sortedKeys(texts) {
@@ -371,6 +385,9 @@ func (s *Schema) Resolve(values map[string]any, texts map[string]string) (map[st
 	}
 	for _, f := range s.Fields {
 		v, given := out[f.Name]
+		if _, ref := refs[f.Name]; ref {
+			given = true
+		}
 		if !given {
 			if slices.ContainsFunc(probs, func(p Problem) bool { return p.Input == f.Name }) {
 				continue // unparsable text: said already
@@ -385,6 +402,10 @@ func (s *Schema) Resolve(values map[string]any, texts map[string]string) (map[st
 			if f.Required {
 				probs = append(probs, Problem{Input: f.Name, Message: fmt.Sprintf("input %s is required: %s", f.Name, want(f))})
 			}
+			continue
+		}
+		if name, ok := refs[f.Name]; ok {
+			out[f.Name] = SecretRef{Name: name} // checked above; its value is the store's
 			continue
 		}
 		if err := s.check[f.Name].Validate(map[string]any{f.Name: v}); err != nil {
@@ -430,6 +451,9 @@ func Secrets(raw json.RawMessage, values map[string]any) []string {
 	var out []string
 	for _, f := range fieldsOf(s) {
 		if v, ok := values[f.Name]; ok && f.Secret {
+			if _, ref := v.(SecretRef); ref {
+				continue // no value here: the effect gate redacts the one it opens
+			}
 			out = append(out, text(v))
 		}
 	}

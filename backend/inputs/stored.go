@@ -16,14 +16,12 @@ var secretRefRe = regexp.MustCompile(`\{\{-?\s*secrets\.`)
 // for its runs to be given each time: the ones given, as Resolve reads
 // them. Resolve is the check, defaults filling the rest, so a schedule
 // that leaves a required input without a value is refused naming it.
-// Also refused, each naming its input: a secret input (writeOnly or
-// format password) given any value, and a value holding a secret
-// reference. A stored value is written in plain text (the schedules list,
-// the scheduler's entry), so a secret's value may not be; and a reference
-// given as an input's value is data, its text (render), so a scheduled
-// run would get "{{secrets.NAME}}" itself. A secret a step needs goes in
-// that step's arguments, where the effect gate opens it for the places
-// the secret is bound to.
+// A secret input (writeOnly or format password) is kept only as a
+// stored secret's name (SecretRef), never a value: a stored value is
+// written in plain text (the schedules list, the scheduler's entry). Also
+// refused, naming its input: a value holding a secret reference's text,
+// which is data (render), so a scheduled run would get "{{secrets.NAME}}"
+// itself.
 func Stored(raw json.RawMessage, values map[string]any, texts map[string]string) (map[string]any, error) {
 	s, probs := Parse(raw)
 	if len(probs) > 0 {
@@ -41,9 +39,12 @@ func Stored(raw json.RawMessage, values map[string]any, texts map[string]string)
 			continue
 		}
 		v := all[f.Name]
+		_, ref := v.(SecretRef)
 		switch {
+		case ref:
+			kept[f.Name] = v // a name, not a value: the run opens it where the secret is bound
 		case f.Secret:
-			probs = append(probs, Problem{Input: f.Name, Message: fmt.Sprintf("input %s is a secret (writeOnly or format password): a schedule writes the values it is given in plain text (its list, the scheduler's entry), so it cannot give one; put the secret in the step that needs it ({{secrets.NAME}} in its arguments) instead of an input", f.Name)})
+			probs = append(probs, Problem{Input: f.Name, Message: fmt.Sprintf("input %s is a secret (writeOnly or format password): a schedule writes the values it is given in plain text (its list, the scheduler's entry), so it cannot keep one; give it a stored secret instead (--input-secret %s=SECRET_NAME, or pick one in the form), which it keeps by name", f.Name, f.Name)})
 		case holdsSecretRef(v):
 			probs = append(probs, Problem{Input: f.Name, Message: fmt.Sprintf("input %s holds a secret reference: an input's value is data, so a scheduled run would get the text {{secrets.…}} itself, not the secret; put the reference in the step that needs it", f.Name)})
 		default:

@@ -59,6 +59,17 @@ type Env interface {
 	Eval(expr string) (any, error)
 }
 
+// SecretVars is an Env whose variables may hold references to stored
+// secrets (a secret input given one: inputs.SecretRef). SecretOf says
+// whether expr reads one, and its secret's name: such a placeholder is
+// that {{secrets.NAME}} reference wherever it is written (Parts), so every
+// rule of references holds for it by construction: sealed in a Tool
+// step's arguments, refused anywhere else.
+type SecretVars interface {
+	Env
+	SecretOf(expr string) (name string, ok bool)
+}
+
 // MaxInserted bounds the text the placeholders of one rendering (a Tool
 // node's arguments, a prompt, an input) insert in all: the budget an
 // expression has for the text it builds, so a template of many
@@ -74,6 +85,8 @@ type renderer struct {
 	// secrets allows secret references (a Tool step's arguments, Args):
 	// they are sealed, not resolved (secret.go).
 	secrets bool
+	// passRefs passes a variable holding a reference on whole (Inputs).
+	passRefs bool
 }
 
 func newRenderer(env Env) *renderer { return &renderer{env: env, left: MaxInserted} }
@@ -121,6 +134,17 @@ func Args(tool string, args map[string]any, env Env, sh quote.Shell) (map[string
 // Value substitutes placeholders in every string of a JSON-like value, by
 // plain insertion.
 func Value(v any, env Env) (any, error) { return newRenderer(env).value(v) }
+
+// Inputs renders a sub-workflow's inputs as Value does, except that a
+// string that is exactly one placeholder holding a stored secret's
+// reference (SecretVars) passes the reference on, still a reference: the
+// sub-workflow opens it only where the secret is bound. Inside other text
+// it is refused, as anywhere but a Tool step's arguments.
+func Inputs(v any, env Env) (any, error) {
+	r := newRenderer(env)
+	r.passRefs = true
+	return r.value(v)
+}
 
 func (r *renderer) value(v any) (any, error) {
 	switch t := v.(type) {
@@ -207,6 +231,10 @@ func Parts(s string, env Env, f func(p Part) error) error {
 		switch root := Root(expr); {
 		case root == SecretsRoot: // a reference, whatever the keys
 			p.Expr, p.Secret = "", expr
+		case root != "" && env.Known(root) && secretOf(env, expr) != "":
+			// A variable holding a reference is the reference (Expr kept:
+			// a sub-workflow's inputs pass it on whole, Inputs).
+			p.Secret = SecretsRoot + "." + secretOf(env, expr)
 		case root == "" || !env.Known(root):
 			if err := f(Part{Lit: rest[:end]}); err != nil {
 				return err
@@ -227,6 +255,16 @@ func Parts(s string, env Env, f func(p Part) error) error {
 	return nil
 }
 
+// secretOf is the secret expr reads in env (SecretVars), or "".
+func secretOf(env Env, expr string) string {
+	if se, ok := env.(SecretVars); ok {
+		if name, ok := se.SecretOf(expr); ok {
+			return name
+		}
+	}
+	return ""
+}
+
 // Root returns the identifier an expression starts with, or "".
 func Root(expr string) string {
 	k := 0
@@ -240,11 +278,20 @@ func isIdentByte(c byte, first bool) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && c >= '0' && c <= '9'
 }
 
-// eval resolves a placeholder, naming it in the error.
+// secretRef is a variable's value that is a reference to a stored
+// secret (inputs.SecretRef), not data.
+type secretRef interface{ IsSecretRef() }
+
+// eval resolves a placeholder, naming it in the error. A reference an
+// expression computes is not a value to insert: it is used only as the
+// variable itself (Parts makes that the reference).
 func (r *renderer) eval(p Part) (any, error) {
 	v, err := r.env.Eval(p.Expr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Quoted(), err)
+	}
+	if _, ref := v.(secretRef); ref && !(r.passRefs && p.Secret != "") {
+		return nil, fmt.Errorf("%s: a stored secret given as an input is used only as the input itself, {{inputs.NAME}} whole, in a Tool step's arguments (where it goes to the tool and nowhere else)", p.Quoted())
 	}
 	return v, nil
 }
@@ -280,6 +327,11 @@ func (r *renderer) string(s string) (any, error) {
 		sl    sealer
 	)
 	err := Parts(s, r.env, func(p Part) error {
+		if r.passRefs && p.Secret != "" && p.Expr != "" && p.Src == s {
+			v, err := r.eval(p)
+			whole, typed = true, v
+			return err
+		}
 		if p.Secret != "" {
 			return r.seal(&sl, p, b.Len, plain, func(t string) { b.WriteString(t) })
 		}

@@ -116,7 +116,7 @@ func (r *run) chain() subflow.Chain {
 // placeholder keeps its type), never as code; the child quotes it where
 // it inserts it.
 func (r *run) renderInputs(in map[string]any) (map[string]any, error) {
-	v, err := render.Value(in, templateEnv{r})
+	v, err := render.Inputs(in, templateEnv{r})
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,19 @@ func (e templateEnv) Known(name string) bool {
 
 func (e templateEnv) Eval(expr string) (any, error) { return e.r.placeholder(expr) }
 
+// SecretOf says whether expr is exactly {{inputs.NAME}} of a secret input
+// given a stored secret (inputs.SecretRef): render treats it as that
+// secret's reference wherever it is written (render.SecretVars).
+func (e templateEnv) SecretOf(expr string) (string, bool) {
+	name, ok := strings.CutPrefix(strings.TrimSpace(expr), inputs.Root+".")
+	if !ok || strings.ContainsAny(name, ". ") {
+		return "", false
+	}
+	given, _ := e.r.vars[inputs.Root].(map[string]any)
+	ref, ok := given[name].(inputs.SecretRef)
+	return ref.Name, ok
+}
+
 // renderArgs renders a Tool node's arguments for the tool it calls.
 func (r *run) renderArgs(tool string, args map[string]any) (map[string]any, error) {
 	return render.Args(tool, args, templateEnv{r}, quote.HostShell())

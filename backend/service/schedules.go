@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -221,7 +223,8 @@ func (s *Service) PreviewSchedule(m *schedule.Manager, req ScheduleRequest) (Sho
 }
 
 // scheduleArgs are the flags of a local schedule's `weft run` (its
-// inputs as --inputs JSON: each word of the command is quoted for the
+// inputs as --inputs JSON, a secret input's stored secret as
+// --input-secret NAME=SECRET: each word of the command is quoted for the
 // scheduler that reads it, schedule/render.go) and the inputs a schedule
 // of w keeps (inputs.Stored, the one check: refused, an *inputs.Error
 // says why input by input).
@@ -234,12 +237,16 @@ func scheduleArgs(w *workflow.Workflow, req ScheduleRequest) ([]string, map[stri
 	if req.UsePinned {
 		args = append(args, "--pinned")
 	}
-	if len(kept) > 0 {
-		b, err := json.Marshal(kept) // keys sorted: the entry shown is the entry installed
+	values, refs := inputs.Split(kept) // a stored secret is kept by its name, never a value
+	if len(values) > 0 {
+		b, err := json.Marshal(values) // keys sorted: the entry shown is the entry installed
 		if err != nil {
 			return nil, nil, err
 		}
 		args = append(args, "--inputs", string(b))
+	}
+	for _, k := range slices.Sorted(maps.Keys(refs)) {
+		args = append(args, "--input-secret", k+"="+refs[k])
 	}
 	return args, kept, nil
 }

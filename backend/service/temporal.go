@@ -12,6 +12,7 @@ import (
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/failure"
 	"github.com/weft-dev/weft/backend/flow"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/settings"
 	"github.com/weft-dev/weft/backend/temporal"
@@ -38,8 +39,9 @@ func runInput(sub Submission) temporal.RunInput {
 	if src == "" {
 		src = runner.RunByPerson
 	}
+	values, refs := inputs.Split(sub.Inputs) // JSON would carry a reference as the text it shows
 	return temporal.RunInput{Approved: sub.Approved, ReviewFile: sub.ReviewFile, Dir: sub.Dir, Path: sub.Path, UsePinned: sub.UsePinned,
-		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings, CanReplan: sub.CanReplan, Inputs: sub.Inputs, Subflows: sub.Subflows}
+		DefaultRetries: sub.DefaultRetries, Source: src, Warnings: sub.Warnings, CanReplan: sub.CanReplan, Inputs: values, SecretInputs: refs, Subflows: sub.Subflows}
 }
 
 func (s *Service) getenv(k string) string {

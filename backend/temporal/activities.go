@@ -3,12 +3,14 @@ package temporal
 import (
 	"context"
 	"fmt"
+	"maps"
 	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/weft-dev/weft/backend/approval"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/runner"
 	wf "github.com/weft-dev/weft/backend/workflow"
 )
@@ -44,7 +46,7 @@ func (a *Activities) Attempt(ctx context.Context, in AttemptInput) (*runner.Step
 			attemptID: info.ActivityID, in: *c}
 	}
 	defer heartbeat(ctx)()
-	res, err := runner.New(opts).Step(ctx, w, in.NodeID, in.Vars, in.Attempt)
+	res, err := runner.New(opts).Step(ctx, w, in.NodeID, withRefs(in.Vars, in.SecretInputs), in.Attempt)
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), errRefused, err)
 	}
@@ -104,7 +106,7 @@ func (a *Activities) Step(ctx context.Context, in StepInput) (*runner.StepResult
 
 // Condition evaluates one condition over the outputs so far.
 func (a *Activities) Condition(_ context.Context, in CondInput) (CondOutput, error) {
-	v, err := runner.EvalCondition(in.Keys, in.Cond, in.Vars)
+	v, err := runner.EvalCondition(in.Keys, in.Cond, withRefs(in.Vars, in.SecretInputs))
 	if err != nil {
 		return CondOutput{Error: err.Error()}, nil
 	}
@@ -127,6 +129,19 @@ func (a *Activities) setup(raw []byte, dir string) (*wf.Workflow, runner.Options
 	return w, opts, nil
 }
 
+// withRefs is vars (the outputs and inputs a step reads) with the run's
+// secret inputs given stored secrets back as references: JSON carried
+// them as the text they show.
+func withRefs(vars map[string]any, refs map[string]string) map[string]any {
+	if len(refs) == 0 {
+		return vars
+	}
+	out := maps.Clone(vars)
+	given, _ := vars[inputs.Root].(map[string]any)
+	out[inputs.Root] = inputs.WithRefs(given, refs)
+	return out
+}
+
 func setOf(ss []string) map[string]bool {
 	m := make(map[string]bool, len(ss))
 	for _, s := range ss {
@@ -142,7 +157,7 @@ func (a *Activities) Goal(ctx context.Context, in GoalInput) (GoalOutput, error)
 	if err != nil {
 		return GoalOutput{}, err
 	}
-	v, fr := runner.New(opts).Judge(ctx, w, in.Vars, in.Details)
+	v, fr := runner.New(opts).Judge(ctx, w, withRefs(in.Vars, in.SecretInputs), in.Details)
 	if fr != nil {
 		return GoalOutput{Error: fr.Error, Failure: fr}, nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/weft-dev/weft/backend/approval"
 	"github.com/weft-dev/weft/backend/flow"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/runner"
 	"github.com/weft-dev/weft/backend/subflow"
 	wf "github.com/weft-dev/weft/backend/workflow"
@@ -101,8 +102,9 @@ func (c children) Run(ctx context.Context, cr runner.ChildRun) (*runner.Result, 
 	if err != nil {
 		return nil, err
 	}
+	values, refs := inputs.Split(cr.Inputs) // a stored secret passed on stays a reference
 	in := RunInput{Workflow: f.Workflow, Approved: f.Approved, ReviewFile: f.ReviewFile, Dir: filepath.Dir(cr.Path), Path: cr.Path,
-		DefaultRetries: c.in.DefaultRetries, Source: c.in.Source, Inputs: cr.Inputs,
+		DefaultRetries: c.in.DefaultRetries, Source: c.in.Source, Inputs: values, SecretInputs: refs,
 		Subflows: c.in.Subflows.Of(cr.Path), Chain: cr.Chain,
 		Parent: &flow.RunLink{RunID: c.parentID, File: c.in.Path, NodeKey: cr.Parent.NodeKey}}
 	id := fmt.Sprintf("%s.%s.%s", c.parentID, cr.Parent.NodeKey, c.attemptID)

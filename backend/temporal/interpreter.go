@@ -74,7 +74,7 @@ func run(ctx workflow.Context, in RunInput, v1 bool) (*runner.Result, error) {
 	if warnings == nil { // an older submitter's run: any unknown tool may be an MCP tool its worker resolves
 		warnings = runner.ValidationWarnings(vr, w, func(string) bool { return true })
 	}
-	given, err := inputs.Resolve(w.Inputs, in.Inputs, nil) // pure: the same on every replay
+	given, err := inputs.Resolve(w.Inputs, inputs.WithRefs(in.Inputs, in.SecretInputs), nil) // pure: the same on every replay
 	if err != nil {
 		return nil, temporal.NewNonRetryableApplicationError(err.Error(), "weft.invalid", nil)
 	}
@@ -202,7 +202,7 @@ func (e *engine) attempt(c flow.Command) flow.Input {
 	var acts *Activities
 	var out runner.StepResult
 	ai := AttemptInput{Workflow: e.in.Workflow, NodeID: n.ID, Vars: e.walk.Reads(),
-		Approved: e.in.Approved, ReviewFile: e.in.ReviewFile, Dir: e.in.Dir, Attempt: a}
+		Approved: e.in.Approved, ReviewFile: e.in.ReviewFile, Dir: e.in.Dir, Attempt: a, SecretInputs: e.in.SecretInputs}
 	if n.Type == wf.TypeWorkflow {
 		ai.Caller = &Caller{Path: e.in.Path, Chain: e.in.Chain, Subflows: e.in.Subflows, Source: e.in.Source, DefaultRetries: e.in.DefaultRetries}
 	}
@@ -291,7 +291,7 @@ func (e *engine) condition(cond string) flow.Input {
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3}})
 	var out CondOutput
 	var acts *Activities
-	if err := workflow.ExecuteLocalActivity(ctx, acts.Condition, CondInput{Keys: e.keys, Cond: cond, Vars: e.walk.Reads()}).Get(ctx, &out); err != nil {
+	if err := workflow.ExecuteLocalActivity(ctx, acts.Condition, CondInput{Keys: e.keys, Cond: cond, Vars: e.walk.Reads(), SecretInputs: e.in.SecretInputs}).Get(ctx, &out); err != nil {
 		out.Error = err.Error()
 	}
 	return flow.Input{Value: out.Value, Error: out.Error}
@@ -304,7 +304,7 @@ func (e *engine) goal() flow.Input {
 		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 3}})
 	var acts *Activities
 	var out GoalOutput
-	if err := workflow.ExecuteActivity(ctx, acts.Goal, GoalInput{Workflow: e.in.Workflow, Vars: e.walk.Reads(), Details: e.walk.Details(), Dir: e.in.Dir}).Get(ctx, &out); err != nil {
+	if err := workflow.ExecuteActivity(ctx, acts.Goal, GoalInput{Workflow: e.in.Workflow, Vars: e.walk.Reads(), Details: e.walk.Details(), Dir: e.in.Dir, SecretInputs: e.in.SecretInputs}).Get(ctx, &out); err != nil {
 		out.Error = err.Error()
 	}
 	switch {

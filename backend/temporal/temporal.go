@@ -74,6 +74,10 @@ type RunInput struct {
 	// the run checks them again. nil in runs submitted before inputs
 	// existed, and in runs of workflows without inputs.
 	Inputs map[string]any `json:"inputs,omitempty"`
+	// SecretInputs are the secret inputs given a stored secret, by name
+	// (input → secret: inputs.Split); the worker opens one only where
+	// the secret is bound, as {{secrets.NAME}} in that place.
+	SecretInputs map[string]string `json:"secret_inputs,omitempty"`
 	// Warnings are the run's first warnings, from the submitter, which
 	// knows the MCP servers the person configured (runner.StartWarnings);
 	// nil in runs submitted before they were sent.
@@ -108,6 +112,8 @@ type AttemptInput struct {
 	Attempt    runner.Attempt  `json:"attempt"`
 	// Caller is set for a Workflow step: what its child's run needs.
 	Caller *Caller `json:"caller,omitempty"`
+	// SecretInputs are the run's (RunInput.SecretInputs), over Vars' inputs.
+	SecretInputs map[string]string `json:"secret_inputs,omitempty"`
 }
 
 // StepInput is one round of a step's attempts (weft.run).
@@ -126,6 +132,8 @@ type CondInput struct {
 	Keys []string       `json:"keys"`
 	Cond string         `json:"cond"`
 	Vars map[string]any `json:"vars"`
+	// SecretInputs are the run's (RunInput.SecretInputs), over Vars' inputs.
+	SecretInputs map[string]string `json:"secret_inputs,omitempty"`
 }
 
 // GoalInput is the workflow's done_when to check at the end of a run.
@@ -134,6 +142,8 @@ type GoalInput struct {
 	Vars     map[string]any    `json:"vars"`
 	Details  []runner.NodeStat `json:"details"`
 	Dir      string            `json:"dir"`
+	// SecretInputs are the run's (RunInput.SecretInputs), over Vars' inputs.
+	SecretInputs map[string]string `json:"secret_inputs,omitempty"`
 }
 
 // GoalOutput is the verdict, or why there is none.
