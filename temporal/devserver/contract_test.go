@@ -37,6 +37,7 @@ type contractCase struct {
 	// answers are given to the escalations in order; past them, abort.
 	answers []runner.Response
 	pinned  bool
+	inputs  map[string]any // the run's inputs (inputs.SecretRef for a stored secret)
 }
 
 // contractCases are the runnable workflows in testdata (their hosts
@@ -204,7 +205,7 @@ func runOnEngine(t *testing.T, svc *service.Service, engine string, tc contractC
 		t.Fatal(err)
 	}
 	events := make(chan service.Event, 10000)
-	res, err := svc.Start(context.Background(), service.StartRequest{Workflow: w, Path: path, Engine: engine, UsePinned: tc.pinned,
+	res, err := svc.Start(context.Background(), service.StartRequest{Workflow: w, Path: path, Engine: engine, UsePinned: tc.pinned, Inputs: tc.inputs,
 		Sink: service.SinkFunc(func(e service.Event) { events <- e })})
 	if err != nil {
 		out.err = err.Error()

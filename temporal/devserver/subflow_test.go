@@ -77,8 +77,7 @@ func TestEngineContractSubflow(t *testing.T) {
 		{tc: contractCase{name: "cycle", doc: parent(`"path":"flow.weft.json"`, `,"on_error":"continue"`)}, fails: "in a cycle"},
 		{tc: contractCase{name: "no-file", doc: parent(`"path":"none.weft.json"`, `,"on_error":"continue"`)}, fails: "could not be read"},
 	}
-	ids := regexp.MustCompile(`(as run |\(run |"run_id\\*":\\*")[^ )"\\]+`)
-	norm := func(s string) string { return ids.ReplaceAllString(s, "${1}ID") }
+	norm := func(s string) string { return regexpRunIDs.ReplaceAllString(s, "${1}ID") }
 	for _, c := range cases {
 		t.Run(c.tc.name, func(t *testing.T) {
 			var runs [2]engineRun
@@ -132,6 +131,21 @@ func TestEngineContractSubflow(t *testing.T) {
 				t.Errorf("the engines' ends differ:\nlocal:    %s %s\ntemporal: %s %s", local.finished, local.outputs, remote.finished, remote.outputs)
 			}
 		})
+	}
+}
+
+// regexpRunIDs finds the run ids in a run's events and outputs (a local
+// run's and a Temporal run's differ), to compare the rest.
+var regexpRunIDs = regexp.MustCompile(`(as run |\(run |"run_id\\*":\\*")[^ )"\\]+`)
+
+// writeDoc writes a workflow file.
+func writeDoc(t *testing.T, path, doc string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
