@@ -31,13 +31,17 @@ import { TriggerNode } from './TriggerNode';
 import { isTriggerId, triggerFlow } from '../graph/triggers';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { FindBox } from './FindBox';
+import { annotationOf, type AnnotationFlowNode } from '../graph/annotations';
+import { annotationNodeTypes } from './AnnotationNodes';
 
 /** Below this zoom a large workflow is drawn as an overview picture. */
 export const OVERVIEW_ZOOM = 0.25;
 const NO_NODES: WeftFlowNode[] = [];
 const NO_EDGES: WeftFlowEdge[] = [];
-/** The workflow's steps, and its triggers before them (graph/triggers.ts). */
-const canvasNodeTypes = { ...nodeTypes, trigger: TriggerNode };
+const NO_ANNOTATIONS: AnnotationFlowNode[] = [];
+/** The workflow's steps, its triggers before them (graph/triggers.ts), its
+ * notes and groups behind them (graph/annotations.ts). */
+const canvasNodeTypes = { ...nodeTypes, ...annotationNodeTypes, trigger: TriggerNode };
 
 /** shownNodes are the nodes on the canvas: a change's preview while one is
  * under review, else the workflow's. Fitting goes by these. */
@@ -111,7 +115,12 @@ function CanvasInner() {
   // happens to them reaches the store.
   const triggers = useStore((s) => (s.previewNodes ? undefined : s.doc?.triggers));
   const trig = useMemo(() => triggerFlow(triggers ? useStore.getState().doc : null, nodes), [triggers, nodes, edges]); // eslint-disable-line react-hooks/exhaustive-deps
-  const canvasNodes = useMemo(() => (trig.nodes.length ? ([...trig.nodes, ...nodes] as unknown as WeftFlowNode[]) : nodes), [trig, nodes]);
+  // Notes and groups are not drawn over a preview (it is read-only).
+  const annotations = useStore((s) => (s.previewNodes ? NO_ANNOTATIONS : s.annotations));
+  const canvasNodes = useMemo(
+    () => (trig.nodes.length || annotations.length ? ([...annotations, ...trig.nodes, ...nodes] as unknown as WeftFlowNode[]) : nodes),
+    [trig, nodes, annotations],
+  );
   // After a run: each edge's count and, on hover, what crossed it (not over
   // a preview); a past run opened from the history shows its own.
   const viewed = useStore((s) => s.viewedRun);
@@ -123,7 +132,15 @@ function CanvasInner() {
   );
   const canvasEdges = useMemo(() => (trig.edges.length ? ([...trig.edges, ...stepEdges] as WeftFlowEdge[]) : stepEdges), [trig, stepEdges]);
   const onNodesChange = useCallback(
-    (changes: Parameters<typeof onStepsChange>[0]) => onStepsChange(changes.filter((c) => !('id' in c && isTriggerId(c.id)))),
+    (changes: Parameters<typeof onStepsChange>[0]) => {
+      // A note's or group's change goes to them; a trigger's nowhere.
+      const s = useStore.getState();
+      const isAnnotation = (id: string) => !!annotationOf(id) && s.annotations.some((a) => a.id === id);
+      const mine = changes.filter((c) => 'id' in c && isAnnotation(c.id));
+      if (mine.length) s.onAnnotationsChange(mine as unknown as Parameters<typeof s.onAnnotationsChange>[0]);
+      const steps = changes.filter((c) => !('id' in c && (isTriggerId(c.id) || isAnnotation(c.id))));
+      if (steps.length) onStepsChange(steps);
+    },
     [onStepsChange],
   );
   const onEdgesChange = useCallback(
@@ -287,21 +304,67 @@ function CanvasInner() {
     if (useStore.getState().pendingConnect) useStore.getState().setPendingConnect(null);
   }, []);
 
-  // Right-click menus on nodes, edges and empty canvas.
+  // Right-click menus on nodes, edges and empty canvas. Focus goes back
+  // where it was when the menu closes (the canvas, or the node it was for).
   const [menu, setMenu] = useState<MenuTarget | null>(null);
-  const closeMenu = useCallback(() => setMenu(null), []);
+  const opener = useRef<HTMLElement | null>(null);
+  const closeMenu = useCallback(() => {
+    setMenu(null);
+    const back = opener.current;
+    opener.current = null;
+    window.setTimeout(() => {
+      // Unless the pick moved focus on purpose (the palette's search).
+      const now = document.activeElement;
+      if (now && now !== document.body && !now.closest('[data-testid="context-menu"]')) return;
+      (back?.isConnected ? back : wrapper.current)?.focus();
+    }, 0);
+  }, []);
+  const showMenu = useCallback(
+    (kind: MenuTarget['kind'], at: { x: number; y: number }, id?: string) => {
+      const active = document.activeElement;
+      opener.current = active instanceof HTMLElement && wrapper.current?.contains(active) ? active : wrapper.current;
+      setMenu({ kind, id, screen: at, flow: rf.screenToFlowPosition(at) });
+    },
+    [rf],
+  );
   const openMenu = useCallback(
     (e: ReactMouseEvent | MouseEvent, kind: MenuTarget['kind'], id?: string) => {
       e.preventDefault();
-      setMenu({ kind, id, screen: { x: e.clientX, y: e.clientY }, flow: rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }) });
+      showMenu(kind, { x: e.clientX, y: e.clientY }, id);
     },
-    [rf],
+    [showMenu],
+  );
+  // Shift+F10 or the context-menu key: the focused node's menu, else the
+  // canvas's, at the middle of what it is for.
+  const onMenuKey = useCallback(
+    (e: React.KeyboardEvent) => {
+      if (!(e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) || overview) return;
+      const t = e.target as HTMLElement;
+      if (t.closest('input, textarea, select, [contenteditable="true"], [data-testid="context-menu"]')) return;
+      e.preventDefault();
+      const nodeEl = t.closest<HTMLElement>('.react-flow__node');
+      const id = nodeEl?.dataset.id;
+      const r = (nodeEl ?? wrapper.current)?.getBoundingClientRect();
+      if (!r) return;
+      const at = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      if (id && annotationOf(id)) showMenu('annotation', at, id);
+      else if (id && !isTriggerId(id)) {
+        const s = useStore.getState();
+        if (!s.previewNodes && !s.selectedNodeIds.includes(id)) s.selectNodes([id]);
+        showMenu('node', at, id);
+      } else showMenu('pane', at);
+    },
+    [showMenu, overview],
   );
   const onNodeContextMenu = useCallback(
     (e: ReactMouseEvent, n: WeftFlowNode) => {
       // The menu acts on what is selected: a right-clicked node outside
       // the selection becomes it (as in file managers and n8n).
       if (isTriggerId(n.id)) return;
+      if (annotationOf(n.id)) {
+        openMenu(e, 'annotation', n.id);
+        return;
+      }
       const s = useStore.getState();
       if (!s.previewNodes && !s.selectedNodeIds.includes(n.id)) s.selectNodes([n.id]);
       openMenu(e, 'node', n.id);
@@ -312,13 +375,23 @@ function CanvasInner() {
   const onPaneContextMenu = useCallback((e: ReactMouseEvent | MouseEvent) => openMenu(e, 'pane'), [openMenu]);
 
   const onNodeDoubleClick = useCallback((_: ReactMouseEvent, n: WeftFlowNode) => {
-    if (isTriggerId(n.id)) return;
+    if (isTriggerId(n.id) || annotationOf(n.id)) return;
     useStore.getState().setSidebarTab('inspector');
     window.setTimeout(() => document.querySelector<HTMLInputElement>('[data-testid="inspector-name"]')?.focus(), 0);
   }, []);
 
   return (
-    <div className={`canvas${lowDetail ? ' lod-low' : ''}${overview ? ' overview' : ''}`} data-testid="canvas" ref={wrapper} onDragOver={onDragOver} onDrop={onDrop}>
+    <div
+      className={`canvas${lowDetail ? ' lod-low' : ''}${overview ? ' overview' : ''}`}
+      data-testid="canvas"
+      ref={wrapper}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      onKeyDown={onMenuKey}
+      // Focusable, so Shift+F10 reaches the canvas's menu and a closed menu gives focus back.
+      tabIndex={0}
+      aria-label="Workflow canvas"
+    >
       <ReactFlow
         nodes={overview ? NO_NODES : canvasNodes}
         edges={overview ? NO_EDGES : canvasEdges}

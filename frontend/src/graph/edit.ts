@@ -100,9 +100,16 @@ export function removeElements(w: Workflow, nodeIds: Iterable<string>, edgeKeys:
   const nodes = w.nodes.filter((n) => !ids.has(n.id));
   const edges = w.edges.filter((e) => !ids.has(e.from) && !ids.has(e.to) && !keys.has(edgeKey(e)));
   if (nodes.length === w.nodes.length && edges.length === w.edges.length) return w;
-  // A removed node's pin goes with it (undo brings both back).
+  // A removed node's pin goes with it, and it leaves its groups (undo brings all back).
   const gone = w.pinned ? Object.keys(w.pinned).filter((id) => ids.has(id)) : [];
-  return gone.length ? setPinned({ ...w, nodes, edges }, gone, undefined) : { ...w, nodes, edges };
+  const rest = withoutMembers({ ...w, nodes, edges }, ids);
+  return gone.length ? setPinned(rest, gone, undefined) : rest;
+}
+
+/** withoutMembers drops the nodes with these ids from the groups that framed them. */
+export function withoutMembers(w: Workflow, nodeIds: Set<string>): Workflow {
+  if (!w.groups?.some((g) => g.nodes.some((id) => nodeIds.has(id)))) return w;
+  return { ...w, groups: w.groups.map((g) => (g.nodes.some((id) => nodeIds.has(id)) ? { ...g, nodes: g.nodes.filter((id) => !nodeIds.has(id)) } : g)) };
 }
 
 /** setPinned pins outputs to the nodes, or unpins them (undefined); no

@@ -1,5 +1,6 @@
 // The app store: one zustand store composed of typed slices.
 import { create } from 'zustand';
+import { createAnnotationSlice, type AnnotationSlice } from './annotationSlice'; // notes and groups
 import { createAssistantSlice, type AssistantSlice } from './assistantSlice'; // assistant panel
 import { createProblemsSlice, type ProblemsSlice } from './problemsSlice';
 import { createRunSlice, type RunSlice } from './runSlice'; // run panel
@@ -10,11 +11,12 @@ import { createTrustSlice, type TrustSlice } from './trustSlice'; // the file's 
 import { createUiSlice, type UiSlice } from './uiSlice';
 import { createWorkflowSlice, type WorkflowSlice } from './workflowSlice';
 
-export type StoreState = WorkflowSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice & TrustSlice & SecretsSlice & TestsSlice; // RunSlice: run panel
+export type StoreState = WorkflowSlice & AnnotationSlice & ProblemsSlice & SelectionSlice & UiSlice & AssistantSlice & RunSlice & TrustSlice & SecretsSlice & TestsSlice; // RunSlice: run panel
 
 export function createAppStore() {
   return create<StoreState>()((...a) => ({
     ...createWorkflowSlice(...a),
+    ...createAnnotationSlice(...a),
     ...createProblemsSlice(...a),
     ...createSelectionSlice(...a),
     ...createUiSlice(...a),

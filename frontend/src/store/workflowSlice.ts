@@ -22,6 +22,7 @@ import {
   type Clipboard,
   type NodeSpec,
 } from '../graph/edit';
+import { annotationOf, removeAnnotations, toAnnotationNodes } from '../graph/annotations';
 import { flowDirection, missingPositions, toFlowEdges, toFlowNodes, type Direction, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import type { OpenResult, Position, Workflow, WorkflowNode } from '../types';
 import { typeMeta } from '../graph/nodeMeta';
@@ -143,7 +144,9 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
     }
     let edges = toFlowEdges(doc, s.problemEdgeKeys, s.edges);
     if (select) edges = edges.map((e) => (e.selected ? { ...e, selected: false } : e));
-    return { doc, nodes, edges, selectedNodeIds, dirty: doc !== s.savedDoc, rev: s.rev + 1 };
+    let annotations = toAnnotationNodes(doc, s.annotations);
+    if (select) annotations = annotations.map((a) => (a.selected ? { ...a, selected: false } : a));
+    return { doc, nodes, edges, annotations, selectedNodeIds, dirty: doc !== s.savedDoc, rev: s.rev + 1 };
   }
 
   const self: WorkflowSlice = {
@@ -187,6 +190,7 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
         direction,
         nodes: toFlowNodes(doc, direction),
         edges: toFlowEdges(doc),
+        annotations: toAnnotationNodes(doc),
         past: [],
         future: [],
         historyGroup: null,
@@ -401,10 +405,14 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
       if (!s.doc) return 0;
       const ids = s.nodes.filter((n) => n.selected).map((n) => n.id);
       const keys = selectedEdgeKeys(s.edges);
-      const next = removeElements(s.doc, ids, keys);
+      // Selected notes and groups go too (a group's nodes stay).
+      const marked = s.annotations.filter((a) => a.selected).map((a) => annotationOf(a.id)!);
+      const notes = marked.filter((a) => a.kind === 'note').map((a) => a.id);
+      const groups = marked.filter((a) => a.kind === 'group').map((a) => a.id);
+      const next = removeAnnotations(removeElements(s.doc, ids, keys), notes, groups);
       if (next === s.doc) return 0;
       get().commit(next, { select: [], label: 'Delete' });
-      return ids.length + keys.length;
+      return ids.length + keys.length + marked.length;
     },
 
     copySelection() {

@@ -1,0 +1,198 @@
+// Sticky notes and groups on the canvas (weft/v1 `notes` and `groups`,
+// docs/file-format.md): pure edits of the document, and their React Flow
+// nodes. They are no steps: nothing here touches nodes' content or edges;
+// a group's move moves its member nodes' positions only.
+import type { Node } from '@xyflow/react';
+import type { workflow } from '../gen/bindings';
+import type { Position, Workflow } from '../types';
+import { newId } from './ids';
+import { NODE_WIDTH } from './toFlow';
+
+export type Note = workflow.Note;
+export type Group = workflow.Group;
+
+/** The colours a note or group may have (workflow.Colors); the theme maps them. */
+export const COLORS = ['yellow', 'orange', 'red', 'pink', 'purple', 'blue', 'teal', 'green', 'gray'] as const;
+export type Color = (typeof COLORS)[number];
+
+/** Bounds as backend/workflow's (validate reports the rest). */
+export const MAX_NOTE_TEXT = 20000;
+export const MAX_GROUP_TITLE = 200;
+export const MIN_SIZE = 20;
+export const MAX_SIZE = 20000;
+export const NOTE_SIZE = { width: 240, height: 140 };
+/** Space between a new group's frame and its nodes (the title bar above them). */
+export const GROUP_PAD = 30;
+const GROUP_TITLE_BAR = 30;
+/** A node's height when React Flow has not measured it. */
+const NODE_HEIGHT = 92;
+
+export type NoteFlowNode = Node<{ note: Note }, 'note'>;
+export type GroupFlowNode = Node<{ group: Group }, 'group'>;
+export type AnnotationFlowNode = NoteFlowNode | GroupFlowNode;
+
+/** React Flow ids: prefixed, so a note never takes a step's id there. */
+export const noteFlowId = (id: string) => `note:${id}`;
+export const groupFlowId = (id: string) => `group:${id}`;
+
+/** annotationOf says which note or group a flow node id is, if any. */
+export function annotationOf(flowId: string): { kind: 'note' | 'group'; id: string } | null {
+  if (flowId.startsWith('note:')) return { kind: 'note', id: flowId.slice(5) };
+  if (flowId.startsWith('group:')) return { kind: 'group', id: flowId.slice(6) };
+  return null;
+}
+
+function clampSize(v: number): number {
+  return Math.round(Math.min(MAX_SIZE, Math.max(MIN_SIZE, v)));
+}
+
+/** toAnnotationNodes draws the groups (behind everything) and the notes;
+ * prev keeps selection across edits. */
+export function toAnnotationNodes(w: Workflow, prev: AnnotationFlowNode[] = []): AnnotationFlowNode[] {
+  if (!w.notes?.length && !w.groups?.length) return prev.length ? [] : prev;
+  const selected = new Set(prev.filter((n) => n.selected).map((n) => n.id));
+  const base = (id: string, x: Note | Group, zIndex: number) => ({
+    id,
+    position: { ...x.position },
+    width: x.size.width,
+    height: x.size.height,
+    zIndex,
+    selected: selected.has(id),
+    className: 'annotation',
+  });
+  return [
+    ...(w.groups ?? []).map((g): GroupFlowNode => ({ ...base(groupFlowId(g.id), g, -2), type: 'group', data: { group: g }, ariaLabel: `Group ${g.title || '(untitled)'}` })),
+    ...(w.notes ?? []).map((n): NoteFlowNode => ({ ...base(noteFlowId(n.id), n, -1), type: 'note', data: { note: n }, dragHandle: '.note-drag', ariaLabel: 'Sticky note' })),
+  ];
+}
+
+/** addNote adds an empty note at pos. */
+export function addNote(w: Workflow, pos: Position, text = ''): { doc: Workflow; id: string } {
+  const id = newId();
+  const note: Note = { id, text, position: { x: Math.round(pos.x), y: Math.round(pos.y) }, size: { ...NOTE_SIZE } };
+  return { doc: { ...w, notes: [...(w.notes ?? []), note] }, id };
+}
+
+/** updateIn replaces the note or group with id by f(it); w itself when nothing changed. */
+function updateIn<K extends 'notes' | 'groups'>(w: Workflow, list: K, id: string, f: (x: NonNullable<Workflow[K]>[number]) => NonNullable<Workflow[K]>[number]): Workflow {
+  const items = (w[list] ?? []) as NonNullable<Workflow[K]>[number][];
+  let changed = false;
+  const next = items.map((x) => {
+    if (x.id !== id) return x;
+    const y = f(x);
+    if (y !== x) changed = true;
+    return y;
+  });
+  return changed ? { ...w, [list]: next } : w;
+}
+
+/** updateNote replaces the note with id by f(note); w itself when nothing changed. */
+export function updateNote(w: Workflow, id: string, f: (n: Note) => Note): Workflow {
+  return updateIn(w, 'notes', id, f);
+}
+
+/** updateGroup replaces the group with id by f(group); w itself when nothing changed. */
+export function updateGroup(w: Workflow, id: string, f: (g: Group) => Group): Workflow {
+  return updateIn(w, 'groups', id, f);
+}
+
+/** setNoteText sets a note's text, cut to MAX_NOTE_TEXT. */
+export function setNoteText(w: Workflow, id: string, text: string): Workflow {
+  const t = text.slice(0, MAX_NOTE_TEXT);
+  return updateNote(w, id, (n) => (n.text === t ? n : { ...n, text: t }));
+}
+
+/** setGroupTitle sets a group's title, cut to MAX_GROUP_TITLE. */
+export function setGroupTitle(w: Workflow, id: string, title: string): Workflow {
+  const t = title.slice(0, MAX_GROUP_TITLE);
+  return updateGroup(w, id, (g) => (g.title === t ? g : { ...g, title: t }));
+}
+
+/** setColor colours a note or group; the default colour drops the field. */
+export function setColor(w: Workflow, kind: 'note' | 'group', id: string, color: Color): Workflow {
+  const dflt = kind === 'note' ? 'yellow' : 'gray';
+  const f = <T extends { color?: string }>(x: T): T => {
+    if ((x.color ?? dflt) === color) return x;
+    const next = { ...x };
+    if (color === dflt) delete next.color;
+    else next.color = color;
+    return next;
+  };
+  return kind === 'note' ? updateNote(w, id, f) : updateGroup(w, id, f);
+}
+
+/** placeAnnotation moves a note or group to pos and, given, resizes it
+ * (within the bounds). A group's members do not move: see moveGroup. */
+export function placeAnnotation(w: Workflow, kind: 'note' | 'group', id: string, pos: Position, size?: { width: number; height: number }): Workflow {
+  const f = <T extends Note | Group>(x: T): T => {
+    const position = { x: Math.round(pos.x), y: Math.round(pos.y) };
+    const sz = size ? { width: clampSize(size.width), height: clampSize(size.height) } : x.size;
+    if (position.x === x.position.x && position.y === x.position.y && sz.width === x.size.width && sz.height === x.size.height) return x;
+    return { ...x, position, size: sz };
+  };
+  return kind === 'note' ? updateNote(w, id, f) : updateGroup(w, id, f);
+}
+
+/** moveGroup moves a group to pos and its member nodes by as much: one edit. */
+export function moveGroup(w: Workflow, id: string, pos: Position): Workflow {
+  const g = w.groups?.find((x) => x.id === id);
+  if (!g) return w;
+  const dx = Math.round(pos.x) - g.position.x;
+  const dy = Math.round(pos.y) - g.position.y;
+  if (!dx && !dy) return w;
+  const members = new Set(g.nodes);
+  return {
+    ...placeAnnotation(w, 'group', id, pos),
+    nodes: w.nodes.map((n) => (members.has(n.id) ? { ...n, position: { x: (n.position?.x ?? 0) + dx, y: (n.position?.y ?? 0) + dy } } : n)),
+  };
+}
+
+/** addGroup frames the nodes with ids (those with a position), with room
+ * for the title; null when there is none to frame. sizeOf gives a
+ * node's measured size, when known. */
+export function addGroup(
+  w: Workflow,
+  ids: string[],
+  title = 'Group',
+  sizeOf: (id: string) => { width: number; height: number } | undefined = () => undefined,
+): { doc: Workflow; id: string } | null {
+  const want = new Set(ids);
+  const members = w.nodes.filter((n) => want.has(n.id) && n.position);
+  if (!members.length) return null;
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const n of members) {
+    const s = sizeOf(n.id) ?? { width: NODE_WIDTH, height: NODE_HEIGHT };
+    x0 = Math.min(x0, n.position!.x);
+    y0 = Math.min(y0, n.position!.y);
+    x1 = Math.max(x1, n.position!.x + s.width);
+    y1 = Math.max(y1, n.position!.y + s.height);
+  }
+  const id = newId();
+  const group: Group = {
+    id,
+    title: title.slice(0, MAX_GROUP_TITLE),
+    position: { x: Math.round(x0 - GROUP_PAD), y: Math.round(y0 - GROUP_PAD - GROUP_TITLE_BAR) },
+    size: { width: clampSize(x1 - x0 + 2 * GROUP_PAD), height: clampSize(y1 - y0 + 2 * GROUP_PAD + GROUP_TITLE_BAR) },
+    nodes: members.map((n) => n.id),
+  };
+  return { doc: { ...w, groups: [...(w.groups ?? []), group] }, id };
+}
+
+/** removeAnnotations deletes the notes and groups with these ids (their
+ * nodes stay); no notes or groups left drops the field, so the file
+ * reads as before. */
+export function removeAnnotations(w: Workflow, noteIds: Iterable<string>, groupIds: Iterable<string>): Workflow {
+  const ns = new Set(noteIds);
+  const gs = new Set(groupIds);
+  if (!ns.size && !gs.size) return w;
+  const notes = (w.notes ?? []).filter((n) => !ns.has(n.id));
+  const groups = (w.groups ?? []).filter((g) => !gs.has(g.id));
+  if (notes.length === (w.notes?.length ?? 0) && groups.length === (w.groups?.length ?? 0)) return w;
+  const next: Workflow = { ...w, notes, groups };
+  if (!notes.length) delete next.notes;
+  if (!groups.length) delete next.groups;
+  return next;
+}

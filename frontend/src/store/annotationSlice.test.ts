@@ -1,0 +1,171 @@
+// Sticky notes and groups: every edit is one undo step through commit,
+// a group's move moves its nodes, a deleted node leaves its groups, and a
+// document that never had notes saves as it was.
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fixtureOpen } from '../test/fixtures';
+
+vi.mock('../api', () => ({ api: {}, errorMessage: String }));
+
+import { createAppStore, type AppStore } from './index';
+import { historyClock } from './workflowSlice';
+
+let store: AppStore;
+let now = 1_000_000;
+const s = () => store.getState();
+const pos = (id: string) => s().doc!.nodes.find((n) => n.id === id)!.position!;
+const flowPos = (id: string) => s().nodes.find((n) => n.id === id)!.position;
+
+beforeEach(() => {
+  store = createAppStore();
+  now = 1_000_000;
+  historyClock.now = () => now;
+  s().loadDocument(fixtureOpen());
+});
+
+/** undoRedo does act, then checks that one undo brings back before and one redo what act made. */
+function undoRedo(before: unknown, act: () => void, read: () => unknown) {
+  expect(read()).toEqual(before);
+  act();
+  const done = read();
+  expect(done).not.toEqual(before);
+  s().undo();
+  expect(read()).toEqual(before);
+  s().redo();
+  expect(read()).toEqual(done);
+}
+
+describe('sticky notes', () => {
+  it('adds, edits, moves, resizes, colours and deletes a note, each one undo step', () => {
+    const doc0 = s().doc!;
+    const id = s().addNote({ x: 100.4, y: 50 })!;
+    expect(s().doc!.notes).toEqual([{ id, text: '', position: { x: 100, y: 50 }, size: { width: 240, height: 140 } }]);
+    expect(s().annotations.map((a) => [a.id, a.type, a.selected])).toEqual([[`note:${id}`, 'note', true]]);
+    expect(s().past.at(-1)!.label).toBe('Add note');
+    const note = () => s().doc!.notes?.[0];
+
+    // A burst of typing is one step.
+    for (const t of ['W', 'Wh', 'Why']) {
+      s().setNoteText(id, t);
+      now += 100;
+    }
+    expect(note()!.text).toBe('Why');
+    const past = s().past.length;
+    s().undo();
+    expect(note()!.text).toBe('');
+    s().redo();
+    expect(s().past).toHaveLength(past);
+
+    undoRedo(
+      { x: 100, y: 50 },
+      () => s().placeAnnotation('note', id, { x: 10, y: 20 }),
+      () => note()?.position,
+    );
+    expect(s().past.at(-1)!.label).toBe('Move note');
+    undoRedo(
+      { width: 240, height: 140 },
+      () => s().placeAnnotation('note', id, { x: 10, y: 20 }, { width: 5, height: 99999 }),
+      () => note()?.size,
+    );
+    expect(note()!.size).toEqual({ width: 20, height: 20000 }); // within the file's bounds
+    undoRedo(
+      undefined,
+      () => s().setAnnotationColor('note', id, 'blue'),
+      () => note()?.color,
+    );
+    s().setAnnotationColor('note', id, 'yellow'); // the default: no field
+    expect('color' in note()!).toBe(false);
+
+    // Delete (the key) takes the selected note; no notes left, no field.
+    store.setState({ annotations: s().annotations.map((a) => ({ ...a, selected: true })) });
+    s().deleteSelection();
+    expect(s().doc!.notes).toBeUndefined();
+    expect(s().annotations).toEqual([]);
+    s().undo();
+    expect(note()!.text).toBe('Why');
+    // Everything undone: the document is the one opened.
+    while (s().past.length) s().undo();
+    expect(s().doc).toBe(doc0);
+    expect(s().dirty).toBe(false);
+  });
+
+  it('a finished drag of a note is one step; while dragged only the canvas moves', () => {
+    const id = s().addNote({ x: 0, y: 0 })!;
+    const steps = s().past.length;
+    s().onAnnotationsChange([{ type: 'position', id: `note:${id}`, position: { x: 30, y: 40 }, dragging: true }]);
+    expect(s().annotations[0].position).toEqual({ x: 30, y: 40 });
+    expect(s().doc!.notes![0].position).toEqual({ x: 0, y: 0 });
+    s().onAnnotationsChange([{ type: 'position', id: `note:${id}`, position: { x: 60, y: 40 }, dragging: false }]);
+    expect(s().doc!.notes![0].position).toEqual({ x: 60, y: 40 });
+    expect(s().past).toHaveLength(steps + 1);
+    s().undo();
+    expect(s().annotations[0].position).toEqual({ x: 0, y: 0 });
+  });
+});
+
+describe('groups', () => {
+  it('frames the selection, moves its nodes with it, and is undone in one step', () => {
+    s().selectNodes(['n1', 'n2']);
+    const id = s().groupSelection('Fetch')!;
+    const g = () => s().doc!.groups?.[0];
+    expect(g()!.nodes).toEqual(['n1', 'n2']);
+    expect(g()!.title).toBe('Fetch');
+    // The frame holds both nodes.
+    for (const n of ['n1', 'n2']) {
+      expect(pos(n).x).toBeGreaterThan(g()!.position.x);
+      expect(pos(n).y).toBeGreaterThan(g()!.position.y);
+      expect(pos(n).x).toBeLessThan(g()!.position.x + g()!.size.width);
+    }
+    const before = { g: g()!.position, n1: pos('n1'), n2: pos('n2'), n3: pos('n3') };
+
+    // Dragging: the nodes follow on the canvas, the document waits for the drop.
+    const to = { x: before.g.x + 100, y: before.g.y - 50 };
+    s().onAnnotationsChange([{ type: 'position', id: `group:${id}`, position: to, dragging: true }]);
+    expect(flowPos('n1')).toEqual({ x: before.n1.x + 100, y: before.n1.y - 50 });
+    expect(pos('n1')).toEqual(before.n1);
+    const steps = s().past.length;
+    s().onAnnotationsChange([{ type: 'position', id: `group:${id}`, position: to, dragging: false }]);
+    expect(s().past).toHaveLength(steps + 1);
+    expect(s().past.at(-1)!.label).toBe('Move group');
+    expect(g()!.position).toEqual(to);
+    expect(pos('n1')).toEqual({ x: before.n1.x + 100, y: before.n1.y - 50 });
+    expect(pos('n2')).toEqual({ x: before.n2.x + 100, y: before.n2.y - 50 });
+    expect(pos('n3')).toEqual(before.n3); // not a member
+    s().undo();
+    expect({ g: g()!.position, n1: pos('n1'), n2: pos('n2'), n3: pos('n3') }).toEqual(before);
+    expect(flowPos('n1')).toEqual(before.n1);
+
+    undoRedo(
+      'Fetch',
+      () => s().setGroupTitle(id, 'Fetch and check'),
+      () => g()?.title,
+    );
+    undoRedo(
+      undefined,
+      () => s().setAnnotationColor('group', id, 'teal'),
+      () => g()?.color,
+    );
+  });
+
+  it('a deleted node leaves its groups; deleting a group keeps its nodes', () => {
+    s().selectNodes(['n1', 'n2']);
+    const id = s().groupSelection()!;
+    s().selectNodes(['n2']);
+    s().deleteSelection();
+    expect(s().doc!.groups![0].nodes).toEqual(['n1']);
+    s().undo();
+    expect(s().doc!.groups![0].nodes).toEqual(['n1', 'n2']);
+    store.setState({ annotations: s().annotations.map((a) => ({ ...a, selected: a.id === `group:${id}` })) });
+    s().selectNodes([]);
+    store.setState({ annotations: s().annotations.map((a) => ({ ...a, selected: a.id === `group:${id}` })) });
+    const nodes = s().doc!.nodes.length;
+    s().deleteSelection();
+    expect(s().doc!.groups).toBeUndefined();
+    expect(s().doc!.nodes).toHaveLength(nodes);
+  });
+
+  it('nothing selected: no group', () => {
+    s().selectNodes([]);
+    expect(s().groupSelection()).toBeNull();
+    expect(s().doc!.groups).toBeUndefined();
+  });
+});
