@@ -147,38 +147,67 @@ export function moveGroup(w: Workflow, id: string, pos: Position): Workflow {
   };
 }
 
-/** addGroup frames the nodes with ids (those with a position), with room
- * for the title; null when there is none to frame. sizeOf gives a
- * node's measured size, when known. */
-export function addGroup(
-  w: Workflow,
-  ids: string[],
-  title = 'Group',
-  sizeOf: (id: string) => { width: number; height: number } | undefined = () => undefined,
-): { doc: Workflow; id: string } | null {
-  const want = new Set(ids);
-  const members = w.nodes.filter((n) => want.has(n.id) && n.position);
-  if (!members.length) return null;
+type SizeOf = (id: string) => { width: number; height: number } | undefined;
+
+/** measuredSizes gives the sizes React Flow measured of the nodes drawn. */
+export function measuredSizes(nodes: { id: string; measured?: { width?: number; height?: number } }[]): SizeOf {
+  const m = new Map(nodes.map((n) => [n.id, n.measured]));
+  return (id) => {
+    const x = m.get(id);
+    return x?.width && x.height ? { width: x.width, height: x.height } : undefined;
+  };
+}
+
+/** frameAround is the frame of a group around the nodes (with positions),
+ * with room for its title; null when none has a position. */
+function frameAround(nodes: Workflow['nodes'], sizeOf: SizeOf): Pick<Group, 'position' | 'size'> | null {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const n of members) {
+  for (const n of nodes) {
+    if (!n.position) continue;
     const s = sizeOf(n.id) ?? { width: NODE_WIDTH, height: NODE_HEIGHT };
-    x0 = Math.min(x0, n.position!.x);
-    y0 = Math.min(y0, n.position!.y);
-    x1 = Math.max(x1, n.position!.x + s.width);
-    y1 = Math.max(y1, n.position!.y + s.height);
+    x0 = Math.min(x0, n.position.x);
+    y0 = Math.min(y0, n.position.y);
+    x1 = Math.max(x1, n.position.x + s.width);
+    y1 = Math.max(y1, n.position.y + s.height);
   }
-  const id = newId();
-  const group: Group = {
-    id,
-    title: title.slice(0, MAX_GROUP_TITLE),
+  if (x0 === Infinity) return null;
+  return {
     position: { x: Math.round(x0 - GROUP_PAD), y: Math.round(y0 - GROUP_PAD - GROUP_TITLE_BAR) },
     size: { width: clampSize(x1 - x0 + 2 * GROUP_PAD), height: clampSize(y1 - y0 + 2 * GROUP_PAD + GROUP_TITLE_BAR) },
-    nodes: members.map((n) => n.id),
   };
+}
+
+/** addGroup frames the nodes with ids (those with a position); null when
+ * there is none to frame. sizeOf gives a node's measured size, when known. */
+export function addGroup(w: Workflow, ids: string[], title = 'Group', sizeOf: SizeOf = () => undefined): { doc: Workflow; id: string } | null {
+  const want = new Set(ids);
+  const members = w.nodes.filter((n) => want.has(n.id) && n.position);
+  const frame = frameAround(members, sizeOf);
+  if (!frame) return null;
+  const id = newId();
+  const group: Group = { id, title: title.slice(0, MAX_GROUP_TITLE), ...frame, nodes: members.map((n) => n.id) };
   return { doc: { ...w, groups: [...(w.groups ?? []), group] }, id };
+}
+
+/** fitGroups frames each group around its nodes again (after a layout
+ * moved them); a group whose nodes are gone stays where it is. */
+export function fitGroups(w: Workflow, sizeOf: SizeOf = () => undefined): Workflow {
+  if (!w.groups?.length) return w;
+  const byId = new Map(w.nodes.map((n) => [n.id, n]));
+  let changed = false;
+  const groups = w.groups.map((g) => {
+    const frame = frameAround(
+      g.nodes.flatMap((id) => byId.get(id) ?? []),
+      sizeOf,
+    );
+    if (!frame || (frame.position.x === g.position.x && frame.position.y === g.position.y && frame.size.width === g.size.width && frame.size.height === g.size.height)) return g;
+    changed = true;
+    return { ...g, ...frame };
+  });
+  return changed ? { ...w, groups } : w;
 }
 
 /** removeAnnotations deletes the notes and groups with these ids (their

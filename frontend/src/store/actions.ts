@@ -176,7 +176,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
         onFallback: (why) => api.log('warning', `automatic layout fell back to simple layering: ${errorMessage(why)}`),
       });
       if (get().docSeq === docSeq) {
-        get().setPositions(pos, { markDirty: false });
+        get().setPositions(pos, { markDirty: false, fitGroups: true });
         get().requestFitAll();
       }
     }
@@ -345,7 +345,7 @@ export function makeActions(store: AppStore, opts: ActionOptions = {}) {
         onFallback: (why) => api.log('warning', `layout fell back to simple layering: ${errorMessage(why)}`),
       });
       if (get().docSeq !== docSeq) return;
-      get().setPositions(pos, { direction: 'LR', label: 'Auto-layout' });
+      get().setPositions(pos, { direction: 'LR', label: 'Auto-layout', fitGroups: true });
       get().requestFitAll();
     },
   };

@@ -163,6 +163,25 @@ describe('groups', () => {
     expect(s().doc!.nodes).toHaveLength(nodes);
   });
 
+  it('after a layout each group frames its nodes again, in the same undo step', () => {
+    s().selectNodes(['n1', 'n2']);
+    s().groupSelection();
+    const before = s().doc!.groups![0];
+    const steps = s().past.length;
+    s().setPositions({ n1: { x: 1000, y: 1000 }, n2: { x: 1300, y: 1000 } }, { label: 'Auto-layout', fitGroups: true });
+    const g = s().doc!.groups![0];
+    expect(s().past).toHaveLength(steps + 1);
+    expect(g.position.x).toBeLessThan(1000);
+    expect(g.position.x).toBeGreaterThan(900);
+    expect(g.position.x + g.size.width).toBeGreaterThan(1300);
+    expect(g.size.height).toBe(before.size.height);
+    s().undo();
+    expect(s().doc!.groups![0]).toEqual(before);
+    // A drag of a node is no layout: its group stays.
+    s().setPositions({ n1: { x: 5000, y: 0 } });
+    expect(s().doc!.groups![0]).toEqual(before);
+  });
+
   it('nothing selected: no group', () => {
     s().selectNodes([]);
     expect(s().groupSelection()).toBeNull();

@@ -8,6 +8,7 @@ import {
   addGroup,
   addNote,
   annotationOf,
+  measuredSizes,
   moveGroup,
   placeAnnotation,
   setColor,
@@ -76,11 +77,7 @@ export const createAnnotationSlice: StateCreator<StoreState, [], [], AnnotationS
     const s = get();
     if (!s.doc) return null;
     const ids = s.nodes.filter((n) => n.selected).map((n) => n.id);
-    const measured = new Map(s.nodes.map((n) => [n.id, n.measured]));
-    const r = addGroup(s.doc, ids, title, (id) => {
-      const m = measured.get(id);
-      return m?.width && m.height ? { width: m.width, height: m.height } : undefined;
-    });
+    const r = addGroup(s.doc, ids, title, measuredSizes(s.nodes));
     if (!r) return null;
     get().commit(r.doc, { label: 'Group' });
     return r.id;

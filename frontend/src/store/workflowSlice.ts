@@ -22,7 +22,7 @@ import {
   type Clipboard,
   type NodeSpec,
 } from '../graph/edit';
-import { annotationOf, removeAnnotations, toAnnotationNodes } from '../graph/annotations';
+import { annotationOf, fitGroups, measuredSizes, removeAnnotations, toAnnotationNodes } from '../graph/annotations';
 import { flowDirection, missingPositions, toFlowEdges, toFlowNodes, type Direction, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import type { OpenResult, Position, Workflow, WorkflowNode } from '../types';
 import { typeMeta } from '../graph/nodeMeta';
@@ -89,8 +89,9 @@ export interface WorkflowSlice {
   endEditGroup(): void;
   undo(): void;
   redo(): void;
-  /** setPositions writes node positions; markDirty false: a layout on load, outside the history. */
-  setPositions(pos: Record<string, Position>, opts?: { markDirty?: boolean; direction?: Direction; label?: string }): void;
+  /** setPositions writes node positions; markDirty false: a layout on load, outside the history;
+   * fitGroups: a layout, after which each group frames its nodes again. */
+  setPositions(pos: Record<string, Position>, opts?: { markDirty?: boolean; direction?: Direction; label?: string; fitGroups?: boolean }): void;
   onNodesChange(changes: NodeChange<WeftFlowNode>[]): void;
   onEdgesChange(changes: EdgeChange<WeftFlowEdge>[]): void;
   /** connect adds the edge if it is allowed; the result says why not. */
@@ -274,7 +275,8 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
     setPositions(pos, opts) {
       const s = get();
       if (!s.doc) return;
-      const next = withPositions(s.doc, pos);
+      let next = withPositions(s.doc, pos);
+      if (opts?.fitGroups) next = fitGroups(next, measuredSizes(s.nodes));
       const direction = opts?.direction ?? s.direction;
       if (next === s.doc && direction === s.direction) return;
       if (opts?.markDirty === false) {
