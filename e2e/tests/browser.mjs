@@ -7,11 +7,19 @@ import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 
+/** LAST_FILE is the app's record of the workflow last opened or saved
+ * (backend/lastfile), in the private XDG_STATE_HOME scripts/e2e.sh sets. */
+export const LAST_FILE = process.env.XDG_STATE_HOME ? join(process.env.XDG_STATE_HOME, 'weft', 'last-file.json') : '';
+
 /**
  * openBrowser starts Chromium with a page of width × height; errors, when
- * given, collects what the page logs as an error and what it throws.
+ * given, collects what the page logs as an error and what it throws. The
+ * app reopens the workflow last opened or saved at start: an earlier
+ * spec's is forgotten here, so each spec starts on the sample, unless
+ * keepLastFile.
  */
-export async function openBrowser({ width = 1280, height = 860, errors } = {}) {
+export async function openBrowser({ width = 1280, height = 860, errors, keepLastFile = false } = {}) {
+  if (LAST_FILE && !keepLastFile) rmSync(LAST_FILE, { force: true });
   const profile = mkdtempSync(join(tmpdir(), 'weft-e2e-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,

@@ -152,7 +152,7 @@ export function Toolbar({ actions }: { actions: Actions }) {
         <button type="button" onClick={() => void actions.newDocument()} disabled={busy} title={`New workflow (${MOD}+N)`} data-testid="new-button">
           <FilePlus2 size={15} /> New
         </button>
-        <button type="button" onClick={() => setExamplesOpen(true)} disabled={busy} title="Start from an example workflow" data-testid="examples-button">
+        <button type="button" onClick={() => setExamplesOpen(true)} title="Start from an example workflow" data-testid="examples-button">
           <LayoutTemplate size={15} /> Examples
         </button>
         <div className="split-button">
