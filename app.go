@@ -295,8 +295,9 @@ func (a *App) CheckCondition(expr string) string {
 
 // ReferencesAt lists what a text of node nodeID may read (the `{{`
 // completion of the Inspector's fields): place is "" for its arguments,
-// prompt, input or condition, "verify", "done_when" or "exit_condition".
-// It asks the rules validation reports unknown references by.
+// prompt, input or condition, "verify", "done_when" or "exit_condition"
+// (nodeID "" with "done_when": the workflow's own). It asks the rules
+// validation reports unknown references by.
 func (a *App) ReferencesAt(w workflow.Workflow, nodeID, place string) ([]validate.Reference, error) {
 	return validate.References(&w, a.catalog, nodeID, validate.Place(place))
 }

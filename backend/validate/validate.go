@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/tools"
 	"github.com/weft-dev/weft/backend/workflow"
 )
@@ -991,6 +992,9 @@ func (v *validator) checkWorkflowDone() {
 // node has.
 func (v *validator) workflowDoneRefs(keys []string) {
 	for _, k := range keys {
+		if k == inputs.Root {
+			continue // the run's inputs: checkInputs
+		}
 		if _, ok := v.keys.first.lookup(k); !ok {
 			v.add(CodeUnknownVariable, SeverityError, fmt.Sprintf("Unknown key %s in the workflow's done_when condition: no node has that key", q(k)), nil)
 		}

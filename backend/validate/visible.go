@@ -41,7 +41,8 @@ const (
 	PlaceExit Place = "exit_condition"
 )
 
-// References lists what a text of node nodeID, at place, may read: the
+// References lists what a text of node nodeID, at place, may read (node
+// "" with PlaceDoneWhen: the workflow's own done_when, which reads any step): the
 // declared inputs, then the outputs of the steps that can run before it, in
 // the order of w.Nodes. It asks the rules Validate reports unknown_variable,
 // unknown_output and unknown_input by (canRead, outputFields, the inputs
@@ -73,31 +74,24 @@ func References(w *workflow.Workflow, cat *tools.Catalog, nodeID string, at Plac
 			out = append(out, Reference{Key: inputs.Root, Field: f.Name, Label: f.Title, Type: f.Type, Description: f.Description})
 		}
 	}
-	node, ok := int32(0), false
-	if v.idx != nil {
-		node, ok = v.idx.lookup(nodeID)
+	var readable func(c int32) bool
+	if nodeID == "" && kind == condDone {
+		// The workflow's done_when is checked after the last step: it
+		// reads any of them (workflowDoneRefs).
+		readable = func(int32) bool { return true }
+	} else {
+		node, err := v.placeOf(nodeID, kind)
+		if err != nil || v.dup[node] {
+			return out, err // a duplicate id is reported, and not placed in the graph
+		}
+		rs := v.refSetAt(node, kind, 0)
+		ag := v.ancestryGraph()
+		a := ancestry{g: &ag, seen: make([]int32, v.n), budget: 8*(v.n+len(v.edges)) + 100_000}
+		readable = func(c int32) bool { return v.canRead(&a, c, &rs) }
 	}
-	if !ok {
-		return nil, fmt.Errorf("references: the workflow has no node %q", nodeID)
-	}
-	if v.dup[node] {
-		return out, nil // not placed in the graph: its duplicate id is reported
-	}
-	if kind == condExit && v.nodes[node].Type != workflow.TypeLoop {
-		return nil, fmt.Errorf("references: %s is not a Loop, it has no exit condition", v.label(node))
-	}
-	if t := v.nodes[node].Type; kind == textArgs && (t == workflow.TypeLoop || t == workflow.TypeEndLoop) {
-		return nil, fmt.Errorf("references: %s has no arguments, prompt or condition", v.typed(node))
-	}
-	if kind == condDone && !isStep(v.nodes[node].Type) {
-		return nil, fmt.Errorf("references: %s is not a step, it has no done_when", v.typed(node))
-	}
-	rs := v.refSetAt(node, kind, 0)
-	ag := v.ancestryGraph()
-	a := ancestry{g: &ag, seen: make([]int32, v.n), budget: 8*(v.n+len(v.edges)) + 100_000}
 	for c := range v.nodes {
 		n := &v.nodes[c]
-		if !referable(n.Key) || v.dup[c] || v.keys.all[n.Key] != nil || !v.canRead(&a, int32(c), &rs) {
+		if !referable(n.Key) || v.dup[c] || v.keys.all[n.Key] != nil || !readable(int32(c)) {
 			continue
 		}
 		fs, known := v.outputFields(n)
@@ -110,6 +104,27 @@ func References(w *workflow.Workflow, cat *tools.Catalog, nodeID string, at Plac
 		}
 	}
 	return out, nil
+}
+
+// placeOf finds node nodeID and checks it has a text at kind.
+func (v *validator) placeOf(nodeID string, kind place) (int32, error) {
+	node, ok := int32(0), false
+	if v.idx != nil {
+		node, ok = v.idx.lookup(nodeID)
+	}
+	if !ok {
+		return 0, fmt.Errorf("references: the workflow has no node %q", nodeID)
+	}
+	t := v.nodes[node].Type
+	switch {
+	case kind == condExit && t != workflow.TypeLoop:
+		return 0, fmt.Errorf("references: %s is not a Loop, it has no exit condition", v.label(node))
+	case kind == textArgs && (t == workflow.TypeLoop || t == workflow.TypeEndLoop):
+		return 0, fmt.Errorf("references: %s has no arguments, prompt or condition", v.typed(node))
+	case kind == condDone && !isStep(t):
+		return 0, fmt.Errorf("references: %s is not a step, it has no done_when", v.typed(node))
+	}
+	return node, nil
 }
 
 // referable says whether a text can name a step by key (what bad_key

@@ -139,8 +139,15 @@ var refCodes = []string{CodeUnknownVariable, CodeUnknownOutput, CodeUnknownInput
 // probe writes a text of node i at place that reads ref, replacing what
 // that text read before; false when the node has no such text.
 func probe(w *workflow.Workflow, i int, at Place, ref string) bool {
-	n := &w.Nodes[i]
 	cond := ref + " != nil"
+	if i < 0 { // the workflow's own done_when
+		if at != PlaceDoneWhen {
+			return false
+		}
+		w.DoneWhen = &workflow.DoneWhen{Condition: cond}
+		return true
+	}
+	n := &w.Nodes[i]
 	switch at {
 	case PlaceVerify:
 		n.Verify = cond
@@ -204,17 +211,27 @@ func TestReferencesAgreeWithValidate(t *testing.T) {
 		t.Fatalf("the generated workflow has reference problems: %v", ps)
 	}
 	tested := map[bool]int{}
-	for i := range base.Nodes {
+	name := func(i int) string {
+		if i < 0 {
+			return "the workflow"
+		}
+		return base.Nodes[i].Key
+	}
+	for i := -1; i < len(base.Nodes); i++ {
 		for _, at := range []Place{PlaceText, PlaceVerify, PlaceDoneWhen, PlaceExit} {
-			rs, err := References(base, catalog, base.Nodes[i].ID, at)
+			id := ""
+			if i >= 0 {
+				id = base.Nodes[i].ID
+			}
+			rs, err := References(base, catalog, id, at)
 			if !probe(cloneWF(base), i, at, "start.stdout") {
 				if err == nil {
-					t.Errorf("%s has no text at %q, but References answered", base.Nodes[i].Key, at)
+					t.Errorf("%s has no text at %q, but References answered", name(i), at)
 				}
 				continue
 			}
 			if err != nil {
-				t.Fatalf("%s at %q: %v", base.Nodes[i].Key, at, err)
+				t.Fatalf("%s at %q: %v", name(i), at, err)
 			}
 			offered := refNames(rs)
 			var all []string
@@ -235,15 +252,33 @@ func TestReferencesAgreeWithValidate(t *testing.T) {
 				ok := slices.Contains(offered, ref)
 				tested[ok]++
 				if ok && len(ps) > 0 {
-					t.Errorf("%s at %q: %s is offered but validate says %s", base.Nodes[i].Key, at, ref, ps[0].Message)
+					t.Errorf("%s at %q: %s is offered but validate says %s", name(i), at, ref, ps[0].Message)
 				}
 				if !ok && len(ps) == 0 {
-					t.Errorf("%s at %q: %s is not offered but validates clean", base.Nodes[i].Key, at, ref)
+					t.Errorf("%s at %q: %s is not offered but validates clean", name(i), at, ref)
 				}
 			}
 		}
 	}
 	if tested[true] < 100 || tested[false] < 100 {
 		t.Errorf("too few cases either way: %v", tested)
+	}
+}
+
+// The workflow's done_when reads the run's inputs as a step's conditions
+// do (the run gives it the same variables); it was reported as an unknown
+// key while checkInputs judged the same reference.
+func TestWorkflowDoneWhenReadsInputs(t *testing.T) {
+	w := wf(ns(cmd("a", "echo")))
+	w.Inputs = json.RawMessage(testInputs)
+	w.DoneWhen = &workflow.DoneWhen{Condition: `inputs.name != "" && a.exit_code == 0`}
+	if r := Validate(w, catalog); len(r.Problems) > 0 {
+		dump(t, r)
+		t.Fatal("a declared input in the workflow's done_when is a problem")
+	}
+	w.DoneWhen.Condition = "inputs.nope != nil"
+	if r := Validate(w, catalog); !hasCode(r, CodeUnknownInput) || hasCode(r, CodeUnknownVariable) {
+		dump(t, r)
+		t.Fatal("an undeclared input is unknown_input, and only that")
 	}
 }

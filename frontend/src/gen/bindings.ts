@@ -2239,8 +2239,9 @@ export function RecordTestCase(path: string, name: string): Promise<main.Recorde
 /**
  * ReferencesAt lists what a text of node nodeID may read (the `{{`
  * completion of the Inspector's fields): place is "" for its arguments,
- * prompt, input or condition, "verify", "done_when" or "exit_condition".
- * It asks the rules validation reports unknown references by.
+ * prompt, input or condition, "verify", "done_when" or "exit_condition"
+ * (nodeID "" with "done_when": the workflow's own). It asks the rules
+ * validation reports unknown references by.
  */
 export function ReferencesAt(w: workflow.Workflow, nodeID: string, place: string): Promise<validate.Reference[] | null> {
   return bound('ReferencesAt')(w, nodeID, place);

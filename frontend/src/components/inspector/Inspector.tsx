@@ -309,13 +309,16 @@ function WorkflowInspector({ doc }: { doc: Workflow }) {
         {doc.nodes.length} node{doc.nodes.length === 1 ? '' : 's'}, {doc.edges.length} edge{doc.edges.length === 1 ? '' : 's'}
         {counts.size > 0 && ` (${[...counts.entries()].map(([t, c]) => `${c} ${typeMeta(t).label}`).join(', ')})`}
       </p>
-      <DoneWhenFields
-        value={doc.done_when}
-        subject={`${doc.nodes[0]?.key || 'step'}.exit_code == 0`}
-        testId="workflow-done"
-        onCommit={(dw, field) => edit((w) => withDoneWhen(w, dw), { group: `workflow:${field}`, label: 'Edit done when' })}
-        hint="Checked after every step ran: a run whose goal does not hold is not a success."
-      />
+      <RefScope nodeId="">
+        <DoneWhenFields
+          refPlace="done_when"
+          value={doc.done_when}
+          subject={`${doc.nodes[0]?.key || 'step'}.exit_code == 0`}
+          testId="workflow-done"
+          onCommit={(dw, field) => edit((w) => withDoneWhen(w, dw), { group: `workflow:${field}`, label: 'Edit done when' })}
+          hint="Checked after every step ran: a run whose goal does not hold is not a success."
+        />
+      </RefScope>
       <Field label="Goal" htmlFor={`${id}-goal`} hint="What the workflow is for; the criteria are judged against it.">
         <TextInput
           id={`${id}-goal`}

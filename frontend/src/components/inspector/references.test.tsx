@@ -132,6 +132,13 @@ describe('the {{ completion', () => {
     expect(verify.value).toBe('xinputs.name');
   });
 
+  it('asks for the workflow’s own done_when as node ""', async () => {
+    render(<Inspector />);
+    type(screen.getByTestId('workflow-done-condition'), '{{');
+    await screen.findByRole('listbox');
+    expect(refsAt).toHaveBeenLastCalledWith(s().doc, '', 'done_when');
+  });
+
   it('asks for a Loop’s exit condition as such', async () => {
     open('n2');
     type(screen.getByTestId('inspector-exit-condition'), '{{');

@@ -25,11 +25,12 @@ interface Scope {
 const ScopeContext = createContext<Scope | null>(null);
 
 /** RefScope says which node (and which of its texts) the fields inside
- * belong to; nodeId defaults to the enclosing scope's. */
+ * belong to; nodeId defaults to the enclosing scope's, and '' is the
+ * workflow itself (its done_when). */
 export function RefScope({ nodeId, place = '', children }: { nodeId?: string; place?: RefPlace; children: ReactNode }) {
   const outer = useContext(ScopeContext);
   const id = nodeId ?? outer?.nodeId;
-  const value = useMemo(() => (id ? { nodeId: id, place } : null), [id, place]);
+  const value = useMemo(() => (id !== undefined ? { nodeId: id, place } : null), [id, place]);
   return <ScopeContext.Provider value={value}>{children}</ScopeContext.Provider>;
 }
 
