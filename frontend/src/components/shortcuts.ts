@@ -49,6 +49,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { keys: [['Scroll']], what: 'Zoom' },
       { keys: [['F']], what: 'Fit the workflow into view' },
       { keys: [['Shift', 'L']], what: 'Auto-layout' },
+      { keys: [['Shift', 'F10'], ['Menu']], what: "The focused canvas's or node's menu (paste, select all, add a sticky note, group…)" },
       { keys: [['/']], what: 'Search the palette' },
       { keys: [[MOD, 'F']], what: 'Find a node by name or key' },
       { keys: [['?']], what: 'This sheet' },
