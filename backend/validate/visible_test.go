@@ -282,3 +282,16 @@ func TestWorkflowDoneWhenReadsInputs(t *testing.T) {
 		t.Fatal("an undeclared input is unknown_input, and only that")
 	}
 }
+
+// BenchmarkReferences is one completion list on a large workflow: a whole
+// validation (the same rules) plus one ancestry query per step.
+func BenchmarkReferences(b *testing.B) {
+	w := genWorkflowOpt(10_000, false)
+	last := w.Nodes[len(w.Nodes)-1].ID
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := References(w, catalog, last, PlaceText); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
