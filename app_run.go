@@ -107,7 +107,7 @@ func (a *App) runSink() service.Sink {
 // "run:finished". One run at a time: it fails while one goes. An invalid
 // workflow does not start: the result carries the problems.
 func (a *App) StartRun(w workflow.Workflow, path string) (service.StartResult, error) {
-	return a.startRun(w, path, nil, "", nil)
+	return a.startRun(w, path, nil, "", nil, nil)
 }
 
 // StartRunWithInputs is StartRun (StartApprovedRun when approved is not
@@ -115,9 +115,10 @@ func (a *App) StartRun(w workflow.Workflow, path string) (service.StartResult, e
 // inputs, with the values of its Run form by name, as typed (a string
 // input's text as it is, the others JSON: the CLI's --input rule). Inputs
 // that do not fit do not start it: the result's input_problems say why,
-// input by input.
-func (a *App) StartRunWithInputs(w workflow.Workflow, path string, approved []string, from string, inputTexts map[string]string) (service.StartResult, error) {
-	return a.startRun(w, path, approved, from, inputTexts)
+// input by input. secretInputs gives secret inputs stored secrets by
+// name (input → secret), never a value (inputs.SecretRef).
+func (a *App) StartRunWithInputs(w workflow.Workflow, path string, approved []string, from string, inputTexts map[string]string, secretInputs map[string]string) (service.StartResult, error) {
+	return a.startRun(w, path, approved, from, inputTexts, secretInputs)
 }
 
 // InputsForm is what the Run form asks for: the workflow's declared
@@ -125,14 +126,20 @@ func (a *App) StartRunWithInputs(w workflow.Workflow, path string, approved []st
 type InputsForm struct {
 	Fields   []inputs.Field   `json:"fields"`
 	Problems []inputs.Problem `json:"problems"`
+	// Secrets are the names of the stored secrets (no value), which a
+	// secret input may be given instead of a value.
+	Secrets []string `json:"secrets"`
 }
 
 // WorkflowInputs returns the inputs w declares, for the Run form.
 func (a *App) WorkflowInputs(w workflow.Workflow) InputsForm {
 	s, probs := inputs.Parse(w.Inputs)
-	f := InputsForm{Fields: []inputs.Field{}, Problems: nonNil(probs)}
+	f := InputsForm{Fields: []inputs.Field{}, Problems: nonNil(probs), Secrets: []string{}}
 	if s != nil {
 		f.Fields = s.Fields
+	}
+	if store, err := a.credentials(); err == nil {
+		f.Secrets = append(f.Secrets, service.SecretNames(store)...)
 	}
 	return f
 }
@@ -142,7 +149,7 @@ func (a *App) WorkflowInputs(w workflow.Workflow) InputsForm {
 // are recorded as approved, then the run starts if nothing else waits. A
 // step whose content changed since is not approved by an old fingerprint.
 func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []string) (service.StartResult, error) {
-	return a.startRun(w, path, approved, "", nil)
+	return a.startRun(w, path, approved, "", nil, nil)
 }
 
 // StartRunFrom runs w from the node (a node in a loop body from its
@@ -151,7 +158,7 @@ func (a *App) StartApprovedRun(w workflow.Workflow, path string, approved []stri
 // It does not start when the workflow has not run since Weft started, or
 // a step before the node changed since: Error says which.
 func (a *App) StartRunFrom(w workflow.Workflow, path, nodeID string, approved []string) (service.StartResult, error) {
-	return a.startRun(w, path, approved, nodeID, nil)
+	return a.startRun(w, path, approved, nodeID, nil, nil)
 }
 
 // PinSource is a step's outputs in the last run, to pin.
@@ -192,9 +199,9 @@ func (a *App) FollowTemporalRun(runID string) (service.StartResult, error) {
 }
 
 // startRun starts a run of the editor: steps with pinned data use it.
-func (a *App) startRun(w workflow.Workflow, path string, approved []string, from string, inputTexts map[string]string) (service.StartResult, error) {
+func (a *App) startRun(w workflow.Workflow, path string, approved []string, from string, inputTexts, secretInputs map[string]string) (service.StartResult, error) {
 	res, err := a.service().Start(a.context(), service.StartRequest{Workflow: &w, Path: path, From: from, UsePinned: true,
-		Approver: service.Preapproved(approved), ApprovedBy: "desktop", Sink: a.runSink(), InputTexts: inputTexts})
+		Approver: service.Preapproved(approved), ApprovedBy: "desktop", Sink: a.runSink(), InputTexts: inputTexts, Inputs: inputs.WithRefs(nil, secretInputs)})
 	if err != nil {
 		return service.StartResult{}, err
 	}

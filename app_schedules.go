@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/weft-dev/weft/backend/schedule"
+	"github.com/weft-dev/weft/backend/inputs"
 	"github.com/weft-dev/weft/backend/service"
 )
 
@@ -76,6 +77,9 @@ type NewSchedule struct {
 	// Inputs are the values of the workflow's declared inputs each run
 	// gets, as typed in the form (parsed and checked as a run's are).
 	Inputs map[string]string `json:"inputs,omitempty"`
+	// SecretInputs give secret inputs stored secrets by name (input →
+	// secret): a schedule keeps the name, never a value.
+	SecretInputs map[string]string `json:"secret_inputs,omitempty"`
 }
 
 // PreviewSchedule is the entry a local schedule would install (a crontab
@@ -85,7 +89,7 @@ func (a *App) PreviewSchedule(req NewSchedule) (service.ShownEntry, error) {
 	if err != nil {
 		return service.ShownEntry{}, err
 	}
-	return a.service().PreviewSchedule(m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, UsePinned: req.Pinned, InputTexts: req.Inputs})
+	return a.service().PreviewSchedule(m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, UsePinned: req.Pinned, InputTexts: req.Inputs, Inputs: inputs.WithRefs(nil, req.SecretInputs)})
 }
 
 // AddSchedule makes a schedule, or says why not: problems, or the steps a
@@ -96,7 +100,7 @@ func (a *App) AddSchedule(req NewSchedule) (service.ScheduleResult, error) {
 		return service.ScheduleResult{}, err
 	}
 	res, err := a.service().AddSchedule(a.context(), m, service.ScheduleRequest{Path: req.Path, Cron: req.Cron, Engine: req.Engine,
-		UsePinned: req.Pinned, InputTexts: req.Inputs, Approver: service.Preapproved(req.Approved), ApprovedBy: "desktop (schedule)", Shown: req.Shown})
+		UsePinned: req.Pinned, InputTexts: req.Inputs, Inputs: inputs.WithRefs(nil, req.SecretInputs), Approver: service.Preapproved(req.Approved), ApprovedBy: "desktop (schedule)", Shown: req.Shown})
 	res.Problems, res.Approval, res.Warnings = nonNil(res.Problems), nonNil(res.Approval), nonNil(res.Warnings)
 	return res, err
 }

@@ -243,10 +243,10 @@ export const api = {
   },
   // --- Run panel (app_run.go) ---
   /** Starts a run in the background; started false with problems or approval steps when it cannot. */
-  /** inputs are a Run form's values by name, as typed: Go parses and checks them (input_problems when they do not fit). */
-  async startRun(w: Workflow, path: string, approved?: string[], from?: string, inputs?: Record<string, string>): Promise<RunStart> {
+  /** inputs are a Run form's values by name, as typed: Go parses and checks them (input_problems when they do not fit); secretInputs give secret inputs stored secrets by name. */
+  async startRun(w: Workflow, path: string, approved?: string[], from?: string, inputs?: Record<string, string>, secretInputs?: Record<string, string>): Promise<RunStart> {
     const r = await (inputs
-      ? App.StartRunWithInputs(w, path, approved ?? [], from ?? '', inputs)
+      ? App.StartRunWithInputs(w, path, approved ?? [], from ?? '', inputs, secretInputs ?? {})
       : from
         ? App.StartRunFrom(w, path, from, approved ?? [])
         : approved
@@ -265,7 +265,7 @@ export const api = {
   /** The inputs a workflow declares, in its file's order, for the Run form; problems when its schema is unusable. */
   async workflowInputs(w: Workflow): Promise<InputsForm> {
     const f = await App.WorkflowInputs(w);
-    return { fields: f?.fields ?? [], problems: f?.problems ?? [] };
+    return { fields: f?.fields ?? [], problems: f?.problems ?? [], secrets: f?.secrets ?? [] };
   },
   // --- Tests panel (app_tests.go) ---
   /** Plays the cases beside the file at path against w (the editor's copy) with nothing acting; only names one case ('' plays all). */

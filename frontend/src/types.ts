@@ -121,7 +121,7 @@ export type NeededSecret = service.NeededSecret;
 export type InputField = inputs.Field;
 /** Why an input (or the inputs schema) was refused. */
 export type InputProblem = inputs.Problem;
-export type InputsForm = Filled<main.InputsForm, 'fields' | 'problems'>;
+export type InputsForm = Filled<main.InputsForm, 'fields' | 'problems' | 'secrets'>;
 /** The "run:finished" event. */
 export type RunFinished = service.Finished;
 /** The "run:replanned" event: a new plan, as a change to review. */

@@ -824,6 +824,11 @@ export namespace main {
   export interface InputsForm {
     fields: inputs.Field[] | null;
     problems: inputs.Problem[] | null;
+    /**
+     * Secrets are the names of the stored secrets (no value), which a
+     * secret input may be given instead of a value.
+     */
+    secrets: string[] | null;
   }
 
   /** NewSchedule is a schedule the person asks for in the dialog. */
@@ -849,6 +854,11 @@ export namespace main {
      * gets, as typed in the form (parsed and checked as a run's are).
      */
     inputs?: Record<string, string>;
+    /**
+     * SecretInputs give secret inputs stored secrets by name (input →
+     * secret): a schedule keeps the name, never a value.
+     */
+    secret_inputs?: Record<string, string>;
   }
 
   /**
@@ -2438,10 +2448,11 @@ export function StartRunFrom(w: workflow.Workflow, path: string, nodeID: string,
  * inputs, with the values of its Run form by name, as typed (a string
  * input's text as it is, the others JSON: the CLI's --input rule). Inputs
  * that do not fit do not start it: the result's input_problems say why,
- * input by input.
+ * input by input. secretInputs gives secret inputs stored secrets by
+ * name (input → secret), never a value (inputs.SecretRef).
  */
-export function StartRunWithInputs(w: workflow.Workflow, path: string, approved: string[] | null, from: string, inputTexts: Record<string, string> | null): Promise<service.StartResult> {
-  return bound('StartRunWithInputs')(w, path, approved, from, inputTexts);
+export function StartRunWithInputs(w: workflow.Workflow, path: string, approved: string[] | null, from: string, inputTexts: Record<string, string> | null, secretInputs: Record<string, string> | null): Promise<service.StartResult> {
+  return bound('StartRunWithInputs')(w, path, approved, from, inputTexts, secretInputs);
 }
 
 /**

@@ -96,6 +96,10 @@ export interface RunInputsAsk {
   problems: InputProblem[];
   /** the run waits to start from this node (run from here) */
   from?: string;
+  /** the names of the stored secrets a secret input may be given instead of a value */
+  secrets?: string[];
+  /** the stored secret picked for each secret input, by name ('' or absent: a value is typed) */
+  refs?: Record<string, string>;
 }
 
 export interface RunSlice {

@@ -56,6 +56,17 @@ function Control({ f, id, value, set, invalid, first }: { f: InputField; id: str
   );
 }
 
+/** Stored is how a form gives secret inputs stored secrets by name instead of values. */
+export interface Stored {
+  /** the stored secrets' names */
+  names: string[];
+  /** the secret picked for each input ('' or absent: a value is typed) */
+  refs: Record<string, string>;
+  set: (input: string, secret: string) => void;
+  /** only a stored secret may be given (a schedule keeps no secret's value) */
+  only?: boolean;
+}
+
 /** InputFields are the form's fields of a workflow's declared inputs, with their problems. */
 export function InputFields({
   uid,
@@ -63,6 +74,7 @@ export function InputFields({
   values,
   problems,
   set,
+  stored,
   autoFocus = true,
 }: {
   uid: string;
@@ -70,6 +82,7 @@ export function InputFields({
   values: Record<string, string>;
   problems: InputProblem[];
   set: (name: string, value: string) => void;
+  stored?: Stored;
   autoFocus?: boolean;
 }) {
   return (
@@ -77,9 +90,13 @@ export function InputFields({
       {fields.map((f, i) => {
         const id = `${uid}-${f.name}`;
         const errs = problems.filter((p) => p.input === f.name);
+        // A secret input may be given a stored secret by name: the run never holds its value.
+        const pick = f.secret && f.type === 'string' && stored && (stored.only || stored.names.length > 0);
+        const ref = pick ? (stored.refs[f.name] ?? '') : '';
+        const typed = !pick || (!ref && !stored.only);
         return (
           <div key={f.name} className="prefs-field">
-            <label htmlFor={id}>
+            <label htmlFor={typed ? id : `${id}-stored`}>
               {f.title || f.name}
               {f.required && (
                 <span className="run-input-required" aria-label="required" title="required">
@@ -89,10 +106,30 @@ export function InputFields({
               )}
             </label>
             <div className="prefs-control">
-              <Control f={f} id={id} value={values[f.name] ?? ''} set={(v) => set(f.name, v)} invalid={errs.length > 0} first={autoFocus && i === 0} />
+              {pick && (
+                <select
+                  id={`${id}-stored`}
+                  data-testid="run-input-stored"
+                  data-name={f.name}
+                  aria-invalid={errs.length > 0}
+                  value={ref}
+                  autoFocus={autoFocus && i === 0 && !typed}
+                  onChange={(e) => stored.set(f.name, e.target.value)}
+                >
+                  <option value="">{stored.only ? '— choose a stored secret —' : 'Type a value below'}</option>
+                  {stored.names.map((n) => (
+                    <option key={n} value={n}>
+                      Stored secret {n}
+                    </option>
+                  ))}
+                </select>
+              )}
+              {typed && <Control f={f} id={id} value={values[f.name] ?? ''} set={(v) => set(f.name, v)} invalid={errs.length > 0} first={autoFocus && i === 0} />}
               <span className="prefs-help">
                 <code>{f.name}</code> · {f.type}
                 {f.secret ? ' · secret: hidden in logs, never remembered' : ''}
+                {pick && ref ? ` · the step gets ${ref}'s value only where that secret may go` : ''}
+                {pick && stored.only && !stored.names.length ? ' · no stored secret yet: add one in Preferences → Secrets' : ''}
                 {f.description ? ` — ${f.description}` : ''}
               </span>
               {errs.map((p, k) => (

@@ -102,7 +102,7 @@ describe('Run with inputs', () => {
       loud: 'true',
       mode: 'fast',
       token: 'hunter2',
-    });
+    }, {});
     expect(screen.queryByTestId('run-inputs')).toBeNull();
     expect(useStore.getState().runPhase).toBe('running');
     // The next Run shows the values used, except the secret one.
@@ -142,7 +142,29 @@ describe('Run with inputs', () => {
     fireEvent.click(screen.getByTestId('run-inputs-run'));
     await waitFor(() => expect(useStore.getState().runApproval).not.toBeNull());
     await actions.approve();
-    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1'], undefined, { name: 'Ada', count: '3', mode: 'fast' });
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1'], undefined, { name: 'Ada', count: '3', mode: 'fast' }, {});
+  });
+
+  it('gives a secret input a stored secret by name instead of a value, kept through the approval', async () => {
+    fake.workflowInputs.mockResolvedValue({ fields, problems: [], secrets: ['DB_PASSWORD', 'API_TOKEN'] });
+    fake.startRun.mockResolvedValueOnce(started({ started: false, approval: [approvalStep({ fingerprint: 'fp1' })], error: 'approve' }));
+    const actions = makeRunActions(useStore, fake, { flushMs: 0 });
+    render(<RunPanel actions={actions} />);
+    await actions.start();
+    const dialog = await screen.findByTestId('run-inputs');
+    const stored = within(dialog).getAllByTestId<HTMLSelectElement>('run-input-stored');
+    expect(stored.map((s) => s.dataset.name)).toEqual(['token']); // only the secret input
+    expect([...stored[0].options].map((o) => o.textContent)).toEqual(['Type a value below', 'Stored secret DB_PASSWORD', 'Stored secret API_TOKEN']);
+    expect(field('token')).toBeDefined(); // a value may still be typed
+    fireEvent.change(stored[0], { target: { value: 'API_TOKEN' } });
+    expect(screen.getAllByTestId('run-input').some((e) => e.dataset.name === 'token')).toBe(false);
+    expect(dialog.textContent).toContain("the step gets API_TOKEN's value only where that secret may go");
+    fireEvent.change(field('name'), { target: { value: 'Ada' } });
+    fireEvent.click(within(dialog).getByTestId('run-inputs-run'));
+    await waitFor(() => expect(useStore.getState().runApproval).not.toBeNull());
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', undefined, undefined, { name: 'Ada', count: '2', mode: 'fast' }, { token: 'API_TOKEN' });
+    await actions.approve();
+    expect(fake.startRun).toHaveBeenLastCalledWith(useStore.getState().doc, '/tmp/fixture.json', ['fp1'], undefined, { name: 'Ada', count: '2', mode: 'fast' }, { token: 'API_TOKEN' });
   });
 
   it('Cancel starts nothing; a workflow without inputs runs at once', async () => {

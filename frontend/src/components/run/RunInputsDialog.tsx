@@ -9,10 +9,19 @@ import { useFocusTrap } from '../focusTrap';
 import { InputFields } from './InputFields';
 
 /** RunInputsDialog asks for a workflow's inputs before it runs. */
-export function RunInputsDialog({ ask, onRun, onCancel }: { ask: RunInputsAsk; onRun: (values: Record<string, string>) => void; onCancel: () => void }) {
+export function RunInputsDialog({
+  ask,
+  onRun,
+  onCancel,
+}: {
+  ask: RunInputsAsk;
+  onRun: (values: Record<string, string>, refs: Record<string, string>) => void;
+  onCancel: () => void;
+}) {
   const uid = useId();
   const box = useRef<HTMLDivElement>(null);
   const [values, setValues] = useState(ask.values);
+  const [refs, setRefs] = useState(ask.refs ?? {});
   useFocusTrap(box, true);
   const whole = ask.problems.filter((p) => !p.input || !ask.fields.some((f) => f.name === p.input));
 
@@ -37,7 +46,7 @@ export function RunInputsDialog({ ask, onRun, onCancel }: { ask: RunInputsAsk; o
           className="prefs-body"
           onSubmit={(e) => {
             e.preventDefault();
-            onRun(values);
+            onRun(values, refs);
           }}
         >
           <p className="prefs-help">
@@ -49,7 +58,14 @@ export function RunInputsDialog({ ask, onRun, onCancel }: { ask: RunInputsAsk; o
               <CircleAlert size={14} /> {p.message}
             </div>
           ))}
-          <InputFields uid={uid} fields={ask.fields} values={values} problems={ask.problems} set={(name, v) => setValues((s) => ({ ...s, [name]: v }))} />
+          <InputFields
+            uid={uid}
+            fields={ask.fields}
+            values={values}
+            problems={ask.problems}
+            set={(name, v) => setValues((s) => ({ ...s, [name]: v }))}
+            stored={{ names: ask.secrets ?? [], refs, set: (name, secret) => setRefs((s) => ({ ...s, [name]: secret })) }}
+          />
           <div className="prefs-buttons">
             <button type="button" className="btn" onClick={onCancel} data-testid="run-inputs-cancel">
               Cancel

@@ -190,7 +190,7 @@ export function RunPanel({ actions = defaultRunActions }: { actions?: RunActions
           onCancel={actions.cancelApproval}
         />
       )}
-      {runInputs && <RunInputsDialog key={JSON.stringify(runInputs)} ask={runInputs} onRun={(v) => void actions.runWithInputs(v)} onCancel={actions.cancelInputs} />}
+      {runInputs && <RunInputsDialog key={JSON.stringify(runInputs)} ask={runInputs} onRun={(v, refs) => void actions.runWithInputs(v, refs)} onCancel={actions.cancelInputs} />}
       {esc && (
         <EscalationDialog
           esc={esc}

@@ -165,29 +165,31 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
   }
 
   // The Run form's values of the start under way, kept while steps wait for approval.
-  let inputsGiven: { docId: string; values: Record<string, string> } | null = null;
+  let inputsGiven: { docId: string; values: Record<string, string>; refs: Record<string, string> } | null = null;
 
   /**
    * start runs the document. When steps a model wrote need approval it opens the approval
    * dialog instead; approved lists the fingerprints of the steps the person approved there
    * (approve all): exactly the content shown. A workflow that declares inputs first asks for
-   * them (the Run form, runWithInputs); inputs are the form's values.
+   * them (the Run form, runWithInputs); inputs are the form's values, refs the stored secrets
+   * its secret inputs were given (by name).
    */
-  async function start(approved?: string[], from?: string, inputs?: Record<string, string>): Promise<void> {
+  async function start(approved?: string[], from?: string, inputs?: Record<string, string>, refs: Record<string, string> = {}): Promise<void> {
     const doc = store.getState().doc;
-    if (inputs && doc) inputsGiven = { docId: doc.id, values: inputs };
+    if (inputs && doc) inputsGiven = { docId: doc.id, values: inputs, refs };
     else if (!approved) {
       inputsGiven = null;
       if (await askInputs(from)) return;
     }
-    const sent = inputsGiven && inputsGiven.docId === doc?.id ? inputsGiven.values : undefined;
+    const given = inputsGiven && inputsGiven.docId === doc?.id ? inputsGiven : undefined;
+    const sent = given?.values;
     await launch(
-      (doc, path) => (sent ? apiImpl.startRun(doc, path, approved, from, sent) : apiImpl.startRun(doc, path, approved, from)),
+      (doc, path) => (given ? apiImpl.startRun(doc, path, approved, from, given.values, given.refs) : apiImpl.startRun(doc, path, approved, from)),
       (r) => {
         if (r.input_problems?.length) {
           // Go refused the values: the form again, each problem at its field.
           store.getState().runStartFailed('');
-          void askInputs(from, r.input_problems, sent);
+          void askInputs(from, r.input_problems, sent, given?.refs);
           return;
         }
         if (r.missing_secrets?.length) {
@@ -213,7 +215,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
    * askInputs opens the Run form when the document declares inputs (Go says which), with the
    * values last used (or those just refused, with why); false when it declares none.
    */
-  async function askInputs(from?: string, problems: InputProblem[] = [], values?: Record<string, string>): Promise<boolean> {
+  async function askInputs(from?: string, problems: InputProblem[] = [], values?: Record<string, string>, refs: Record<string, string> = {}): Promise<boolean> {
     const { doc, path } = store.getState();
     if (!doc || typeof apiImpl.workflowInputs !== 'function') return false;
     try {
@@ -221,7 +223,7 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
       if (store.getState().doc !== doc) return true;
       if (!form.fields.length) return false; // none, or an unusable schema: the start says why
       const shown = { ...initialValues(path || doc.id, form.fields), ...(values ?? {}) };
-      store.getState().setRunInputs({ fields: form.fields, values: shown, problems, from });
+      store.getState().setRunInputs({ fields: form.fields, values: shown, problems, from, secrets: form.secrets ?? [], refs });
       showRunTab();
     } catch (e) {
       store.getState().runStartFailed(errorMessage(e));
@@ -229,13 +231,14 @@ export function makeRunActions(store: AppStore, apiImpl: RunApi = api, opts: Run
     return true;
   }
 
-  /** runWithInputs starts the run with the Run form's values (remembered for the file, except secret ones). */
-  async function runWithInputs(values: Record<string, string>): Promise<void> {
+  /** runWithInputs starts the run with the Run form's values (remembered for the file, except secret ones) and the stored secrets picked for secret inputs. */
+  async function runWithInputs(values: Record<string, string>, refs: Record<string, string> = {}): Promise<void> {
     const { runInputs: ask, doc, path } = store.getState();
     if (!ask || !doc) return;
     remember(path || doc.id, ask.fields, values);
     store.getState().setRunInputs(null);
-    await start(undefined, ask.from, givenInputs(ask.fields, values));
+    const picked = Object.fromEntries(Object.entries(refs).filter(([, v]) => v));
+    await start(undefined, ask.from, givenInputs(ask.fields, values), picked);
   }
 
   function cancelInputs(): void {

@@ -203,6 +203,26 @@ describe('SchedulesDialog', () => {
     expect(fake.addSchedule).toHaveBeenLastCalledWith(expect.objectContaining({ inputs: { name: 'Ada', n: '3' }, shown: entry }));
   });
 
+  it('schedules a secret input only with a stored secret, by name', async () => {
+    const fields = [
+      { name: 'name', type: 'string', required: true, secret: false },
+      { name: 'token', type: 'string', required: true, secret: true },
+    ];
+    const withInputs = { ...fake, workflowInputs: vi.fn(async () => ({ fields, problems: [], secrets: ['API_TOKEN'] })) };
+    fake.addSchedule.mockResolvedValue({ started: true, problems: [], approval: [], warnings: [], schedule: { id: 'report-1', file: '/home/u/flows/report.json', cron: '0 7 * * *', backend: 'systemd' } });
+    render(<SchedulesDialog onClose={onClose as unknown as () => void} apiImpl={withInputs as unknown as SchedulesApi} />);
+    const box = await screen.findByTestId('schedule-inputs');
+    const stored = within(box).getByTestId<HTMLSelectElement>('run-input-stored');
+    expect([...stored.options].map((o) => o.textContent)).toEqual(['— choose a stored secret —', 'Stored secret API_TOKEN']);
+    // No field to type the secret's value in: a schedule keeps no value.
+    expect(within(box).getAllByTestId('run-input').map((e) => e.dataset.name)).toEqual(['name']);
+    fireEvent.change(within(box).getAllByTestId('run-input')[0], { target: { value: 'Ada' } });
+    fireEvent.change(stored, { target: { value: 'API_TOKEN' } });
+    await scheduleAndInstall();
+    await waitFor(() => expect(fake.addSchedule).toHaveBeenCalled());
+    expect(fake.addSchedule).toHaveBeenLastCalledWith(expect.objectContaining({ inputs: { name: 'Ada' }, secret_inputs: { token: 'API_TOKEN' } }));
+  });
+
   it('makes a Temporal schedule without an entry on this computer to show', async () => {
     fake.listSchedules.mockResolvedValue(view({ scheduler: '', temporal: 'temporal.example:7233', schedules: [] }));
     fake.addSchedule.mockResolvedValue({ started: true, problems: [], approval: [], warnings: [] });

@@ -46,6 +46,12 @@ function runsOn(s: ScheduleState): string {
 
 type Pending = StepsWaiting & { req: NewSchedule };
 
+/** picked is the request's secret_inputs: the stored secrets chosen, by input (none: left out). */
+function picked(refs: Record<string, string>): Pick<NewSchedule, 'secret_inputs'> {
+  const chosen = Object.fromEntries(Object.entries(refs).filter(([, v]) => v));
+  return Object.keys(chosen).length ? { secret_inputs: chosen } : {};
+}
+
 /** What the scheduler gets, said by who reads it. */
 function entryIntro(scheduler: string | undefined): string {
   if (scheduler === 'cron') return 'Weft will add this line to your crontab:';
@@ -135,6 +141,9 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
   const [fields, setFields] = useState<InputField[]>([]);
   const [values, setValues] = useState<Record<string, string>>({});
   const [inputProblems, setInputProblems] = useState<InputProblem[]>([]);
+  // A secret input is scheduled by a stored secret's name, never a value.
+  const [secretNames, setSecretNames] = useState<string[]>([]);
+  const [refs, setRefs] = useState<Record<string, string>>({});
 
   const reload = useCallback(async () => {
     try {
@@ -175,6 +184,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
         if (!live) return;
         setFields(form.fields);
         setValues(initialValues(path, form.fields));
+        setSecretNames(form.secrets ?? []);
       })
       .catch(() => live && setFields([])); // the schedule's own check says what is wrong
     return () => {
@@ -183,7 +193,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
   }, [doc, path, apiImpl]);
 
   // What was shown is no longer what would be installed.
-  useEffect(() => setReview(null), [cron, engine, pinned, path, values]);
+  useEffect(() => setReview(null), [cron, engine, pinned, path, values, refs]);
   useEffect(() => {
     if (review) installRef.current?.focus();
   }, [review]);
@@ -297,7 +307,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
                 className="sched-form"
                 onSubmit={(e) => {
                   e.preventDefault();
-                  if (cronOK && engineOK && !busy) void submit({ path, cron: cron.trim(), engine, pinned, approved: [], ...(fields.length ? { inputs: given(fields, values) } : {}) });
+                  if (cronOK && engineOK && !busy) void submit({ path, cron: cron.trim(), engine, pinned, approved: [], ...(fields.length ? { inputs: given(fields, values) } : {}), ...picked(refs) });
                 }}
               >
                 <p className="sched-file" title={path}>
@@ -376,6 +386,7 @@ export function SchedulesDialog({ onClose, apiImpl = api }: { onClose: () => voi
                       values={values}
                       problems={inputProblems}
                       set={(name, v) => setValues((s) => ({ ...s, [name]: v }))}
+                      stored={{ names: secretNames, refs, set: (name, secret) => setRefs((s) => ({ ...s, [name]: secret })), only: true }}
                       autoFocus={false}
                     />
                   </div>
