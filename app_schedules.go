@@ -13,8 +13,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/inputs"
+	"github.com/weft-dev/weft/backend/schedule"
 	"github.com/weft-dev/weft/backend/service"
 )
 
