@@ -82,7 +82,7 @@ type Engine struct {
 // Submit starts a run of w (its content travels with it) and returns the
 // run's id (the Temporal workflow id).
 func (e *Engine) Submit(ctx context.Context, w *wf.Workflow, in RunInput) (string, error) {
-	b, err := wf.Marshal(w)
+	b, err := wf.Marshal(w.WithoutAnnotations()) // no run reads them
 	if err != nil {
 		return "", err
 	}

@@ -22,7 +22,7 @@ func scheduleID(id string) string { return "weft-schedule-" + id }
 
 // Schedule creates the schedule id that runs w on cron.
 func (e *Engine) Schedule(ctx context.Context, id, cron string, w *wf.Workflow, in RunInput) error {
-	b, err := wf.Marshal(w)
+	b, err := wf.Marshal(w.WithoutAnnotations()) // no run reads them
 	if err != nil {
 		return err
 	}

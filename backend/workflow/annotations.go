@@ -63,3 +63,15 @@ type Group struct {
 
 	Extra Extra `json:"-"`
 }
+
+// WithoutAnnotations returns w without its notes and groups (a shallow
+// copy; w itself when it has none): what an engine is sent, since no run
+// reads them and a Temporal payload is bounded.
+func (w *Workflow) WithoutAnnotations() *Workflow {
+	if len(w.Notes) == 0 && len(w.Groups) == 0 {
+		return w
+	}
+	c := *w
+	c.Notes, c.Groups = nil, nil
+	return &c
+}

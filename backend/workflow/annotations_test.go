@@ -186,3 +186,18 @@ func TestAnnotationParseErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestWithoutAnnotations(t *testing.T) {
+	w, _, err := Parse([]byte(annotated))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := w.WithoutAnnotations()
+	if c.Notes != nil || c.Groups != nil || len(w.Notes) != 2 || len(w.Groups) != 2 || len(c.Nodes) != 1 {
+		t.Fatalf("got %+v from %+v", c, w)
+	}
+	plain := New("x")
+	if plain.WithoutAnnotations() != plain {
+		t.Fatal("a copy of a workflow without annotations")
+	}
+}
