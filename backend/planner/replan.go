@@ -409,6 +409,10 @@ func WorkflowPrompt(w *workflow.Workflow) string {
 // timeout when the reply dropped it. It returns the ids it changed, new
 // → old.
 func adoptVersion(old, nw *workflow.Workflow) map[string]string {
+	// The canvas's notes and groups are the person's and no step (the
+	// model never saw them): kept, a group with the nodes still there,
+	// once the old ids are adopted.
+	defer keepAnnotations(old, nw)
 	nw.ID = old.ID
 	if strings.TrimSpace(old.Name) != "" {
 		nw.Name = old.Name
@@ -495,6 +499,23 @@ func adoptVersion(old, nw *workflow.Workflow) map[string]string {
 		}
 	}
 	return ids
+}
+
+// keepAnnotations copies old's notes and groups into nw, each group with
+// only the members nw has.
+func keepAnnotations(old, nw *workflow.Workflow) {
+	c := old.Clone()
+	nw.Notes, nw.Groups = c.Notes, nil
+	for _, g := range c.Groups {
+		members := g.Nodes[:0]
+		for _, id := range g.Nodes {
+			if nw.NodeByID(id) != nil {
+				members = append(members, id)
+			}
+		}
+		g.Nodes = members
+		nw.Groups = append(nw.Groups, g)
+	}
 }
 
 func replanCloneExtra(e workflow.Extra) workflow.Extra {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -294,5 +295,29 @@ func TestReplanRefusesPlanThatLeavesStepsOut(t *testing.T) {
 	p := &Replanner{Client: fake, Config: Config{MaxRepairAttempts: 1}}
 	if _, err := p.Replan(context.Background(), failureRequest(t)); err == nil || !strings.Contains(err.Error(), "more_steps[0]") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// A replanned version keeps the canvas's notes and groups (the model never
+// sees them); a group keeps the nodes the version still has, under their
+// adopted ids.
+func TestReplanKeepsAnnotations(t *testing.T) {
+	old := parseWF(t, `{"format":"weft/v1","id":"wf","name":"n","nodes":[
+ {"id":"1","key":"list","name":"List","type":"Tool","params":{"tool":"list_files","arguments":{"path":"."}}},
+ {"id":"2","key":"yes","name":"Yes","type":"Tool","params":{"tool":"log","arguments":{"message":"yes"}}}],
+ "edges":[{"from":"1","to":"2"}],
+ "notes":[{"id":"n1","text":"SECRET PLAN: ask Ana","position":{"x":0,"y":0},"size":{"width":100,"height":100}}],
+ "groups":[{"id":"g1","title":"G","position":{"x":0,"y":0},"size":{"width":100,"height":100},"nodes":["1","2"]}]}`)
+	if p := WorkflowPrompt(old); strings.Contains(p, "SECRET PLAN") || strings.Contains(p, "g1") {
+		t.Fatalf("the planner's prompt holds a note or group:\n%s", p)
+	}
+	nw := parseWF(t, `{"format":"weft/v1","nodes":[
+ {"id":"fresh","key":"list","name":"List","type":"Tool","params":{"tool":"list_files","arguments":{"path":"src"}}}],"edges":[]}`)
+	adoptVersion(old, nw)
+	if len(nw.Notes) != 1 || nw.Notes[0].Text != "SECRET PLAN: ask Ana" || len(nw.Groups) != 1 || !reflect.DeepEqual(nw.Groups[0].Nodes, []string{"1"}) {
+		t.Fatalf("notes %+v groups %+v", nw.Notes, nw.Groups)
+	}
+	if !reflect.DeepEqual(old.Groups[0].Nodes, []string{"1", "2"}) {
+		t.Fatal("the old workflow's group changed")
 	}
 }
