@@ -136,4 +136,4 @@ export function GroupNode({ data, selected }: NodeProps<GroupFlowNode>) {
   );
 }
 
-export const annotationNodeTypes = { note: NoteNode, group: GroupNode };
+export const annotationNodeTypes = { note: NoteNode, frame: GroupNode };

@@ -28,7 +28,8 @@ const GROUP_TITLE_BAR = 30;
 const NODE_HEIGHT = 92;
 
 export type NoteFlowNode = Node<{ note: Note }, 'note'>;
-export type GroupFlowNode = Node<{ group: Group }, 'group'>;
+/** ('frame', not 'group': React Flow styles nodes of type group as its own.) */
+export type GroupFlowNode = Node<{ group: Group }, 'frame'>;
 export type AnnotationFlowNode = NoteFlowNode | GroupFlowNode;
 
 /** React Flow ids: prefixed, so a note never takes a step's id there. */
@@ -61,7 +62,7 @@ export function toAnnotationNodes(w: Workflow, prev: AnnotationFlowNode[] = []):
     className: 'annotation',
   });
   return [
-    ...(w.groups ?? []).map((g): GroupFlowNode => ({ ...base(groupFlowId(g.id), g, -2), type: 'group', data: { group: g }, ariaLabel: `Group ${g.title || '(untitled)'}` })),
+    ...(w.groups ?? []).map((g): GroupFlowNode => ({ ...base(groupFlowId(g.id), g, -2), type: 'frame', data: { group: g }, ariaLabel: `Group ${g.title || '(untitled)'}` })),
     ...(w.notes ?? []).map((n): NoteFlowNode => ({ ...base(noteFlowId(n.id), n, -1), type: 'note', data: { note: n }, dragHandle: '.note-drag', ariaLabel: 'Sticky note' })),
   ];
 }
