@@ -79,3 +79,19 @@ describe('notes and groups on the canvas', () => {
     expect(s().sidebarTab).toBe('assistant');
   });
 });
+
+describe('fitting the view', () => {
+  it('takes in the notes and groups too', async () => {
+    const { canvasBridge } = await import('./canvasBridge');
+    render(<Canvas />);
+    await screen.findByTestId('sticky-note');
+    // A note far below the steps.
+    act(() => s().placeAnnotation('note', 'note1', { x: 0, y: 3000 }));
+    act(() => canvasBridge.fitView({ duration: 0 }));
+    await new Promise((r) => setTimeout(r, 0));
+    const v = canvasBridge.getViewport()!;
+    // The note's bottom edge (3000 + 140) is inside the 800 px high canvas.
+    expect((3140 * v.zoom + v.y) | 0).toBeLessThanOrEqual(800);
+    expect(v.y + 3000 * v.zoom).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -44,10 +44,12 @@ const NO_ANNOTATIONS: AnnotationFlowNode[] = [];
 const canvasNodeTypes = { ...nodeTypes, ...annotationNodeTypes, trigger: TriggerNode };
 
 /** shownNodes are the nodes on the canvas: a change's preview while one is
- * under review, else the workflow's. Fitting goes by these. */
+ * under review, else the workflow's with its notes and groups. Fitting
+ * goes by these. */
 function shownNodes(): WeftFlowNode[] {
   const s = useStore.getState();
-  return s.previewNodes ?? s.nodes;
+  if (s.previewNodes) return s.previewNodes;
+  return s.annotations.length ? [...(s.annotations as unknown as WeftFlowNode[]), ...s.nodes] : s.nodes;
 }
 
 function FocusFollower() {
