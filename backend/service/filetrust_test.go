@@ -114,6 +114,11 @@ func TestChangedFileNeighbours(t *testing.T) {
 	compact, _ := json.Marshal(doc)
 	stripped := bytes.ReplaceAll(orig, []byte(`"provenance"`), []byte(`"provenance_was"`))
 	renamedCmd := bytes.Replace(orig, []byte("echo two"), []byte("echo 2"), 1)
+	// Notes and groups are no steps (docs/trust.md): added by hand, a note
+	// that reads like a command and a group around the steps ask nothing.
+	withNotes := bytes.Replace(orig, []byte(`"edges": [`), []byte(`"notes": [{"id": "n", "text": "rm -rf ~ {{one.stdout}}", "position": {"x": 0, "y": 0}, "size": {"width": 100, "height": 100}}],
+  "groups": [{"id": "g", "title": "$(id)", "position": {"x": 0, "y": 0}, "size": {"width": 100, "height": 100}, "nodes": ["`+w.Nodes[0].ID+`", "`+w.Nodes[1].ID+`"]}],
+  "edges": [`), 1)
 	for _, n := range doc["nodes"].([]any) {
 		delete(n.(map[string]any), "provenance")
 	}
@@ -128,6 +133,8 @@ func TestChangedFileNeighbours(t *testing.T) {
 		{"provenance deleted by hand", deleted, 0},
 		{"provenance renamed by hand (a new field)", stripped, 2},
 		{"a command changed", renamedCmd, 1},
+		{"notes and a group added by hand", withNotes, 0},
+		{"notes added and a command changed", bytes.Replace(withNotes, []byte("echo two"), []byte("echo 2"), 1), 1},
 		{"provenance deleted and a command changed", bytes.Replace(deleted, []byte("echo two"), []byte("echo 2"), 1), 1},
 	}
 	for _, c := range cases {
@@ -136,6 +143,9 @@ func TestChangedFileNeighbours(t *testing.T) {
 			got, _, err := workflow.Load(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if bytes.Contains(c.data, []byte(`"notes"`)) && (len(got.Notes) != 1 || len(got.Groups) != 1) {
+				t.Fatalf("notes %+v groups %+v", got.Notes, got.Groups)
 			}
 			state, err := svc.PendingApprovals(ctx, got, path)
 			if err != nil || state.File.Trusted {
