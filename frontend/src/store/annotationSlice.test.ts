@@ -88,6 +88,17 @@ describe('sticky notes', () => {
     expect(s().dirty).toBe(false);
   });
 
+  it('choosing steps (Escape, a click in the problems) unselects notes, so Delete keeps them', () => {
+    s().addNote({ x: 0, y: 0 });
+    expect(s().annotations[0].selected).toBe(true);
+    s().clearSelection();
+    expect(s().annotations[0].selected).toBe(false);
+    s().addNote({ x: 0, y: 0 });
+    s().selectNodes(['n1']);
+    s().deleteSelection();
+    expect(s().doc!.notes).toHaveLength(2);
+  });
+
   it('a finished drag of a note is one step; while dragged only the canvas moves', () => {
     const id = s().addNote({ x: 0, y: 0 })!;
     const steps = s().past.length;

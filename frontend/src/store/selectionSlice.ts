@@ -29,9 +29,12 @@ export const createSelectionSlice: StateCreator<StoreState, [], [], SelectionSli
     const edges = get().edges.map((e) => (e.selected ? { ...e, selected: false } : e));
     const have = new Set(nodes.map((n) => n.id));
     const present = [...want].filter((id) => have.has(id));
+    // Choosing steps leaves no note or group selected (Delete would take it too).
+    const annotations = get().annotations.some((a) => a.selected) ? get().annotations.map((a) => (a.selected ? { ...a, selected: false } : a)) : get().annotations;
     set((s) => ({
       nodes,
       edges,
+      annotations,
       selectedNodeIds: present,
       focusRequest: opts?.focus && present.length ? { nodeIds: present, seq: (s.focusRequest?.seq ?? 0) + 1 } : s.focusRequest,
     }));
