@@ -3,15 +3,16 @@
 // selected nodes are grouped from the same menu; dragging the group by its
 // title moves its nodes with it on screen (bounding boxes), a node outside
 // it stays; one undo puts them back; Shift+F10 opens the menu from the
-// keyboard and focus returns to the canvas; Save writes notes and groups
-// into the file. Started by scripts/e2e.sh (WEFT_URL, WEFT_E2E_SCRATCH,
-// WEFT_ARTIFACTS).
+// keyboard and focus returns to the canvas; axe finds nothing serious in
+// either theme; Save writes notes and groups into the file. Started by
+// scripts/e2e.sh (WEFT_URL, WEFT_E2E_SCRATCH, WEFT_ARTIFACTS).
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
+import { inBothThemes } from './axe.mjs';
 import { openApp, realErrors } from './browser.mjs';
 
 const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
@@ -88,7 +89,6 @@ describe('Notes and groups on the canvas', () => {
       assert.ok(n.x + n.width < before.group.x + before.group.width && n.y + n.height < before.group.y + before.group.height, 'node inside the frame');
     }
 
-    await page.screenshot({ path: join(ARTIFACTS, 'e2e-notes-groups-before.png') });
     // Drag the group by its title.
     const title = await box('[data-testid="canvas-group"] .group-title');
     const from = { x: title.x + 60, y: title.y + title.height / 2 };
@@ -112,6 +112,9 @@ describe('Notes and groups on the canvas', () => {
     }
     assert.ok(Math.abs(moved.notify.x - before.notify.x) <= 0.5 && Math.abs(moved.notify.y - before.notify.y) <= 0.5, 'notify is no member: it stays');
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-notes-groups.png') });
+    // Readable in both themes (contrast included), as the rest of the canvas.
+    const found = await inBothThemes(page, '[data-testid="canvas"]', (theme) => page.screenshot({ path: join(ARTIFACTS, `e2e-notes-groups-${theme}.png`) }));
+    assert.deepEqual(found, [], found.join('\n'));
 
     // One undo puts the group and its nodes back.
     await page.locator('[data-testid="canvas"]').focus();

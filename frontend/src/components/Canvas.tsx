@@ -392,6 +392,7 @@ function CanvasInner() {
       onKeyDown={onMenuKey}
       // Focusable, so Shift+F10 reaches the canvas's menu and a closed menu gives focus back.
       tabIndex={0}
+      role="region"
       aria-label="Workflow canvas"
     >
       <ReactFlow
