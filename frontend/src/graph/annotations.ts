@@ -15,7 +15,7 @@ export type Group = workflow.Group;
 export const COLORS = ['yellow', 'orange', 'red', 'pink', 'purple', 'blue', 'teal', 'green', 'gray'] as const;
 export type Color = (typeof COLORS)[number];
 
-/** Bounds as backend/workflow's (validate reports the rest). */
+/** Bounds as backend/workflow's (validate reports the rest); texts in bytes of UTF-8. */
 export const MAX_NOTE_TEXT = 20000;
 export const MAX_GROUP_TITLE = 200;
 export const MIN_SIZE = 20;
@@ -97,15 +97,26 @@ export function updateGroup(w: Workflow, id: string, f: (g: Group) => Group): Wo
   return updateIn(w, 'groups', id, f);
 }
 
-/** setNoteText sets a note's text, cut to MAX_NOTE_TEXT. */
+/** cutBytes cuts text to at most max bytes of UTF-8 (the file's bound),
+ * at a character boundary. */
+export function cutBytes(text: string, max: number): string {
+  if (text.length * 3 <= max) return text; // no character takes more than 3 bytes per UTF-16 unit
+  const bytes = new TextEncoder().encode(text);
+  if (bytes.length <= max) return text;
+  let end = max;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // not inside a character
+  return new TextDecoder().decode(bytes.subarray(0, end));
+}
+
+/** setNoteText sets a note's text, cut to MAX_NOTE_TEXT bytes. */
 export function setNoteText(w: Workflow, id: string, text: string): Workflow {
-  const t = text.slice(0, MAX_NOTE_TEXT);
+  const t = cutBytes(text, MAX_NOTE_TEXT);
   return updateNote(w, id, (n) => (n.text === t ? n : { ...n, text: t }));
 }
 
 /** setGroupTitle sets a group's title, cut to MAX_GROUP_TITLE. */
 export function setGroupTitle(w: Workflow, id: string, title: string): Workflow {
-  const t = title.slice(0, MAX_GROUP_TITLE);
+  const t = cutBytes(title, MAX_GROUP_TITLE);
   return updateGroup(w, id, (g) => (g.title === t ? g : { ...g, title: t }));
 }
 
@@ -189,7 +200,7 @@ export function addGroup(w: Workflow, ids: string[], title = 'Group', sizeOf: Si
   const frame = frameAround(members, sizeOf);
   if (!frame) return null;
   const id = newId();
-  const group: Group = { id, title: title.slice(0, MAX_GROUP_TITLE), ...frame, nodes: members.map((n) => n.id) };
+  const group: Group = { id, title: cutBytes(title, MAX_GROUP_TITLE), ...frame, nodes: members.map((n) => n.id) };
   return { doc: { ...w, groups: [...(w.groups ?? []), group] }, id };
 }
 
