@@ -201,3 +201,48 @@ func TestWithoutAnnotations(t *testing.T) {
 		t.Fatal("a copy of a workflow without annotations")
 	}
 }
+
+// FuzzAnnotations: whatever notes and groups parse, saving them and
+// reading the save back gives the same bytes again (nothing is lost or
+// changed by a second save), and a wrong value is a ParseError, never a
+// panic.
+//
+//	go test ./backend/workflow -run='^$' -fuzz=FuzzAnnotations -fuzztime=1m
+func FuzzAnnotations(f *testing.F) {
+	for _, s := range []string{
+		`[{"id":"a","text":"<b>x</b>\n\u00e9","position":{"x":1.5,"y":-2},"size":{"width":100,"height":50},"color":"blue","z":[1,{"q":null}]}]`,
+		`[{"id":"g","title":"T","nodes":["a","b"],"position":{"x":0,"y":0},"size":{"width":1,"height":1}}]`,
+		`[{"nodes":null}]`, `[{"text":5}]`, `null`, `[]`, `{}`, `[1]`, `[{"id":"a","id":"b"}]`, `[{"position":{"x":1e400}}]`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 1<<16 {
+			return
+		}
+		doc := `{"format":"weft/v1","nodes":[],"edges":[],"notes":` + s + `,"groups":` + s + `}`
+		w, _, err := Parse([]byte(doc))
+		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) {
+				t.Fatalf("%s: not a ParseError: %v", s, err)
+			}
+			return
+		}
+		out, err := Marshal(w)
+		if err != nil {
+			return // a value JSON cannot write back (none known); not a round-trip failure
+		}
+		w2, _, err := Parse(out)
+		if err != nil {
+			t.Fatalf("a save does not parse: %v\n%s", err, out)
+		}
+		out2, _ := Marshal(w2)
+		if string(out) != string(out2) {
+			t.Fatalf("a second save differs:\n%s\n%s", out, out2)
+		}
+		if len(w2.Notes) != len(w.Notes) || len(w2.Groups) != len(w.Groups) {
+			t.Fatalf("notes or groups lost: %d/%d %d/%d", len(w2.Notes), len(w.Notes), len(w2.Groups), len(w.Groups))
+		}
+	})
+}

@@ -104,7 +104,9 @@ func joinExtra(obj []byte, extra Extra) ([]byte, error) {
 		if len(obj) > 2 || b.Len() > 1 {
 			b.WriteByte(',')
 		}
-		kb, _ := encode(k)
+		// As valid UTF-8 first: encoding/json would write a bad byte as
+		// the escape \ufffd, and the next save the character itself.
+		kb, _ := encode(strings.ToValidUTF8(k, "\uFFFD"))
 		b.Write(kb)
 		b.WriteByte(':')
 		b.Write(extra[k])
