@@ -90,6 +90,7 @@ FUZZ_TARGETS := \
 	./backend/validate:FuzzLoadValidate \
 	./backend/flow:FuzzWalk \
 	./backend/workflow:FuzzFastDecode \
+	./backend/workflow:FuzzAnnotations \
 	./backend/validate:FuzzValidateGraph \
 	./backend/validate:FuzzExprRefs \
 	./backend/validate:FuzzArgSchema \
