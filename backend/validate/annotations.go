@@ -14,7 +14,7 @@ import (
 // or title past its bound, too many, a size out of bounds, a colour that
 // is not one of workflow.Colors) is an error, as any bound a file breaks
 // is; a group that names a node the workflow does not have is a warning
-// (it frames the others; the editor drops the id at the next edit).
+// (it frames the others; a node deleted in the editor leaves its groups).
 // Problem.Path is the JSON pointer of the note, group or member.
 const (
 	CodeBadNote            = "bad_note"
