@@ -139,6 +139,19 @@ describe('Notes and groups on the canvas', () => {
     assert.deepEqual(saved.groups.map((g) => g.nodes), [['download', 'unzip']]);
     const problems = await page.evaluate(() => window.weft.store.getState().problems.map((p) => p.code));
     assert.ok(!problems.some((c) => /note|group/.test(c)), problems.join(', '));
+    // Fit (F) takes in the note, the group and every node: all inside the canvas.
+    await page.locator('[data-testid="canvas"]').focus();
+    await page.keyboard.press('f');
+    const canvas = await box('[data-testid="canvas"]');
+    const inside = async (sel) => {
+      const b = await box(sel);
+      return b.x >= canvas.x - 1 && b.y >= canvas.y - 1 && b.x + b.width <= canvas.x + canvas.width + 1 && b.y + b.height <= canvas.y + canvas.height + 1;
+    };
+    for (let i = 0; i < 50 && !(await inside('[data-testid="canvas-group"]')); i++) await page.waitForTimeout(50);
+    for (const sel of ['[data-testid="canvas-group"]', '[data-testid="sticky-note"]', '[data-testid="node-notify"]']) {
+      assert.ok(await inside(sel), `${sel} is inside the canvas after Fit`);
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-notes-groups-fitted.png') });
     assert.deepEqual(realErrors(consoleErrors), []);
   });
 });
