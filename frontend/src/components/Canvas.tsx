@@ -23,7 +23,7 @@ import { LARGE_WORKFLOW } from '../graph/startView';
 import { withRunCounts } from '../graph/runEdges';
 import { LOW_DETAIL_ZOOM, NODE_WIDTH, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import { useStore } from '../store';
-import { canvasBridge, fitViewport, PALETTE_MIME, startViewport } from './canvasBridge';
+import { canvasBridge, fitViewport, MIN_ZOOM, PALETTE_MIME, startViewport } from './canvasBridge';
 import { CanvasMiniMap } from './CanvasMiniMap';
 import { OverviewLayer } from './OverviewLayer';
 import { nodeTypes } from './WeftNode';
@@ -424,7 +424,7 @@ function CanvasInner() {
         snapGrid={[10, 10]}
         connectionRadius={28}
         onlyRenderVisibleElements={large}
-        minZoom={0.05}
+        minZoom={MIN_ZOOM}
         maxZoom={2}
         colorMode="dark"
         proOptions={{ hideAttribution: true }}

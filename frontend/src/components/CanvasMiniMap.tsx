@@ -10,7 +10,7 @@ import { typeMeta } from '../graph/nodeMeta';
 import type { WeftFlowNode } from '../graph/toFlow';
 import { useStore } from '../store';
 import { canvasColours } from '../theme';
-import { MINIMAP } from './canvasBridge';
+import { MIN_ZOOM, MINIMAP } from './canvasBridge';
 
 const W = MINIMAP.width;
 const H = MINIMAP.height;
@@ -122,7 +122,7 @@ export function CanvasMiniMap({ nodes }: { nodes: WeftFlowNode[] }) {
     void rf.setViewport({ x: width / 2 - fx * zoom, y: height / 2 - fy * zoom, zoom });
   };
   const onWheel = (e: WheelEvent) => {
-    const z = Math.min(2, Math.max(0.05, zoom * (e.deltaY < 0 ? 1.15 : 1 / 1.15)));
+    const z = Math.min(2, Math.max(MIN_ZOOM, zoom * (e.deltaY < 0 ? 1.15 : 1 / 1.15)));
     const cx = (width / 2 - tx) / zoom;
     const cy = (height / 2 - ty) / zoom;
     void rf.setViewport({ x: width / 2 - cx * z, y: height / 2 - cy * z, zoom: z });

@@ -34,11 +34,16 @@ describe('fitViewport', () => {
   const shapes: [string, WeftFlowNode[]][] = [];
   for (let c = 1; c <= 9; c++) for (let r = 1; r <= 9; r++) shapes.push([`a ${c} × ${r} grid`, grid(c, r)]);
   shapes.push(['a 20 × 3 band', grid(20, 3)], ['a 3 × 20 band', grid(3, 20)]);
+  // The widest a plan gets: its steps in one row, as far apart as the
+  // planner lays out (300 px); a plan of 60 steps is fitted too.
+  for (let n = 10; n <= 60; n++) shapes.push([`a chain of ${n}`, grid(n, 1)]);
   const sizes = [
     { width: 1200, height: 800 },
     { width: 900, height: 560 },
     { width: 1600, height: 900 },
     { width: 700, height: 900 },
+    // the desktop's window (1280 × 800) with both side panels open
+    { width: 704, height: 741 },
   ];
   for (const size of sizes) {
     it(`keeps every shape clear of the minimap and the controls in ${size.width} × ${size.height}`, () => {

@@ -25,6 +25,11 @@ export const canvasBridge: {
   setViewport: () => {},
 };
 
+/** The farthest out the canvas zooms, and so the smallest zoom a fit may
+ * choose: a plan of 60 steps in one row (the planner's 300 px apart) fits
+ * the canvas of the desktop's default window with both side panels open. */
+export const MIN_ZOOM = 0.02;
+
 /** The minimap's drawing size (CanvasMiniMap), in screen pixels. */
 export const MINIMAP = { width: 168, height: 108 };
 
@@ -57,7 +62,7 @@ export function viewportFor(
   const fitIn = (x: number, y: number, width: number, height: number): Viewport => {
     const zx = width / (b.width * (1 + 2 * pad) || 1);
     const zy = height / (b.height * (1 + 2 * pad) || 1);
-    const zoom = Math.min(o.maxZoom ?? 1, Math.max(o.minZoom ?? 0.05, Math.min(zx, zy)));
+    const zoom = Math.min(o.maxZoom ?? 1, Math.max(o.minZoom ?? MIN_ZOOM, Math.min(zx, zy)));
     return { x: x + width / 2 - (b.x + b.width / 2) * zoom, y: y + height / 2 - (b.y + b.height / 2) * zoom, zoom };
   };
   const a = o.avoid;
@@ -114,5 +119,5 @@ export function fitViewport(
   // Fitting everything fills the canvas to its corners, where the minimap
   // and the controls are; a node brought into focus stays in the middle.
   const avoid = o.ids ? undefined : CANVAS_OVERLAYS;
-  return b && size ? viewportFor(b, size, { padding: o.padding ?? 0.12, minZoom: o.minZoom ?? 0.05, maxZoom: o.maxZoom ?? 1.1, avoid }) : null;
+  return b && size ? viewportFor(b, size, { padding: o.padding ?? 0.12, minZoom: o.minZoom ?? MIN_ZOOM, maxZoom: o.maxZoom ?? 1.1, avoid }) : null;
 }
