@@ -86,8 +86,23 @@ async function waitChip(id, status, timeout = 20_000) {
   await page.waitForSelector(`[data-testid="node-${id}"] [data-testid="run-chip"][data-status="${status}"]`, { timeout });
 }
 
+// The run last seen finished: "finished" is waited for as the end of a
+// run after it (a Run click starts its run after an await, so the status
+// may still show the last run's end for a moment).
+let lastFinished = null;
+
 async function waitPhase(phase, timeout = 30_000) {
   await page.waitForSelector(`[data-testid="run-status"][data-phase="${phase}"]`, { timeout });
+  if (phase !== 'finished') return;
+  const id = await page.waitForFunction(
+    (prev) => {
+      const s = window.weft.store.getState();
+      return s.runPhase === 'finished' && s.runId && s.runId !== prev ? s.runId : null;
+    },
+    lastFinished,
+    { timeout },
+  );
+  lastFinished = await id.jsonValue();
 }
 
 before(async () => {
