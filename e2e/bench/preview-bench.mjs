@@ -21,7 +21,20 @@ import { generate } from './gen-workflow.mjs';
 
 const URL = process.argv[2] ?? 'http://localhost:5199';
 const RUNS = Number(process.argv[3] ?? 7);
-const SIZES = [50, 200];
+// The generated blocks (branches, a loop, a switch) and, as wide as a plan
+// of n steps gets, n steps in one chain.
+const CASES = [
+  { n: 50, shape: 'blocks' },
+  { n: 50, shape: 'chain' },
+  { n: 200, shape: 'blocks' },
+];
+
+/** chain is n logging steps one after another. */
+function chain(n) {
+  const nodes = Array.from({ length: n }, (_, i) => ({ id: `s${i}`, key: `s${i}`, name: `Step ${i + 1}`, type: 'Tool', params: { tool: 'log', arguments: { message: `step ${i + 1}` } } }));
+  const edges = nodes.slice(1).map((x, i) => ({ from: nodes[i].id, to: x.id }));
+  return { format: 'weft/v1', id: `chain-${n}`, name: `Chain of ${n}`, nodes, edges };
+}
 
 // planner.Layout's spacing (backend/planner/layout.go).
 const LAYER_GAP = 300;
@@ -71,8 +84,8 @@ function fields(n) {
 }
 
 /** planReply is the assistant.Result of a plan of n nodes for an empty workflow. */
-function planReply(n) {
-  const w = laidOut(generate(n, { positions: false }));
+function planReply(n, shape) {
+  const w = laidOut(shape === 'chain' ? chain(n) : generate(n, { positions: false }));
   const label = (id) => {
     const x = w.nodes.find((m) => m.id === id);
     return `'${x.name}' (${x.key})`;
@@ -127,8 +140,8 @@ await page.waitForTimeout(1000);
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const rows = [];
-for (const n of SIZES) {
-  const reply = planReply(n);
+for (const { n, shape } of CASES) {
+  const reply = planReply(n, shape);
   const runs = [];
   for (let i = 0; i < RUNS; i++) {
     // As a person would: the proposal before discarded, the message sent
@@ -217,6 +230,7 @@ for (const n of SIZES) {
   };
   rows.push({
     n: reply.workflow.nodes.length,
+    shape,
     edges: reply.workflow.edges.length,
     store: med('store'),
     drawn: med('drawn'),
@@ -231,9 +245,9 @@ await close();
 if (errors.length) console.error(`page errors:\n${errors.join('\n')}`);
 const f = (x) => (x === null ? '—' : x.toFixed(0)).padStart(6);
 console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${RUNS} runs each; medians (ms)`);
-console.log('nodes | edges | in the store | all drawn | longest frame | all fitted | longest frame | inside the canvas | zoom');
+console.log('shape  | nodes | edges | in the store | all drawn | longest frame | all fitted | longest frame | inside the canvas | zoom');
 for (const r of rows) {
   console.log(
-    `${String(r.n).padStart(5)} | ${String(r.edges).padStart(5)} | ${f(r.store)} | ${f(r.drawn)} | ${f(r.longestDrawn)} | ${f(r.fitted)} | ${f(r.longestFitted)} | ${String(r.inside).padStart(4)} of ${r.n} | ${r.zoom.toFixed(3)}`,
+    `${r.shape.padEnd(6)} | ${String(r.n).padStart(5)} | ${String(r.edges).padStart(5)} | ${f(r.store)} | ${f(r.drawn)} | ${f(r.longestDrawn)} | ${f(r.fitted)} | ${f(r.longestFitted)} | ${String(r.inside).padStart(4)} of ${r.n} | ${r.zoom.toFixed(3)}`,
   );
 }
