@@ -117,7 +117,17 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		return fail(exitUnusable, noModel(err))
 	}
 
-	usable := res.Usable(*allowDropped)
+	// A valid plan is not usable when it left steps of the reply out or
+	// errors under the workflow's test cases (a failure is a failure).
+	unusable := ""
+	switch {
+	case !res.Valid:
+	case res.Tests.Erring() > 0:
+		unusable = fmt.Sprintf("the plan errors under %d of its test cases", res.Tests.Erring())
+	case !res.Usable(*allowDropped):
+		unusable = "the plan left steps of the reply out"
+	}
+	usable := res.Usable(*allowDropped) && unusable == ""
 	var dest planDest
 	if *out != "" && res.Workflow != nil {
 		var err error
@@ -126,7 +136,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		save := func(path string, w *workflow.Workflow) error {
 			return c.runService(s, true).SaveWorkflow(ctx, path, w, "")
 		}
-		if dest, err = c.writePlan(*out, res, usable, *force, save); err != nil {
+		if dest, err = c.writePlan(*out, res, unusable, *force, save); err != nil {
 			return fail(exitUnusable, err)
 		}
 	}
@@ -139,7 +149,7 @@ func (c *cli) plan(ctx context.Context, args []string) int {
 		if *out != "" {
 			report = c.stdout
 		}
-		c.planReport(report, res, usable, *out, dest)
+		c.planReport(report, res, unusable, *out, dest)
 		if *out == "" && res.Workflow != nil {
 			data, err := workflow.Marshal(res.Workflow)
 			if err != nil {
@@ -168,7 +178,7 @@ type planDest struct {
 // unless force, and before a replacement the old
 // workflow is recorded in the versions store. The new workflow takes the
 // old one's id, so `weft versions FILE` lists what it replaced.
-func (c *cli) writePlan(out string, res planner.Result, usable, force bool, save func(string, *workflow.Workflow) error) (planDest, error) {
+func (c *cli) writePlan(out string, res planner.Result, unusable string, force bool, save func(string, *workflow.Workflow) error) (planDest, error) {
 	old, exists, err := existingWorkflow(out)
 	if !exists {
 		if err := save(out, res.Workflow); err != nil {
@@ -187,8 +197,8 @@ func (c *cli) writePlan(out string, res planner.Result, usable, force bool, save
 	case force:
 	case !res.Valid:
 		return refuse(fmt.Sprintf("%s already exists and the draft is invalid", out))
-	case !usable:
-		return refuse(fmt.Sprintf("%s already exists and the plan left steps of the reply out", out))
+	case unusable != "":
+		return refuse(fmt.Sprintf("%s already exists and %s", out, unusable))
 	}
 	var k kept
 	if err == nil {
@@ -218,7 +228,7 @@ func (c *cli) progress(e planner.Event) {
 
 // planReport is the readable account of a plan: attempts, local repairs,
 // problems and the verdict.
-func (c *cli) planReport(w io.Writer, res planner.Result, usable bool, out string, dest planDest) {
+func (c *cli) planReport(w io.Writer, res planner.Result, unusable string, out string, dest planDest) {
 	for _, a := range res.Attempts {
 		if a.Error == "" {
 			fmt.Fprintf(w, "attempt %d: ok\n", a.N)
@@ -241,7 +251,9 @@ func (c *cli) planReport(w io.Writer, res planner.Result, usable bool, out strin
 	printTests(w, res.Tests)
 	fmt.Fprintf(w, "%d LLM call(s), %d tokens\n", res.LLMCalls, res.Usage.TotalTokens)
 	switch {
-	case res.Valid && !usable:
+	case res.Valid && res.Tests.Erring() > 0:
+		fmt.Fprintf(w, "FAILS ITS TESTS: %s; fix the plan (or the cases) and play them with `weft test`\n", unusable)
+	case res.Valid && unusable != "":
 		fmt.Fprintf(w, "LEFT OUT: %s\nCheck the plan; pass --allow-dropped to accept it as it is\n", res.Summary)
 	case res.Valid:
 		fmt.Fprintf(w, "%s\n", res.Summary)
@@ -258,8 +270,8 @@ func (c *cli) planReport(w io.Writer, res planner.Result, usable bool, out strin
 	case dest.refused != "":
 		fmt.Fprintf(w, "%s was NOT replaced: %s\nwrote the plan to %s instead; check it with `weft validate %s`, or pass --force to replace %s\n",
 			out, dest.refused, dest.file, dest.file, out)
-	case res.Valid && !usable:
-		fmt.Fprintf(w, "wrote the plan that LEFT steps OUT to %s\n", dest.file)
+	case res.Valid && unusable != "":
+		fmt.Fprintf(w, "wrote the plan (%s) to %s\n", unusable, dest.file)
 	case res.Valid:
 		fmt.Fprintf(w, "wrote %s\n", dest.file)
 	default:

@@ -284,3 +284,34 @@ func TestPlanCLIDroppedSteps(t *testing.T) {
 		t.Errorf("exit %d; the report should say what was left out and how to accept it:\n%s", code, errOut)
 	}
 }
+
+// A plan that still errors under the test cases beside --out (after the
+// re-asks) is a failure: exit 1, and the file there is not replaced (the
+// plan goes beside it), saying why.
+func TestPlanCLIErringUnderTestsIsAFailure(t *testing.T) {
+	const planCmd = `{"steps": [{"id": "hi", "step_type": "Tool", "name": "Say hi", "tool_name": "run_command", "arguments": {"command": "echo hi > made"}}]}`
+	srv := llmtest.Start(t, llmtest.WithSteps(llmtest.Reply(planCmd), llmtest.Reply(planCmd)))
+	dir := t.TempDir()
+	out := filepath.Join(dir, "flow.json")
+	old := `{"format":"weft/v1","id":"w","name":"before","nodes":[],"edges":[]}`
+	if err := os.WriteFile(out, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The case mocks no command: a plan that runs one errors under it.
+	if err := os.WriteFile(filepath.Join(dir, "flow.tests.json"), []byte(`{"cases":[{"name":"quiet","expect":{"outcome":"succeeded"}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errOut := run(t, planEnv(t, srv, "2"), "plan", "--goal", "say hi", "--out", out)
+	if code != exitInvalid {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, errOut)
+	}
+	if !strings.Contains(stdout, "FAILS ITS TESTS: the plan errors under 1 of its test cases") || !strings.Contains(stdout, "was NOT replaced") {
+		t.Errorf("report:\n%s", stdout)
+	}
+	if b, _ := os.ReadFile(out); string(b) != old {
+		t.Errorf("%s was replaced:\n%s", out, b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made")); err == nil {
+		t.Error("the plan's command ran")
+	}
+}

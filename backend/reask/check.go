@@ -36,6 +36,22 @@ type Tests struct {
 	Error string `json:"error,omitempty"`
 }
 
+// Erring is how many cases the proposal errors under (a step failed, or
+// would act with no mock): a failure, not a difference to review; 0 for
+// none or no cases.
+func (t *Tests) Erring() int {
+	if t == nil {
+		return 0
+	}
+	n := 0
+	for _, c := range t.Cases {
+		if c.Errored {
+			n++
+		}
+	}
+	return n
+}
+
 // TestCase is one case the proposal does not pass.
 type TestCase struct {
 	Name string `json:"name"`
