@@ -1477,17 +1477,17 @@ func (p *Plan) dropTruncated(cut truncation) []Warning {
 		for i, e := range p.Edges {
 			if e.Path == path && i == len(p.Edges)-1 {
 				p.Edges = p.Edges[:i]
-				return []Warning{{Stage: StageTruncation, Message: fmt.Sprintf(
-					"the reply was cut off inside %s (%s → %s); dropped that edge rather than guess the rest", path, e.From, e.To)}}
+				return []Warning{truncated(lostEdges, fmt.Sprintf(
+					"the reply was cut off inside %s (%s → %s); dropped that edge rather than guess the rest", path, e.From, e.To))}
 			}
 		}
 		if cut.index >= len(p.Edges) {
-			return []Warning{{Stage: StageTruncation, Message: cut.before()}}
+			return []Warning{truncated(lostEdges, cut.before())}
 		}
 		return nil
 	}
 	if cut.index >= len(p.Steps) {
-		return []Warning{{Stage: StageTruncation, Message: cut.before()}}
+		return []Warning{truncated(cut.container, cut.before())}
 	}
 	for i := len(p.Steps) - 1; i >= 0; i-- {
 		if p.Steps[i].Path == path && i == len(p.Steps)-1 {
@@ -1496,8 +1496,8 @@ func (p *Plan) dropTruncated(cut truncation) []Warning {
 				label += fmt.Sprintf(" (%q)", p.Steps[i].ID)
 			}
 			p.Steps = p.Steps[:i]
-			return []Warning{{Stage: StageTruncation, Message: "the reply was cut off inside " + label +
-				"; dropped that step rather than guess its missing fields"}}
+			return []Warning{truncated(cut.container, "the reply was cut off inside "+label+
+				"; dropped that step rather than guess its missing fields")}
 		}
 	}
 	return nil

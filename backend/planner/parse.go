@@ -38,6 +38,22 @@ type Warning struct {
 	Stage   string `json:"stage"` // "truncation","extract","repair","decode","align","features","map","edges","infer","layout","validate","reask"
 	Message string `json:"message"`
 	NodeID  string `json:"node_id,omitempty"`
+	// lost is, for a truncation warning, what the reply lost there:
+	// lostEdges (its wiring) or steps (anything else); ReadReply counts
+	// it by this, never by the message's words.
+	lost string
+}
+
+// lostEdges marks a truncation warning about the reply's edges list.
+const lostEdges = "edges"
+
+// truncated is a truncation warning about the list named list.
+func truncated(list, msg string) Warning {
+	w := Warning{Stage: StageTruncation, Message: msg}
+	if list == lostEdges {
+		w.lost = lostEdges
+	}
+	return w
 }
 
 // String renders the warning as "stage: message".
@@ -169,8 +185,8 @@ func readPlan(text string) (*Plan, []Warning, span, error) {
 	// out: a fragment, like a cut (counted as left out by ReadReply).
 	if fixed != js && strings.Contains(js, "...") {
 		if list := lexJSONish(js).elided; list != "" {
-			warnings = append(warnings, Warning{Stage: StageTruncation, Message: fmt.Sprintf(
-				`the reply writes "..." among the items of its %s list: what it stands for is not in the reply`, list)})
+			warnings = append(warnings, truncated(list, fmt.Sprintf(
+				`the reply writes "..." among the items of its %s list: what it stands for is not in the reply`, list)))
 		}
 	}
 

@@ -112,7 +112,7 @@ func ReadReply(ctx context.Context, text string, opts ParseOptions) (*workflow.W
 	for _, x := range ws {
 		switch {
 		case x.Stage != StageTruncation:
-		case strings.Contains(x.Message, " edges[") || strings.Contains(x.Message, " its edges list"):
+		case x.lost == lostEdges:
 			u.Edges = append(u.Edges, x.Message) // the wiring is unknown there, not a step
 		default:
 			u.Steps = append(u.Steps, x.Message)
