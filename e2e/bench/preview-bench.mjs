@@ -78,8 +78,7 @@ function fields(n) {
     if (v && typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) walk(`${path}.${k}`, x);
     else out.push({ field: path, old: null, new: typeof v === 'string' ? { text: v } : { text: JSON.stringify(v, null, 2), json: true } });
   };
-  walk('params', n.params);
-  out.push({ field: 'position', old: null, new: { text: JSON.stringify(n.position, null, 2), json: true } });
+  walk('params', n.params); // (not the position, which the review leaves out)
   return out;
 }
 
