@@ -2,8 +2,21 @@
 // a fresh profile each time (removed by close).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+
+// What scripts/e2e.sh gives a spec: the app's address, and where
+// screenshots go; FIXTURES are the workflows specs copy into scratch.
+export const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
+export const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+
+/** scratch is the folder a spec writes its files in: scripts/e2e.sh's, or a new one named for the spec. */
+export function scratch(name) {
+  return process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), `weft-e2e-${name}-`));
+}
 
 const CHROMIUM = process.env.WEFT_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -81,4 +94,21 @@ export async function openApp(url, opts) {
     await page.waitForFunction(() => window.weft.store.getState().doc !== null);
   }
   return b;
+}
+
+/**
+ * useApp opens the app (openApp, with opts) before a spec's tests and
+ * closes it after them, stopping a run the spec left going; set hears the
+ * page once it is open.
+ */
+export function useApp(opts, set) {
+  let b;
+  before(async () => {
+    b = await openApp(URL, opts);
+    set(b.page);
+  });
+  after(async () => {
+    await b?.page.evaluate(() => window.go.main.App.StopRun()).catch(() => {});
+    await b?.close();
+  });
 }

@@ -3,31 +3,18 @@
 // (a hostile name stays data in the command). scripts/e2e.sh starts the
 // app and sets WEFT_URL, WEFT_E2E_SCRATCH and WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { openApp, realErrors } from './browser.mjs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { ARTIFACTS, FIXTURES, realErrors, scratch, useApp } from './browser.mjs';
 import { inBothThemes } from './axe.mjs';
 
-const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
-const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-inputs-'));
-const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const SCRATCH = scratch('inputs');
 
 let page;
-let closeBrowser;
 const consoleErrors = [];
 
-before(async () => {
-  ({ page, close: closeBrowser } = await openApp(URL, { width: 1400, height: 860, errors: consoleErrors }));
-});
-
-after(async () => {
-  await page?.evaluate(() => window.go.main.App.StopRun()).catch(() => {});
-  await closeBrowser?.();
-});
+useApp({ width: 1400, height: 860, errors: consoleErrors }, (p) => (page = p));
 
 describe('Run with inputs', () => {
   it('asks for the inputs, shows what does not fit at its field, then runs with them as data', async () => {

@@ -2,30 +2,17 @@
 // (Go's walk counts them) and the Inspector shows a step's INPUT | OUTPUT.
 // Started by scripts/e2e.sh (WEFT_URL, WEFT_E2E_SCRATCH, WEFT_ARTIFACTS).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { openApp, realErrors } from './browser.mjs';
+import { ARTIFACTS, FIXTURES, realErrors, scratch, useApp } from './browser.mjs';
 
-const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
-const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-edges-'));
-const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures');
+const SCRATCH = scratch('edges');
 
 let page;
-let closeBrowser;
 const consoleErrors = [];
 
-before(async () => {
-  ({ page, close: closeBrowser } = await openApp(URL, { width: 1400, height: 860, errors: consoleErrors }));
-});
-
-after(async () => {
-  await page?.evaluate(() => window.go.main.App.StopRun()).catch(() => {});
-  await closeBrowser?.();
-});
+useApp({ width: 1400, height: 860, errors: consoleErrors }, (p) => (page = p));
 
 describe('A run drawn on the canvas', () => {
   it('counts each edge, loop iterations included, and shows a step’s input and output', async () => {

@@ -6,31 +6,20 @@
 // stay byte for byte, and passes. scripts/e2e.sh starts the app and sets
 // WEFT_URL, WEFT_E2E_SCRATCH and WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
-import { openApp, realErrors } from './browser.mjs';
+import { after, describe, it } from 'node:test';
+import { ARTIFACTS, realErrors, scratch, useApp } from './browser.mjs';
 import { inBothThemes } from './axe.mjs';
 
-const URL = process.env.WEFT_URL ?? 'http://localhost:34115';
-const SCRATCH = process.env.WEFT_E2E_SCRATCH ?? mkdtempSync(join(tmpdir(), 'weft-e2e-tests-'));
-const ARTIFACTS = process.env.WEFT_ARTIFACTS ?? 'artifacts';
+const SCRATCH = scratch('tests');
 const SAMPLES = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'testdata', 'workflows');
 
 let page;
-let closeBrowser;
 const consoleErrors = [];
 
-before(async () => {
-  ({ page, close: closeBrowser } = await openApp(URL, { width: 1400, height: 900, errors: consoleErrors }));
-});
-
-after(async () => {
-  await page?.evaluate(() => window.go.main.App.StopRun()).catch(() => {});
-  await closeBrowser?.();
-});
+useApp({ width: 1400, height: 900, errors: consoleErrors }, (p) => (page = p));
 
 const row = (name) => page.locator(`[data-testid="test-case"][data-name="${name}"]`);
 
