@@ -1,6 +1,7 @@
 // Pure edits of a workflow document. Each returns a new document and leaves
 // the nodes and edges it does not change as they were (same objects), so the
 // canvas only redraws what changed and history snapshots share structure.
+import type { workflow } from '../gen/bindings';
 import type { EdgeOutput, NodeType, OnError, Params, Position, Workflow, WorkflowEdge, WorkflowNode } from '../types';
 import { humanize, keyFromName, newId, uniqueKey } from './ids';
 
@@ -375,15 +376,24 @@ export function renameKey(w: Workflow, id: string, key: string): Workflow {
 export interface Clipboard {
   nodes: WorkflowNode[];
   edges: WorkflowEdge[];
+  /** the notes and groups copied with them (a group keeps the members copied) */
+  notes?: workflow.Note[];
+  groups?: workflow.Group[];
 }
 
-/** copyNodes takes the nodes and the edges between them. */
-export function copyNodes(w: Workflow, ids: Iterable<string>): Clipboard | null {
+/** copyNodes takes the nodes, the edges between them, and the notes and
+ * groups with these ids (a group's members that are not copied are left
+ * out of it); null when nothing is taken. */
+export function copyNodes(w: Workflow, ids: Iterable<string>, noteIds: Iterable<string> = [], groupIds: Iterable<string> = []): Clipboard | null {
   const set = new Set(ids);
   const nodes = w.nodes.filter((n) => set.has(n.id));
-  if (!nodes.length) return null;
+  const ns = new Set(noteIds);
+  const gs = new Set(groupIds);
+  const notes = (w.notes ?? []).filter((n) => ns.has(n.id));
+  const groups = (w.groups ?? []).filter((g) => gs.has(g.id)).map((g) => ({ ...g, nodes: g.nodes.filter((id) => set.has(id)) }));
+  if (!nodes.length && !notes.length && !groups.length) return null;
   const edges = w.edges.filter((e) => set.has(e.from) && set.has(e.to));
-  return structuredClone({ nodes, edges });
+  return structuredClone({ nodes, edges, ...(notes.length ? { notes } : {}), ...(groups.length ? { groups } : {}) });
 }
 
 /** markCopiedFromFile marks the clipboard's nodes that carry no provenance
@@ -399,8 +409,9 @@ export function markCopiedFromFile(clip: Clipboard): void {
 
 /** pasteNodes adds a copy of the clipboard with fresh ids and unique keys,
  * its internal edges kept (and references between its nodes rewritten),
+ * its notes and groups too (a group framing the copies of its members),
  * moved by offset. Returns the new document and the new ids. */
-export function pasteNodes(w: Workflow, clip: Clipboard, offset: Position): { doc: Workflow; ids: string[] } {
+export function pasteNodes(w: Workflow, clip: Clipboard, offset: Position): { doc: Workflow; ids: string[]; noteIds: string[]; groupIds: string[] } {
   const taken = takenKeys(w);
   const ids = new Map<string, string>();
   const keys = new Map<string, string>();
@@ -412,14 +423,14 @@ export function pasteNodes(w: Workflow, clip: Clipboard, offset: Position): { do
     keyOf.set(n.id, k);
     if (n.key && n.key !== k) keys.set(n.key, k);
   }
+  const at = (p: Position) => ({ x: Math.round(p.x + offset.x), y: Math.round(p.y + offset.y) });
   const nodes = clip.nodes.map((n) => {
     const copy = renameNodeRefs(structuredClone(n), keys);
-    const p = n.position ?? { x: 0, y: 0 };
     const out: WorkflowNode = {
       ...copy,
       id: ids.get(n.id)!,
       key: keyOf.get(n.id)!,
-      position: { x: Math.round(p.x + offset.x), y: Math.round(p.y + offset.y) },
+      position: at(n.position ?? { x: 0, y: 0 }),
     };
     if (n.type === 'EndLoop') {
       const loop = n.params?.loop_id ?? '';
@@ -430,5 +441,10 @@ export function pasteNodes(w: Workflow, clip: Clipboard, offset: Position): { do
     return out;
   });
   const edges = clip.edges.map((e) => ({ ...structuredClone(e), from: ids.get(e.from)!, to: ids.get(e.to)! }));
-  return { doc: addElements(w, nodes, edges), ids: nodes.map((n) => n.id) };
+  const notes = (clip.notes ?? []).map((n) => ({ ...structuredClone(n), id: newId(), position: at(n.position) }));
+  const groups = (clip.groups ?? []).map((g) => ({ ...structuredClone(g), id: newId(), position: at(g.position), nodes: g.nodes.flatMap((id) => ids.get(id) ?? []) }));
+  const doc = addElements(w, nodes, edges);
+  if (notes.length) doc.notes = [...(w.notes ?? []), ...notes];
+  if (groups.length) doc.groups = [...(w.groups ?? []), ...groups];
+  return { doc, ids: nodes.map((n) => n.id), noteIds: notes.map((n) => n.id), groupIds: groups.map((g) => g.id) };
 }

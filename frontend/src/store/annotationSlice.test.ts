@@ -199,3 +199,73 @@ describe('groups', () => {
     expect(s().doc!.groups).toBeUndefined();
   });
 });
+
+describe('copy, paste, duplicate and select all', () => {
+  const selectAnnotations = (ids: string[]) => store.setState({ annotations: s().annotations.map((a) => ({ ...a, selected: ids.includes(a.id) })) });
+  const selected = () => [...s().nodes, ...s().annotations].filter((n) => n.selected).map((n) => n.id);
+
+  it('a note and a group copied with some of its members paste with new ids, moved, the group framing the copies', () => {
+    s().selectNodes(['n1', 'n2']);
+    const gid = s().groupSelection('Fetch')!;
+    const nid = s().addNote({ x: 10, y: 400 }, 'why')!;
+    const g0 = s().doc!.groups![0];
+    const nodes0 = s().doc!.nodes.length;
+    // n1 and the group and the note; n2 (a member) stays behind.
+    s().selectNodes(['n1']);
+    selectAnnotations([`group:${gid}`, `note:${nid}`]);
+    expect(s().copySelection()).toBe(3);
+    const steps = s().past.length;
+    expect(s().paste()).toBe(3);
+    expect(s().past).toHaveLength(steps + 1);
+    const d = s().doc!;
+    expect(d.nodes).toHaveLength(nodes0 + 1);
+    const n1copy = d.nodes.at(-1)!;
+    expect(d.notes).toHaveLength(2);
+    expect(d.groups).toHaveLength(2);
+    const [note, group] = [d.notes![1], d.groups![1]];
+    expect(note.id).not.toBe(nid);
+    expect(note.text).toBe('why');
+    expect(note.position).toEqual({ x: 50, y: 440 });
+    expect(group.id).not.toBe(gid);
+    expect(group.title).toBe('Fetch');
+    expect(group.position).toEqual({ x: g0.position.x + 40, y: g0.position.y + 40 });
+    expect(group.size).toEqual(g0.size);
+    expect(group.nodes).toEqual([n1copy.id]);
+    expect(d.groups![0]).toEqual(g0); // the original keeps its members
+    expect(new Set(selected())).toEqual(new Set([n1copy.id, `note:${note.id}`, `group:${group.id}`]));
+    s().undo();
+    expect(s().doc!.notes).toHaveLength(1);
+    expect(s().doc!.groups).toHaveLength(1);
+  });
+
+  it('a group copied without its members pastes empty; a note alone duplicates', () => {
+    s().selectNodes(['n1']);
+    const gid = s().groupSelection()!;
+    s().selectNodes([]);
+    selectAnnotations([`group:${gid}`]);
+    expect(s().duplicateSelection()).toBe(1);
+    expect(s().doc!.groups).toHaveLength(2);
+    expect(s().doc!.groups![1].nodes).toEqual([]);
+    expect(s().doc!.nodes).toHaveLength(fixtureOpen().workflow.nodes.length);
+    const nid = s().addNote({ x: 0, y: 0 })!;
+    selectAnnotations([`note:${nid}`]);
+    expect(s().duplicateSelection()).toBe(1);
+    expect(s().doc!.notes!.map((n) => n.position)).toEqual([
+      { x: 0, y: 0 },
+      { x: 40, y: 40 },
+    ]);
+    expect(selected()).toEqual([`note:${s().doc!.notes![1].id}`]);
+  });
+
+  it('select all takes the notes and groups, so copy and delete do too', () => {
+    s().selectNodes(['n1']);
+    s().groupSelection();
+    s().addNote({ x: 0, y: 0 });
+    s().selectAll();
+    expect(s().annotations.every((a) => a.selected)).toBe(true);
+    expect(s().copySelection()).toBe(s().doc!.nodes.length + 2);
+    s().deleteSelection();
+    expect(s().doc!.notes).toBeUndefined();
+    expect(s().doc!.groups).toBeUndefined();
+  });
+});

@@ -42,7 +42,9 @@ export const createSelectionSlice: StateCreator<StoreState, [], [], SelectionSli
 
   selectAll() {
     const nodes = get().nodes.map((n) => (n.selected ? n : { ...n, selected: true }));
-    set({ nodes, selectedNodeIds: nodes.map((n) => n.id) });
+    // Notes and groups too, as on n8n's canvas: Copy and Delete then take them.
+    const annotations = get().annotations.map((a) => (a.selected ? a : { ...a, selected: true }));
+    set({ nodes, annotations, selectedNodeIds: nodes.map((n) => n.id) });
   },
 
   clearSelection() {

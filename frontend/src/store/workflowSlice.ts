@@ -22,7 +22,7 @@ import {
   type Clipboard,
   type NodeSpec,
 } from '../graph/edit';
-import { annotationOf, fitGroups, measuredSizes, removeAnnotations, toAnnotationNodes } from '../graph/annotations';
+import { annotationOf, fitGroups, groupFlowId, measuredSizes, noteFlowId, removeAnnotations, toAnnotationNodes, type AnnotationFlowNode } from '../graph/annotations';
 import { flowDirection, missingPositions, toFlowEdges, toFlowNodes, type Direction, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import type { OpenResult, Position, Workflow, WorkflowNode } from '../types';
 import { typeMeta } from '../graph/nodeMeta';
@@ -45,7 +45,7 @@ export const historyClock = { now: () => Date.now() };
 export interface CommitOptions {
   /** edits with the same group in a burst merge into one undo step */
   group?: string;
-  /** select exactly these nodes afterwards */
+  /** select exactly these nodes (and notes and groups, by their canvas ids) afterwards */
   select?: string[];
   /** what the step did, for the undo button's tooltip */
   label?: string;
@@ -126,6 +126,28 @@ export function freeOutputs(w: Workflow, n: WorkflowNode): string[] {
     .filter((id) => !used.has(id));
 }
 
+/** selectedAnnotations names the notes and groups selected on the canvas. */
+function selectedAnnotations(annotations: AnnotationFlowNode[]): { notes: string[]; groups: string[] } {
+  const marked = annotations.filter((a) => a.selected).map((a) => annotationOf(a.id)!);
+  return { notes: marked.filter((a) => a.kind === 'note').map((a) => a.id), groups: marked.filter((a) => a.kind === 'group').map((a) => a.id) };
+}
+
+/** copyOf takes the selected nodes, notes and groups. */
+function copyOf(s: StoreState): Clipboard | null {
+  const marked = selectedAnnotations(s.annotations);
+  return copyNodes(
+    s.doc!,
+    s.nodes.filter((n) => n.selected).map((n) => n.id),
+    marked.notes,
+    marked.groups,
+  );
+}
+
+/** pasted is what a paste adds, by canvas id, to be selected. */
+function pasted(r: ReturnType<typeof pasteNodes>): string[] {
+  return [...r.ids, ...r.noteIds.map(noteFlowId), ...r.groupIds.map(groupFlowId)];
+}
+
 function selectedEdgeKeys(edges: WeftFlowEdge[]): string[] {
   return edges.filter((e) => e.selected && e.data).map((e) => e.data!.key);
 }
@@ -146,7 +168,10 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
     let edges = toFlowEdges(doc, s.problemEdgeKeys, s.edges);
     if (select) edges = edges.map((e) => (e.selected ? { ...e, selected: false } : e));
     let annotations = toAnnotationNodes(doc, s.annotations);
-    if (select) annotations = annotations.map((a) => (a.selected ? { ...a, selected: false } : a));
+    if (select) {
+      const want = new Set(select);
+      annotations = annotations.map((a) => (!!a.selected === want.has(a.id) ? a : { ...a, selected: want.has(a.id) }));
+    }
     return { doc, nodes, edges, annotations, selectedNodeIds, dirty: doc !== s.savedDoc, rev: s.rev + 1 };
   }
 
@@ -408,50 +433,44 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
       const ids = s.nodes.filter((n) => n.selected).map((n) => n.id);
       const keys = selectedEdgeKeys(s.edges);
       // Selected notes and groups go too (a group's nodes stay).
-      const marked = s.annotations.filter((a) => a.selected).map((a) => annotationOf(a.id)!);
-      const notes = marked.filter((a) => a.kind === 'note').map((a) => a.id);
-      const groups = marked.filter((a) => a.kind === 'group').map((a) => a.id);
+      const { notes, groups } = selectedAnnotations(s.annotations);
       const next = removeAnnotations(removeElements(s.doc, ids, keys), notes, groups);
       if (next === s.doc) return 0;
       get().commit(next, { select: [], label: 'Delete' });
-      return ids.length + keys.length + marked.length;
+      return ids.length + keys.length + notes.length + groups.length;
     },
 
     copySelection() {
       const s = get();
       if (!s.doc) return 0;
-      const clip = copyNodes(
-        s.doc,
-        s.nodes.filter((n) => n.selected).map((n) => n.id),
-      );
+      const clip = copyOf(s);
       if (!clip) return 0;
       // Steps copied out of a file nobody reviewed stay to be reviewed
       // wherever they are pasted (Go's approval rule counts the mark).
       if (untrustedFile(s)) markCopiedFromFile(clip);
       set({ clipboard: clip, pasteCount: 0 });
-      return clip.nodes.length;
+      return clip.nodes.length + (clip.notes?.length ?? 0) + (clip.groups?.length ?? 0);
     },
 
     paste() {
       const s = get();
       if (!s.doc || !s.clipboard) return 0;
       const k = s.pasteCount + 1;
-      const { doc, ids } = pasteNodes(s.doc, s.clipboard, { x: 40 * k, y: 40 * k });
+      const r = pasteNodes(s.doc, s.clipboard, { x: 40 * k, y: 40 * k });
       set({ pasteCount: k });
-      get().commit(doc, { select: ids, label: 'Paste' });
+      const ids = pasted(r);
+      get().commit(r.doc, { select: ids, label: 'Paste' });
       return ids.length;
     },
 
     duplicateSelection() {
       const s = get();
       if (!s.doc) return 0;
-      const clip = copyNodes(
-        s.doc,
-        s.nodes.filter((n) => n.selected).map((n) => n.id),
-      );
+      const clip = copyOf(s);
       if (!clip) return 0;
-      const { doc, ids } = pasteNodes(s.doc, clip, { x: 40, y: 40 });
-      get().commit(doc, { select: ids, label: 'Duplicate' });
+      const r = pasteNodes(s.doc, clip, { x: 40, y: 40 });
+      const ids = pasted(r);
+      get().commit(r.doc, { select: ids, label: 'Duplicate' });
       return ids.length;
     },
 
