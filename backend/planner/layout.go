@@ -30,7 +30,13 @@ const (
 // loop body shifted below its Loop with the EndLoop back level with the
 // Loop. Overlaps are pushed apart symmetrically. The result depends only on
 // the nodes and edges, in their order; it takes O(E + N log N).
-func Layout(w *workflow.Workflow) {
+//
+// A plan longer than a desktop canvas is wide is then wrapped into rows
+// (wrapRows), so that fitted to the window its nodes stay readable.
+func Layout(w *workflow.Workflow) { layout(w, true) }
+
+// layout is Layout; wrap false leaves every layer in one row.
+func layout(w *workflow.Workflow, wrap bool) {
 	n := len(w.Nodes)
 	if n == 0 {
 		return
@@ -225,11 +231,27 @@ func Layout(w *workflow.Workflow) {
 			placed[v] = true
 		}
 	}
-	for i := range w.Nodes {
-		w.Nodes[i].Position = &workflow.Position{
-			X: float64(layer[i]) * LayoutLayerGap,
-			Y: math.Round(x[i] * LayoutSiblingGap / crossGap),
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = math.Round(x[i] * LayoutSiblingGap / crossGap)
+	}
+	if wrap {
+		var spans [][2]int // forward edges and loops, as the layers they run between
+		for k, e := range edges {
+			if !back[k] && layer[e.from] < layer[e.to] {
+				spans = append(spans, [2]int{layer[e.from], layer[e.to]})
+			}
 		}
+		var loops [][2]int
+		for l, end := range endOf {
+			if layer[l] < layer[end] {
+				loops = append(loops, [2]int{layer[l], layer[end]})
+			}
+		}
+		layer, y = wrapRows(layer, y, spans, loops)
+	}
+	for i := range w.Nodes {
+		w.Nodes[i].Position = &workflow.Position{X: float64(layer[i]) * LayoutLayerGap, Y: y[i]}
 	}
 }
 
