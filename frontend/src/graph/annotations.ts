@@ -170,6 +170,58 @@ export function measuredSizes(nodes: { id: string; measured?: { width?: number; 
   };
 }
 
+/** A rectangle on the canvas: top-left corner and size. */
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** frameFor is the one rule of membership by position: the group whose
+ * frame holds the box wholly (its edge counts as inside), the smallest
+ * when frames nest or overlap (the first listed of equal ones); null when
+ * no frame holds it. */
+export function frameFor(box: Box, groups: readonly Pick<Group, 'id' | 'position' | 'size'>[]): string | null {
+  let best: string | null = null;
+  let area = Infinity;
+  for (const g of groups) {
+    const inside = box.x >= g.position.x && box.y >= g.position.y && box.x + box.width <= g.position.x + g.size.width && box.y + box.height <= g.position.y + g.size.height;
+    const a = g.size.width * g.size.height;
+    if (inside && a < area) {
+      best = g.id;
+      area = a;
+    }
+  }
+  return best;
+}
+
+/** regroupMoved makes each node with an id in moved a member of the group
+ * frameFor gives for where it now is, and of no other: a node dropped
+ * into a frame joins it, one dragged out of its frame leaves it. Nodes not
+ * moved keep their groups. */
+export function regroupMoved(w: Workflow, moved: Iterable<string>, sizeOf: SizeOf = () => undefined): Workflow {
+  if (!w.groups?.length) return w;
+  const groups = w.groups;
+  const home = new Map<string, string | null>();
+  const want = new Set(moved);
+  for (const n of w.nodes) {
+    if (!want.has(n.id) || !n.position) continue;
+    const s = sizeOf(n.id) ?? { width: NODE_WIDTH, height: NODE_HEIGHT };
+    home.set(n.id, frameFor({ ...n.position, ...s }, groups));
+  }
+  if (!home.size) return w;
+  let changed = false;
+  const next = groups.map((g) => {
+    const kept = g.nodes.filter((id) => !home.has(id) || home.get(id) === g.id);
+    const joined = [...home].filter(([id, gid]) => gid === g.id && !g.nodes.includes(id)).map(([id]) => id);
+    if (kept.length === g.nodes.length && !joined.length) return g;
+    changed = true;
+    return { ...g, nodes: [...kept, ...joined] };
+  });
+  return changed ? { ...w, groups: next } : w;
+}
+
 /** frameAround is the frame of a group around the nodes (with positions),
  * with room for its title; null when none has a position. */
 function frameAround(nodes: Workflow['nodes'], sizeOf: SizeOf): Pick<Group, 'position' | 'size'> | null {

@@ -2,7 +2,7 @@
 // a group's move moves its nodes, a deleted node leaves its groups, and a
 // document that never had notes saves as it was.
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { fixtureOpen } from '../test/fixtures';
+import { fixtureOpen, fixtureWorkflow } from '../test/fixtures';
 
 vi.mock('../api', () => ({ api: {}, errorMessage: String }));
 
@@ -193,6 +193,30 @@ describe('groups', () => {
     expect(s().doc!.groups![0]).toEqual(before);
   });
 
+  it('a node dropped into a frame joins its group, dragged out leaves it: each one undo step with the move', () => {
+    s().selectNodes(['n1']);
+    s().groupSelection();
+    const members = () => s().doc!.groups![0].nodes;
+    const drop = (id: string, position: { x: number; y: number }) => {
+      s().onNodesChange([{ type: 'position', id, position, dragging: true }]);
+      s().onNodesChange([{ type: 'position', id, position, dragging: false }]);
+    };
+    const steps = s().past.length;
+    drop('n3', { x: 10, y: 5 }); // within the frame around n1
+    expect(members()).toEqual(['n1', 'n3']);
+    expect(pos('n3')).toEqual({ x: 10, y: 5 });
+    expect(s().past).toHaveLength(steps + 1);
+    drop('n1', { x: 3000, y: 0 }); // out
+    expect(members()).toEqual(['n3']);
+    expect(s().past).toHaveLength(steps + 2);
+    s().undo();
+    expect(members()).toEqual(['n1', 'n3']);
+    expect(pos('n1')).toEqual({ x: 0, y: 0 });
+    s().undo();
+    expect(members()).toEqual(['n1']);
+    expect(pos('n3')).toEqual({ x: 600, y: 0 });
+  });
+
   it('nothing selected: no group', () => {
     s().selectNodes([]);
     expect(s().groupSelection()).toBeNull();
@@ -246,7 +270,7 @@ describe('copy, paste, duplicate and select all', () => {
     expect(s().duplicateSelection()).toBe(1);
     expect(s().doc!.groups).toHaveLength(2);
     expect(s().doc!.groups![1].nodes).toEqual([]);
-    expect(s().doc!.nodes).toHaveLength(fixtureOpen().workflow.nodes.length);
+    expect(s().doc!.nodes).toHaveLength(fixtureWorkflow().nodes.length);
     const nid = s().addNote({ x: 0, y: 0 })!;
     selectAnnotations([`note:${nid}`]);
     expect(s().duplicateSelection()).toBe(1);

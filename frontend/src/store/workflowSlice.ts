@@ -22,7 +22,7 @@ import {
   type Clipboard,
   type NodeSpec,
 } from '../graph/edit';
-import { annotationOf, fitGroups, groupFlowId, measuredSizes, noteFlowId, removeAnnotations, toAnnotationNodes, type AnnotationFlowNode } from '../graph/annotations';
+import { annotationOf, fitGroups, groupFlowId, measuredSizes, noteFlowId, regroupMoved, removeAnnotations, toAnnotationNodes, type AnnotationFlowNode } from '../graph/annotations';
 import { flowDirection, missingPositions, toFlowEdges, toFlowNodes, type Direction, type WeftFlowEdge, type WeftFlowNode } from '../graph/toFlow';
 import type { OpenResult, Position, Workflow, WorkflowNode } from '../types';
 import { typeMeta } from '../graph/nodeMeta';
@@ -90,8 +90,10 @@ export interface WorkflowSlice {
   undo(): void;
   redo(): void;
   /** setPositions writes node positions; markDirty false: a layout on load, outside the history;
-   * fitGroups: a layout, after which each group frames its nodes again. */
-  setPositions(pos: Record<string, Position>, opts?: { markDirty?: boolean; direction?: Direction; label?: string; fitGroups?: boolean }): void;
+   * fitGroups: a layout, after which each group frames its nodes again;
+   * regroup: a drop, after which each moved node belongs to the group
+   * whose frame it lies in (graph/annotations.ts frameFor), if any. */
+  setPositions(pos: Record<string, Position>, opts?: { markDirty?: boolean; direction?: Direction; label?: string; fitGroups?: boolean; regroup?: boolean }): void;
   onNodesChange(changes: NodeChange<WeftFlowNode>[]): void;
   onEdgesChange(changes: EdgeChange<WeftFlowEdge>[]): void;
   /** connect adds the edge if it is allowed; the result says why not. */
@@ -302,6 +304,7 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
       if (!s.doc) return;
       let next = withPositions(s.doc, pos);
       if (opts?.fitGroups) next = fitGroups(next, measuredSizes(s.nodes));
+      if (opts?.regroup) next = regroupMoved(next, Object.keys(pos), measuredSizes(s.nodes));
       const direction = opts?.direction ?? s.direction;
       if (next === s.doc && direction === s.direction) return;
       if (opts?.markDirty === false) {
@@ -338,7 +341,8 @@ export const createWorkflowSlice: StateCreator<StoreState, [], [], WorkflowSlice
           if (n) dropped[n.id] = n.position;
         }
       }
-      if (Object.keys(dropped).length) get().setPositions(dropped);
+      // Dropped into a group's frame it joins the group, out of it it leaves: the same step.
+      if (Object.keys(dropped).length) get().setPositions(dropped, { regroup: true });
     },
 
     onEdgesChange(changes) {
