@@ -23,7 +23,8 @@ export const MAX_SIZE = 20000;
 export const NOTE_SIZE = { width: 240, height: 140 };
 /** Space between a new group's frame and its nodes (the title bar above them). */
 export const GROUP_PAD = 30;
-const GROUP_TITLE_BAR = 30;
+/** The height of a group's title bar, above its nodes. */
+export const GROUP_TITLE_BAR = 30;
 /** A node's height when React Flow has not measured it. */
 const NODE_HEIGHT = 92;
 

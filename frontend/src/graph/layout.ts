@@ -5,6 +5,7 @@ import ELKApi from 'elkjs/lib/elk-api.js';
 import ELK from 'elkjs/lib/elk.bundled.js';
 import ElkWorker from 'elkjs/lib/elk-worker.min.js?worker&inline';
 import type { Position, Workflow } from '../types';
+import { GROUP_PAD, GROUP_TITLE_BAR, groupFlowId } from './annotations';
 import { isBackEdge, outputsFor, sourceHandle } from './handles';
 import { NODE_WIDTH, nodeHeight } from './toFlow';
 
@@ -103,8 +104,11 @@ export async function elkLayout(w: Workflow, where: 'worker' | 'page' = 'worker'
       // A long chain would make one row kilometres wide: past a few dozen
       // nodes the layers wrap into rows, towards a screen's shape.
       ...(w.nodes.length > WRAP_FROM ? { 'elk.layered.wrapping.strategy': 'MULTI_EDGE', 'elk.aspectRatio': '1.6' } : {}),
+      // A group's nodes are laid out inside a box of their own (an ELK
+      // compound node), so they stay together and its frame holds no other.
+      ...(w.groups?.some((g) => g.nodes.length) ? { 'elk.hierarchyHandling': 'INCLUDE_CHILDREN' } : {}),
     },
-    children: w.nodes.map((n) => {
+    children: compound(w, (n) => {
       const outs = outputsFor(n, w.edges.filter((e) => e.from === n.id));
       return {
         id: n.id,
@@ -137,10 +141,42 @@ export async function elkLayout(w: Workflow, where: 'worker' | 'page' = 'worker'
     res = await onPage(w.nodes.length > 300).layout(graph); // the worker failed to start
   }
   const out: Record<string, Position> = {};
-  for (const c of res.children ?? []) {
-    out[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
-  }
+  // A group's box is no node; its nodes' places are relative to it.
+  const place = (cs: ElkResult[] = [], dx = 0, dy = 0) => {
+    for (const c of cs) {
+      if (c.children?.length) place(c.children, dx + (c.x ?? 0), dy + (c.y ?? 0));
+      else out[c.id] = { x: Math.round(dx + (c.x ?? 0)), y: Math.round(dy + (c.y ?? 0)) };
+    }
+  };
+  place(res.children);
   return out;
+}
+
+type ElkResult = { id: string; x?: number; y?: number; children?: ElkResult[] };
+
+/** compound gives ELK the nodes, each group's members inside a box of the
+ * group's (with the room fitGroups leaves around them and for the title);
+ * a node two groups list goes in the first one's. */
+function compound<T extends { id: string }>(w: Workflow, child: (n: Workflow['nodes'][number]) => T): (T | { id: string; layoutOptions: Record<string, string>; children: T[] })[] {
+  const home = new Map<string, string>();
+  for (const g of w.groups ?? []) for (const id of g.nodes) if (!home.has(id)) home.set(id, g.id);
+  const members = new Map<string, T[]>();
+  const top: (T | { id: string; layoutOptions: Record<string, string>; children: T[] })[] = [];
+  for (const n of w.nodes) {
+    const g = home.get(n.id);
+    if (!g) {
+      top.push(child(n));
+      continue;
+    }
+    if (!members.has(g)) {
+      const children: T[] = [];
+      members.set(g, children);
+      const pad = `[top=${GROUP_PAD + GROUP_TITLE_BAR},left=${GROUP_PAD},bottom=${GROUP_PAD},right=${GROUP_PAD}]`;
+      top.push({ id: groupFlowId(g), layoutOptions: { 'elk.padding': pad }, children });
+    }
+    members.get(g)!.push(child(n));
+  }
+  return top;
 }
 
 /** simpleLayout layers nodes by longest path from the entries (back edges
