@@ -82,6 +82,15 @@ describe('keyboard shortcuts', () => {
     expect(s().selectedNodeIds).toHaveLength(0);
   });
 
+  it('Select all and Copy take the notes too, and say items', async () => {
+    renderApp();
+    await screen.findByTestId('node-n1');
+    act(() => void s().addNote({ x: 0, y: 400 }, 'why'));
+    key('a', { ctrlKey: true });
+    key('c', { ctrlKey: true });
+    expect(await screen.findByTestId('toast')).toHaveTextContent(`Copied ${s().doc!.nodes.length + 1} items`);
+  });
+
   it('undoes a field edit from inside the inspector field', async () => {
     renderApp();
     act(() => s().selectNodes(['n1']));

@@ -117,7 +117,10 @@ export function handleShortcut(e: KeyboardEvent, actions: Actions): boolean {
     switch (k) {
       case 'c': {
         const n = s.copySelection();
-        if (n) s.toast(`Copied ${n} node${n === 1 ? '' : 's'}`, 'info');
+        // Notes and groups are copied too: "items" then, as they are no nodes.
+        const clip = useStore.getState().clipboard;
+        const what = clip?.notes?.length || clip?.groups?.length ? 'item' : 'node';
+        if (n) s.toast(`Copied ${n} ${what}${n === 1 ? '' : 's'}`, 'info');
         return true;
       }
       case 'x':
