@@ -7,15 +7,18 @@
 // store, assistant actions and canvas run, in a window of the desktop's
 // size with the Assistant tab open, the message sent from it; Go is
 // stubbed (window.go, window.runtime) and the reply is what service.Chat
-// returns for a plan: the generated workflow (gen-workflow.mjs) laid out as
-// planner.Layout does, its diff and its review (every field of every node).
+// returns for a plan: the generated workflow (gen-workflow.mjs) laid out by
+// planner.Layout itself (golayout/, needs Go), its diff and its review
+// (every field of every node).
 // Needs Vite serving the frontend, in development or built:
 //   (cd frontend && npx vite --port 5199 --strictPort) &
 //   (cd frontend && npx vite build --outDir /tmp/weft-dist --emptyOutDir &&
 //    npx vite preview --outDir /tmp/weft-dist --port 5198 --strictPort) &
 //   node e2e/bench/preview-bench.mjs http://localhost:5198 [runs]
 // Prints a table of medians (ms).
+import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { openBrowser } from '../tests/browser.mjs';
 import { generate } from './gen-workflow.mjs';
 
@@ -27,6 +30,7 @@ const CASES = [
   { n: 50, shape: 'blocks' },
   { n: 50, shape: 'chain' },
   { n: 200, shape: 'blocks' },
+  { n: 200, shape: 'chain' },
 ];
 
 /** chain is n logging steps one after another. */
@@ -36,39 +40,13 @@ function chain(n) {
   return { format: 'weft/v1', id: `chain-${n}`, name: `Chain of ${n}`, nodes, edges };
 }
 
-// planner.Layout's spacing (backend/planner/layout.go).
-const LAYER_GAP = 300;
-const SIBLING_GAP = 130;
-
-/** laidOut places w's nodes in layers by longest path from the entry, as
- * planner.Layout does: EndLoop → Loop edges ignored, the step after a loop
- * right of its EndLoop. (Its placement within a layer is finer; the
- * extent, which the fit goes by, is the same for these workflows.) */
+/** laidOut places w's nodes as planner.Layout does: Go itself lays it out
+ * (golayout, `go run`, from the repository's root). */
 function laidOut(w) {
-  const byId = new Map(w.nodes.map((n) => [n.id, n]));
-  const endOf = new Map(w.nodes.filter((n) => n.type === 'EndLoop').map((n) => [n.params.loop_id, n.id]));
-  const fwd = w.edges.filter((e) => !(byId.get(e.from).type === 'EndLoop' && byId.get(e.to).type === 'Loop'));
-  for (const e of w.edges) if (e.output?.type === 'LoopDone' && endOf.has(e.from)) fwd.push({ from: endOf.get(e.from), to: e.to });
-  const indeg = new Map(w.nodes.map((n) => [n.id, 0]));
-  for (const e of fwd) indeg.set(e.to, indeg.get(e.to) + 1);
-  const layer = new Map(w.nodes.map((n) => [n.id, 0]));
-  const queue = w.nodes.filter((n) => indeg.get(n.id) === 0).map((n) => n.id);
-  while (queue.length) {
-    const id = queue.shift();
-    for (const e of fwd.filter((x) => x.from === id)) {
-      layer.set(e.to, Math.max(layer.get(e.to), layer.get(id) + 1));
-      indeg.set(e.to, indeg.get(e.to) - 1);
-      if (indeg.get(e.to) === 0) queue.push(e.to);
-    }
-  }
-  const used = new Map();
-  const nodes = w.nodes.map((n) => {
-    const l = layer.get(n.id);
-    const i = used.get(l) ?? 0;
-    used.set(l, i + 1);
-    return { ...n, position: { x: l * LAYER_GAP, y: i * SIBLING_GAP } };
-  });
-  return { ...w, nodes };
+  // WEFT_BENCH_GO_ROOT: another checkout's layout (one with golayout/), to compare.
+  const root = process.env.WEFT_BENCH_GO_ROOT ?? fileURLToPath(new globalThis.URL('../..', import.meta.url));
+  const pos = JSON.parse(execFileSync('go', ['run', './e2e/bench/golayout'], { cwd: root, input: JSON.stringify(w), encoding: 'utf8' }));
+  return { ...w, nodes: w.nodes.map((n) => ({ ...n, position: pos[n.id] })) };
 }
 
 /** fields lists a node's fields by path, as assistant.wholeNode does. */
@@ -191,7 +169,11 @@ for (const { n, shape } of CASES) {
           let last = performance.now();
           let longest = 0;
           let t0 = 0;
-          const done = () => (unsub(), resolve({ ...out, zoom: window.weft.canvas.getViewport().zoom }));
+          const done = () => {
+            const c = canvas.getBoundingClientRect();
+            unsub();
+            resolve({ ...out, zoom: window.weft.canvas.getViewport().zoom, canvas: `${Math.round(c.width)}×${Math.round(c.height)}` });
+          };
           const tick = (t) => {
             longest = Math.max(longest, t - last);
             last = t;
@@ -238,15 +220,16 @@ for (const { n, shape } of CASES) {
     longestFitted: runs.every((r) => r.fitted !== null) ? med('longestFitted') : null,
     inside: runs[0].inside,
     zoom: runs[0].zoom,
+    canvas: runs[0].canvas,
   });
 }
 await close();
 if (errors.length) console.error(`page errors:\n${errors.join('\n')}`);
 const f = (x) => (x === null ? '—' : x.toFixed(0)).padStart(6);
 console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${RUNS} runs each; medians (ms)`);
-console.log('shape  | nodes | edges | in the store | all drawn | longest frame | all fitted | longest frame | inside the canvas | zoom');
+console.log('shape  | nodes | edges | in the store | all drawn | longest frame | all fitted | longest frame | inside the canvas | zoom | canvas (px)');
 for (const r of rows) {
   console.log(
-    `${r.shape.padEnd(6)} | ${String(r.n).padStart(5)} | ${String(r.edges).padStart(5)} | ${f(r.store)} | ${f(r.drawn)} | ${f(r.longestDrawn)} | ${f(r.fitted)} | ${f(r.longestFitted)} | ${String(r.inside).padStart(4)} of ${r.n} | ${r.zoom.toFixed(3)}`,
+    `${r.shape.padEnd(6)} | ${String(r.n).padStart(5)} | ${String(r.edges).padStart(5)} | ${f(r.store)} | ${f(r.drawn)} | ${f(r.longestDrawn)} | ${f(r.fitted)} | ${f(r.longestFitted)} | ${String(r.inside).padStart(4)} of ${r.n} | ${r.zoom.toFixed(3)} | ${r.canvas}`,
   );
 }
