@@ -15,7 +15,8 @@
 //   (cd frontend && npx vite build --outDir /tmp/weft-dist --emptyOutDir &&
 //    npx vite preview --outDir /tmp/weft-dist --port 5198 --strictPort) &
 //   node e2e/bench/preview-bench.mjs http://localhost:5198 [runs]
-// Prints a table of medians (ms).
+// Prints a table of medians (ms). WEFT_BENCH_SHOT=<dir> saves a screenshot of
+// each case after its last run.
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -205,6 +206,8 @@ for (const { n, shape } of CASES) {
       }, reply),
     );
   }
+  // WEFT_BENCH_SHOT=<dir>: the window after the last run of each case, to look at.
+  if (process.env.WEFT_BENCH_SHOT) await page.screenshot({ path: `${process.env.WEFT_BENCH_SHOT}/preview-${shape}-${n}.png` });
   const med = (k) => {
     const xs = runs.map((r) => r[k]).filter((x) => x !== null);
     return xs.length === runs.length ? median(xs) : null;
