@@ -2,7 +2,8 @@
 // menu (right-click on empty canvas) adds a note, typed into in place; two
 // selected nodes are grouped from the same menu; dragging the group by its
 // title moves its nodes with it on screen (bounding boxes), a node outside
-// it stays; one undo puts them back; Shift+F10 opens the menu from the
+// it stays; one undo puts them back; a node dragged out of the frame
+// leaves the group, dragged back in joins it; Shift+F10 opens the menu from the
 // keyboard and focus returns to the canvas; axe finds nothing serious in
 // either theme; Save writes notes and groups into the file. Started by
 // scripts/e2e.sh (WEFT_URL, WEFT_E2E_SCRATCH, WEFT_ARTIFACTS).
@@ -24,6 +25,18 @@ async function box(selector) {
   const b = await page.locator(selector).boundingBox();
   assert.ok(b, `${selector} is on screen`);
   return b;
+}
+
+/** dragBy drags a node by (dx, dy) screen pixels with the mouse, a pixel
+ * first so that starting the drag loses no more than that. */
+async function dragBy(selector, dx, dy) {
+  const b = await box(selector);
+  const from = { x: b.x + 60, y: b.y + 14 }; // its title row (the minimap may cover its foot)
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 1, from.y + 1);
+  for (let i = 1; i <= 10; i++) await page.mouse.move(from.x + (dx * i) / 10, from.y + (dy * i) / 10);
+  await page.mouse.up();
 }
 
 /** openPaneMenu right-clicks the canvas at a point no node covers: below
@@ -111,6 +124,25 @@ describe('Notes and groups on the canvas', () => {
     const undone = await box('[data-testid="node-download"]');
     assert.ok(Math.abs(undone.x - before.download.x) <= 1.5 && Math.abs(undone.y - before.download.y) <= 1.5, 'undo moved it back');
 
+    // Membership by dragging (graph/annotations.ts frameFor): unzip dragged
+    // out of the frame leaves the group, dragged back inside joins it again.
+    const members = () => page.evaluate(() => window.weft.store.getState().doc.groups[0].nodes);
+    const within = (b, f) => b.x >= f.x && b.y >= f.y && b.x + b.width <= f.x + f.width && b.y + b.height <= f.y + f.height;
+    const frame = await box('[data-testid="canvas-group"]');
+    await page.evaluate(() => window.weft.store.getState().clearSelection()); // unzip alone is dragged
+    const steps = await page.evaluate(() => window.weft.store.getState().past.length);
+    await dragBy('[data-testid="node-unzip"]', 120, 240);
+    await page.waitForFunction((n) => window.weft.store.getState().past.length === n + 1, steps);
+    const out = await box('[data-testid="node-unzip"]');
+    assert.ok(!within(out, frame), 'unzip is out of the frame on screen');
+    assert.deepEqual(await members(), ['download']);
+    assert.deepEqual(await box('[data-testid="canvas-group"]'), frame, 'the frame stays');
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-notes-groups-drag-out.png') });
+    await dragBy('[data-testid="node-unzip"]', -120, -240);
+    await page.waitForFunction((n) => window.weft.store.getState().past.length === n + 2, steps);
+    assert.ok(within(await box('[data-testid="node-unzip"]'), frame), 'unzip is back inside the frame on screen');
+    assert.deepEqual(await members(), ['download', 'unzip']);
+
     // From the keyboard: Shift+F10 on the focused canvas, Escape, focus back.
     await page.locator('[data-testid="canvas"]').focus();
     await page.keyboard.press('Shift+F10');
@@ -135,8 +167,10 @@ describe('Notes and groups on the canvas', () => {
       const b = await box(sel);
       return b.x >= canvas.x - 1 && b.y >= canvas.y - 1 && b.x + b.width <= canvas.x + canvas.width + 1 && b.y + b.height <= canvas.y + canvas.height + 1;
     };
-    for (let i = 0; i < 50 && !(await inside('[data-testid="canvas-group"]')); i++) await page.waitForTimeout(50);
-    for (const sel of ['[data-testid="canvas-group"]', '[data-testid="sticky-note"]', '[data-testid="node-notify"]']) {
+    const all = ['[data-testid="canvas-group"]', '[data-testid="sticky-note"]', '[data-testid="node-notify"]'];
+    const allInside = async () => (await Promise.all(all.map(inside))).every(Boolean);
+    for (let i = 0; i < 50 && !(await allInside()); i++) await page.waitForTimeout(50); // the fit is animated
+    for (const sel of all) {
       assert.ok(await inside(sel), `${sel} is inside the canvas after Fit`);
     }
     await page.screenshot({ path: join(ARTIFACTS, 'e2e-notes-groups-fitted.png') });
