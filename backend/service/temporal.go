@@ -219,7 +219,7 @@ func (s *Service) followInBackground(ctx context.Context, run *activeRun, eng *t
 			if err != nil {
 				fin.Warnings = append(fin.Warnings, "the run is not logged beside the workflow: "+err.Error())
 			}
-			fin.Dir = dir
+			fin.Dir, res.Dir = dir, dir // the result names its folder, as a local run's does
 		}
 		runner.RedactResult(red, res)
 		fin.Outcome, fin.Error, fin.StoppedAt, fin.Summary, fin.Verdict = res.Outcome, res.Error, res.StoppedAt, &res.Summary, res.Verdict

@@ -7,7 +7,7 @@
 // app offers to follow it, and answers it.
 import assert from 'node:assert/strict';
 import { execFileSync, execSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,5 +149,56 @@ describe('Temporal engine in the app', () => {
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="history-row"]').length === 2);
     assert.equal(await page.locator('[data-testid="history-row"]').first().getAttribute('data-outcome'), 'partial');
     assert.equal(await page.locator('[data-testid="runs-going"]').count(), 0);
+  });
+
+  it("runs a sub-workflow on Temporal: the caller's log opens the child's run, and the child's history opens the caller's", async () => {
+    const dir = join(SCRATCH, 'temporal-subflow');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const doc = (id, nodes) => JSON.stringify({ format: 'weft/v1', id, name: id, nodes, edges: [] });
+    writeFileSync(
+      join(dir, 'child.weft.json'),
+      doc('child', [{ id: 'c', key: 'hello', type: 'Tool', params: { tool: 'run_command', arguments: { command: 'printf child-ran > child.txt' } } }]),
+    );
+    const parent = join(dir, 'parent.weft.json');
+    writeFileSync(parent, doc('parent', [{ id: 's', key: 'sub', type: 'Workflow', params: { path: 'child.weft.json' } }]));
+    await page.evaluate(async (p) => {
+      if (window.weft.store.getState().dirty) await window.weft.actions.save();
+      await window.weft.actions.openPath(p);
+    }, parent);
+    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('parent.weft.json'));
+    await page.locator('[data-testid="node-s"]').waitFor();
+    await page.locator('[data-testid="tab-run"]').click();
+    await page.locator('[data-testid="run-button"]').click();
+    try {
+      await page.waitForFunction(() => window.weft.store.getState().runPhase === 'finished', null, { timeout: 60_000 });
+    } finally {
+      await page.screenshot({ path: join(ARTIFACTS, 'e2e-temporal-subflow-run.png') });
+    }
+    await page.waitForSelector('[data-testid="node-s"] [data-testid="run-chip"][data-status="ok"]', { timeout: 30_000 });
+    assert.equal(readFileSync(join(dir, 'child.txt'), 'utf8'), 'child-ran', "the child's step ran on the worker");
+    const parentRun = await page.evaluate(() => window.weft.store.getState().runId);
+
+    // The caller's log names the child's Temporal run where the step started it.
+    await page.locator('[data-testid="run-view-log"]').click();
+    const open = page.locator('[data-testid="log-open-sub-run"]');
+    await open.waitFor();
+    await open.click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('child.weft.json'));
+    await page.locator('[data-testid="viewing-past-run"]').waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'e2e-temporal-subflow-child.png') });
+
+    // The child's history names its caller, and opens the caller's run.
+    await page.locator('[data-testid="run-view-history"]').click();
+    const row = page.locator('[data-testid="history-row"]').first();
+    await row.waitFor();
+    assert.equal(await row.getAttribute('data-outcome'), 'succeeded');
+    await row.getByRole('button').first().click();
+    const back = row.locator('[data-testid="history-parent"]');
+    const said = await back.textContent();
+    assert.ok(said.includes(`Called by parent.weft.json (step sub, run ${parentRun})`), said);
+    await back.click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('parent.weft.json'));
+    await page.locator('[data-testid="viewing-past-run"]').waitFor();
   });
 });

@@ -252,6 +252,10 @@ func runOnEngine(t *testing.T, svc *service.Service, engine string, tc contractC
 				}{f.Outcome, f.Error, f.StoppedAt, s, f.Verdict, f.Warnings})
 				if f.Result != nil {
 					out.outputs = jsonOf(t, dir, f.Result.Outputs)
+					// Both engines' results name the run's folder beside the workflow.
+					if f.Result.Dir == "" || f.Result.Dir != f.Dir {
+						t.Errorf("%s: the result names the folder %q, the end %q", engine, f.Result.Dir, f.Dir)
+					}
 				}
 				h, err := svc.RunHistory(path, w.ID)
 				if err != nil {
