@@ -144,7 +144,7 @@ var tuneSets = []string{"tune", "tune2", "tune3", "tune4", "tune5"}
 
 // heldoutSets are the files that only measure, gathered from threads in
 // no tune file by someone who did not work on the parser.
-var heldoutSets = []string{"heldout5"}
+var heldoutSets = []string{"heldout5", "heldout6"}
 
 // TestHeldoutSplit: the set is large and varied enough, and split by
 // source, so no thread's habit is in two files.
