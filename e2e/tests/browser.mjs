@@ -1,8 +1,8 @@
 // The browser a spec drives the app with: Debian's Chromium, headless, with
 // a fresh profile each time (removed by close).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -111,4 +111,24 @@ export function useApp(opts, set) {
     await b?.page.evaluate(() => window.go.main.App.StopRun()).catch(() => {});
     await b?.close();
   });
+}
+
+/**
+ * openCopy copies files (the first is the workflow) into a fresh folder
+ * dir and opens the workflow in the app (a proposal shown is discarded,
+ * unsaved changes saved first); it returns the workflow's path there.
+ */
+export async function openCopy(page, dir, ...files) {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) copyFileSync(f, join(dir, basename(f)));
+  const path = join(dir, basename(files[0]));
+  await page.evaluate(async (p) => {
+    const st = window.weft.store.getState();
+    if (st.proposal) st.endProposal('discarded');
+    if (st.dirty) await window.weft.actions.save();
+    await window.weft.actions.openPath(p);
+  }, path);
+  await page.waitForFunction((name) => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes(name), basename(path));
+  return path;
 }

@@ -3,10 +3,10 @@
 // (a hostile name stays data in the command). scripts/e2e.sh starts the
 // app and sets WEFT_URL, WEFT_E2E_SCRATCH and WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { ARTIFACTS, FIXTURES, realErrors, scratch, useApp } from './browser.mjs';
+import { ARTIFACTS, FIXTURES, openCopy, realErrors, scratch, useApp } from './browser.mjs';
 import { inBothThemes } from './axe.mjs';
 
 const SCRATCH = scratch('inputs');
@@ -19,17 +19,7 @@ useApp({ width: 1400, height: 860, errors: consoleErrors }, (p) => (page = p));
 describe('Run with inputs', () => {
   it('asks for the inputs, shows what does not fit at its field, then runs with them as data', async () => {
     const dir = join(SCRATCH, 'run-inputs');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 'run-inputs.json');
-    copyFileSync(join(FIXTURES, 'run-inputs.json'), path);
-    await page.evaluate(async (p) => {
-      const st = window.weft.store.getState();
-      if (st.proposal) st.endProposal('discarded');
-      if (st.dirty) await window.weft.actions.save();
-      await window.weft.actions.openPath(p);
-    }, path);
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('run-inputs.json'));
+    const path = await openCopy(page, dir, join(FIXTURES, 'run-inputs.json'));
     await page.locator('[data-testid="tab-run"]').click();
     await page.locator('[data-testid="run-button"]').click();
 

@@ -8,11 +8,11 @@
 // either theme; Save writes notes and groups into the file. Started by
 // scripts/e2e.sh (WEFT_URL, WEFT_E2E_SCRATCH, WEFT_ARTIFACTS).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { inBothThemes } from './axe.mjs';
-import { ARTIFACTS, FIXTURES, URL, realErrors, scratch, useApp } from './browser.mjs';
+import { ARTIFACTS, FIXTURES, openCopy, realErrors, scratch, URL, useApp } from './browser.mjs';
 
 const SCRATCH = scratch('notes');
 
@@ -49,13 +49,7 @@ async function openPaneMenu(dx = 0) {
 
 describe('Notes and groups on the canvas', () => {
   it('adds a note and a group; the group moves its nodes; both are saved', async () => {
-    const dir = join(SCRATCH, 'notes-groups');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 'pipeline.json');
-    copyFileSync(join(FIXTURES, 'pipeline.json'), path);
-    await page.evaluate((p) => window.weft.actions.openPath(p), path);
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('pipeline.json'));
+    const path = await openCopy(page, join(SCRATCH, 'notes-groups'), join(FIXTURES, 'pipeline.json'));
     await page.locator('[data-testid="node-download"]').waitFor();
     // Room around the nodes for the note below them.
     await page.evaluate(() => window.weft.canvas.setViewport({ x: 200, y: 200, zoom: 0.9 }));

@@ -4,11 +4,10 @@
 // history draws its own edge counts.
 // Started by scripts/e2e.sh (WEFT_URL, WEFT_E2E_SCRATCH, WEFT_ARTIFACTS).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { serious } from './axe.mjs';
-import { ARTIFACTS, FIXTURES, realErrors, scratch, useApp } from './browser.mjs';
+import { ARTIFACTS, FIXTURES, openCopy, realErrors, scratch, useApp } from './browser.mjs';
 
 const SCRATCH = scratch('refs');
 
@@ -21,15 +20,7 @@ const options = () => page.locator('[role="listbox"] [role="option"] code').allT
 
 describe('References in the Inspector', () => {
   it('offers what a step can read after {{, drops a dragged output in, and shows a past run’s edge counts', async () => {
-    const dir = join(SCRATCH, 'references');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 'run-loop-retry.json');
-    copyFileSync(join(FIXTURES, 'run-loop-retry.json'), path);
-    await page.evaluate(async (p) => {
-      await window.weft.actions.openPath(p);
-    }, path);
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('run-loop-retry.json'));
+    await openCopy(page, join(SCRATCH, 'references'), join(FIXTURES, 'run-loop-retry.json'));
 
     // The step after the loop: the loop and its body ran before it.
     await page.locator('[data-testid="node-done"]').click();

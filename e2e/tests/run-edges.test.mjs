@@ -2,10 +2,9 @@
 // (Go's walk counts them) and the Inspector shows a step's INPUT | OUTPUT.
 // Started by scripts/e2e.sh (WEFT_URL, WEFT_E2E_SCRATCH, WEFT_ARTIFACTS).
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { ARTIFACTS, FIXTURES, realErrors, scratch, useApp } from './browser.mjs';
+import { ARTIFACTS, FIXTURES, openCopy, realErrors, scratch, useApp } from './browser.mjs';
 
 const SCRATCH = scratch('edges');
 
@@ -16,15 +15,7 @@ useApp({ width: 1400, height: 860, errors: consoleErrors }, (p) => (page = p));
 
 describe('A run drawn on the canvas', () => {
   it('counts each edge, loop iterations included, and shows a step’s input and output', async () => {
-    const dir = join(SCRATCH, 'run-edges');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 'run-loop-retry.json');
-    copyFileSync(join(FIXTURES, 'run-loop-retry.json'), path);
-    await page.evaluate(async (p) => {
-      await window.weft.actions.openPath(p);
-    }, path);
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('run-loop-retry.json'));
+    await openCopy(page, join(SCRATCH, 'run-edges'), join(FIXTURES, 'run-loop-retry.json'));
     assert.equal(await page.locator('.react-flow__edge.edge-taken, .react-flow__edge.edge-untaken').count(), 0, 'no counts before a run');
     await page.locator('[data-testid="tab-run"]').click();
     await page.locator('[data-testid="run-button"]').click();

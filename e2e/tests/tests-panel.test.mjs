@@ -6,11 +6,11 @@
 // stay byte for byte, and passes. scripts/e2e.sh starts the app and sets
 // WEFT_URL, WEFT_E2E_SCRATCH and WEFT_ARTIFACTS.
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
-import { ARTIFACTS, realErrors, scratch, useApp } from './browser.mjs';
+import { ARTIFACTS, openCopy, realErrors, scratch, useApp } from './browser.mjs';
 import { inBothThemes } from './axe.mjs';
 
 const SCRATCH = scratch('tests');
@@ -38,21 +38,10 @@ async function states() {
 describe('Tests tab', () => {
   it('runs the cases, shows a broken mock’s difference, records a case from a run', async () => {
     const dir = join(SCRATCH, 'tests-panel');
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const path = join(dir, 'sample.json');
+    const path = await openCopy(page, dir, join(SAMPLES, 'sample.json'), join(SAMPLES, 'sample.tests.json'));
     const casePath = join(dir, 'sample.tests.json');
-    copyFileSync(join(SAMPLES, 'sample.json'), path);
-    copyFileSync(join(SAMPLES, 'sample.tests.json'), casePath);
     const original = readFileSync(casePath, 'utf8');
     const names = JSON.parse(original).cases.map((c) => c.name);
-    await page.evaluate(async (p) => {
-      const st = window.weft.store.getState();
-      if (st.proposal) st.endProposal('discarded');
-      if (st.dirty) await window.weft.actions.save();
-      await window.weft.actions.openPath(p);
-    }, path);
-    await page.waitForFunction(() => document.querySelector('[data-testid="doc-title"]')?.textContent?.includes('sample.json'));
     await page.locator('[data-testid="tab-tests"]').click();
     await page.locator('[data-testid="test-case"]').first().waitFor();
     assert.deepEqual(Object.keys(await states()), names);
