@@ -359,8 +359,10 @@ func (s *Schema) Resolve(values map[string]any, texts map[string]string) (map[st
 			undeclared(name)
 		case texts[name] != "":
 			probs = append(probs, Problem{Input: name, Message: fmt.Sprintf("input %s is given both a value and the stored secret %s: give one", name, refs[name])})
-		case checkRef(f, SecretRef{refs[name]}) != "":
-			probs = append(probs, Problem{Input: name, Message: checkRef(f, SecretRef{refs[name]})})
+		default:
+			if why := checkRef(f, SecretRef{refs[name]}); why != "" {
+				probs = append(probs, Problem{Input: name, Message: why})
+			}
 		}
 	}
 	for _, name := range sortedKeys(texts) {

@@ -51,12 +51,9 @@ type Children interface {
 type ChildRun struct {
 	Workflow *workflow.Workflow
 	Path     string
-	Gate     ChildGate
-	// Options are the child's, for a run made here (the local engine).
+	// Options are the child's run's: its inputs (Inputs), the files it
+	// is inside (Chain), its caller's step (Parent), its approvals.
 	Options Options
-	Inputs  map[string]any
-	Chain   subflow.Chain // the files the child's run is inside
-	Parent  flow.RunLink
 	Started func(flow.RunLink)
 }
 
@@ -91,8 +88,7 @@ func (l localChildren) Run(ctx context.Context, c ChildRun) (*Result, error) {
 	}
 	co.OnEvent = func(e Event) {
 		if e.Type == EvRunStarted {
-			l := c.Parent
-			c.Started(flow.RunLink{RunID: e.RunID, File: c.Path, Dir: filepath.Join(co.RunsDir, e.RunID), NodeKey: l.NodeKey})
+			c.Started(flow.RunLink{RunID: e.RunID, File: c.Path, Dir: filepath.Join(co.RunsDir, e.RunID), NodeKey: c.Options.Parent.NodeKey})
 		}
 	}
 	return New(co).Run(ctx, c.Workflow)
@@ -153,13 +149,12 @@ func (r *run) runSubflow(ctx context.Context, n *workflow.Node, given map[string
 	co.Replanner, co.AutoReplan = nil, false // a new plan for the child is made in its own file
 	co.Redactor = r.red
 	co.Chain = chain[:len(chain)-1]
-	parent := flow.RunLink{RunID: r.id, File: o.WorkflowPath, Dir: r.log.dir, NodeKey: n.Key}
-	co.Parent = &parent
+	co.Parent = &flow.RunLink{RunID: r.id, File: o.WorkflowPath, Dir: r.log.dir, NodeKey: n.Key}
 	// The child is admitted here, the same on both engines, before it is
 	// asked to start (each engine's run checks it again).
 	var res *Result
 	if _, err = New(co).admit(child.Clone()); err == nil {
-		res, err = door.Run(ctx, ChildRun{Workflow: child, Path: path, Gate: gate, Options: co, Inputs: given, Chain: co.Chain, Parent: parent,
+		res, err = door.Run(ctx, ChildRun{Workflow: child, Path: path, Options: co,
 			Started: func(link flow.RunLink) {
 				r.subRuns = append(r.subRuns, link)
 				r.log.emit(Event{Type: EvLog, NodeID: n.ID, NodeKey: n.Key, NodeName: n.Name,

@@ -102,18 +102,18 @@ func (c children) Run(ctx context.Context, cr runner.ChildRun) (*runner.Result, 
 	if err != nil {
 		return nil, err
 	}
-	values, refs := inputs.Split(cr.Inputs) // a stored secret passed on stays a reference
+	values, refs := inputs.Split(cr.Options.Inputs) // a stored secret passed on stays a reference
 	in := RunInput{Workflow: f.Workflow, Approved: f.Approved, ReviewFile: f.ReviewFile, Dir: filepath.Dir(cr.Path), Path: cr.Path,
 		DefaultRetries: c.in.DefaultRetries, Source: c.in.Source, Inputs: values, SecretInputs: refs,
-		Subflows: c.in.Subflows.Of(cr.Path), Chain: cr.Chain,
-		Parent: &flow.RunLink{RunID: c.parentID, File: c.in.Path, NodeKey: cr.Parent.NodeKey}}
-	id := fmt.Sprintf("%s.%s.%s", c.parentID, cr.Parent.NodeKey, c.attemptID)
+		Subflows: c.in.Subflows.Of(cr.Path), Chain: cr.Options.Chain,
+		Parent: &flow.RunLink{RunID: c.parentID, File: c.in.Path, NodeKey: cr.Options.Parent.NodeKey}}
+	id := fmt.Sprintf("%s.%s.%s", c.parentID, cr.Options.Parent.NodeKey, c.attemptID)
 	run, err := c.client.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.queue,
 		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE}, WorkflowType, in)
 	if err != nil {
 		return nil, fmt.Errorf("temporal: start the sub-workflow's run: %w", err)
 	}
-	link := flow.RunLink{RunID: id, File: cr.Path, NodeKey: cr.Parent.NodeKey}
+	link := flow.RunLink{RunID: id, File: cr.Path, NodeKey: cr.Options.Parent.NodeKey}
 	cr.Started(link)
 	// The step's events reach its run only when it ends: the run is told
 	// now, so that whoever follows it follows the child (its escalations)
